@@ -1,0 +1,172 @@
+//! Bots: players run by the program. A bot sees only its own view and its own options.
+
+use crate::engine::{Game, MoveOption, Rng, Viewer};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// What a bot is shown when it must decide: nothing another player could not see.
+pub struct BotView<'a> {
+    /// The bot's seat, 0-based.
+    pub seat: u8,
+    /// The question put to it.
+    pub prompt: Option<String>,
+    /// Its legal options.
+    pub options: &'a [MoveOption],
+    /// The game as its seat sees it.
+    pub view: String,
+}
+
+/// A player run by the program.
+pub trait Bot {
+    /// Picks one of `view.options` by index.
+    fn choose(&mut self, view: &BotView) -> usize;
+}
+
+/// Picks uniformly at random, from its own seeded stream.
+pub struct RandomBot {
+    rng: Rng,
+}
+
+impl RandomBot {
+    /// A random bot for a seat; its choices follow from the game's seed.
+    pub fn new(seed: u64, seat: u8) -> RandomBot {
+        RandomBot {
+            rng: Rng::new(seed, 1 + seat as u64),
+        }
+    }
+}
+
+impl Bot for RandomBot {
+    fn choose(&mut self, view: &BotView) -> usize {
+        self.rng.index(view.options.len())
+    }
+}
+
+/// Asks `bot` for `seat`'s decision, showing it only that seat's view.
+pub fn ask_bot(game: &Game, seat: u8, bot: &mut dyn Bot) -> Option<usize> {
+    let options = game.options(seat);
+    if options.is_empty() {
+        return None;
+    }
+    let view = BotView {
+        seat,
+        prompt: game.prompt(seat),
+        options: &options,
+        view: game.view(Viewer::Player(seat)),
+    };
+    let i = bot.choose(&view);
+    Some(i.min(options.len() - 1))
+}
+
+/// Which seats bots play, as given to `--bots`: `random` (every seat) or `2=random,4=random`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct BotSpec {
+    /// Every seat, when set.
+    pub all: Option<BotKind>,
+    /// Particular seats, 0-based.
+    pub seats: BTreeMap<u8, BotKind>,
+}
+
+/// The kinds of bot.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BotKind {
+    /// [`RandomBot`].
+    Random,
+}
+
+impl BotKind {
+    fn parse(s: &str) -> Result<BotKind, BotSpecError> {
+        match s.trim().to_lowercase().as_str() {
+            "random" => Ok(BotKind::Random),
+            other => Err(BotSpecError(format!(
+                "unknown bot `{other}`; the bots are: random"
+            ))),
+        }
+    }
+
+    /// A bot of this kind for a seat.
+    pub fn make(self, seed: u64, seat: u8) -> Box<dyn Bot> {
+        match self {
+            BotKind::Random => Box::new(RandomBot::new(seed, seat)),
+        }
+    }
+}
+
+/// A `--bots` value that does not parse.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BotSpecError(pub String);
+
+impl fmt::Display for BotSpecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for BotSpecError {}
+
+impl BotSpec {
+    /// Parses `random` or `2=random,4=random` (seats count from 1).
+    pub fn parse(s: &str) -> Result<BotSpec, BotSpecError> {
+        let mut spec = BotSpec::default();
+        for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            match part.split_once('=') {
+                None => spec.all = Some(BotKind::parse(part)?),
+                Some((seat, kind)) => {
+                    let n: u8 =
+                        seat.trim()
+                            .trim_start_matches(['P', 'p'])
+                            .parse()
+                            .map_err(|_| {
+                                BotSpecError(format!(
+                                    "`{seat}` is not a seat number (seats count from 1)"
+                                ))
+                            })?;
+                    if n == 0 {
+                        return Err(BotSpecError("seats count from 1".into()));
+                    }
+                    spec.seats.insert(n - 1, BotKind::parse(kind)?);
+                }
+            }
+        }
+        Ok(spec)
+    }
+
+    /// The bot kind for a seat, if a bot plays it.
+    pub fn for_seat(&self, seat: u8) -> Option<BotKind> {
+        self.seats.get(&seat).copied().or(self.all)
+    }
+
+    /// True if bots play every one of `players` seats.
+    pub fn covers_all(&self, players: u8) -> bool {
+        (0..players).all(|p| self.for_seat(p).is_some())
+    }
+
+    /// Seats named that the game does not have.
+    pub fn check_seats(&self, players: u8) -> Result<(), BotSpecError> {
+        match self.seats.keys().find(|s| **s >= players) {
+            Some(s) => Err(BotSpecError(format!(
+                "seat {} does not exist in a {players}-player game",
+                s + 1
+            ))),
+            None => Ok(()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_all_and_seats() {
+        assert_eq!(BotSpec::parse("random").unwrap().all, Some(BotKind::Random));
+        let s = BotSpec::parse("2=random,4=random").unwrap();
+        assert_eq!(s.for_seat(1), Some(BotKind::Random));
+        assert_eq!(s.for_seat(0), None);
+        assert!(!s.covers_all(4));
+        assert!(BotSpec::parse("0=random").is_err());
+        assert!(BotSpec::parse("x=random").is_err());
+        assert!(BotSpec::parse("genius").is_err());
+        assert!(s.check_seats(3).is_err());
+    }
+}

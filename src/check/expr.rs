@@ -1,0 +1,761 @@
+//! Checking and lowering of expressions and texts.
+
+use super::consts;
+use super::scope::{suggest, Scope, Symbol, BUILTIN_NAMES};
+use super::{const_expr, Checker};
+use crate::diag::{Diagnostic, Span};
+use crate::ir::{self, Builtin, ExprKind as K, QueryKind, Type, Value};
+use crate::syntax::ast::{self, BinOp, ExprKind, UnOp};
+
+type Typed = (ir::Expr, Type);
+
+fn mk(kind: K, span: Span) -> ir::Expr {
+    ir::Expr { kind, span }
+}
+
+fn error_expr(span: Span) -> Typed {
+    (const_expr(Value::None, span), Type::Error)
+}
+
+impl Checker<'_> {
+    /// Checks an expression and lowers it, with its type.
+    pub(crate) fn expr(&mut self, e: &ast::Expr, scope: &mut Scope) -> Typed {
+        let span = e.span;
+        match &e.kind {
+            ExprKind::Int(n) => (const_expr(Value::Int(*n), span), Type::Int),
+            ExprKind::Bool(b) => (const_expr(Value::Bool(*b), span), Type::Bool),
+            ExprKind::None => (const_expr(Value::None, span), Type::Nothing),
+            ExprKind::Me => {
+                if scope.has_me {
+                    (mk(K::Local(0), span), Type::Player)
+                } else {
+                    self.error(
+                        Diagnostic::error("me-outside-action", "`me` is only known inside an action", span)
+                            .with_label("no player is acting here")
+                            .with_help("pass the player as a parameter, such as `effect pay(p: player) { ... }`"),
+                    );
+                    error_expr(span)
+                }
+            }
+            ExprKind::Name(n) => self.name_expr(n, scope),
+            ExprKind::Call { name, args } => self.call_expr(name, args, span, scope),
+            ExprKind::Field { base, field } => {
+                let (b, bt) = self.expr(base, scope);
+                self.field_expr(b, &bt, field, span)
+            }
+            ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span, scope),
+            ExprKind::Unary { op, operand } => {
+                let (x, t) = self.expr(operand, scope);
+                let want = if *op == UnOp::Not {
+                    Type::Bool
+                } else {
+                    Type::Int
+                };
+                self.expect_type(
+                    &want,
+                    &t,
+                    operand.span,
+                    if *op == UnOp::Not {
+                        "the operand of `not`"
+                    } else {
+                        "the operand of `-`"
+                    },
+                );
+                (mk(K::Unary(*op, Box::new(x)), span), want)
+            }
+            ExprKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let (c, ct) = self.expr(cond, scope);
+                self.expect_type(&Type::Bool, &ct, cond.span, "the condition");
+                let (a, at) = self.expr(then, scope);
+                let (b, bt) = self.expr(otherwise, scope);
+                let ty = self.unify(&at, &bt, otherwise.span, "both branches of `if`");
+                (mk(K::If(Box::new(c), Box::new(a), Box::new(b)), span), ty)
+            }
+            ExprKind::List(items) => {
+                let mut ty = Type::Error;
+                let mut out = Vec::new();
+                for (i, item) in items.iter().enumerate() {
+                    let (x, t) = self.expr(item, scope);
+                    ty = if i == 0 {
+                        t
+                    } else {
+                        self.unify(&ty, &t, item.span, "every element of a list")
+                    };
+                    out.push(x);
+                }
+                (mk(K::List(out), span), Type::List(Box::new(ty)))
+            }
+            ExprKind::Comprehension(c) => self.query(QueryKind::List, c, span, scope),
+            ExprKind::ByPlayers(entries) => self.by_players(entries, span, scope),
+        }
+    }
+
+    fn unify(&mut self, a: &Type, b: &Type, span: Span, what: &str) -> Type {
+        if a.accepts(b) {
+            if *a == Type::Nothing || *a == Type::Error {
+                b.clone()
+            } else {
+                a.clone()
+            }
+        } else if b.accepts(a) {
+            b.clone()
+        } else {
+            self.error(
+                Diagnostic::error(
+                    "type-mismatch",
+                    format!(
+                        "{what} should have one type, but here {} meets {}",
+                        self.type_name(a),
+                        self.type_name(b)
+                    ),
+                    span,
+                )
+                .with_label(format!("this is {}", self.type_name(b)))
+                .with_help(format!("make this {}", self.type_name(a))),
+            );
+            Type::Error
+        }
+    }
+
+    fn name_expr(&mut self, n: &ast::Name, scope: &mut Scope) -> Typed {
+        let span = n.span;
+        if let Some((slot, ty)) = scope.lookup(&n.text) {
+            return (mk(K::Local(slot), span), ty);
+        }
+        match n.text.as_str() {
+            "players" => return (mk(K::Players, span), Type::List(Box::new(Type::Player))),
+            "player_count" => return (mk(K::PlayerCount, span), Type::Int),
+            _ => {}
+        }
+        match self.symbols.get(&n.text).map(|s| s.0) {
+            Some(sym) => {
+                self.use_symbol(sym);
+                match sym {
+                    Symbol::Global(id) => (
+                        mk(K::Global(id), span),
+                        self.program.globals[id.index()].ty.clone(),
+                    ),
+                    Symbol::EnumValue(e, i) => (const_expr(Value::Enum(e, i), span), Type::Enum(e)),
+                    Symbol::Enum(e) => (
+                        mk(K::EnumValues(e), span),
+                        Type::List(Box::new(Type::Enum(e))),
+                    ),
+                    Symbol::Kind(k) => (
+                        mk(K::Instances(k), span),
+                        Type::List(Box::new(Type::Entity(k))),
+                    ),
+                    Symbol::PlayerVar(_) => {
+                        self.error(
+                            Diagnostic::error(
+                                "type-mismatch",
+                                format!("`{}` belongs to each player", n.text),
+                                span,
+                            )
+                            .with_label("whose?")
+                            .with_help(format!(
+                                "name the player: `me.{0}` in an action, or `p.{0}`",
+                                n.text
+                            )),
+                        );
+                        error_expr(span)
+                    }
+                    Symbol::Def(_) => {
+                        self.error(
+                            Diagnostic::error(
+                                "type-mismatch",
+                                format!("`{}` is a function", n.text),
+                                span,
+                            )
+                            .with_label("call it with parentheses")
+                            .with_help(format!("write `{}(...)`", n.text)),
+                        );
+                        error_expr(span)
+                    }
+                    Symbol::Die(_) | Symbol::Proc(_) | Symbol::Action(_) => {
+                        self.error(
+                            Diagnostic::error("type-mismatch", format!("`{}` is not a value", n.text), span)
+                                .with_label("cannot be used in an expression")
+                                .with_help("dice are rolled with `let r = roll d6`; effects and phases are run as statements"),
+                        );
+                        error_expr(span)
+                    }
+                }
+            }
+            None => {
+                let mut candidates: Vec<String> = scope.names();
+                candidates.extend(
+                    self.symbols
+                        .iter()
+                        .filter(|(_, (s, _))| {
+                            !matches!(s, Symbol::PlayerVar(_) | Symbol::Action(_))
+                        })
+                        .map(|(k, _)| k.clone()),
+                );
+                candidates.push("players".into());
+                candidates.push("player_count".into());
+                self.unknown_name(
+                    n,
+                    candidates.iter().map(String::as_str),
+                    "no variable, value or list has this name",
+                );
+                error_expr(span)
+            }
+        }
+    }
+
+    pub(crate) fn unknown_name<'c>(
+        &mut self,
+        n: &ast::Name,
+        candidates: impl IntoIterator<Item = &'c str>,
+        label: &str,
+    ) {
+        let mut d = Diagnostic::error("unknown-name", format!("unknown name `{}`", n.text), n.span)
+            .with_label(label);
+        d = match suggest(&n.text, candidates) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None => d.with_help("declare it, or check the spelling"),
+        };
+        self.error(d);
+    }
+
+    pub(crate) fn use_symbol(&mut self, sym: Symbol) {
+        self.used.insert(sym);
+        if let Some(cur) = self.current {
+            self.calls.entry(cur).or_default().insert(sym);
+        }
+    }
+
+    pub(crate) fn field_expr(
+        &mut self,
+        base: ir::Expr,
+        bt: &Type,
+        field: &ast::Name,
+        span: Span,
+    ) -> Typed {
+        match bt {
+            Type::Player => match self.player_vars.get(&field.text).copied() {
+                Some(id) => {
+                    self.use_symbol(Symbol::PlayerVar(id));
+                    (
+                        mk(K::PlayerVar(Box::new(base), id), span),
+                        self.program.player_vars[id.index()].ty.clone(),
+                    )
+                }
+                None => {
+                    let names: Vec<String> = self.player_vars.keys().cloned().collect();
+                    self.unknown_field(field, "players", names.iter().map(String::as_str));
+                    error_expr(span)
+                }
+            },
+            Type::Entity(k) => {
+                let kind = &self.program.kinds[k.index()];
+                match kind.fields.iter().position(|f| f.name == field.text) {
+                    Some(i) => {
+                        let ty = kind.fields[i].ty.clone();
+                        (
+                            mk(K::Field(Box::new(base), *k, ir::FieldId(i as u32)), span),
+                            ty,
+                        )
+                    }
+                    None => {
+                        let kname = format!("`{}`", kind.name);
+                        let names: Vec<String> =
+                            kind.fields.iter().map(|f| f.name.clone()).collect();
+                        self.unknown_field(field, &kname, names.iter().map(String::as_str));
+                        error_expr(span)
+                    }
+                }
+            }
+            Type::Error => error_expr(span),
+            other => {
+                let t = self.type_name(other);
+                self.error(
+                    Diagnostic::error("unknown-field", format!("{t} has no fields"), field.span)
+                        .with_label(format!("`.{}` on {t}", field.text))
+                        .with_help("only players and instances of kinds have fields"),
+                );
+                error_expr(span)
+            }
+        }
+    }
+
+    fn unknown_field<'c>(
+        &mut self,
+        field: &ast::Name,
+        owner: &str,
+        candidates: impl IntoIterator<Item = &'c str>,
+    ) {
+        let mut d = Diagnostic::error(
+            "unknown-field",
+            format!("{owner} have no field `{}`", field.text),
+            field.span,
+        )
+        .with_label("no such field");
+        d = match suggest(&field.text, candidates) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None => d.with_help(format!(
+                "declare it, such as `player var {}: int = 0`",
+                field.text
+            )),
+        };
+        self.error(d);
+    }
+
+    fn binary(
+        &mut self,
+        op: BinOp,
+        lhs: &ast::Expr,
+        rhs: &ast::Expr,
+        span: Span,
+        scope: &mut Scope,
+    ) -> Typed {
+        let (a, at) = self.expr(lhs, scope);
+        let (b, bt) = self.expr(rhs, scope);
+        let what = format!("the operands of `{}`", op.symbol());
+        let ty = match op {
+            BinOp::Or | BinOp::And => {
+                self.expect_type(&Type::Bool, &at, lhs.span, &what);
+                self.expect_type(&Type::Bool, &bt, rhs.span, &what);
+                Type::Bool
+            }
+            BinOp::Eq | BinOp::Ne => {
+                self.unify(&at, &bt, rhs.span, &what);
+                Type::Bool
+            }
+            BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
+                self.expect_type(&Type::Int, &at, lhs.span, &what);
+                self.expect_type(&Type::Int, &bt, rhs.span, &what);
+                Type::Bool
+            }
+            BinOp::In | BinOp::NotIn => {
+                match bt.element() {
+                    Some(elem) => {
+                        self.unify(&elem, &at, lhs.span, "the element and the list of `in`");
+                    }
+                    None => self.expect_type(
+                        &Type::List(Box::new(at.clone())),
+                        &bt,
+                        rhs.span,
+                        "the right side of `in`",
+                    ),
+                }
+                Type::Bool
+            }
+            BinOp::Range => {
+                self.expect_type(&Type::Int, &at, lhs.span, &what);
+                self.expect_type(&Type::Int, &bt, rhs.span, &what);
+                Type::List(Box::new(Type::Int))
+            }
+            BinOp::Add if matches!(at, Type::List(_)) => {
+                self.unify(&at, &bt, rhs.span, "the lists joined by `+`")
+            }
+            BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
+                self.expect_type(&Type::Int, &at, lhs.span, &what);
+                self.expect_type(&Type::Int, &bt, rhs.span, &what);
+                Type::Int
+            }
+        };
+        (mk(K::Binary(op, Box::new(a), Box::new(b)), span), ty)
+    }
+
+    fn call_expr(
+        &mut self,
+        name: &ast::Name,
+        args: &[ast::Expr],
+        span: Span,
+        scope: &mut Scope,
+    ) -> Typed {
+        let query = match name.text.as_str() {
+            "any" => Some(QueryKind::Any),
+            "all" => Some(QueryKind::All),
+            "top" => Some(QueryKind::Top),
+            "bottom" => Some(QueryKind::Bottom),
+            _ => None,
+        };
+        if let Some(kind) = query {
+            return match args {
+                [ast::Expr {
+                    kind: ExprKind::Comprehension(c),
+                    span: cspan,
+                }] => {
+                    let need_filter = kind == QueryKind::All || kind == QueryKind::Any;
+                    let need_keys = kind == QueryKind::Top || kind == QueryKind::Bottom;
+                    if need_keys && c.keys.is_empty() {
+                        self.error(
+                            Diagnostic::error(
+                                "wrong-argument-count",
+                                format!("`{}` needs `by` and a key", name.text),
+                                *cspan,
+                            )
+                            .with_label("no `by` here")
+                            .with_help(format!("write `{}(p in players by p.score)`", name.text)),
+                        );
+                    }
+                    if need_filter && c.filter.is_none() {
+                        self.error(
+                            Diagnostic::error(
+                                "wrong-argument-count",
+                                format!("`{}` needs `where` and a condition", name.text),
+                                *cspan,
+                            )
+                            .with_label("no `where` here")
+                            .with_help(format!(
+                                "write `{}(p in players where p.score > 0)`",
+                                name.text
+                            )),
+                        );
+                    }
+                    let (q, t) = self.query(kind, c, span, scope);
+                    (q, t)
+                }
+                _ => {
+                    self.error(
+                        Diagnostic::error(
+                            "wrong-argument-count",
+                            format!(
+                                "`{}` takes one query, such as `x in xs where ...`",
+                                name.text
+                            ),
+                            span,
+                        )
+                        .with_label("not a query")
+                        .with_help(format!(
+                            "write `{}(p in players where p.score > 0)`",
+                            name.text
+                        )),
+                    );
+                    error_expr(span)
+                }
+            };
+        }
+        let lowered: Vec<Typed> = args.iter().map(|a| self.expr(a, scope)).collect();
+        if let Some(b) = builtin(&name.text) {
+            return self.builtin_call(b, name, lowered, args, span);
+        }
+        match self.symbols.get(&name.text).map(|s| s.0) {
+            Some(Symbol::Def(id)) => {
+                self.use_symbol(Symbol::Def(id));
+                let Some((params, ret)) = self.def_sigs.get(id.index()).cloned() else {
+                    return error_expr(span);
+                };
+                if params.len() != args.len() {
+                    self.arity_error(name, params.len(), args.len(), span);
+                    return error_expr(span);
+                }
+                let mut out = Vec::new();
+                for (((x, t), want), a) in lowered.into_iter().zip(&params).zip(args) {
+                    self.expect_type(want, &t, a.span, "an argument");
+                    out.push(x);
+                }
+                (mk(K::Call(id, out), span), ret)
+            }
+            Some(Symbol::Proc(_)) => {
+                self.error(
+                    Diagnostic::error(
+                        "type-mismatch",
+                        format!("`{}` is an effect, not a function", name.text),
+                        span,
+                    )
+                    .with_label("has no value")
+                    .with_help("run it as a statement on its own line"),
+                );
+                error_expr(span)
+            }
+            _ => {
+                let mut candidates: Vec<&str> = BUILTIN_NAMES.to_vec();
+                let defs: Vec<String> = self
+                    .symbols
+                    .iter()
+                    .filter(|(_, (s, _))| matches!(s, Symbol::Def(_)))
+                    .map(|(k, _)| k.clone())
+                    .collect();
+                candidates.extend(defs.iter().map(String::as_str));
+                self.unknown_name(name, candidates, "no function has this name");
+                error_expr(span)
+            }
+        }
+    }
+
+    pub(crate) fn arity_error(&mut self, name: &ast::Name, want: usize, got: usize, span: Span) {
+        let plural = |n: usize| if n == 1 { "argument" } else { "arguments" };
+        self.error(
+            Diagnostic::error(
+                "wrong-argument-count",
+                format!(
+                    "`{}` takes {want} {}, but {got} {} given",
+                    name.text,
+                    plural(want),
+                    if got == 1 { "was" } else { "were" }
+                ),
+                span,
+            )
+            .with_label(format!("{got} {} here", plural(got)))
+            .with_help(format!(
+                "give `{}` exactly {want} {}",
+                name.text,
+                plural(want)
+            )),
+        );
+    }
+
+    fn builtin_call(
+        &mut self,
+        b: Builtin,
+        name: &ast::Name,
+        args: Vec<Typed>,
+        raw: &[ast::Expr],
+        span: Span,
+    ) -> Typed {
+        if args.len() != 1 {
+            self.arity_error(name, 1, args.len(), span);
+            return error_expr(span);
+        }
+        let (x, t) = args.into_iter().next().expect("one argument");
+        let aspan = raw[0].span;
+        let arg = format!("the argument of `{}`", name.text);
+        let list_of = |t: Type| Type::List(Box::new(t));
+        let ty = match b {
+            Builtin::Count => {
+                if t.element().is_none() {
+                    self.expect_type(&list_of(Type::Error), &t, aspan, &arg);
+                }
+                Type::Int
+            }
+            Builtin::Sum | Builtin::Min | Builtin::Max => {
+                self.expect_type(&list_of(Type::Int), &t, aspan, &arg);
+                Type::Int
+            }
+            Builtin::Duplicates | Builtin::Reverse | Builtin::Distinct | Builtin::Sort => {
+                if t.element().is_none() {
+                    self.expect_type(&list_of(Type::Error), &t, aspan, &arg);
+                    Type::Error
+                } else {
+                    t
+                }
+            }
+            Builtin::First | Builtin::Last => match t.element() {
+                Some(e) => e,
+                None => {
+                    self.expect_type(&list_of(Type::Error), &t, aspan, &arg);
+                    Type::Error
+                }
+            },
+            Builtin::Others | Builtin::SeatsFrom => {
+                self.expect_type(&Type::Player, &t, aspan, &arg);
+                list_of(Type::Player)
+            }
+            Builtin::Next | Builtin::Prev => {
+                self.expect_type(&Type::Player, &t, aspan, &arg);
+                Type::Player
+            }
+            Builtin::Seat => {
+                self.expect_type(&Type::Player, &t, aspan, &arg);
+                Type::Int
+            }
+            Builtin::Abs => {
+                self.expect_type(&Type::Int, &t, aspan, &arg);
+                Type::Int
+            }
+        };
+        (mk(K::Builtin(b, vec![x]), span), ty)
+    }
+
+    /// A comprehension, plain or inside `any`, `all`, `top` or `bottom`.
+    fn query(
+        &mut self,
+        kind: QueryKind,
+        c: &ast::Comprehension,
+        span: Span,
+        scope: &mut Scope,
+    ) -> Typed {
+        let (source, st) = self.expr(&c.source, scope);
+        let elem = match st.element() {
+            Some(e) => e,
+            None => {
+                self.expect_type(
+                    &Type::List(Box::new(Type::Error)),
+                    &st,
+                    c.source.span,
+                    "what `in` ranges over",
+                );
+                Type::Error
+            }
+        };
+        scope.push();
+        let slot = scope.shadow(&c.var.text, elem.clone(), c.var.span);
+        let filter = c.filter.as_ref().map(|f| {
+            let (x, t) = self.expr(f, scope);
+            self.expect_type(&Type::Bool, &t, f.span, "the `where` condition");
+            Box::new(x)
+        });
+        let mut out_ty = elem.clone();
+        let map = c.map.as_ref().map(|m| {
+            let (x, t) = self.expr(m, scope);
+            out_ty = t;
+            Box::new(x)
+        });
+        let keys = c
+            .keys
+            .iter()
+            .map(|k| {
+                let (x, t) = self.expr(k, scope);
+                self.expect_type(&Type::Int, &t, k.span, "a `by` key");
+                x
+            })
+            .collect::<Vec<_>>();
+        scope.pop();
+        if !c.keys.is_empty() && !matches!(kind, QueryKind::Top | QueryKind::Bottom) {
+            self.error(
+                Diagnostic::error(
+                    "type-mismatch",
+                    "`by` keys only rank inside `top(...)` or `bottom(...)`",
+                    c.keys[0].span,
+                )
+                .with_label("nothing ranks by this")
+                .with_help("write `top(p in players by p.score)`"),
+            );
+        }
+        let ty = match kind {
+            QueryKind::Any | QueryKind::All => Type::Bool,
+            _ => Type::List(Box::new(out_ty)),
+        };
+        (
+            mk(
+                K::Query {
+                    kind,
+                    slot,
+                    source: Box::new(source),
+                    filter,
+                    map,
+                    keys,
+                },
+                span,
+            ),
+            ty,
+        )
+    }
+
+    fn by_players(
+        &mut self,
+        entries: &[(ast::Expr, ast::Expr)],
+        span: Span,
+        scope: &mut Scope,
+    ) -> Typed {
+        let (lo, hi) = self.players;
+        let mut covered: Vec<Option<Span>> = vec![None; (hi - lo + 1).max(0) as usize];
+        let mut out = Vec::new();
+        let mut ty = Type::Error;
+        for (i, (key, value)) in entries.iter().enumerate() {
+            let (x, t) = self.expr(value, scope);
+            ty = if i == 0 {
+                t
+            } else {
+                self.unify(&ty, &t, value.span, "every value of `by players`")
+            };
+            let Some((a, b)) = consts::range(key) else {
+                self.error(
+                    Diagnostic::error(
+                        "not-constant",
+                        "a player count must be a constant number or range",
+                        key.span,
+                    )
+                    .with_label("not a constant")
+                    .with_help("write `3: ...` or `2..3: ...`"),
+                );
+                continue;
+            };
+            for n in a..=b {
+                if n < lo || n > hi {
+                    self.error(
+                        Diagnostic::warning(
+                            "unused-definition",
+                            format!("the game is never played by {n}"),
+                            key.span,
+                        )
+                        .with_label(format!("players {lo}..{hi}"))
+                        .with_help("remove this entry or widen `players` in the game header"),
+                    );
+                    continue;
+                }
+                let slot = &mut covered[(n - lo) as usize];
+                if let Some(first) = slot {
+                    let first = *first;
+                    self.error(
+                        Diagnostic::error(
+                            "overlapping-player-count",
+                            format!("{n} players is given twice"),
+                            key.span,
+                        )
+                        .with_label("given again here")
+                        .with_secondary(first, "first given here")
+                        .with_help("give each player count one value"),
+                    );
+                } else {
+                    *slot = Some(key.span);
+                }
+            }
+            out.push((a, b, x));
+        }
+        let missing: Vec<String> = covered
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.is_none())
+            .map(|(i, _)| (lo + i as i64).to_string())
+            .collect();
+        if !missing.is_empty() {
+            self.error(
+                Diagnostic::error(
+                    "uncovered-player-count",
+                    format!("no value for {} players", missing.join(", ")),
+                    span,
+                )
+                .with_label(format!("the game allows {lo} to {hi} players"))
+                .with_help(format!(
+                    "add an entry for {}, such as `{}: ...`",
+                    missing.join(" and "),
+                    missing[0]
+                )),
+            );
+        }
+        (mk(K::ByPlayers(out), span), ty)
+    }
+
+    /// Checks a text's interpolations.
+    pub(crate) fn text(&mut self, t: &ast::Text, scope: &mut Scope) -> ir::Text {
+        let parts = t
+            .parts
+            .iter()
+            .map(|p| match p {
+                ast::TextPart::Lit(s) => ir::TextPart::Lit(s.clone()),
+                ast::TextPart::Expr(e) => ir::TextPart::Expr(self.expr(e, scope).0),
+            })
+            .collect();
+        ir::Text { parts }
+    }
+}
+
+fn builtin(name: &str) -> Option<Builtin> {
+    Some(match name {
+        "count" => Builtin::Count,
+        "sum" => Builtin::Sum,
+        "min" => Builtin::Min,
+        "max" => Builtin::Max,
+        "duplicates" => Builtin::Duplicates,
+        "others" => Builtin::Others,
+        "seats_from" => Builtin::SeatsFrom,
+        "next" => Builtin::Next,
+        "prev" => Builtin::Prev,
+        "reverse" => Builtin::Reverse,
+        "abs" => Builtin::Abs,
+        "first" => Builtin::First,
+        "last" => Builtin::Last,
+        "seat" => Builtin::Seat,
+        "distinct" => Builtin::Distinct,
+        "sort" => Builtin::Sort,
+        _ => return None,
+    })
+}

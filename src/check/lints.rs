@@ -1,0 +1,121 @@
+//! Whole-program lints: phases that can never be reached (an error) and definitions nothing
+//! uses (a warning).
+
+use super::scope::Symbol;
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::ir::{self, ProcKind};
+use std::collections::BTreeSet;
+
+pub(super) fn run(c: &mut Checker) {
+    let reachable = reachable(c);
+    for (i, p) in c.program.procs.clone().iter().enumerate() {
+        let sym = Symbol::Proc(ir::ProcId(i as u32));
+        match p.kind {
+            ProcKind::Phase if !reachable.contains(&sym) => c.error(
+                Diagnostic::error(
+                    "unreachable-phase",
+                    format!("phase `{}` can never be reached", p.name),
+                    p.span,
+                )
+                .with_label("nothing leads here from the flow")
+                .with_help(format!(
+                    "run it from the flow or from a phase the flow runs, with `{}()`",
+                    p.name
+                )),
+            ),
+            ProcKind::Effect if !c.used.contains(&sym) => unused(c, "effect", &p.name, p.span),
+            _ => {}
+        }
+    }
+    for (i, a) in c.program.actions.clone().iter().enumerate() {
+        if !reachable.contains(&Symbol::Action(ir::ActionId(i as u32))) {
+            c.error(
+                Diagnostic::warning(
+                    "unused-definition",
+                    format!("action `{}` is never offered", a.name),
+                    a.span,
+                )
+                .with_label("no reachable `turn` offers it")
+                .with_help(format!(
+                    "offer it with `turn p` or `turn p only {}`, or remove it",
+                    a.name
+                )),
+            );
+        }
+    }
+    for (i, d) in c.program.defs.clone().iter().enumerate() {
+        if !c.used.contains(&Symbol::Def(ir::DefId(i as u32))) {
+            unused(c, "def", &d.name, d.span);
+        }
+    }
+    for (i, g) in c.program.globals.clone().iter().enumerate() {
+        if !c.used.contains(&Symbol::Global(ir::GlobalId(i as u32))) {
+            unused(c, "var", &g.name, g.span);
+        }
+    }
+    for (i, v) in c.program.player_vars.clone().iter().enumerate() {
+        if !c
+            .used
+            .contains(&Symbol::PlayerVar(ir::PlayerVarId(i as u32)))
+        {
+            unused(c, "player var", &v.name, v.span);
+        }
+    }
+    for (i, d) in c.program.dice.clone().iter().enumerate() {
+        if !c.used.contains(&Symbol::Die(ir::DieId(i as u32))) {
+            let span = c.symbols.get(&d.name).map(|s| s.1).unwrap_or_default();
+            unused(c, "die", &d.name, span);
+        }
+    }
+    for (i, e) in c.program.enums.clone().iter().enumerate() {
+        let id = ir::EnumId(i as u32);
+        let used = c
+            .used
+            .iter()
+            .any(|s| matches!(s, Symbol::Enum(x) | Symbol::EnumValue(x, _) if *x == id));
+        if !used {
+            let span = c.symbols.get(&e.name).map(|s| s.1).unwrap_or_default();
+            unused(c, "enum", &e.name, span);
+        }
+    }
+    for (i, k) in c.program.kinds.clone().iter().enumerate() {
+        if !c.used.contains(&Symbol::Kind(ir::KindId(i as u32))) {
+            let span = c.symbols.get(&k.name).map(|s| s.1).unwrap_or_default();
+            unused(c, "kind", &k.name, span);
+        }
+    }
+}
+
+fn unused(c: &mut Checker, what: &str, name: &str, span: crate::diag::Span) {
+    c.error(
+        Diagnostic::warning(
+            "unused-definition",
+            format!("{what} `{name}` is never used"),
+            span,
+        )
+        .with_label("declared but never used")
+        .with_help("use it or remove it"),
+    );
+}
+
+/// Everything the flow and setup lead to, through phases, effects, turns and actions.
+fn reachable(c: &Checker) -> BTreeSet<Symbol> {
+    let mut seen = BTreeSet::new();
+    let mut todo: Vec<Symbol> = c
+        .program
+        .procs
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| matches!(p.kind, ProcKind::Flow | ProcKind::Setup))
+        .map(|(i, _)| Symbol::Proc(ir::ProcId(i as u32)))
+        .collect();
+    while let Some(s) = todo.pop() {
+        if seen.insert(s) {
+            if let Some(next) = c.calls.get(&s) {
+                todo.extend(next.iter().copied());
+            }
+        }
+    }
+    seen
+}

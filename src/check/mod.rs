@@ -1,0 +1,841 @@
+//! The checker: resolves names, checks types, runs lints and lowers a merged rules file to the
+//! [`ir::Program`] the engine runs.
+//!
+//! Invariant: it collects every problem in a file, never only the first; a program is produced
+//! only when there are no errors. It never runs a game.
+
+mod consts;
+mod expr;
+mod lints;
+mod scope;
+mod stmt;
+
+use crate::diag::{Diagnostic, Diagnostics, SourceMap, Span};
+use crate::ir::{self, Type};
+use crate::syntax::ast;
+use scope::{suggest, Scope, Symbol};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The closest of `candidates` to a misspelt `name`, if one is close enough.
+pub fn suggest_name<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<String> {
+    suggest(name, candidates)
+}
+
+/// A merged rules file: the base game's declarations with every variant applied.
+#[derive(Debug, Clone, Default)]
+pub struct Merged {
+    /// Every source file involved.
+    pub sources: SourceMap,
+    /// The declarations after patching, in source order.
+    pub decls: Vec<ast::Decl>,
+    /// Titles of the variants applied.
+    pub variants: Vec<String>,
+}
+
+/// Checks a merged rules file. Returns the program if there were no errors, and every
+/// diagnostic (errors and warnings) in source order.
+pub fn check(merged: &Merged) -> (Option<ir::Program>, Diagnostics) {
+    let mut checker = Checker::new(merged);
+    checker.declare();
+    checker.signatures();
+    checker.bodies();
+    lints::run(&mut checker);
+    let mut diags = std::mem::take(&mut checker.diags);
+    diags.sort_by_key(|d| (d.span.file, d.span.start, d.code));
+    let diags = Diagnostics(diags);
+    if diags.has_errors() {
+        return (None, diags);
+    }
+    (Some(checker.finish()), diags)
+}
+
+/// State of one check: symbol tables, the program under construction and the problems found.
+pub(crate) struct Checker<'a> {
+    merged: &'a Merged,
+    pub(crate) diags: Vec<Diagnostic>,
+    symbols: BTreeMap<String, (Symbol, Span)>,
+    player_vars: BTreeMap<String, ir::PlayerVarId>,
+    /// Actions live in their own namespace: only `turn ... only` names them.
+    actions: BTreeMap<String, ir::ActionId>,
+    /// Where each player variable and action is declared, for duplicate reports.
+    own_spans: BTreeMap<(bool, String), Span>,
+    used: BTreeSet<Symbol>,
+    /// Procedures and actions referenced from each body, for reachability.
+    calls: BTreeMap<Symbol, BTreeSet<Symbol>>,
+    current: Option<Symbol>,
+    players: (i64, i64),
+    /// Parameter types of each procedure, by id.
+    proc_sigs: Vec<Vec<Type>>,
+    /// Parameter and result types of each def, by id.
+    def_sigs: Vec<(Vec<Type>, Type)>,
+    program: ir::Program,
+}
+
+impl<'a> Checker<'a> {
+    fn new(merged: &'a Merged) -> Checker<'a> {
+        Checker {
+            merged,
+            diags: Vec::new(),
+            symbols: BTreeMap::new(),
+            player_vars: BTreeMap::new(),
+            actions: BTreeMap::new(),
+            own_spans: BTreeMap::new(),
+            used: BTreeSet::new(),
+            calls: BTreeMap::new(),
+            current: None,
+            players: (1, 1),
+            proc_sigs: Vec::new(),
+            def_sigs: Vec::new(),
+            program: ir::Program {
+                title: String::new(),
+                variants: merged.variants.clone(),
+                source: None,
+                min_players: 1,
+                max_players: 1,
+                seat_names: Vec::new(),
+                enums: Vec::new(),
+                globals: Vec::new(),
+                player_vars: Vec::new(),
+                kinds: Vec::new(),
+                dice: Vec::new(),
+                defs: Vec::new(),
+                procs: Vec::new(),
+                actions: Vec::new(),
+                blocks: Vec::new(),
+                flow: ir::ProcId(0),
+                setup: None,
+                score: None,
+                winners: None,
+                sources: merged.sources.clone(),
+                init_locals: 0,
+            },
+        }
+    }
+
+    pub(crate) fn error(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+    }
+
+    fn define(&mut self, name: &ast::Name, symbol: Symbol) {
+        if scope::BUILTIN_NAMES.contains(&name.text.as_str()) {
+            self.error(
+                Diagnostic::error(
+                    "duplicate-definition",
+                    format!("`{}` is a built-in name", name.text),
+                    name.span,
+                )
+                .with_label("already means something")
+                .with_help("choose another name; see docs/language.md for the built-in names"),
+            );
+            return;
+        }
+        let separate = match symbol {
+            Symbol::PlayerVar(_) => Some(false),
+            Symbol::Action(_) => Some(true),
+            _ => None,
+        };
+        let existing = match separate {
+            Some(ns) => self.own_spans.get(&(ns, name.text.clone())).copied(),
+            None => self.symbols.get(&name.text).map(|s| s.1),
+        };
+        if let Some(first) = existing {
+            let mut d = Diagnostic::error(
+                "duplicate-definition",
+                format!("`{}` is defined more than once", name.text),
+                name.span,
+            )
+            .with_label("defined again here")
+            .with_help("rename one of them; every top-level name must be unique");
+            if first.file == name.span.file {
+                d = d.with_secondary(first, "first defined here");
+            }
+            self.error(d);
+            return;
+        }
+        match (separate, symbol) {
+            (Some(ns), _) => {
+                self.own_spans.insert((ns, name.text.clone()), name.span);
+                match symbol {
+                    Symbol::PlayerVar(id) => {
+                        self.player_vars.insert(name.text.clone(), id);
+                    }
+                    Symbol::Action(id) => {
+                        self.actions.insert(name.text.clone(), id);
+                    }
+                    _ => {}
+                }
+            }
+            (None, _) => {
+                self.symbols.insert(name.text.clone(), (symbol, name.span));
+            }
+        }
+    }
+
+    /// Pass 1: give every declaration an id so that bodies can refer to any of them.
+    fn declare(&mut self) {
+        let merged = self.merged;
+        let mut game = None;
+        let mut counts = [0usize; 4];
+        for decl in &merged.decls {
+            match decl {
+                ast::Decl::Game(g) => {
+                    if game.is_some() {
+                        self.error(
+                            Diagnostic::error(
+                                "duplicate-definition",
+                                "a second game header",
+                                g.span,
+                            )
+                            .with_label("the game is already named above")
+                            .with_help("a rules file has exactly one `game` header"),
+                        );
+                    }
+                    game = Some(g);
+                }
+                ast::Decl::Variant(_) => {}
+                ast::Decl::Enum(e) => {
+                    let id = ir::EnumId(self.program.enums.len() as u32);
+                    self.define(&e.name, Symbol::Enum(id));
+                    for (i, v) in e.values.iter().enumerate() {
+                        self.define(v, Symbol::EnumValue(id, i as u16));
+                    }
+                    self.program.enums.push(ir::EnumDef {
+                        name: e.name.text.clone(),
+                        values: e.values.iter().map(|v| v.text.clone()).collect(),
+                    });
+                }
+                ast::Decl::Var(v) if v.per_player => {
+                    let id = ir::PlayerVarId(self.program.player_vars.len() as u32);
+                    self.define(&v.name, Symbol::PlayerVar(id));
+                    self.program.player_vars.push(placeholder_var(v));
+                }
+                ast::Decl::Var(v) => {
+                    let id = ir::GlobalId(self.program.globals.len() as u32);
+                    self.define(&v.name, Symbol::Global(id));
+                    self.program.globals.push(placeholder_var(v));
+                }
+                ast::Decl::Kind(k) => {
+                    let id = ir::KindId(self.program.kinds.len() as u32);
+                    self.define(&k.name, Symbol::Kind(id));
+                    self.program.kinds.push(ir::KindDef {
+                        name: k.name.text.clone(),
+                        count: const_expr(ir::Value::Int(0), k.count.span),
+                        fields: Vec::new(),
+                    });
+                }
+                ast::Decl::Die(d) => {
+                    let id = ir::DieId(self.program.dice.len() as u32);
+                    self.define(&d.name, Symbol::Die(id));
+                    self.program.dice.push(ir::DieDef {
+                        name: d.name.text.clone(),
+                        faces: Vec::new(),
+                    });
+                }
+                ast::Decl::Def(d) => {
+                    let id = ir::DefId(self.program.defs.len() as u32);
+                    self.define(&d.name, Symbol::Def(id));
+                    self.program.defs.push(ir::DefDef {
+                        name: d.name.text.clone(),
+                        arity: d.params.len(),
+                        locals: 0,
+                        body: const_expr(ir::Value::None, d.body.span),
+                        span: d.name.span,
+                    });
+                }
+                ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
+                    let kind = if matches!(decl, ast::Decl::Effect(_)) {
+                        ir::ProcKind::Effect
+                    } else {
+                        ir::ProcKind::Phase
+                    };
+                    let id = self.new_proc(&p.name.text, kind, p.params.len(), p.name.span);
+                    self.define(&p.name, Symbol::Proc(id));
+                }
+                ast::Decl::Action(a) => {
+                    let id = ir::ActionId(self.program.actions.len() as u32);
+                    self.define(&a.name, Symbol::Action(id));
+                    self.program.actions.push(ir::ActionDef {
+                        name: a.name.text.clone(),
+                        description: a.description.as_ref().and_then(|d| d.literal()),
+                        params: Vec::new(),
+                        requires: Vec::new(),
+                        locals: 0,
+                        body: ir::BlockId(0),
+                        span: a.name.span,
+                    });
+                }
+                ast::Decl::Flow(_) => counts[0] += 1,
+                ast::Decl::Setup(_) => counts[1] += 1,
+                ast::Decl::Score(_) => counts[2] += 1,
+                ast::Decl::Winners(_) => counts[3] += 1,
+            }
+        }
+        for decl in &merged.decls {
+            let (kind, kw, n) = match decl {
+                ast::Decl::Flow(b) => ("flow", &b.keyword, counts[0]),
+                ast::Decl::Setup(b) => ("setup", &b.keyword, counts[1]),
+                ast::Decl::Score(s) => ("score", &s.keyword, counts[2]),
+                ast::Decl::Winners(w) => ("winners", &w.keyword, counts[3]),
+                _ => continue,
+            };
+            if n > 1 {
+                self.error(
+                    Diagnostic::error(
+                        "duplicate-definition",
+                        format!("more than one `{kind}`"),
+                        kw.span,
+                    )
+                    .with_label("one of several")
+                    .with_help(format!("a game has one `{kind}`; merge them into one")),
+                );
+            }
+        }
+        match game {
+            Some(g) => self.game_header(g),
+            None => {
+                let span = merged.decls.first().map(decl_span).unwrap_or_default();
+                self.error(
+                    Diagnostic::error("missing-game", "this rules file has no `game` header", span)
+                        .with_label("expected a game header before here")
+                        .with_help("start the file with `game \"Name\" { players 2..4 }`"),
+                );
+            }
+        }
+        if counts[0] == 0 {
+            let span = merged.decls.first().map(decl_span).unwrap_or_default();
+            self.error(
+                Diagnostic::error("missing-flow", "this game has no `flow`", span)
+                    .with_label("the game needs a flow")
+                    .with_help("add `flow { ... }` saying how rounds and turns go, such as `flow { repeat 10 { for p in players { turn p } } }`"),
+            );
+        }
+    }
+
+    fn new_proc(&mut self, name: &str, kind: ir::ProcKind, arity: usize, span: Span) -> ir::ProcId {
+        let id = ir::ProcId(self.program.procs.len() as u32);
+        self.program.procs.push(ir::ProcDef {
+            name: name.to_string(),
+            kind,
+            arity,
+            locals: 0,
+            body: ir::BlockId(0),
+            span,
+        });
+        id
+    }
+
+    fn game_header(&mut self, g: &ast::GameDecl) {
+        self.program.title = g.title.literal().unwrap_or_default();
+        self.program.source = g.source.as_ref().and_then(|s| s.literal());
+        self.program.seat_names = g.seats.iter().filter_map(|s| s.literal()).collect();
+        let Some(players) = &g.players else {
+            self.error(
+                Diagnostic::error(
+                    "invalid-players",
+                    "the game does not say how many play",
+                    g.span,
+                )
+                .with_label("no `players` here")
+                .with_help("add `players 2..4` (or a single number) to the game header"),
+            );
+            return;
+        };
+        let range = consts::range(players);
+        match range {
+            Some((lo, hi)) if lo >= 1 && lo <= hi && hi <= 16 => {
+                self.players = (lo, hi);
+                self.program.min_players = lo as u8;
+                self.program.max_players = hi as u8;
+                if !self.program.seat_names.is_empty()
+                    && (self.program.seat_names.len() as i64) < hi
+                {
+                    self.error(
+                        Diagnostic::error(
+                            "invalid-players",
+                            format!(
+                                "{} seat names for up to {hi} players",
+                                self.program.seat_names.len()
+                            ),
+                            g.span,
+                        )
+                        .with_label("too few seat names")
+                        .with_help("give one seat name for each player the game allows"),
+                    );
+                }
+            }
+            _ => self.error(
+                Diagnostic::error(
+                    "invalid-players",
+                    "the player count must be a number or a range from 1 to 16",
+                    players.span,
+                )
+                .with_label("not a player count")
+                .with_help("write a constant such as `players 3..5` or `players 4`"),
+            ),
+        }
+    }
+
+    /// Pass 2: types of variables, fields, parameters and results; constant counts.
+    fn signatures(&mut self) {
+        let merged = self.merged;
+        let (mut g, mut pv, mut k, mut d) = (0, 0, 0, 0);
+        for decl in &merged.decls {
+            match decl {
+                ast::Decl::Var(v) => {
+                    let (ty, bounds) = self.resolve_type(&v.ty);
+                    let target = if v.per_player {
+                        pv += 1;
+                        &mut self.program.player_vars[pv - 1]
+                    } else {
+                        g += 1;
+                        &mut self.program.globals[g - 1]
+                    };
+                    target.ty = ty;
+                    target.bounds = bounds;
+                }
+                ast::Decl::Kind(kd) => {
+                    let fields: Vec<ir::VarDef> = kd
+                        .fields
+                        .iter()
+                        .map(|fd| {
+                            let (ty, bounds) = self.resolve_type(&fd.ty);
+                            ir::VarDef {
+                                name: fd.name.text.clone(),
+                                ty,
+                                bounds,
+                                visibility: fd.visibility,
+                                init: const_expr(ir::Value::None, fd.init.span),
+                                span: fd.name.span,
+                            }
+                        })
+                        .collect();
+                    let mut seen = BTreeMap::new();
+                    for fd in &kd.fields {
+                        if let Some(first) = seen.insert(fd.name.text.clone(), fd.name.span) {
+                            self.error(
+                                Diagnostic::error(
+                                    "duplicate-definition",
+                                    format!("field `{}` is defined twice", fd.name.text),
+                                    fd.name.span,
+                                )
+                                .with_label("defined again here")
+                                .with_secondary(first, "first defined here")
+                                .with_help("rename or remove one of the fields"),
+                            );
+                        }
+                    }
+                    self.program.kinds[k].fields = fields;
+                    k += 1;
+                }
+                ast::Decl::Die(dd) => {
+                    let faces = consts::int_list(&dd.faces);
+                    match faces {
+                        Some(faces) if !faces.is_empty() && faces.len() <= 1000 => {
+                            self.program.dice[d].faces = faces
+                        }
+                        _ => self.error(
+                            Diagnostic::error(
+                                "not-constant",
+                                "a die's faces must be a constant range or list of numbers",
+                                dd.faces.span,
+                            )
+                            .with_label("not a constant list of faces")
+                            .with_help("write `die d6: 1..6` or `die odd: [1, 3, 5]`"),
+                        ),
+                    }
+                    d += 1;
+                }
+                ast::Decl::Def(dd) => {
+                    let params = dd
+                        .params
+                        .iter()
+                        .map(|p| self.resolve_type(&p.ty).0)
+                        .collect();
+                    let ret = self.resolve_type(&dd.ret).0;
+                    self.def_sigs.push((params, ret));
+                }
+                ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
+                    let params: Vec<Type> = p
+                        .params
+                        .iter()
+                        .map(|p| self.resolve_type(&p.ty).0)
+                        .collect();
+                    if let Some(id) = self.own_proc(p) {
+                        if self.proc_sigs.len() <= id.index() {
+                            self.proc_sigs.resize(id.index() + 1, Vec::new());
+                        }
+                        self.proc_sigs[id.index()] = params;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The id of a procedure declaration, unless it duplicates an earlier name.
+    fn own_proc(&self, p: &ast::ProcDecl) -> Option<ir::ProcId> {
+        match self.symbols.get(&p.name.text).copied() {
+            Some((Symbol::Proc(id), _)) if self.program.procs[id.index()].span == p.name.span => {
+                Some(id)
+            }
+            _ => None,
+        }
+    }
+
+    /// Resolves a written type; bounds of `int in lo..hi` must be constant.
+    pub(crate) fn resolve_type(&mut self, t: &ast::TypeExpr) -> (Type, Option<(i64, i64)>) {
+        match t {
+            ast::TypeExpr::Int { bounds, .. } => {
+                let b = bounds.as_ref().and_then(|b| {
+                    let r = consts::range(b);
+                    if r.is_none() {
+                        self.error(
+                            Diagnostic::error(
+                                "not-constant",
+                                "the bounds of an int must be a constant range",
+                                b.span,
+                            )
+                            .with_label("not a constant range")
+                            .with_help("write `int in -10..10`"),
+                        );
+                    }
+                    r
+                });
+                (Type::Int, b)
+            }
+            ast::TypeExpr::Bool(_) => (Type::Bool, None),
+            ast::TypeExpr::Player(_) => (Type::Player, None),
+            ast::TypeExpr::List(inner, _) => {
+                (Type::List(Box::new(self.resolve_type(inner).0)), None)
+            }
+            ast::TypeExpr::Named(n) => match self.symbols.get(&n.text).map(|s| s.0) {
+                Some(Symbol::Enum(id)) => {
+                    self.used.insert(Symbol::Enum(id));
+                    (Type::Enum(id), None)
+                }
+                Some(Symbol::Kind(id)) => {
+                    self.used.insert(Symbol::Kind(id));
+                    (Type::Entity(id), None)
+                }
+                _ => {
+                    let candidates = self
+                        .symbols
+                        .iter()
+                        .filter(|(_, (s, _))| matches!(s, Symbol::Enum(_) | Symbol::Kind(_)))
+                        .map(|(k, _)| k.as_str())
+                        .chain(["int", "bool", "player"]);
+                    let mut d = Diagnostic::error(
+                        "unknown-type",
+                        format!("unknown type `{}`", n.text),
+                        n.span,
+                    )
+                    .with_label("not a type");
+                    d = match suggest(&n.text, candidates) {
+                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        None => d.with_help("types are int, bool, player, list of T, and the names of enums and kinds"),
+                    };
+                    self.error(d);
+                    (Type::Error, None)
+                }
+            },
+        }
+    }
+
+    /// Pass 3: every body, checked and lowered.
+    fn bodies(&mut self) {
+        let merged = self.merged;
+        let (mut g, mut pv, mut k, mut df) = (0usize, 0usize, 0usize, 0usize);
+        let mut flow = None;
+        for decl in &merged.decls {
+            match decl {
+                ast::Decl::Var(v) => {
+                    let (slot, sym) = if v.per_player {
+                        pv += 1;
+                        (pv - 1, Symbol::PlayerVar(ir::PlayerVarId(pv as u32 - 1)))
+                    } else {
+                        g += 1;
+                        (g - 1, Symbol::Global(ir::GlobalId(g as u32 - 1)))
+                    };
+                    self.current = Some(sym);
+                    let mut scope = Scope::new(false);
+                    let (init, ty) = self.expr(&v.init, &mut scope);
+                    let target = if v.per_player {
+                        &self.program.player_vars[slot]
+                    } else {
+                        &self.program.globals[slot]
+                    };
+                    let want = target.ty.clone();
+                    self.expect_type(&want, &ty, v.init.span, "the initial value");
+                    let target = if v.per_player {
+                        &mut self.program.player_vars[slot]
+                    } else {
+                        &mut self.program.globals[slot]
+                    };
+                    target.init = init;
+                    // Initial values may use comprehensions; the engine gives them a frame.
+                    self.note_init_locals(scope.max_slots());
+                }
+                ast::Decl::Kind(kd) => {
+                    self.current = Some(Symbol::Kind(ir::KindId(k as u32)));
+                    let mut scope = Scope::new(false);
+                    let (count, ty) = self.expr(&kd.count, &mut scope);
+                    self.expect_type(&Type::Int, &ty, kd.count.span, "the number of instances");
+                    self.program.kinds[k].count = count;
+                    for (i, fd) in kd.fields.iter().enumerate() {
+                        let (init, ty) = self.expr(&fd.init, &mut scope);
+                        if let Some(field) = self.program.kinds[k].fields.get(i) {
+                            let want = field.ty.clone();
+                            self.expect_type(&want, &ty, fd.init.span, "the initial value");
+                            self.program.kinds[k].fields[i].init = init;
+                        }
+                    }
+                    self.note_init_locals(scope.max_slots());
+                    k += 1;
+                }
+                ast::Decl::Def(d) => {
+                    self.current = Some(Symbol::Def(ir::DefId(df as u32)));
+                    let mut scope = Scope::new(false);
+                    let (params, ret) = self.def_sigs[df].clone();
+                    for (p, ty) in d.params.iter().zip(params) {
+                        self.bind_param(&mut scope, &p.name, ty);
+                    }
+                    let (body, ty) = self.expr(&d.body, &mut scope);
+                    self.expect_type(&ret, &ty, d.body.span, "the result");
+                    let def = &mut self.program.defs[df];
+                    def.body = body;
+                    def.locals = scope.max_slots();
+                    df += 1;
+                }
+                ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
+                    let Some(id) = self.own_proc(p) else {
+                        continue; // a duplicate, already reported
+                    };
+                    self.current = Some(Symbol::Proc(id));
+                    let mut scope = Scope::new(false);
+                    let params = self.proc_sigs.get(id.index()).cloned().unwrap_or_default();
+                    for (param, ty) in p.params.iter().zip(params) {
+                        self.bind_param(&mut scope, &param.name, ty);
+                    }
+                    let body = self.block(&p.body, &mut scope, false);
+                    let proc_ = &mut self.program.procs[id.index()];
+                    proc_.body = body;
+                    proc_.locals = scope.max_slots();
+                }
+                ast::Decl::Action(a) => {
+                    let Some(id) = self.actions.get(&a.name.text).copied() else {
+                        continue;
+                    };
+                    if self.program.actions[id.index()].span != a.name.span {
+                        continue;
+                    }
+                    self.action(id, a);
+                }
+                ast::Decl::Flow(b) | ast::Decl::Setup(b) => {
+                    let is_flow = matches!(decl, ast::Decl::Flow(_));
+                    let kind = if is_flow {
+                        ir::ProcKind::Flow
+                    } else {
+                        ir::ProcKind::Setup
+                    };
+                    let id = self.new_proc(&b.keyword.text, kind, 0, b.keyword.span);
+                    self.current = Some(Symbol::Proc(id));
+                    let mut scope = Scope::new(false);
+                    let body = self.block(&b.body, &mut scope, false);
+                    let proc_ = &mut self.program.procs[id.index()];
+                    proc_.body = body;
+                    proc_.locals = scope.max_slots();
+                    if is_flow {
+                        flow.get_or_insert(id);
+                    } else {
+                        self.program.setup.get_or_insert(id);
+                    }
+                }
+                ast::Decl::Score(s) => {
+                    self.current = None;
+                    let mut scope = Scope::new(false);
+                    self.bind_param(&mut scope, &s.player, Type::Player);
+                    let (body, ty) = self.expr(&s.body, &mut scope);
+                    self.expect_type(&Type::Int, &ty, s.body.span, "a score");
+                    self.program.score = Some(ir::EndFn {
+                        locals: scope.max_slots(),
+                        body,
+                    });
+                }
+                ast::Decl::Winners(w) => {
+                    self.current = None;
+                    let mut scope = Scope::new(false);
+                    let (body, ty) = self.expr(&w.body, &mut scope);
+                    self.expect_type(
+                        &Type::List(Box::new(Type::Player)),
+                        &ty,
+                        w.body.span,
+                        "the winners",
+                    );
+                    self.program.winners = Some(ir::EndFn {
+                        locals: scope.max_slots(),
+                        body,
+                    });
+                }
+                ast::Decl::Game(_)
+                | ast::Decl::Variant(_)
+                | ast::Decl::Enum(_)
+                | ast::Decl::Die(_) => {}
+            }
+        }
+        if let Some(flow) = flow {
+            self.program.flow = flow;
+        }
+        self.current = None;
+    }
+
+    fn note_init_locals(&mut self, n: usize) {
+        self.program.init_locals = self.program.init_locals.max(n);
+    }
+
+    fn action(&mut self, id: ir::ActionId, a: &ast::ActionDecl) {
+        self.current = Some(Symbol::Action(id));
+        let mut scope = Scope::new(true);
+        let mut params = Vec::new();
+        for p in &a.params {
+            let (ty, bounds) = self.resolve_type(&p.ty);
+            let finite = matches!(
+                ty,
+                Type::Player | Type::Bool | Type::Enum(_) | Type::Entity(_) | Type::Error
+            ) || (ty == Type::Int && bounds.is_some());
+            if !finite {
+                self.error(
+                    Diagnostic::error("infinite-domain", format!("parameter `{}` has no finite set of values", p.name.text), p.ty.span())
+                        .with_label("players could not list every value of this")
+                        .with_help("use player, bool, an enum, a kind, or `int in lo..hi`; choose from a list inside the action with `choose`"),
+                );
+            }
+            params.push(ir::ActionParam {
+                name: p.name.text.clone(),
+                ty: ty.clone(),
+                bounds,
+            });
+            self.bind_param(&mut scope, &p.name, ty);
+        }
+        let mut requires = Vec::new();
+        let mut rest = Vec::new();
+        let mut in_head = true;
+        for s in &a.body.stmts {
+            match &s.kind {
+                ast::StmtKind::Require { cond, reason } if in_head => {
+                    let (c, ty) = self.expr(cond, &mut scope);
+                    self.expect_type(&Type::Bool, &ty, cond.span, "a requirement");
+                    let reason = self.text(reason, &mut scope);
+                    requires.push(ir::Require {
+                        cond: c,
+                        reason,
+                        span: s.span,
+                    });
+                }
+                _ => {
+                    in_head = false;
+                    rest.push(s.clone());
+                }
+            }
+        }
+        let body = ast::Block {
+            stmts: rest,
+            span: a.body.span,
+        };
+        let body = self.block(&body, &mut scope, false);
+        let def = &mut self.program.actions[id.index()];
+        def.params = params;
+        def.requires = requires;
+        def.body = body;
+        def.locals = scope.max_slots();
+    }
+
+    fn bind_param(&mut self, scope: &mut Scope, name: &ast::Name, ty: Type) {
+        if let Err(first) = scope.bind(&name.text, ty, name.span) {
+            self.error(
+                Diagnostic::error(
+                    "duplicate-definition",
+                    format!("parameter `{}` is named twice", name.text),
+                    name.span,
+                )
+                .with_label("named again here")
+                .with_secondary(first, "first named here")
+                .with_help("give each parameter its own name"),
+            );
+        }
+    }
+
+    /// Reports a type mismatch unless `want` accepts `got`.
+    pub(crate) fn expect_type(&mut self, want: &Type, got: &Type, span: Span, what: &str) {
+        if !want.accepts(got) {
+            self.error(
+                Diagnostic::error(
+                    "type-mismatch",
+                    format!(
+                        "{what} should be {}, but this is {}",
+                        self.type_name(want),
+                        self.type_name(got)
+                    ),
+                    span,
+                )
+                .with_label(format!("this is {}", self.type_name(got)))
+                .with_help(format!(
+                    "write an expression of type {} here",
+                    self.type_name(want)
+                )),
+            );
+        }
+    }
+
+    /// A type as a designer would say it.
+    pub(crate) fn type_name(&self, t: &Type) -> String {
+        match t {
+            Type::Int => "an int".into(),
+            Type::Bool => "a bool".into(),
+            Type::Player => "a player".into(),
+            Type::Enum(e) => format!("a `{}`", self.program.enums[e.index()].name),
+            Type::Entity(k) => format!("a `{}`", self.program.kinds[k.index()].name),
+            Type::List(inner) => format!(
+                "a list of {}",
+                self.type_name(inner)
+                    .trim_start_matches("a ")
+                    .trim_start_matches("an ")
+            ),
+            Type::Nothing => "`none`".into(),
+            Type::Error => "unknown".into(),
+        }
+    }
+
+    fn finish(self) -> ir::Program {
+        self.program
+    }
+}
+
+fn placeholder_var(v: &ast::VarDecl) -> ir::VarDef {
+    ir::VarDef {
+        name: v.name.text.clone(),
+        ty: Type::Error,
+        bounds: None,
+        visibility: v.visibility,
+        init: const_expr(ir::Value::None, v.init.span),
+        span: v.name.span,
+    }
+}
+
+pub(crate) fn const_expr(v: ir::Value, span: Span) -> ir::Expr {
+    ir::Expr {
+        kind: ir::ExprKind::Const(v),
+        span,
+    }
+}
+
+/// The span that best stands for a declaration.
+pub fn decl_span(d: &ast::Decl) -> Span {
+    match d {
+        ast::Decl::Game(g) => g.span,
+        ast::Decl::Variant(v) => v.span,
+        other => other.part().map(|(_, n)| n.span).unwrap_or_default(),
+    }
+}

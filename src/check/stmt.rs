@@ -1,0 +1,556 @@
+//! Checking and lowering of statements and blocks.
+
+use super::scope::{Scope, Symbol};
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::ir::{self, StmtKind as S, Type};
+use crate::syntax::ast::{self, AssignOp, LetValue, StmtKind};
+
+impl Checker<'_> {
+    /// Checks a block in a nested scope and stores it in the arena.
+    pub(crate) fn block(&mut self, b: &ast::Block, scope: &mut Scope, nested: bool) -> ir::BlockId {
+        if nested {
+            scope.push();
+        }
+        let stmts = b.stmts.iter().filter_map(|s| self.stmt(s, scope)).collect();
+        if nested {
+            scope.pop();
+        }
+        let id = ir::BlockId(self.program.blocks.len() as u32);
+        self.program.blocks.push(ir::Block { stmts });
+        id
+    }
+
+    fn stmt(&mut self, s: &ast::Stmt, scope: &mut Scope) -> Option<ir::Stmt> {
+        let span = s.span;
+        let kind = match &s.kind {
+            StmtKind::Let { name, value } => self.let_stmt(name, value, scope)?,
+            StmtKind::Assign { place, op, value } => self.assign(place, *op, value, scope)?,
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let (c, t) = self.expr(cond, scope);
+                self.expect_type(&Type::Bool, &t, cond.span, "the condition of `if`");
+                let then = self.block(then, scope, true);
+                let otherwise = otherwise.as_ref().map(|b| self.block(b, scope, true));
+                S::If {
+                    cond: c,
+                    then,
+                    otherwise,
+                }
+            }
+            StmtKind::For {
+                var,
+                source,
+                filter,
+                body,
+            } => {
+                let (src, st) = self.expr(source, scope);
+                let elem = match st.element() {
+                    Some(e) => e,
+                    None => {
+                        self.expect_type(
+                            &Type::List(Box::new(Type::Error)),
+                            &st,
+                            source.span,
+                            "what `for` ranges over",
+                        );
+                        Type::Error
+                    }
+                };
+                scope.push();
+                let slot = scope.shadow(&var.text, elem, var.span);
+                let filter = filter.as_ref().map(|f| {
+                    let (x, t) = self.expr(f, scope);
+                    self.expect_type(&Type::Bool, &t, f.span, "the `where` condition");
+                    x
+                });
+                let body = self.block(body, scope, true);
+                scope.pop();
+                S::For {
+                    slot,
+                    source: src,
+                    filter,
+                    body,
+                }
+            }
+            StmtKind::Repeat { count, body } => {
+                let (c, t) = self.expr(count, scope);
+                self.expect_type(&Type::Int, &t, count.span, "the count of `repeat`");
+                S::Repeat {
+                    count: c,
+                    body: self.block(body, scope, true),
+                }
+            }
+            StmtKind::While { cond, body } => {
+                let (c, t) = self.expr(cond, scope);
+                self.expect_type(&Type::Bool, &t, cond.span, "the condition of `while`");
+                S::While {
+                    cond: c,
+                    body: self.block(body, scope, true),
+                }
+            }
+            StmtKind::Turn { player, only } => {
+                let (p, t) = self.expr(player, scope);
+                self.expect_type(&Type::Player, &t, player.span, "whose turn it is");
+                let actions = if only.is_empty() {
+                    let all: Vec<ir::ActionId> = (0..self.program.actions.len() as u32)
+                        .map(ir::ActionId)
+                        .collect();
+                    for a in &all {
+                        self.use_symbol(Symbol::Action(*a));
+                    }
+                    all
+                } else {
+                    only.iter()
+                        .filter_map(|n| match self.actions.get(&n.text).copied() {
+                            Some(a) => {
+                                self.use_symbol(Symbol::Action(a));
+                                Some(a)
+                            }
+                            _ => {
+                                let names: Vec<String> = self
+                                    .program
+                                    .actions
+                                    .iter()
+                                    .map(|a| a.name.clone())
+                                    .collect();
+                                let mut d = Diagnostic::error(
+                                    "unknown-action",
+                                    format!("no action named `{}`", n.text),
+                                    n.span,
+                                )
+                                .with_label("not an action");
+                                d = match super::scope::suggest(
+                                    &n.text,
+                                    names.iter().map(String::as_str),
+                                ) {
+                                    Some(x) => d.with_help(format!("did you mean `{x}`?")),
+                                    None => d.with_help(format!(
+                                        "declare it with `action {} {{ ... }}`",
+                                        n.text
+                                    )),
+                                };
+                                self.error(d);
+                                None
+                            }
+                        })
+                        .collect()
+                };
+                if self.program.actions.is_empty() {
+                    self.error(
+                        Diagnostic::error(
+                            "unknown-action",
+                            "a turn, but the game has no actions",
+                            s.span,
+                        )
+                        .with_label("nothing to choose from")
+                        .with_help("declare an action, such as `action pass { }`"),
+                    );
+                }
+                S::Turn { player: p, actions }
+            }
+            StmtKind::Log(t) => S::Log(self.text(t, scope)),
+            StmtKind::Tell { player, text } => {
+                let (p, t) = self.expr(player, scope);
+                self.expect_type(&Type::Player, &t, player.span, "who is told");
+                S::Tell {
+                    player: p,
+                    text: self.text(text, scope),
+                }
+            }
+            StmtKind::Require { .. } => {
+                self.error(
+                    Diagnostic::error(
+                        "misplaced-require",
+                        "`require` belongs at the start of an action",
+                        span,
+                    )
+                    .with_label("not at the start of an action")
+                    .with_help("move it above the action's first effect; elsewhere, use `if`"),
+                );
+                return None;
+            }
+            StmtKind::EndGame(t) => S::EndGame(t.as_ref().map(|t| self.text(t, scope))),
+            StmtKind::Secretly {
+                player,
+                players,
+                choice,
+                prompt,
+                options,
+                then,
+            } => {
+                let (ps, pt) = self.expr(players, scope);
+                self.expect_type(
+                    &Type::List(Box::new(Type::Player)),
+                    &pt,
+                    players.span,
+                    "who chooses",
+                );
+                scope.push();
+                let player_slot = scope.shadow(&player.text, Type::Player, player.span);
+                let prompt = self.text(prompt, scope);
+                let (opts, ot) = self.expr(options, scope);
+                let elem = match ot.element() {
+                    Some(e) => e,
+                    None => {
+                        self.expect_type(
+                            &Type::List(Box::new(Type::Error)),
+                            &ot,
+                            options.span,
+                            "the options",
+                        );
+                        Type::Error
+                    }
+                };
+                let choice_slot = scope.shadow(&choice.text, elem, choice.span);
+                let then = self.block(then, scope, true);
+                scope.pop();
+                S::Secretly {
+                    player_slot,
+                    players: ps,
+                    choice_slot,
+                    prompt,
+                    options: opts,
+                    then,
+                }
+            }
+            StmtKind::Call { name, args } => self.call_stmt(name, args, s, scope)?,
+        };
+        Some(ir::Stmt { kind, span })
+    }
+
+    fn let_stmt(&mut self, name: &ast::Name, value: &LetValue, scope: &mut Scope) -> Option<S> {
+        let (kind, ty) = match value {
+            LetValue::Expr(e) => {
+                let (x, t) = self.expr(e, scope);
+                (S::Let(0, x), t)
+            }
+            LetValue::Choose {
+                player,
+                prompt,
+                options,
+                secret,
+            } => {
+                let (p, pt) = self.expr(player, scope);
+                self.expect_type(&Type::Player, &pt, player.span, "who chooses");
+                let prompt = self.text(prompt, scope);
+                let (o, ot) = self.expr(options, scope);
+                let elem = match ot.element() {
+                    Some(e) => e,
+                    None => {
+                        self.expect_type(
+                            &Type::List(Box::new(Type::Error)),
+                            &ot,
+                            options.span,
+                            "the options",
+                        );
+                        Type::Error
+                    }
+                };
+                (
+                    S::Choose {
+                        slot: 0,
+                        player: p,
+                        prompt,
+                        options: o,
+                        secret: *secret,
+                    },
+                    elem,
+                )
+            }
+            LetValue::Ask {
+                player,
+                prompt,
+                words,
+            } => {
+                let (p, pt) = self.expr(player, scope);
+                self.expect_type(&Type::Player, &pt, player.span, "who is asked");
+                let prompt = self.text(prompt, scope);
+                let (yes, no) = words
+                    .as_ref()
+                    .map_or(("yes".to_string(), "no".to_string()), |(y, n)| {
+                        (y.text.clone(), n.text.clone())
+                    });
+                if yes == no {
+                    let span = words.as_ref().map_or(name.span, |w| w.1.span);
+                    self.error(
+                        Diagnostic::error(
+                            "duplicate-definition",
+                            "both answers have the same word",
+                            span,
+                        )
+                        .with_label("same as the first answer")
+                        .with_help(
+                            "give the two answers different words, such as `(accept, refuse)`",
+                        ),
+                    );
+                }
+                (
+                    S::Ask {
+                        slot: 0,
+                        player: p,
+                        prompt,
+                        yes,
+                        no,
+                    },
+                    Type::Bool,
+                )
+            }
+            LetValue::Roll { count, die } => {
+                let die_id = match self.symbols.get(&die.text).map(|s| s.0) {
+                    Some(Symbol::Die(d)) => {
+                        self.use_symbol(Symbol::Die(d));
+                        d
+                    }
+                    _ => {
+                        let dice: Vec<String> =
+                            self.program.dice.iter().map(|d| d.name.clone()).collect();
+                        let mut d = Diagnostic::error(
+                            "unknown-die",
+                            format!("no die named `{}`", die.text),
+                            die.span,
+                        )
+                        .with_label("not a die");
+                        d = match super::scope::suggest(&die.text, dice.iter().map(String::as_str))
+                        {
+                            Some(x) => d.with_help(format!("did you mean `{x}`?")),
+                            None => {
+                                d.with_help(format!("declare it, such as `die {}: 1..6`", die.text))
+                            }
+                        };
+                        self.error(d);
+                        ir::DieId(0)
+                    }
+                };
+                let count = count.as_ref().map(|c| {
+                    let (x, t) = self.expr(c, scope);
+                    self.expect_type(&Type::Int, &t, c.span, "the number of dice");
+                    x
+                });
+                let ty = if count.is_some() {
+                    Type::List(Box::new(Type::Int))
+                } else {
+                    Type::Int
+                };
+                (
+                    S::Roll {
+                        slot: 0,
+                        count,
+                        die: die_id,
+                    },
+                    ty,
+                )
+            }
+            LetValue::Random(e) => {
+                let (x, t) = self.expr(e, scope);
+                let elem = match t.element() {
+                    Some(el) => el,
+                    None => {
+                        self.expect_type(
+                            &Type::List(Box::new(Type::Error)),
+                            &t,
+                            e.span,
+                            "what `random` picks from",
+                        );
+                        Type::Error
+                    }
+                };
+                (S::Random { slot: 0, from: x }, elem)
+            }
+        };
+        // Bound after the value is checked, so `let x = x + 1` refers to the outer x.
+        let slot = scope.shadow(&name.text, ty, name.span);
+        Some(match kind {
+            S::Let(_, x) => S::Let(slot, x),
+            S::Choose {
+                player,
+                prompt,
+                options,
+                secret,
+                ..
+            } => S::Choose {
+                slot,
+                player,
+                prompt,
+                options,
+                secret,
+            },
+            S::Ask {
+                player,
+                prompt,
+                yes,
+                no,
+                ..
+            } => S::Ask {
+                slot,
+                player,
+                prompt,
+                yes,
+                no,
+            },
+            S::Roll { count, die, .. } => S::Roll { slot, count, die },
+            S::Random { from, .. } => S::Random { slot, from },
+            other => other,
+        })
+    }
+
+    fn assign(
+        &mut self,
+        place: &[ast::Name],
+        op: AssignOp,
+        value: &ast::Expr,
+        scope: &mut Scope,
+    ) -> Option<S> {
+        let (v, vt) = self.expr(value, scope);
+        let (target, ty) = self.place(place, scope)?;
+        match op {
+            AssignOp::Set => self.expect_type(&ty, &vt, value.span, "the new value"),
+            AssignOp::Add | AssignOp::Sub => {
+                if matches!(ty, Type::List(_)) && op == AssignOp::Add {
+                    self.expect_type(&ty, &vt, value.span, "what is added to the list");
+                } else {
+                    self.expect_type(
+                        &Type::Int,
+                        &ty,
+                        place[0].span.to(place[place.len() - 1].span),
+                        "the variable changed by `+=` or `-=`",
+                    );
+                    self.expect_type(&Type::Int, &vt, value.span, "the amount");
+                }
+            }
+        }
+        Some(S::Assign {
+            place: target,
+            op,
+            value: v,
+        })
+    }
+
+    fn place(&mut self, place: &[ast::Name], scope: &mut Scope) -> Option<(ir::Place, Type)> {
+        let first = &place[0];
+        if place.len() == 1 {
+            if let Some((slot, ty)) = scope.lookup(&first.text) {
+                return Some((ir::Place::Local(slot), ty));
+            }
+            return match self.symbols.get(&first.text).map(|s| s.0) {
+                Some(Symbol::Global(id)) => {
+                    self.use_symbol(Symbol::Global(id));
+                    Some((
+                        ir::Place::Global(id),
+                        self.program.globals[id.index()].ty.clone(),
+                    ))
+                }
+                Some(_) => {
+                    self.error(
+                        Diagnostic::error("type-mismatch", format!("`{}` cannot be changed", first.text), first.span)
+                            .with_label("not a variable")
+                            .with_help("only variables, per-player variables and fields of instances can be set"),
+                    );
+                    None
+                }
+                None => {
+                    let mut names = scope.names();
+                    names.extend(self.program.globals.iter().map(|g| g.name.clone()));
+                    self.unknown_name(
+                        first,
+                        names.iter().map(String::as_str),
+                        "no variable has this name",
+                    );
+                    None
+                }
+            };
+        }
+        // `a.b.c = v`: everything but the last name is an expression.
+        let mut base = ast::Expr {
+            kind: ast::ExprKind::Name(first.clone()),
+            span: first.span,
+        };
+        if first.text == "me" {
+            base.kind = ast::ExprKind::Me;
+        }
+        for f in &place[1..place.len() - 1] {
+            base = ast::Expr {
+                span: base.span.to(f.span),
+                kind: ast::ExprKind::Field {
+                    base: Box::new(base),
+                    field: f.clone(),
+                },
+            };
+        }
+        let field = &place[place.len() - 1];
+        let (b, bt) = self.expr(&base, scope);
+        let span = base.span.to(field.span);
+        let (lowered, ty) = self.field_expr(b.clone(), &bt, field, span);
+        match lowered.kind {
+            ir::ExprKind::PlayerVar(_, id) => Some((ir::Place::PlayerVar(b, id), ty)),
+            ir::ExprKind::Field(_, k, f) => Some((ir::Place::Field(b, k, f), ty)),
+            _ => None,
+        }
+    }
+
+    fn call_stmt(
+        &mut self,
+        name: &ast::Name,
+        args: &[ast::Expr],
+        s: &ast::Stmt,
+        scope: &mut Scope,
+    ) -> Option<S> {
+        if self.actions.contains_key(&name.text) && !self.symbols.contains_key(&name.text) {
+            self.error(
+                Diagnostic::error("type-mismatch", format!("`{}` is an action, which players choose", name.text), s.span)
+                    .with_label("actions are not called")
+                    .with_help("offer it with `turn p only ...`, or move its effects into an `effect` both can run"),
+            );
+            return None;
+        }
+        match self.symbols.get(&name.text).map(|s| s.0) {
+            Some(Symbol::Proc(id)) => {
+                self.use_symbol(Symbol::Proc(id));
+                let sig = self.proc_sigs.get(id.index()).cloned().unwrap_or_default();
+                let lowered: Vec<(ir::Expr, Type)> =
+                    args.iter().map(|a| self.expr(a, scope)).collect();
+                if sig.len() != args.len() {
+                    self.arity_error(name, sig.len(), args.len(), s.span);
+                    return None;
+                }
+                let mut out = Vec::new();
+                for (((x, t), want), a) in lowered.into_iter().zip(&sig).zip(args) {
+                    self.expect_type(want, &t, a.span, "an argument");
+                    out.push(x);
+                }
+                Some(S::Call {
+                    proc: id,
+                    args: out,
+                })
+            }
+            Some(Symbol::Def(_)) => {
+                self.error(
+                    Diagnostic::error(
+                        "type-mismatch",
+                        format!("`{}` computes a value but does nothing", name.text),
+                        s.span,
+                    )
+                    .with_label("its value is thrown away")
+                    .with_help(format!(
+                        "use it in an expression, such as `let x = {}(...)`",
+                        name.text
+                    )),
+                );
+                None
+            }
+            _ => {
+                let procs: Vec<String> =
+                    self.program.procs.iter().map(|p| p.name.clone()).collect();
+                self.unknown_name(
+                    name,
+                    procs.iter().map(String::as_str),
+                    "no effect or phase has this name",
+                );
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,305 @@
+//! One diagnostic type for every stage (code, message, span, labels, help) and its rendering
+//! through `miette` at the edge.
+//!
+//! Invariant: spans are byte offsets into a file of the [`SourceMap`]; line and column are
+//! computed only when rendering.
+
+use std::fmt;
+use std::sync::Arc;
+
+/// Index of a file in a [`SourceMap`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct FileId(pub u32);
+
+/// A byte range in one source file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Span {
+    /// The file the range lies in.
+    pub file: FileId,
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span from byte offsets.
+    pub fn new(file: FileId, start: usize, end: usize) -> Span {
+        Span {
+            file,
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+
+    /// The smallest span covering both (same file assumed).
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            file: self.file,
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+}
+
+/// One loaded source file.
+#[derive(Debug, Clone)]
+pub struct SourceFile {
+    /// The path as the user gave it (or as resolved from a variant's `base`).
+    pub name: String,
+    /// The whole text.
+    pub text: Arc<str>,
+}
+
+/// Every file loaded for one program: a base game and its variants.
+#[derive(Debug, Clone, Default)]
+pub struct SourceMap {
+    files: Vec<SourceFile>,
+}
+
+impl SourceMap {
+    /// Adds a file and returns its id.
+    pub fn add(&mut self, name: impl Into<String>, text: impl Into<Arc<str>>) -> FileId {
+        self.files.push(SourceFile {
+            name: name.into(),
+            text: text.into(),
+        });
+        FileId(self.files.len() as u32 - 1)
+    }
+
+    /// The file with this id.
+    pub fn file(&self, id: FileId) -> &SourceFile {
+        &self.files[id.0 as usize]
+    }
+
+    /// The source text a span covers.
+    pub fn snippet(&self, span: Span) -> &str {
+        let text = &self.file(span.file).text;
+        text.get(span.start as usize..span.end as usize)
+            .unwrap_or("")
+    }
+
+    /// 1-based line and column of a span's start.
+    pub fn line_col(&self, span: Span) -> (usize, usize) {
+        let text = &self.file(span.file).text;
+        let upto = &text[..(span.start as usize).min(text.len())];
+        let line = upto.matches('\n').count() + 1;
+        let col = upto.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        (line, col)
+    }
+}
+
+/// How serious a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Worth a look; the file still runs.
+    Warning,
+    /// The file cannot run.
+    Error,
+}
+
+/// A secondary label pointing at related source.
+#[derive(Debug, Clone)]
+pub struct Label {
+    /// Where.
+    pub span: Span,
+    /// What it says there.
+    pub message: String,
+}
+
+/// A problem found in a rules file or while running one.
+#[derive(Debug, Clone)]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// A stable kebab-case code, such as `unknown-name`.
+    pub code: &'static str,
+    /// One line saying what is wrong.
+    pub message: String,
+    /// The source the problem is about.
+    pub span: Span,
+    /// What the label under the primary span says.
+    pub label: String,
+    /// Further places, in the same file.
+    pub labels: Vec<Label>,
+    /// A line on how to fix it.
+    pub help: Option<String>,
+}
+
+impl Diagnostic {
+    /// An error with a code, a message and a primary span.
+    pub fn error(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Error,
+            code,
+            message: message.into(),
+            span,
+            label: String::new(),
+            labels: Vec::new(),
+            help: None,
+        }
+    }
+
+    /// A warning with a code, a message and a primary span.
+    pub fn warning(code: &'static str, message: impl Into<String>, span: Span) -> Diagnostic {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(code, message, span)
+        }
+    }
+
+    /// Sets the label under the primary span.
+    pub fn with_label(mut self, label: impl Into<String>) -> Diagnostic {
+        self.label = label.into();
+        self
+    }
+
+    /// Adds a secondary label (ignored when rendering if in another file).
+    pub fn with_secondary(mut self, span: Span, message: impl Into<String>) -> Diagnostic {
+        self.labels.push(Label {
+            span,
+            message: message.into(),
+        });
+        self
+    }
+
+    /// Sets the help line.
+    pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
+        self.help = Some(help.into());
+        self
+    }
+
+    /// True for errors.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+/// Several diagnostics, as returned by a stage that collects every problem.
+#[derive(Debug, Clone, Default)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl Diagnostics {
+    /// True if any is an error.
+    pub fn has_errors(&self) -> bool {
+        self.0.iter().any(Diagnostic::is_error)
+    }
+
+    /// Number of errors.
+    pub fn error_count(&self) -> usize {
+        self.0.iter().filter(|d| d.is_error()).count()
+    }
+
+    /// Number of warnings.
+    pub fn warning_count(&self) -> usize {
+        self.0.len() - self.error_count()
+    }
+}
+
+/// How to render diagnostics.
+#[derive(Debug, Clone, Copy)]
+pub struct RenderStyle {
+    /// ANSI colours and unicode art.
+    pub color: bool,
+    /// Wrap width in columns.
+    pub width: usize,
+}
+
+impl RenderStyle {
+    /// No colour, fixed width: for snapshots and pipes.
+    pub fn plain() -> RenderStyle {
+        RenderStyle {
+            color: false,
+            width: 100,
+        }
+    }
+}
+
+/// Renders one diagnostic through miette.
+pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> String {
+    let file = sources.file(diag.span.file);
+    let mut labels = vec![miette::LabeledSpan::new(
+        Some(diag.label.clone()).filter(|l| !l.is_empty()),
+        diag.span.start as usize,
+        (diag.span.end - diag.span.start) as usize,
+    )];
+    for l in diag.labels.iter().filter(|l| l.span.file == diag.span.file) {
+        labels.push(miette::LabeledSpan::new(
+            Some(l.message.clone()),
+            l.span.start as usize,
+            (l.span.end - l.span.start) as usize,
+        ));
+    }
+    let report = Rendered {
+        message: diag.message.clone(),
+        code: diag.code,
+        severity: match diag.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        },
+        help: diag.help.clone(),
+        labels,
+        source: miette::NamedSource::new(file.name.clone(), file.text.to_string()),
+    };
+    let theme = if style.color {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let handler = miette::GraphicalReportHandler::new_themed(theme)
+        .with_width(style.width)
+        .with_links(false);
+    let mut out = String::new();
+    if handler.render_report(&mut out, &report).is_err() {
+        out = format!("{}: {}\n", diag.code, diag.message);
+    }
+    out
+}
+
+/// Renders every diagnostic and a closing summary line.
+pub fn render_all(diags: &Diagnostics, sources: &SourceMap, style: RenderStyle) -> String {
+    let mut out = String::new();
+    for d in &diags.0 {
+        out.push_str(&render(d, sources, style));
+        out.push('\n');
+    }
+    out
+}
+
+#[derive(Debug)]
+struct Rendered {
+    message: String,
+    code: &'static str,
+    severity: miette::Severity,
+    help: Option<String>,
+    labels: Vec<miette::LabeledSpan>,
+    source: miette::NamedSource<String>,
+}
+
+impl fmt::Display for Rendered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Rendered {}
+
+impl miette::Diagnostic for Rendered {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.code))
+    }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(self.severity)
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.help
+            .as_ref()
+            .map(|h| Box::new(h.as_str()) as Box<dyn fmt::Display>)
+    }
+    fn source_code(&self) -> Option<&dyn miette::SourceCode> {
+        Some(&self.source)
+    }
+    fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
+        Some(Box::new(self.labels.iter().cloned()))
+    }
+}

@@ -1,0 +1,91 @@
+//! Errors that stop a rule while it runs, and refusals of moves.
+
+use crate::diag::{Diagnostic, Span};
+use std::fmt;
+
+/// A rule that failed while running: it names the rule by its span.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RuntimeError {
+    /// A kebab-case code, such as `step-limit`.
+    pub code: &'static str,
+    /// What went wrong.
+    pub message: String,
+    /// The rule that was running.
+    pub span: Span,
+    /// How to fix the rules.
+    pub help: String,
+}
+
+impl RuntimeError {
+    /// A new error at a span.
+    pub fn new(
+        code: &'static str,
+        message: impl Into<String>,
+        span: Span,
+        help: impl Into<String>,
+    ) -> RuntimeError {
+        RuntimeError {
+            code,
+            message: message.into(),
+            span,
+            help: help.into(),
+        }
+    }
+
+    /// The error as a diagnostic, for rendering with the source.
+    pub fn to_diagnostic(&self) -> Diagnostic {
+        Diagnostic::error(self.code, self.message.clone(), self.span)
+            .with_label("while running this")
+            .with_help(self.help.clone())
+    }
+}
+
+impl fmt::Display for RuntimeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for RuntimeError {}
+
+/// Why a move was not applied. The game is unchanged in every case.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveError {
+    /// The game is over.
+    GameOver,
+    /// This player has nothing to decide now.
+    NotYourDecision {
+        /// Who tried.
+        player: String,
+        /// Who must decide.
+        waiting: Vec<String>,
+    },
+    /// The move is not among the legal options.
+    Illegal {
+        /// What was asked for.
+        input: String,
+        /// Why not, as precisely as the rules say.
+        reason: String,
+    },
+    /// A rule failed while the move was applied; the move was undone.
+    Runtime(RuntimeError),
+}
+
+impl fmt::Display for MoveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MoveError::GameOver => write!(f, "the game is over"),
+            MoveError::NotYourDecision { player, waiting } => {
+                write!(
+                    f,
+                    "{player} has nothing to decide now; waiting for {}",
+                    waiting.join(", ")
+                )
+            }
+            MoveError::Illegal { input, reason } => write!(f, "`{input}` is not allowed: {reason}"),
+            MoveError::Runtime(e) => write!(f, "a rule failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for MoveError {}

@@ -1,0 +1,435 @@
+//! The interpreter: runs a resolved program for a player count and a seed, stopping at every
+//! decision; lists legal moves, applies one or explains why not, and renders each player's view.
+//!
+//! Invariants: deterministic for (program, seed, decisions); a failed move leaves the game as it
+//! was; every run is bounded by [`Limits`].
+
+mod error;
+mod eval;
+mod exec;
+mod rng;
+mod state;
+mod view;
+
+pub use error::{MoveError, RuntimeError};
+pub use exec::Limits;
+pub use rng::Rng;
+pub use state::State;
+pub use view::Viewer;
+
+use crate::ir::{self, Program, Value};
+use std::sync::Arc;
+
+/// One decision taken: who took it and the move's label.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Record {
+    /// Seat, 0-based.
+    pub player: u8,
+    /// The move as the player would type it.
+    pub choice: String,
+}
+
+/// Who may read a line of the log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Audience {
+    /// Every player and onlooker.
+    All,
+    /// Only these seats.
+    Only(Vec<u8>),
+    /// Everyone but these seats, who see a private version of the line.
+    AllBut(Vec<u8>),
+}
+
+/// A line of the game's log.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogEntry {
+    /// Who may read it.
+    pub audience: Audience,
+    /// What it says.
+    pub text: String,
+}
+
+/// The end of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Outcome {
+    /// Winning seats; empty when everyone loses.
+    pub winners: Vec<u8>,
+    /// Each seat's score.
+    pub scores: Vec<i64>,
+    /// Why the game ended early, if an `end game` said so.
+    pub reason: Option<String>,
+}
+
+/// One option of a decision.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MoveOption {
+    /// What the player types.
+    pub label: String,
+    /// A longer description, for help.
+    pub detail: Option<String>,
+}
+
+/// What kind of decision is pending.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecisionKind {
+    /// A turn: pick an action.
+    Turn,
+    /// Pick one option of a list.
+    Choose,
+    /// Yes or no.
+    Ask,
+    /// Several players pick in secret, at once.
+    Secret,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Turn {
+    pub(crate) player: u8,
+    pub(crate) moves: Vec<(ir::ActionId, Vec<Value>, String)>,
+    /// Actions offered, for explaining refusals.
+    pub(crate) actions: Vec<ir::ActionId>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) enum Pending {
+    Turn(Turn),
+    Choose {
+        player: u8,
+        prompt: String,
+        options: Vec<Value>,
+        labels: Vec<String>,
+        slot: ir::Slot,
+        secret: bool,
+    },
+    Ask {
+        player: u8,
+        prompt: String,
+        labels: [String; 2],
+        slot: ir::Slot,
+    },
+    Secret {
+        players: Vec<u8>,
+        prompts: Vec<String>,
+        options: Vec<Vec<Value>>,
+        labels: Vec<Vec<String>>,
+        chosen: Vec<Option<usize>>,
+        player_slot: ir::Slot,
+        choice_slot: ir::Slot,
+        then: ir::BlockId,
+    },
+}
+
+/// A game in progress.
+#[derive(Debug, Clone)]
+pub struct Game {
+    program: Arc<Program>,
+    seed: u64,
+    limits: Limits,
+    state: State,
+    rng: Rng,
+    frames: Vec<exec::Frame>,
+    pending: Option<Pending>,
+    outcome: Option<Outcome>,
+    log: Vec<LogEntry>,
+    history: Vec<Record>,
+}
+
+impl Game {
+    /// Starts a game: sets up the state and runs the flow to the first decision.
+    pub fn new(program: Arc<Program>, players: u8, seed: u64) -> Result<Game, RuntimeError> {
+        Game::with_limits(program, players, seed, Limits::default())
+    }
+
+    /// Like [`Game::new`] with explicit limits.
+    pub fn with_limits(
+        program: Arc<Program>,
+        players: u8,
+        seed: u64,
+        limits: Limits,
+    ) -> Result<Game, RuntimeError> {
+        if players < program.min_players || players > program.max_players {
+            return Err(RuntimeError::new(
+                "player-count",
+                format!(
+                    "{} is for {} to {} players, not {players}",
+                    program.title, program.min_players, program.max_players
+                ),
+                crate::diag::Span::default(),
+                format!(
+                    "choose --players from {} to {}",
+                    program.min_players, program.max_players
+                ),
+            ));
+        }
+        let mut game = Game {
+            state: State {
+                players,
+                globals: Vec::new(),
+                player_vars: Vec::new(),
+                entities: Vec::new(),
+            },
+            program,
+            seed,
+            limits,
+            rng: Rng::new(seed, 0),
+            frames: Vec::new(),
+            pending: None,
+            outcome: None,
+            log: Vec::new(),
+            history: Vec::new(),
+        };
+        game.init()?;
+        game.run()?;
+        Ok(game)
+    }
+
+    /// The program being played.
+    pub fn program(&self) -> &Arc<Program> {
+        &self.program
+    }
+
+    /// The seed the game was started with.
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// Number of players.
+    pub fn players(&self) -> u8 {
+        self.state.players
+    }
+
+    /// The display name of a seat.
+    pub fn seat_name(&self, p: u8) -> String {
+        self.program.seat_name(p)
+    }
+
+    /// The seat with this display name (case-insensitive).
+    pub fn seat_by_name(&self, name: &str) -> Option<u8> {
+        (0..self.players()).find(|p| self.seat_name(*p).eq_ignore_ascii_case(name))
+    }
+
+    /// The current values (everything, unfiltered: render views with [`Game::view`]).
+    pub fn state(&self) -> &State {
+        &self.state
+    }
+
+    /// The decisions taken so far.
+    pub fn history(&self) -> &[Record] {
+        &self.history
+    }
+
+    /// The outcome, once the game is over.
+    pub fn outcome(&self) -> Option<&Outcome> {
+        self.outcome.as_ref()
+    }
+
+    /// True once the game is over.
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// The seats that must decide now, in seat order (several for a secret choice).
+    pub fn waiting_on(&self) -> Vec<u8> {
+        match &self.pending {
+            None => Vec::new(),
+            Some(Pending::Turn(t)) => vec![t.player],
+            Some(Pending::Choose { player, .. }) | Some(Pending::Ask { player, .. }) => {
+                vec![*player]
+            }
+            Some(Pending::Secret {
+                players, chosen, ..
+            }) => {
+                let mut w: Vec<u8> = players
+                    .iter()
+                    .zip(chosen)
+                    .filter(|(_, c)| c.is_none())
+                    .map(|(p, _)| *p)
+                    .collect();
+                w.sort_unstable();
+                w.dedup();
+                w
+            }
+        }
+    }
+
+    /// What kind of decision is pending, if any.
+    pub fn decision_kind(&self) -> Option<DecisionKind> {
+        self.pending.as_ref().map(|p| match p {
+            Pending::Turn(_) => DecisionKind::Turn,
+            Pending::Choose { .. } => DecisionKind::Choose,
+            Pending::Ask { .. } => DecisionKind::Ask,
+            Pending::Secret { .. } => DecisionKind::Secret,
+        })
+    }
+
+    /// The question put to `player`, if they must decide.
+    pub fn prompt(&self, player: u8) -> Option<String> {
+        match self.pending.as_ref()? {
+            Pending::Turn(t) if t.player == player => Some(format!(
+                "{}, your turn: choose an action",
+                self.seat_name(player)
+            )),
+            Pending::Choose {
+                player: p, prompt, ..
+            }
+            | Pending::Ask {
+                player: p, prompt, ..
+            } if *p == player => Some(prompt.clone()),
+            Pending::Secret {
+                players,
+                prompts,
+                chosen,
+                ..
+            } => players
+                .iter()
+                .position(|p| *p == player)
+                .filter(|i| chosen[*i].is_none())
+                .map(|i| prompts[i].clone()),
+            _ => None,
+        }
+    }
+
+    /// The legal options of `player` now; empty if they have nothing to decide.
+    pub fn options(&self, player: u8) -> Vec<MoveOption> {
+        let plain = |labels: &[String]| {
+            labels
+                .iter()
+                .map(|l| MoveOption {
+                    label: l.clone(),
+                    detail: None,
+                })
+                .collect()
+        };
+        match &self.pending {
+            Some(Pending::Turn(t)) if t.player == player => t
+                .moves
+                .iter()
+                .map(|(a, _, label)| MoveOption {
+                    label: label.clone(),
+                    detail: self.program.actions[a.index()].description.clone(),
+                })
+                .collect(),
+            Some(Pending::Choose {
+                player: p, labels, ..
+            }) if *p == player => plain(labels),
+            Some(Pending::Ask {
+                player: p, labels, ..
+            }) if *p == player => plain(labels),
+            Some(Pending::Secret {
+                players,
+                labels,
+                chosen,
+                ..
+            }) => players
+                .iter()
+                .position(|p| *p == player)
+                .filter(|i| chosen[*i].is_none())
+                .map(|i| plain(&labels[i]))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Applies `player`'s choice of option `index`. On any error the game is unchanged.
+    pub fn apply(&mut self, player: u8, index: usize) -> Result<(), MoveError> {
+        let label = self
+            .options(player)
+            .get(index)
+            .map(|o| o.label.clone())
+            .ok_or_else(|| self.refusal(player, &format!("#{}", index + 1)))?;
+        self.apply_label(player, &label)
+    }
+
+    /// Applies `player`'s move given as typed (the option's label). On any error the game is
+    /// unchanged.
+    pub fn apply_label(&mut self, player: u8, input: &str) -> Result<(), MoveError> {
+        let input = normalize(input);
+        let options = self.options(player);
+        let Some(index) = options.iter().position(|o| normalize(&o.label) == input) else {
+            return Err(self.refusal(player, &input));
+        };
+        let backup = exec::Backup::take(self);
+        let label = options[index].label.clone();
+        self.history.push(Record {
+            player,
+            choice: label,
+        });
+        match self.decide(player, index).and_then(|()| self.run()) {
+            Ok(()) => Ok(()),
+            Err(e) => {
+                backup.restore(self);
+                Err(MoveError::Runtime(e))
+            }
+        }
+    }
+
+    fn refusal(&self, player: u8, input: &str) -> MoveError {
+        if self.is_over() {
+            return MoveError::GameOver;
+        }
+        let waiting = self.waiting_on();
+        if !waiting.contains(&player) {
+            return MoveError::NotYourDecision {
+                player: self.seat_name(player),
+                waiting: waiting.iter().map(|p| self.seat_name(*p)).collect(),
+            };
+        }
+        MoveError::Illegal {
+            input: input.to_string(),
+            reason: self.why_not(player, input),
+        }
+    }
+
+    /// Why `input` is not a legal move for `player` now, or `None` if it is legal.
+    pub fn why(&self, player: u8, input: &str) -> Option<String> {
+        let input = normalize(input);
+        if self
+            .options(player)
+            .iter()
+            .any(|o| normalize(&o.label) == input)
+        {
+            return None;
+        }
+        Some(match self.refusal(player, &input) {
+            MoveError::Illegal { reason, .. } => reason,
+            other => other.to_string(),
+        })
+    }
+
+    /// The game as `viewer` may see it.
+    pub fn view(&self, viewer: Viewer) -> String {
+        view::render(self, viewer)
+    }
+
+    /// The log lines `viewer` may read, oldest first.
+    pub fn log(&self, viewer: Viewer) -> Vec<String> {
+        view::log(self, viewer)
+    }
+}
+
+/// Moves compare without case and with runs of spaces folded.
+fn normalize(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}
+
+/// A value as players read it: `P2`, `red`, `alliance-3`, `[3, 5]`.
+pub fn show(program: &Program, v: &Value) -> String {
+    match v {
+        Value::None => "none".into(),
+        Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
+        Value::Int(n) => n.to_string(),
+        Value::Player(p) => program.seat_name(*p),
+        Value::Enum(e, i) => program.enums[e.index()].values[*i as usize].clone(),
+        Value::Entity(k, i) => format!("{}-{}", program.kinds[k.index()].name, i + 1),
+        Value::List(xs) => format!(
+            "[{}]",
+            xs.iter()
+                .map(|x| show(program, x))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    }
+}

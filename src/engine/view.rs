@@ -1,0 +1,162 @@
+//! Views: the game as one player (or an onlooker) may see it.
+//!
+//! Invariant: everything a front end shows passes through here; a secret variable is shown to
+//! its owner only, a hidden one to nobody, and a pending decision's options only to whoever
+//! must decide.
+
+use super::{show, Audience, Game, Pending};
+use crate::ir::Visibility;
+use std::fmt::Write;
+
+/// Who is looking.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Viewer {
+    /// A seat, 0-based: sees public things and its own secrets.
+    Player(u8),
+    /// An onlooker: sees public things only.
+    Spectator,
+}
+
+impl Viewer {
+    fn sees_owned(self, owner: u8, vis: Visibility) -> bool {
+        match vis {
+            Visibility::Public => true,
+            Visibility::Secret => self == Viewer::Player(owner),
+            Visibility::Hidden => false,
+        }
+    }
+}
+
+pub(super) fn render(game: &Game, viewer: Viewer) -> String {
+    let program = &game.program;
+    let state = &game.state;
+    let mut out = String::new();
+    let who = match viewer {
+        Viewer::Player(p) => format!("{}'s view", game.seat_name(p)),
+        Viewer::Spectator => "public view".to_string(),
+    };
+    let _ = writeln!(out, "{} — {who}", program.title);
+    let globals: Vec<String> = program
+        .globals
+        .iter()
+        .zip(&state.globals)
+        .map(|(g, v)| {
+            let shown = if g.visibility == Visibility::Public {
+                show(program, v)
+            } else {
+                "?".into()
+            };
+            format!("{} {shown}", g.name)
+        })
+        .collect();
+    if !globals.is_empty() {
+        let _ = writeln!(out, "  {}", globals.join(" · "));
+    }
+    for p in 0..state.players {
+        let me = if viewer == Viewer::Player(p) {
+            " (you)"
+        } else {
+            ""
+        };
+        let vars: Vec<String> = program
+            .player_vars
+            .iter()
+            .zip(&state.player_vars[p as usize])
+            .map(|(d, v)| {
+                let shown = if viewer.sees_owned(p, d.visibility) {
+                    show(program, v)
+                } else {
+                    "?".into()
+                };
+                format!("{} {shown}", d.name)
+            })
+            .collect();
+        let _ = writeln!(out, "  {}{me}: {}", game.seat_name(p), vars.join(" · "));
+    }
+    for (k, kind) in program.kinds.iter().enumerate() {
+        for (i, fields) in state.entities[k].iter().enumerate() {
+            let shown: Vec<String> = kind
+                .fields
+                .iter()
+                .zip(fields)
+                .map(|(f, v)| {
+                    let s = if f.visibility == Visibility::Public {
+                        show(program, v)
+                    } else {
+                        "?".into()
+                    };
+                    format!("{} {s}", f.name)
+                })
+                .collect();
+            let _ = writeln!(out, "  {}-{}: {}", kind.name, i + 1, shown.join(" · "));
+        }
+    }
+    match (&game.outcome, &game.pending) {
+        (Some(o), _) => {
+            let scores: Vec<String> = o
+                .scores
+                .iter()
+                .enumerate()
+                .map(|(p, s)| format!("{} {s}", game.seat_name(p as u8)))
+                .collect();
+            let _ = writeln!(out, "  game over · scores: {}", scores.join(", "));
+            let winners: Vec<String> = o.winners.iter().map(|p| game.seat_name(*p)).collect();
+            let _ = writeln!(
+                out,
+                "  {}",
+                if winners.is_empty() {
+                    "nobody wins".to_string()
+                } else {
+                    format!("winner: {}", winners.join(", "))
+                }
+            );
+        }
+        (None, Some(pending)) => {
+            let _ = writeln!(out, "  {}", waiting_line(game, pending, viewer));
+        }
+        (None, None) => {}
+    }
+    out
+}
+
+/// What the viewer is told about the decision in progress: never another player's options,
+/// and a secret prompt only to its owner.
+fn waiting_line(game: &Game, pending: &Pending, viewer: Viewer) -> String {
+    let waiting = game.waiting_on();
+    let names: Vec<String> = waiting.iter().map(|p| game.seat_name(*p)).collect();
+    let mine = matches!(viewer, Viewer::Player(p) if waiting.contains(&p));
+    match pending {
+        Pending::Turn(t) => {
+            if mine {
+                "your turn".to_string()
+            } else {
+                format!("{}'s turn", game.seat_name(t.player))
+            }
+        }
+        Pending::Choose {
+            prompt,
+            secret: false,
+            ..
+        }
+        | Pending::Ask { prompt, .. } => {
+            format!("waiting for {}: {prompt}", names.join(", "))
+        }
+        Pending::Choose { .. } | Pending::Secret { .. } => {
+            format!("waiting for {} to choose", names.join(", "))
+        }
+    }
+}
+
+pub(super) fn log(game: &Game, viewer: Viewer) -> Vec<String> {
+    game.log
+        .iter()
+        .filter(|e| match (&e.audience, viewer) {
+            (Audience::All, _) => true,
+            (Audience::Only(ps), Viewer::Player(p)) => ps.contains(&p),
+            (Audience::Only(_), Viewer::Spectator) => false,
+            (Audience::AllBut(ps), Viewer::Player(p)) => !ps.contains(&p),
+            (Audience::AllBut(_), Viewer::Spectator) => true,
+        })
+        .map(|e| e.text.clone())
+        .collect()
+}

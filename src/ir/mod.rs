@@ -1,0 +1,544 @@
+//! The resolved program: every name turned into a dense index, every block in one arena.
+//!
+//! Invariant: the engine never looks a name up while playing; names here exist only for
+//! rendering views, logs and moves.
+
+use crate::diag::{SourceMap, Span};
+pub use crate::syntax::ast::{AssignOp, BinOp, UnOp, Visibility};
+
+macro_rules! id {
+    ($(#[$doc:meta] $name:ident),* $(,)?) => {$(
+        #[$doc]
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(pub u32);
+        impl $name {
+            /// The index as usize.
+            pub fn index(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+
+id!(
+    /// An enum declaration.
+    EnumId,
+    /// A global variable.
+    GlobalId,
+    /// A per-player variable.
+    PlayerVarId,
+    /// A kind of entity.
+    KindId,
+    /// A field of a kind.
+    FieldId,
+    /// A die.
+    DieId,
+    /// A pure function (`def`).
+    DefId,
+    /// A procedure: effect, phase, flow or setup.
+    ProcId,
+    /// An action.
+    ActionId,
+    /// A block of statements.
+    BlockId,
+);
+
+/// A local variable slot in the current frame.
+pub type Slot = u16;
+
+/// The static type of a value.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Type {
+    /// Whole numbers.
+    Int,
+    /// Truth values.
+    Bool,
+    /// A seat.
+    Player,
+    /// A value of an enum.
+    Enum(EnumId),
+    /// An instance of a kind.
+    Entity(KindId),
+    /// A list.
+    List(Box<Type>),
+    /// `none`: fits any player, enum or instance.
+    Nothing,
+    /// A type already reported as wrong; fits everything, so one mistake is reported once.
+    Error,
+}
+
+impl Type {
+    /// True if a value of type `other` may stand where `self` is expected.
+    pub fn accepts(&self, other: &Type) -> bool {
+        match (self, other) {
+            (Type::Error, _) | (_, Type::Error) => true,
+            (Type::Player | Type::Enum(_) | Type::Entity(_) | Type::Nothing, Type::Nothing) => true,
+            (Type::Nothing, Type::Player | Type::Enum(_) | Type::Entity(_)) => true,
+            (Type::List(a), Type::List(b)) => a.accepts(b),
+            (a, b) => a == b,
+        }
+    }
+
+    /// The element type of a list type.
+    pub fn element(&self) -> Option<Type> {
+        match self {
+            Type::List(t) => Some((**t).clone()),
+            Type::Error => Some(Type::Error),
+            _ => None,
+        }
+    }
+}
+
+/// A value at run time.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Value {
+    /// No value (`none`).
+    None,
+    /// A truth value.
+    Bool(bool),
+    /// A whole number.
+    Int(i64),
+    /// A seat, 0-based.
+    Player(u8),
+    /// An enum value: enum and index.
+    Enum(EnumId, u16),
+    /// An instance: kind and index.
+    Entity(KindId, u32),
+    /// A list.
+    List(Vec<Value>),
+}
+
+/// An enum and its values.
+#[derive(Debug, Clone)]
+pub struct EnumDef {
+    /// The enum's name.
+    pub name: String,
+    /// Its values, in order.
+    pub values: Vec<String>,
+}
+
+/// A variable: global, per player, or a field of a kind.
+#[derive(Debug, Clone)]
+pub struct VarDef {
+    /// Its name.
+    pub name: String,
+    /// Its type.
+    pub ty: Type,
+    /// Clamping bounds for `int in lo..hi`.
+    pub bounds: Option<(i64, i64)>,
+    /// Who may see it.
+    pub visibility: Visibility,
+    /// Its initial value (evaluated at the start of a game, with `me` unbound).
+    pub init: Expr,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// A kind of entity: a fixed number of instances with fields.
+#[derive(Debug, Clone)]
+pub struct KindDef {
+    /// Its name.
+    pub name: String,
+    /// How many instances (may depend on the player count).
+    pub count: Expr,
+    /// The fields of every instance.
+    pub fields: Vec<VarDef>,
+}
+
+/// A die and its faces.
+#[derive(Debug, Clone)]
+pub struct DieDef {
+    /// Its name.
+    pub name: String,
+    /// Its faces, evaluated once at load.
+    pub faces: Vec<i64>,
+}
+
+/// A pure function.
+#[derive(Debug, Clone)]
+pub struct DefDef {
+    /// Its name.
+    pub name: String,
+    /// Number of parameters (they take the first slots).
+    pub arity: usize,
+    /// Slots needed, parameters included.
+    pub locals: usize,
+    /// Its body.
+    pub body: Expr,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// What a procedure is for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProcKind {
+    /// `effect name(...)`
+    Effect,
+    /// `phase name`
+    Phase,
+    /// `flow`
+    Flow,
+    /// `setup`
+    Setup,
+}
+
+/// A procedure: statements run with their own local slots.
+#[derive(Debug, Clone)]
+pub struct ProcDef {
+    /// Its name (`flow` and `setup` for those).
+    pub name: String,
+    /// What it is.
+    pub kind: ProcKind,
+    /// Number of parameters.
+    pub arity: usize,
+    /// Slots needed.
+    pub locals: usize,
+    /// Its body.
+    pub body: BlockId,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// A precondition of an action.
+#[derive(Debug, Clone)]
+pub struct Require {
+    /// Must hold for the action to be legal.
+    pub cond: Expr,
+    /// Why not, when it does not.
+    pub reason: Text,
+    /// The whole `require` statement.
+    pub span: Span,
+}
+
+/// A parameter of an action: its name, type and, for `int in lo..hi`, its bounds.
+#[derive(Debug, Clone)]
+pub struct ActionParam {
+    /// The parameter's name.
+    pub name: String,
+    /// Its type.
+    pub ty: Type,
+    /// Its bounds, for ints.
+    pub bounds: Option<(i64, i64)>,
+}
+
+/// An action a player can take on a turn.
+#[derive(Debug, Clone)]
+pub struct ActionDef {
+    /// Its name: the first word of its moves.
+    pub name: String,
+    /// Help text.
+    pub description: Option<String>,
+    /// Parameters; each has a finite domain. Slot 0 is `me`, parameters follow.
+    pub params: Vec<ActionParam>,
+    /// Preconditions, in order.
+    pub requires: Vec<Require>,
+    /// Slots needed (`me` and parameters included).
+    pub locals: usize,
+    /// The effects.
+    pub body: BlockId,
+    /// Where it is declared.
+    pub span: Span,
+}
+
+/// A function of one player, or of none, evaluated at the end.
+#[derive(Debug, Clone)]
+pub struct EndFn {
+    /// Slots needed.
+    pub locals: usize,
+    /// The body.
+    pub body: Expr,
+}
+
+/// A whole resolved game.
+#[derive(Debug, Clone)]
+pub struct Program {
+    /// The game's title.
+    pub title: String,
+    /// The variants applied, by title.
+    pub variants: Vec<String>,
+    /// Where the rules come from.
+    pub source: Option<String>,
+    /// Fewest players.
+    pub min_players: u8,
+    /// Most players.
+    pub max_players: u8,
+    /// Seat names, if the rules give them.
+    pub seat_names: Vec<String>,
+    /// Enums.
+    pub enums: Vec<EnumDef>,
+    /// Global variables.
+    pub globals: Vec<VarDef>,
+    /// Per-player variables.
+    pub player_vars: Vec<VarDef>,
+    /// Kinds of entity.
+    pub kinds: Vec<KindDef>,
+    /// Dice.
+    pub dice: Vec<DieDef>,
+    /// Pure functions.
+    pub defs: Vec<DefDef>,
+    /// Effects, phases, flow and setup.
+    pub procs: Vec<ProcDef>,
+    /// Actions.
+    pub actions: Vec<ActionDef>,
+    /// Every block of statements.
+    pub blocks: Vec<Block>,
+    /// The main flow.
+    pub flow: ProcId,
+    /// Run before the flow, if present.
+    pub setup: Option<ProcId>,
+    /// Score of one player (slot 0), if declared.
+    pub score: Option<EndFn>,
+    /// The winners, if declared; otherwise the top scores share the win.
+    pub winners: Option<EndFn>,
+    /// The source files, for rendering errors.
+    pub sources: SourceMap,
+    /// Slots needed to evaluate initial values and kind counts.
+    pub init_locals: usize,
+}
+
+impl Program {
+    /// The block with this id.
+    pub fn block(&self, id: BlockId) -> &Block {
+        &self.blocks[id.index()]
+    }
+
+    /// The display name of seat `p` (0-based).
+    pub fn seat_name(&self, p: u8) -> String {
+        self.seat_names
+            .get(p as usize)
+            .cloned()
+            .unwrap_or_else(|| format!("P{}", p + 1))
+    }
+}
+
+/// A sequence of statements.
+#[derive(Debug, Clone, Default)]
+pub struct Block {
+    /// The statements.
+    pub stmts: Vec<Stmt>,
+}
+
+/// A statement with the span it came from.
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    /// What it does.
+    pub kind: StmtKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// Where an assignment writes.
+#[derive(Debug, Clone)]
+pub enum Place {
+    /// A local slot.
+    Local(Slot),
+    /// A global variable.
+    Global(GlobalId),
+    /// A per-player variable of the player the expression gives.
+    PlayerVar(Expr, PlayerVarId),
+    /// A field of the instance the expression gives.
+    Field(Expr, KindId, FieldId),
+}
+
+/// Resolved statements.
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    /// Bind a value.
+    Let(Slot, Expr),
+    /// Ask a player to pick one of a list.
+    Choose {
+        slot: Slot,
+        player: Expr,
+        prompt: Text,
+        options: Expr,
+        secret: bool,
+    },
+    /// Ask a player a yes/no question.
+    Ask {
+        slot: Slot,
+        player: Expr,
+        prompt: Text,
+        yes: String,
+        no: String,
+    },
+    /// Roll dice: one (an int) or several (a list).
+    Roll {
+        slot: Slot,
+        count: Option<Expr>,
+        die: DieId,
+    },
+    /// Pick one element at random.
+    Random { slot: Slot, from: Expr },
+    /// Write to a place.
+    Assign {
+        place: Place,
+        op: AssignOp,
+        value: Expr,
+    },
+    /// Branch.
+    If {
+        cond: Expr,
+        then: BlockId,
+        otherwise: Option<BlockId>,
+    },
+    /// Loop over a list.
+    For {
+        slot: Slot,
+        source: Expr,
+        filter: Option<Expr>,
+        body: BlockId,
+    },
+    /// Loop a number of times.
+    Repeat { count: Expr, body: BlockId },
+    /// Loop while a condition holds.
+    While { cond: Expr, body: BlockId },
+    /// A player picks one legal action.
+    Turn {
+        player: Expr,
+        actions: Vec<ActionId>,
+    },
+    /// A line for everyone.
+    Log(Text),
+    /// A line for one player.
+    Tell { player: Expr, text: Text },
+    /// End the game now.
+    EndGame(Option<Text>),
+    /// Several players choose at once, in secret; then the block runs for each.
+    Secretly {
+        player_slot: Slot,
+        players: Expr,
+        choice_slot: Slot,
+        prompt: Text,
+        options: Expr,
+        then: BlockId,
+    },
+    /// Run a procedure.
+    Call { proc: ProcId, args: Vec<Expr> },
+}
+
+/// A text with interpolations.
+#[derive(Debug, Clone, Default)]
+pub struct Text {
+    /// The parts in order.
+    pub parts: Vec<TextPart>,
+}
+
+/// A piece of a [`Text`].
+#[derive(Debug, Clone)]
+pub enum TextPart {
+    /// Literal text.
+    Lit(String),
+    /// A value to render.
+    Expr(Expr),
+}
+
+/// An expression with the span it came from.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    /// What it computes.
+    pub kind: ExprKind,
+    /// Where it was written.
+    pub span: Span,
+}
+
+/// Built-in functions on values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Builtin {
+    /// Number of elements.
+    Count,
+    /// Sum of integers.
+    Sum,
+    /// Smallest integer (0 for an empty list).
+    Min,
+    /// Largest integer (0 for an empty list).
+    Max,
+    /// The elements whose value occurs more than once, in order.
+    Duplicates,
+    /// The other players, clockwise from the one after `p`.
+    Others,
+    /// All players clockwise starting at `p`.
+    SeatsFrom,
+    /// The player to the left.
+    Next,
+    /// The player to the right.
+    Prev,
+    /// A list reversed.
+    Reverse,
+    /// Absolute value.
+    Abs,
+    /// First element, or none.
+    First,
+    /// Last element, or none.
+    Last,
+    /// Seat number, 1-based.
+    Seat,
+    /// Each value once, in first-seen order.
+    Distinct,
+    /// A list sorted ascending.
+    Sort,
+}
+
+/// Queries that bind a variable over a list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum QueryKind {
+    /// The list itself (filtered, mapped).
+    List,
+    /// True if any element passes the filter.
+    Any,
+    /// True if every element passes the filter.
+    All,
+    /// Elements with the greatest keys.
+    Top,
+    /// Elements with the least keys.
+    Bottom,
+}
+
+/// Resolved expressions.
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    /// A constant.
+    Const(Value),
+    /// A local slot.
+    Local(Slot),
+    /// A global variable.
+    Global(GlobalId),
+    /// A per-player variable.
+    PlayerVar(Box<Expr>, PlayerVarId),
+    /// A field of an instance.
+    Field(Box<Expr>, KindId, FieldId),
+    /// Every value of an enum, in order.
+    EnumValues(EnumId),
+    /// Every instance of a kind, in order.
+    Instances(KindId),
+    /// Every player in seat order.
+    Players,
+    /// The number of players.
+    PlayerCount,
+    /// A call of a pure function.
+    Call(DefId, Vec<Expr>),
+    /// A built-in function.
+    Builtin(Builtin, Vec<Expr>),
+    /// A binary operation.
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// A unary operation.
+    Unary(UnOp, Box<Expr>),
+    /// A conditional.
+    If(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// A list literal.
+    List(Vec<Expr>),
+    /// A query binding `slot` over `source`.
+    Query {
+        /// What the query computes.
+        kind: QueryKind,
+        /// The bound variable.
+        slot: Slot,
+        /// The list.
+        source: Box<Expr>,
+        /// Which elements.
+        filter: Option<Box<Expr>>,
+        /// What to make of each.
+        map: Option<Box<Expr>>,
+        /// Keys for top and bottom.
+        keys: Vec<Expr>,
+    },
+    /// A value chosen by the number of players: (low, high, value).
+    ByPlayers(Vec<(i64, i64, Expr)>),
+}

@@ -1,0 +1,15 @@
+//! Meeple: board games written as declarative `.rules` files, checked, played and tested
+//! without recompiling.
+//!
+//! The pipeline, one folder a stage: [`syntax`] (pest → AST) → [`check`] (resolve, type, lint,
+//! lower to [`ir`]) → [`engine`] (state, flow, effects, views) → front ends ([`bots`], [`repl`],
+//! [`cli`]).
+
+pub mod bots;
+pub mod check;
+pub mod diag;
+pub mod engine;
+pub mod ir;
+pub mod load;
+pub mod sim;
+pub mod syntax;

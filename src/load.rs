@@ -1,0 +1,426 @@
+//! Loading rules files from disk: a base game, the variants it is played with, and the patching
+//! of the base by each variant (add, replace, remove named parts).
+//!
+//! A variant names its base with `base "../game.rules"`; a file given to `meeple play` may itself
+//! be a variant, and further variants may be stacked with `--variant`. Every variant must rest on
+//! the same base game.
+
+use crate::check::{self, decl_span, Merged};
+use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap, Span};
+use crate::ir::Program;
+use crate::syntax::{self, ast};
+use std::path::{Path, PathBuf};
+
+/// The outcome of loading and checking: a program if there were no errors, and every diagnostic.
+pub struct Loaded {
+    /// The runnable program, when the files had no errors.
+    pub program: Option<Program>,
+    /// Errors and warnings, in source order.
+    pub diagnostics: Diagnostics,
+    /// Every file read, for rendering the diagnostics.
+    pub sources: SourceMap,
+}
+
+/// Loads a rules file (a game or a variant) with extra variants, and checks the result.
+pub fn load(path: &Path, variants: &[PathBuf]) -> Loaded {
+    load_with(path, variants, &|p: &Path| std::fs::read_to_string(p))
+}
+
+/// Like [`load`], reading files through `read` (for tests and embedding).
+pub fn load_with(
+    path: &Path,
+    variants: &[PathBuf],
+    read: &dyn Fn(&Path) -> std::io::Result<String>,
+) -> Loaded {
+    let mut loader = Loader {
+        sources: SourceMap::default(),
+        diags: Vec::new(),
+        read,
+    };
+    let merged = loader.merge(path, variants);
+    let Loader {
+        sources, mut diags, ..
+    } = loader;
+    let Some(mut merged) = merged else {
+        return Loaded {
+            program: None,
+            diagnostics: Diagnostics(diags),
+            sources,
+        };
+    };
+    merged.sources = sources.clone();
+    let had_errors = diags.iter().any(Diagnostic::is_error);
+    let (program, checked) = check::check(&merged);
+    diags.extend(checked.0);
+    Loaded {
+        program: if had_errors { None } else { program },
+        diagnostics: Diagnostics(diags),
+        sources,
+    }
+}
+
+/// Checks one file from a string, as if it were on disk at `name`; variants are not followed.
+pub fn check_source(name: &str, text: &str) -> Loaded {
+    let owned = text.to_string();
+    let name_path = PathBuf::from(name);
+    let np = name_path.clone();
+    load_with(&name_path, &[], &move |p: &Path| {
+        if p == np {
+            Ok(owned.clone())
+        } else {
+            Err(std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                "not available when checking a single text",
+            ))
+        }
+    })
+}
+
+struct Parsed {
+    path: PathBuf,
+    file: FileId,
+    ast: ast::File,
+    header: Option<ast::VariantDecl>,
+}
+
+struct Loader<'r> {
+    sources: SourceMap,
+    diags: Vec<Diagnostic>,
+    read: &'r dyn Fn(&Path) -> std::io::Result<String>,
+}
+
+impl Loader<'_> {
+    fn parse(&mut self, path: &Path, from: Option<Span>) -> Option<Parsed> {
+        let text = match (self.read)(path) {
+            Ok(t) => t,
+            Err(e) => {
+                let d = match from {
+                    Some(span) => Diagnostic::error(
+                        "file-not-found",
+                        format!("cannot read `{}`: {e}", path.display()),
+                        span,
+                    )
+                    .with_label("this file")
+                    .with_help("paths are relative to the file that names them"),
+                    None => {
+                        let id = self.sources.add(path.display().to_string(), "");
+                        Diagnostic::error(
+                            "file-not-found",
+                            format!("cannot read `{}`: {e}", path.display()),
+                            Span::new(id, 0, 0),
+                        )
+                        .with_help("check the path; rules files end in .rules")
+                    }
+                };
+                self.diags.push(d);
+                return None;
+            }
+        };
+        let file = self.sources.add(path.display().to_string(), text.as_str());
+        let ast = match syntax::parse(file, &text) {
+            Ok(a) => a,
+            Err(errs) => {
+                self.diags.extend(errs);
+                return None;
+            }
+        };
+        let mut header = None;
+        for item in &ast.items {
+            if let ast::Item::Decl {
+                decl: ast::Decl::Variant(v),
+                ..
+            } = item
+            {
+                if header.is_some() {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "duplicate-definition",
+                            "a second variant header",
+                            v.span,
+                        )
+                        .with_label("the variant is already named above")
+                        .with_help("a variant file has one `variant` header"),
+                    );
+                }
+                header.get_or_insert_with(|| v.clone());
+            }
+        }
+        Some(Parsed {
+            path: path.to_path_buf(),
+            file,
+            ast,
+            header,
+        })
+    }
+
+    /// Follows `base` links from a file down to its base game; returns the chain base-first.
+    fn chain(&mut self, path: &Path, from: Option<Span>) -> Option<Vec<Parsed>> {
+        let mut chain = Vec::new();
+        let mut next = Some((path.to_path_buf(), from));
+        while let Some((p, from)) = next.take() {
+            if chain.len() > 16 || chain.iter().any(|c: &Parsed| same_file(&c.path, &p)) {
+                let span = from.unwrap_or_default();
+                self.diags.push(
+                    Diagnostic::error(
+                        "variant-base-cycle",
+                        "these variants name each other as their base",
+                        span,
+                    )
+                    .with_label("leads back to a file already loaded")
+                    .with_help("a chain of `base` links must end at a game file"),
+                );
+                return None;
+            }
+            let parsed = self.parse(&p, from)?;
+            if let Some(h) = &parsed.header {
+                match &h.base {
+                    Some(base) => {
+                        let rel = base.literal().unwrap_or_default();
+                        let dir = p.parent().unwrap_or(Path::new("."));
+                        next = Some((dir.join(rel), Some(base.span)));
+                    }
+                    None => self.diags.push(
+                        Diagnostic::error(
+                            "variant-missing-base",
+                            "this variant does not name its base game",
+                            h.span,
+                        )
+                        .with_label("no `base` here")
+                        .with_help("add `base \"../game.rules\"` inside the variant header"),
+                    ),
+                }
+            }
+            chain.push(parsed);
+        }
+        chain.reverse();
+        Some(chain)
+    }
+
+    fn merge(&mut self, path: &Path, variants: &[PathBuf]) -> Option<Merged> {
+        let mut chain = self.chain(path, None)?;
+        for v in variants {
+            let mut more = self.chain(v, None)?;
+            let base = &chain[0];
+            if !same_file(&more[0].path, &base.path) {
+                let span = more
+                    .get(1)
+                    .and_then(|m| m.header.as_ref())
+                    .and_then(|h| h.base.as_ref())
+                    .map(|b| b.span);
+                let d = Diagnostic::error(
+                    "variant-base-mismatch",
+                    format!("`{}` is a variant of another game", v.display()),
+                    span.unwrap_or(Span::new(more[0].file, 0, 0)),
+                )
+                .with_label(format!("its base is `{}`", more[0].path.display()))
+                .with_help(format!(
+                    "combine only variants of `{}`",
+                    base.path.display()
+                ));
+                self.diags.push(d);
+                return None;
+            }
+            for m in more.drain(1..) {
+                if !chain.iter().any(|c| same_file(&c.path, &m.path)) {
+                    chain.push(m);
+                }
+            }
+        }
+        if chain[0].header.is_some() {
+            self.diags.push(
+                Diagnostic::error(
+                    "variant-missing-base",
+                    "the base of this variant is itself a variant",
+                    Span::new(chain[0].file, 0, 0),
+                )
+                .with_help("a chain of `base` links must end at a game file"),
+            );
+            return None;
+        }
+        self.check_excludes(&chain);
+        let mut merged = Merged::default();
+        let base = chain.remove(0);
+        for item in base.ast.items {
+            match item {
+                ast::Item::Decl { patch: None, decl } => merged.decls.push(decl),
+                ast::Item::Decl { patch: Some((_, span)), .. } | ast::Item::Remove { span, .. } => self.diags.push(
+                    Diagnostic::error("patch-outside-variant", "`add`, `replace` and `remove` belong in variant files", span)
+                        .with_label("this file is a game, not a variant")
+                        .with_help("declare the part plainly here, or move the patch into a variant file with a `variant` header"),
+                ),
+            }
+        }
+        for v in chain {
+            let title = v
+                .header
+                .as_ref()
+                .and_then(|h| h.title.literal())
+                .unwrap_or_default();
+            merged.variants.push(title);
+            for item in v.ast.items {
+                self.apply(&mut merged, item);
+            }
+        }
+        Some(merged)
+    }
+
+    fn check_excludes(&mut self, chain: &[Parsed]) {
+        for v in chain.iter().skip(1) {
+            let Some(h) = &v.header else { continue };
+            let dir = v.path.parent().unwrap_or(Path::new("."));
+            for ex in &h.excludes {
+                let target = dir.join(ex.literal().unwrap_or_default());
+                if let Some(other) = chain.iter().skip(1).find(|c| same_file(&c.path, &target)) {
+                    let other_title = other
+                        .header
+                        .as_ref()
+                        .and_then(|h| h.title.literal())
+                        .unwrap_or_default();
+                    let title = h.title.literal().unwrap_or_default();
+                    self.diags.push(
+                        Diagnostic::error(
+                            "variants-exclude",
+                            format!("`{title}` cannot be combined with `{other_title}`"),
+                            ex.span,
+                        )
+                        .with_label("this variant excludes the other")
+                        .with_help(format!("play `{title}` or `{other_title}`, not both")),
+                    );
+                }
+            }
+        }
+    }
+
+    fn apply(&mut self, merged: &mut Merged, item: ast::Item) {
+        let find = |merged: &Merged, kind: ast::PartKind, name: &str| {
+            merged
+                .decls
+                .iter()
+                .position(|d| d.part().is_some_and(|(k, n)| k == kind && n.text == name))
+        };
+        let missing = |this: &mut Self,
+                       merged: &Merged,
+                       kind: ast::PartKind,
+                       name: &ast::Name,
+                       verb: &str| {
+            let same_kind: Vec<String> = merged
+                .decls
+                .iter()
+                .filter_map(|d| d.part())
+                .filter(|(k, _)| *k == kind)
+                .map(|(_, n)| n.text)
+                .collect();
+            let mut d = Diagnostic::error(
+                "variant-unknown-part",
+                format!(
+                    "the base game has no {} `{}` to {verb}",
+                    kind.keyword(),
+                    name.text
+                ),
+                name.span,
+            )
+            .with_label(format!("no such {} in the base", kind.keyword()));
+            d = match crate::check::suggest_name(&name.text, same_kind.iter().map(String::as_str)) {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None if kind.is_singleton() => {
+                    d.with_help(format!("use `add {}` to give the game one", kind.keyword()))
+                }
+                None => d.with_help(format!(
+                    "use `add {} {}` for a new part",
+                    kind.keyword(),
+                    name.text
+                )),
+            };
+            this.diags.push(d);
+        };
+        match item {
+            ast::Item::Remove { kind, name, .. } => match find(merged, kind, &name.text) {
+                Some(i) => {
+                    merged.decls.remove(i);
+                }
+                None => missing(self, merged, kind, &name, "remove"),
+            },
+            ast::Item::Decl {
+                patch: Some((patch, _)),
+                decl,
+            } => {
+                let Some((kind, name)) = decl.part() else {
+                    self.diags.push(
+                        Diagnostic::error(
+                            "variant-unknown-part",
+                            "a game header cannot be patched",
+                            decl_span(&decl),
+                        )
+                        .with_label("not a named part")
+                        .with_help(
+                            "a variant changes parts of its base: vars, actions, phases, flow, ...",
+                        ),
+                    );
+                    return;
+                };
+                match (patch, find(merged, kind, &name.text)) {
+                    (ast::Patch::Replace, Some(i)) => merged.decls[i] = decl,
+                    (ast::Patch::Replace, None) => missing(self, merged, kind, &name, "replace"),
+                    (ast::Patch::Add, None) => merged.decls.push(decl),
+                    (ast::Patch::Add, Some(i)) => {
+                        let first = decl_span(&merged.decls[i]);
+                        let mut d = Diagnostic::error(
+                            "variant-duplicate-part",
+                            format!(
+                                "the base game already has {} `{}`",
+                                kind.keyword(),
+                                name.text
+                            ),
+                            name.span,
+                        )
+                        .with_label("already in the base")
+                        .with_help(format!("use `replace {} ...` to change it", kind.keyword()));
+                        if first.file == name.span.file {
+                            d = d.with_secondary(first, "declared here");
+                        }
+                        self.diags.push(d);
+                    }
+                }
+            }
+            ast::Item::Decl {
+                patch: None,
+                decl: ast::Decl::Variant(_),
+            } => {}
+            ast::Item::Decl { patch: None, decl } => {
+                let span = decl_span(&decl);
+                let d = match decl {
+                    ast::Decl::Game(_) => Diagnostic::error("variant-missing-patch", "a variant file cannot have a game header", span)
+                        .with_label("the game is named by the base file")
+                        .with_help("remove this header; the variant's own header is `variant \"Name\" { base \"...\" }`"),
+                    _ => Diagnostic::error("variant-missing-patch", "a variant must say what it does with each part", span)
+                        .with_label("add, replace or remove?")
+                        .with_help("write `add` before a new part or `replace` before a changed one"),
+                };
+                self.diags.push(d);
+            }
+        }
+    }
+}
+
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => normalize(a) == normalize(b),
+    }
+}
+
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
+}

@@ -1,0 +1,63 @@
+//! Simulation: games played to the end by bots, and their transcripts.
+
+use crate::bots::{ask_bot, Bot, BotKind};
+use crate::engine::{Game, MoveError, RuntimeError, Viewer};
+use crate::ir::Program;
+use std::sync::Arc;
+
+/// Why a simulated game stopped before its end.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SimError {
+    /// The game failed to start.
+    Start(RuntimeError),
+    /// A move failed.
+    Move(MoveError),
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Start(e) => write!(f, "the game could not start: {e}"),
+            SimError::Move(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+/// Plays an already started game to the end, each seat by its bot.
+pub fn play_to_end(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<(), SimError> {
+    while !game.is_over() {
+        let seat = game.waiting_on()[0];
+        let index = ask_bot(game, seat, bots[seat as usize].as_mut()).unwrap_or(0);
+        game.apply(seat, index).map_err(SimError::Move)?;
+    }
+    Ok(())
+}
+
+/// A whole game by random bots: deterministic for (program, players, seed).
+pub fn random_game(program: Arc<Program>, players: u8, seed: u64) -> Result<Game, SimError> {
+    let mut game = Game::new(program, players, seed).map_err(SimError::Start)?;
+    let mut bots: Vec<Box<dyn Bot>> = (0..players)
+        .map(|p| BotKind::Random.make(seed, p))
+        .collect();
+    play_to_end(&mut game, &mut bots)?;
+    Ok(game)
+}
+
+/// A readable record of a game as an onlooker saw it: the public log, then the final view.
+pub fn transcript(game: &Game) -> String {
+    let mut out = format!(
+        "{} · {} players · seed {}\n\n",
+        game.program().title,
+        game.players(),
+        game.seed()
+    );
+    for line in game.log(Viewer::Spectator) {
+        out.push_str(&line);
+        out.push('\n');
+    }
+    out.push('\n');
+    out.push_str(&game.view(Viewer::Spectator));
+    out
+}

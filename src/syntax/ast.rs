@@ -1,0 +1,630 @@
+//! The abstract syntax tree of a rules file: owned, spanned, with no pest types.
+//!
+//! Invariant: every node that a diagnostic can blame carries a [`Span`].
+
+use crate::diag::Span;
+
+/// A name as written, with where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Name {
+    /// The identifier text.
+    pub text: String,
+    /// Where it stands in the source.
+    pub span: Span,
+}
+
+/// One parsed rules file: its items in source order.
+#[derive(Debug, Clone, Default)]
+pub struct File {
+    /// Every top-level item, patches included.
+    pub items: Vec<Item>,
+}
+
+/// How a variant file treats an item of its base.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Patch {
+    /// `add ...`: a new part the base must not have.
+    Add,
+    /// `replace ...`: a part the base must have, with the same kind and name.
+    Replace,
+}
+
+/// A top-level item.
+#[derive(Debug, Clone)]
+pub enum Item {
+    /// A declaration, possibly marked `add` or `replace` in a variant.
+    Decl {
+        patch: Option<(Patch, Span)>,
+        decl: Decl,
+    },
+    /// `remove action cheat`: drop a named part of the base.
+    Remove {
+        kind: PartKind,
+        name: Name,
+        span: Span,
+    },
+}
+
+/// The kinds of named part that a variant can add, replace or remove.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum PartKind {
+    /// `var` (global or per player).
+    Var,
+    /// `kind`.
+    Kind,
+    /// `enum`.
+    Enum,
+    /// `die`.
+    Die,
+    /// `def`.
+    Def,
+    /// `effect`.
+    Effect,
+    /// `action`.
+    Action,
+    /// `phase`.
+    Phase,
+    /// `flow` (one per game).
+    Flow,
+    /// `setup` (one per game).
+    Setup,
+    /// `score` (one per game).
+    Score,
+    /// `winners` (one per game).
+    Winners,
+}
+
+impl PartKind {
+    /// The keyword that introduces this kind of part.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            PartKind::Var => "var",
+            PartKind::Kind => "kind",
+            PartKind::Enum => "enum",
+            PartKind::Die => "die",
+            PartKind::Def => "def",
+            PartKind::Effect => "effect",
+            PartKind::Action => "action",
+            PartKind::Phase => "phase",
+            PartKind::Flow => "flow",
+            PartKind::Setup => "setup",
+            PartKind::Score => "score",
+            PartKind::Winners => "winners",
+        }
+    }
+
+    /// Parts of which a game has at most one, named by their keyword.
+    pub fn is_singleton(self) -> bool {
+        matches!(
+            self,
+            PartKind::Flow | PartKind::Setup | PartKind::Score | PartKind::Winners
+        )
+    }
+}
+
+/// A declaration.
+#[derive(Debug, Clone)]
+pub enum Decl {
+    /// `game "Name" { players 3..5  source "..."  seats ["N", "E"] }`
+    Game(GameDecl),
+    /// `variant "Name" { base "../game.rules"  excludes "other.rules" }`
+    Variant(VariantDecl),
+    /// `enum colour { red, blue }`
+    Enum(EnumDecl),
+    /// `player secret var hand_size: int = 0`
+    Var(VarDecl),
+    /// `kind alliance[5] { track: int = 0 }`
+    Kind(KindDecl),
+    /// `die d6: 1..6`
+    Die(DieDecl),
+    /// `def total(p: player): int = p.honest + p.cheater`
+    Def(DefDecl),
+    /// `effect offer(pool: int) { ... }`
+    Effect(ProcDecl),
+    /// `action cheat "Form an alliance" { require ... else "..." ... }`
+    Action(ActionDecl),
+    /// `phase round { ... }`
+    Phase(ProcDecl),
+    /// `flow { ... }`
+    Flow(BlockDecl),
+    /// `setup { ... }`
+    Setup(BlockDecl),
+    /// `score(p) = ...`
+    Score(ScoreDecl),
+    /// `winners = ...`
+    Winners(WinnersDecl),
+}
+
+impl Decl {
+    /// The kind and name under which a variant can address this declaration.
+    pub fn part(&self) -> Option<(PartKind, Name)> {
+        let named = |kind, name: &Name| Some((kind, name.clone()));
+        match self {
+            Decl::Game(_) | Decl::Variant(_) => None,
+            Decl::Enum(d) => named(PartKind::Enum, &d.name),
+            Decl::Var(d) => named(PartKind::Var, &d.name),
+            Decl::Kind(d) => named(PartKind::Kind, &d.name),
+            Decl::Die(d) => named(PartKind::Die, &d.name),
+            Decl::Def(d) => named(PartKind::Def, &d.name),
+            Decl::Effect(d) => named(PartKind::Effect, &d.name),
+            Decl::Action(d) => named(PartKind::Action, &d.name),
+            Decl::Phase(d) => named(PartKind::Phase, &d.name),
+            Decl::Flow(d) => named(PartKind::Flow, &d.keyword),
+            Decl::Setup(d) => named(PartKind::Setup, &d.keyword),
+            Decl::Score(d) => named(PartKind::Score, &d.keyword),
+            Decl::Winners(d) => named(PartKind::Winners, &d.keyword),
+        }
+    }
+}
+
+/// The game header.
+#[derive(Debug, Clone)]
+pub struct GameDecl {
+    /// The game's title.
+    pub title: Text,
+    /// `players 3..5` (or a single count).
+    pub players: Option<Expr>,
+    /// Where the rules come from.
+    pub source: Option<Text>,
+    /// Seat names; the default is P1, P2, ...
+    pub seats: Vec<Text>,
+    /// The whole header.
+    pub span: Span,
+}
+
+/// The header of a variant file.
+#[derive(Debug, Clone)]
+pub struct VariantDecl {
+    /// The variant's title.
+    pub title: Text,
+    /// Path of the base rules file, relative to this file.
+    pub base: Option<Text>,
+    /// Variant files that may not be combined with this one.
+    pub excludes: Vec<Text>,
+    /// The whole header.
+    pub span: Span,
+}
+
+/// `enum name { a, b, c }`
+#[derive(Debug, Clone)]
+pub struct EnumDecl {
+    /// The enum's name.
+    pub name: Name,
+    /// Its values in order.
+    pub values: Vec<Name>,
+}
+
+/// Who may see a variable or field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Visibility {
+    /// Everyone (the default).
+    #[default]
+    Public,
+    /// Only the player it belongs to.
+    Secret,
+    /// Nobody.
+    Hidden,
+}
+
+/// `[player] [secret|hidden] var name: type = init`
+#[derive(Debug, Clone)]
+pub struct VarDecl {
+    /// The variable's name.
+    pub name: Name,
+    /// One value per player (`player var`) or one for the game.
+    pub per_player: bool,
+    /// Who may see it.
+    pub visibility: Visibility,
+    /// Its declared type.
+    pub ty: TypeExpr,
+    /// Its initial value.
+    pub init: Expr,
+}
+
+/// `kind name[count] { fields }`
+#[derive(Debug, Clone)]
+pub struct KindDecl {
+    /// The kind's name.
+    pub name: Name,
+    /// How many instances exist.
+    pub count: Expr,
+    /// The fields of each instance.
+    pub fields: Vec<FieldDecl>,
+}
+
+/// A field of a kind.
+#[derive(Debug, Clone)]
+pub struct FieldDecl {
+    /// The field's name.
+    pub name: Name,
+    /// Who may see it.
+    pub visibility: Visibility,
+    /// Its declared type.
+    pub ty: TypeExpr,
+    /// Its initial value.
+    pub init: Expr,
+}
+
+/// `die d6: 1..6`
+#[derive(Debug, Clone)]
+pub struct DieDecl {
+    /// The die's name.
+    pub name: Name,
+    /// Its faces: a range or a list of integers.
+    pub faces: Expr,
+}
+
+/// A parameter of a def, effect or action.
+#[derive(Debug, Clone)]
+pub struct Param {
+    /// The parameter's name.
+    pub name: Name,
+    /// Its declared type.
+    pub ty: TypeExpr,
+}
+
+/// `def name(params): type = expr`
+#[derive(Debug, Clone)]
+pub struct DefDecl {
+    /// The function's name.
+    pub name: Name,
+    /// Its parameters.
+    pub params: Vec<Param>,
+    /// Its result type.
+    pub ret: TypeExpr,
+    /// Its body.
+    pub body: Expr,
+}
+
+/// `effect name(params) { ... }` and `phase name { ... }`
+#[derive(Debug, Clone)]
+pub struct ProcDecl {
+    /// The procedure's name.
+    pub name: Name,
+    /// Its parameters (none for phases).
+    pub params: Vec<Param>,
+    /// Its body.
+    pub body: Block,
+}
+
+/// `action name(params) "description" { require ...  effects }`
+#[derive(Debug, Clone)]
+pub struct ActionDecl {
+    /// The action's name: what a player types.
+    pub name: Name,
+    /// Parameters, each drawn from a finite domain.
+    pub params: Vec<Param>,
+    /// What the action does, for help text.
+    pub description: Option<Text>,
+    /// Preconditions first, then effects.
+    pub body: Block,
+}
+
+/// `flow { ... }` and `setup { ... }`
+#[derive(Debug, Clone)]
+pub struct BlockDecl {
+    /// The keyword, as a name for variants to address.
+    pub keyword: Name,
+    /// The statements.
+    pub body: Block,
+}
+
+/// `score(p) = expr`
+#[derive(Debug, Clone)]
+pub struct ScoreDecl {
+    /// The keyword, as a name for variants to address.
+    pub keyword: Name,
+    /// The name bound to each player.
+    pub player: Name,
+    /// The score of that player.
+    pub body: Expr,
+}
+
+/// `winners = expr`
+#[derive(Debug, Clone)]
+pub struct WinnersDecl {
+    /// The keyword, as a name for variants to address.
+    pub keyword: Name,
+    /// A list of players; empty means everyone loses.
+    pub body: Expr,
+}
+
+/// A type as written.
+#[derive(Debug, Clone)]
+pub enum TypeExpr {
+    /// `int` or `int in lo..hi` (assignments clamp to the bounds).
+    Int {
+        bounds: Option<Box<Expr>>,
+        span: Span,
+    },
+    /// `bool`
+    Bool(Span),
+    /// `player`
+    Player(Span),
+    /// `list of T`
+    List(Box<TypeExpr>, Span),
+    /// An enum or kind name.
+    Named(Name),
+}
+
+impl TypeExpr {
+    /// Where the type is written.
+    pub fn span(&self) -> Span {
+        match self {
+            TypeExpr::Int { span, .. }
+            | TypeExpr::Bool(span)
+            | TypeExpr::Player(span)
+            | TypeExpr::List(_, span) => *span,
+            TypeExpr::Named(n) => n.span,
+        }
+    }
+}
+
+/// A braced sequence of statements.
+#[derive(Debug, Clone)]
+pub struct Block {
+    /// The statements in order.
+    pub stmts: Vec<Stmt>,
+    /// The braces and all between.
+    pub span: Span,
+}
+
+/// A statement with its span.
+#[derive(Debug, Clone)]
+pub struct Stmt {
+    /// What the statement does.
+    pub kind: StmtKind,
+    /// The whole statement.
+    pub span: Span,
+}
+
+/// `=`, `+=` or `-=`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AssignOp {
+    /// `=`
+    Set,
+    /// `+=`
+    Add,
+    /// `-=`
+    Sub,
+}
+
+/// The statements of the effect language.
+#[derive(Debug, Clone)]
+pub enum StmtKind {
+    /// `let x = expr`, `let x = choose ...`, `let x = roll ...`
+    Let { name: Name, value: LetValue },
+    /// `p.honest += 3`
+    Assign {
+        place: Vec<Name>,
+        op: AssignOp,
+        value: Expr,
+    },
+    /// `if c { } else { }`
+    If {
+        cond: Expr,
+        then: Block,
+        otherwise: Option<Block>,
+    },
+    /// `for x in xs where c { }`
+    For {
+        var: Name,
+        source: Expr,
+        filter: Option<Expr>,
+        body: Block,
+    },
+    /// `repeat n { }`
+    Repeat { count: Expr, body: Block },
+    /// `while c { }`
+    While { cond: Expr, body: Block },
+    /// `turn p` or `turn p only a, b`: p chooses one legal action.
+    Turn { player: Expr, only: Vec<Name> },
+    /// `log "text {expr}"`: a line everyone sees.
+    Log(Text),
+    /// `tell p "text"`: a line only p sees.
+    Tell { player: Expr, text: Text },
+    /// `require cond else "reason"`: a precondition of an action.
+    Require { cond: Expr, reason: Text },
+    /// `end game` or `end game "why"`.
+    EndGame(Option<Text>),
+    /// `secretly each p in ps choose x "prompt" from xs then { ... }`
+    Secretly {
+        player: Name,
+        players: Expr,
+        choice: Name,
+        prompt: Text,
+        options: Expr,
+        then: Block,
+    },
+    /// `name(args)`: run an effect or a phase.
+    Call { name: Name, args: Vec<Expr> },
+}
+
+/// The right-hand side of a `let`.
+#[derive(Debug, Clone)]
+pub enum LetValue {
+    /// A plain expression.
+    Expr(Expr),
+    /// `choose [secretly] p "prompt" from options`
+    Choose {
+        player: Expr,
+        prompt: Text,
+        options: Expr,
+        secret: bool,
+    },
+    /// `ask p "prompt" (yes_word, no_word)`: a yes/no decision.
+    Ask {
+        player: Expr,
+        prompt: Text,
+        words: Option<(Name, Name)>,
+    },
+    /// `roll d6` or `roll n of d6`
+    Roll { count: Option<Expr>, die: Name },
+    /// `random xs`: one element picked by the game's RNG.
+    Random(Expr),
+}
+
+/// A string with `{expr}` interpolations.
+#[derive(Debug, Clone)]
+pub struct Text {
+    /// Literal and interpolated parts in order.
+    pub parts: Vec<TextPart>,
+    /// The quotes and all between.
+    pub span: Span,
+}
+
+impl Text {
+    /// The text when it has no interpolations.
+    pub fn literal(&self) -> Option<String> {
+        let mut out = String::new();
+        for part in &self.parts {
+            match part {
+                TextPart::Lit(s) => out.push_str(s),
+                TextPart::Expr(_) => return None,
+            }
+        }
+        Some(out)
+    }
+}
+
+/// A piece of a [`Text`].
+#[derive(Debug, Clone)]
+pub enum TextPart {
+    /// Literal characters, escapes resolved.
+    Lit(String),
+    /// `{expr}`
+    Expr(Expr),
+}
+
+/// An expression with its span.
+#[derive(Debug, Clone)]
+pub struct Expr {
+    /// What the expression computes.
+    pub kind: ExprKind,
+    /// The whole expression.
+    pub span: Span,
+}
+
+/// Binary operators, loosest first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    /// `or`
+    Or,
+    /// `and`
+    And,
+    /// `==`
+    Eq,
+    /// `!=`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+    /// `in`
+    In,
+    /// `not in`
+    NotIn,
+    /// `..` (inclusive range)
+    Range,
+    /// `+`
+    Add,
+    /// `-`
+    Sub,
+    /// `*`
+    Mul,
+    /// `/` (rounds down)
+    Div,
+    /// `%`
+    Mod,
+}
+
+impl BinOp {
+    /// The operator as written.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Or => "or",
+            BinOp::And => "and",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::In => "in",
+            BinOp::NotIn => "not in",
+            BinOp::Range => "..",
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+        }
+    }
+}
+
+/// Unary operators.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UnOp {
+    /// `not`
+    Not,
+    /// `-`
+    Neg,
+}
+
+/// A comprehension: `x in xs where c by k1, k2` or `f(x) for x in xs where c`.
+#[derive(Debug, Clone)]
+pub struct Comprehension {
+    /// The bound variable.
+    pub var: Name,
+    /// The collection it ranges over.
+    pub source: Box<Expr>,
+    /// `where` filter.
+    pub filter: Option<Box<Expr>>,
+    /// `expr for x in ...`: the mapped value.
+    pub map: Option<Box<Expr>>,
+    /// `by k1, k2`: sort keys, for `top` and `bottom`.
+    pub keys: Vec<Expr>,
+}
+
+/// The expression forms.
+#[derive(Debug, Clone)]
+pub enum ExprKind {
+    /// `42`
+    Int(i64),
+    /// `true`, `false`
+    Bool(bool),
+    /// `none`: no player, no instance.
+    None,
+    /// `me`: the player taking the action.
+    Me,
+    /// A name: local, parameter, variable, enum value, kind, `players`.
+    Name(Name),
+    /// `f(a, b)`: a def or a built-in function.
+    Call { name: Name, args: Vec<Expr> },
+    /// `e.field`
+    Field { base: Box<Expr>, field: Name },
+    /// `a + b`
+    Binary {
+        op: BinOp,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+    },
+    /// `not a`, `-a`
+    Unary { op: UnOp, operand: Box<Expr> },
+    /// `if c then a else b`
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        otherwise: Box<Expr>,
+    },
+    /// `[a, b, c]`
+    List(Vec<Expr>),
+    /// `[x in xs where c]` or, as a call argument, `x in xs where c`.
+    Comprehension(Comprehension),
+    /// `by players { 3: a, 4..5: b }`
+    ByPlayers(Vec<(Expr, Expr)>),
+}

@@ -1,0 +1,844 @@
+//! Lowering of pest pairs to the AST: one function per grammar rule.
+
+use super::ast::*;
+use super::Rule;
+use crate::diag::{Diagnostic, FileId, Span};
+use pest::iterators::{Pair, Pairs};
+use pest::pratt_parser::{Assoc, Op, PrattParser};
+use std::cell::RefCell;
+use std::sync::OnceLock;
+
+/// Turns pairs into AST nodes, collecting the few errors the grammar cannot rule out.
+pub(super) struct Lowerer {
+    file: FileId,
+    errors: RefCell<Vec<Diagnostic>>,
+}
+
+fn pratt() -> &'static PrattParser<Rule> {
+    static PRATT: OnceLock<PrattParser<Rule>> = OnceLock::new();
+    PRATT.get_or_init(|| {
+        PrattParser::new()
+            .op(Op::infix(Rule::op_or, Assoc::Left))
+            .op(Op::infix(Rule::op_and, Assoc::Left))
+            .op(Op::prefix(Rule::op_not))
+            .op(Op::infix(Rule::op_eq, Assoc::Left)
+                | Op::infix(Rule::op_ne, Assoc::Left)
+                | Op::infix(Rule::op_lt, Assoc::Left)
+                | Op::infix(Rule::op_le, Assoc::Left)
+                | Op::infix(Rule::op_gt, Assoc::Left)
+                | Op::infix(Rule::op_ge, Assoc::Left)
+                | Op::infix(Rule::op_in, Assoc::Left)
+                | Op::infix(Rule::op_notin, Assoc::Left))
+            .op(Op::infix(Rule::op_range, Assoc::Left))
+            .op(Op::infix(Rule::op_add, Assoc::Left) | Op::infix(Rule::op_sub, Assoc::Left))
+            .op(Op::infix(Rule::op_mul, Assoc::Left)
+                | Op::infix(Rule::op_div, Assoc::Left)
+                | Op::infix(Rule::op_mod, Assoc::Left))
+            .op(Op::prefix(Rule::op_neg))
+            .op(Op::postfix(Rule::field_access))
+    })
+}
+
+impl Lowerer {
+    pub(super) fn new(file: FileId) -> Lowerer {
+        Lowerer {
+            file,
+            errors: RefCell::new(Vec::new()),
+        }
+    }
+
+    pub(super) fn into_errors(self) -> Vec<Diagnostic> {
+        self.errors.into_inner()
+    }
+
+    fn span(&self, pair: &Pair<Rule>) -> Span {
+        let s = pair.as_span();
+        Span::new(self.file, s.start(), s.end())
+    }
+
+    fn name(&self, pair: Pair<Rule>) -> Name {
+        Name {
+            text: pair.as_str().to_string(),
+            span: self.span(&pair),
+        }
+    }
+
+    pub(super) fn file(&mut self, mut pairs: Pairs<Rule>) -> File {
+        let file = pairs.next().expect("grammar: file");
+        let items = file
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::item)
+            .map(|p| self.item(p))
+            .collect();
+        File { items }
+    }
+
+    fn item(&self, pair: Pair<Rule>) -> Item {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        let first = inner.next().expect("grammar: item");
+        match first.as_rule() {
+            Rule::patch_remove => {
+                let mut p = first.into_inner();
+                p.next(); // kw_remove
+                let kind = self.part_kind(p.next().expect("grammar: part kind"));
+                let name = self.name(p.next().expect("grammar: name"));
+                Item::Remove { kind, name, span }
+            }
+            Rule::patch => {
+                let kw = first.into_inner().next().expect("grammar: patch keyword");
+                let patch = match kw.as_rule() {
+                    Rule::kw_add => Patch::Add,
+                    _ => Patch::Replace,
+                };
+                let pspan = self.span(&kw);
+                let decl = self.decl(inner.next().expect("grammar: decl"));
+                Item::Decl {
+                    patch: Some((patch, pspan)),
+                    decl,
+                }
+            }
+            _ => Item::Decl {
+                patch: None,
+                decl: self.decl(first),
+            },
+        }
+    }
+
+    fn part_kind(&self, pair: Pair<Rule>) -> PartKind {
+        let kw = pair.into_inner().next().expect("grammar: part kind");
+        match kw.as_rule() {
+            Rule::kw_var => PartKind::Var,
+            Rule::kw_kind => PartKind::Kind,
+            Rule::kw_enum => PartKind::Enum,
+            Rule::kw_die => PartKind::Die,
+            Rule::kw_def => PartKind::Def,
+            Rule::kw_effect => PartKind::Effect,
+            Rule::kw_action => PartKind::Action,
+            Rule::kw_phase => PartKind::Phase,
+            Rule::kw_flow => PartKind::Flow,
+            Rule::kw_setup => PartKind::Setup,
+            Rule::kw_score => PartKind::Score,
+            _ => PartKind::Winners,
+        }
+    }
+
+    fn decl(&self, pair: Pair<Rule>) -> Decl {
+        match pair.as_rule() {
+            Rule::game_decl => Decl::Game(self.game_decl(pair)),
+            Rule::variant_decl => Decl::Variant(self.variant_decl(pair)),
+            Rule::enum_decl => Decl::Enum(self.enum_decl(pair)),
+            Rule::var_decl => Decl::Var(self.var_decl(pair)),
+            Rule::kind_decl => Decl::Kind(self.kind_decl(pair)),
+            Rule::die_decl => Decl::Die(self.die_decl(pair)),
+            Rule::def_decl => Decl::Def(self.def_decl(pair)),
+            Rule::effect_decl => Decl::Effect(self.proc_decl(pair)),
+            Rule::action_decl => Decl::Action(self.action_decl(pair)),
+            Rule::phase_decl => Decl::Phase(self.proc_decl(pair)),
+            Rule::flow_decl => Decl::Flow(self.block_decl(pair)),
+            Rule::setup_decl => Decl::Setup(self.block_decl(pair)),
+            Rule::score_decl => Decl::Score(self.score_decl(pair)),
+            Rule::winners_decl => Decl::Winners(self.winners_decl(pair)),
+            r => unreachable!("grammar: unexpected declaration {r:?}"),
+        }
+    }
+
+    fn game_decl(&self, pair: Pair<Rule>) -> GameDecl {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        inner.next(); // kw_game
+        let title = self.text(inner.next().expect("grammar: title"));
+        let mut decl = GameDecl {
+            title,
+            players: None,
+            source: None,
+            seats: Vec::new(),
+            span,
+        };
+        for prop in inner {
+            let p = prop.into_inner().next().expect("grammar: game prop");
+            match p.as_rule() {
+                Rule::prop_players => decl.players = Some(self.expr(last(p))),
+                Rule::prop_source => decl.source = Some(self.text(last(p))),
+                Rule::prop_seats => {
+                    decl.seats = p
+                        .into_inner()
+                        .filter(|s| s.as_rule() == Rule::string)
+                        .map(|s| self.text(s))
+                        .collect()
+                }
+                _ => {}
+            }
+        }
+        decl
+    }
+
+    fn variant_decl(&self, pair: Pair<Rule>) -> VariantDecl {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner();
+        inner.next(); // kw_variant
+        let title = self.text(inner.next().expect("grammar: title"));
+        let mut decl = VariantDecl {
+            title,
+            base: None,
+            excludes: Vec::new(),
+            span,
+        };
+        for prop in inner {
+            let p = prop.into_inner().next().expect("grammar: variant prop");
+            match p.as_rule() {
+                Rule::prop_base => decl.base = Some(self.text(last(p))),
+                _ => decl.excludes.push(self.text(last(p))),
+            }
+        }
+        decl
+    }
+
+    fn enum_decl(&self, pair: Pair<Rule>) -> EnumDecl {
+        let mut names = pair
+            .into_inner()
+            .filter(|p| p.as_rule() == Rule::name)
+            .map(|p| self.name(p));
+        let name = names.next().expect("grammar: enum name");
+        EnumDecl {
+            name,
+            values: names.collect(),
+        }
+    }
+
+    fn visibility(&self, pair: Pair<Rule>) -> Visibility {
+        match pair.into_inner().next().map(|p| p.as_rule()) {
+            Some(Rule::kw_secret) => Visibility::Secret,
+            Some(Rule::kw_hidden) => Visibility::Hidden,
+            _ => Visibility::Public,
+        }
+    }
+
+    fn var_decl(&self, pair: Pair<Rule>) -> VarDecl {
+        let mut per_player = false;
+        let mut visibility = Visibility::Public;
+        let mut name = None;
+        let mut ty = None;
+        let mut init = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::per_player => per_player = true,
+                Rule::visibility => visibility = self.visibility(p),
+                Rule::name => name = Some(self.name(p)),
+                Rule::type_expr => ty = Some(self.type_expr(p)),
+                Rule::expr => init = Some(self.expr(p)),
+                _ => {}
+            }
+        }
+        VarDecl {
+            name: name.expect("grammar: var name"),
+            per_player,
+            visibility,
+            ty: ty.expect("grammar: var type"),
+            init: init.expect("grammar: var init"),
+        }
+    }
+
+    fn kind_decl(&self, pair: Pair<Rule>) -> KindDecl {
+        let mut inner = pair.into_inner();
+        inner.next(); // kw_kind
+        let name = self.name(inner.next().expect("grammar: kind name"));
+        let count = self.expr(inner.next().expect("grammar: kind count"));
+        let fields = inner.map(|f| self.field_decl(f)).collect();
+        KindDecl {
+            name,
+            count,
+            fields,
+        }
+    }
+
+    fn field_decl(&self, pair: Pair<Rule>) -> FieldDecl {
+        let mut visibility = Visibility::Public;
+        let mut name = None;
+        let mut ty = None;
+        let mut init = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::visibility => visibility = self.visibility(p),
+                Rule::name => name = Some(self.name(p)),
+                Rule::type_expr => ty = Some(self.type_expr(p)),
+                Rule::expr => init = Some(self.expr(p)),
+                _ => {}
+            }
+        }
+        FieldDecl {
+            name: name.expect("grammar: field name"),
+            visibility,
+            ty: ty.expect("grammar: field type"),
+            init: init.expect("grammar: field init"),
+        }
+    }
+
+    fn die_decl(&self, pair: Pair<Rule>) -> DieDecl {
+        let mut inner = pair.into_inner();
+        inner.next(); // kw_die
+        DieDecl {
+            name: self.name(inner.next().expect("grammar: die name")),
+            faces: self.expr(inner.next().expect("grammar: die faces")),
+        }
+    }
+
+    fn params(&self, pair: Pair<Rule>) -> Vec<Param> {
+        pair.into_inner()
+            .map(|p| {
+                let mut inner = p.into_inner();
+                Param {
+                    name: self.name(inner.next().expect("grammar: param name")),
+                    ty: self.type_expr(inner.next().expect("grammar: param type")),
+                }
+            })
+            .collect()
+    }
+
+    fn def_decl(&self, pair: Pair<Rule>) -> DefDecl {
+        let mut inner = pair.into_inner();
+        inner.next(); // kw_def
+        DefDecl {
+            name: self.name(inner.next().expect("grammar: def name")),
+            params: self.params(inner.next().expect("grammar: params")),
+            ret: self.type_expr(inner.next().expect("grammar: def type")),
+            body: self.expr(inner.next().expect("grammar: def body")),
+        }
+    }
+
+    fn proc_decl(&self, pair: Pair<Rule>) -> ProcDecl {
+        let mut inner = pair.into_inner();
+        inner.next(); // kw_effect / kw_phase
+        let name = self.name(inner.next().expect("grammar: name"));
+        let mut params = Vec::new();
+        let mut body = None;
+        for p in inner {
+            match p.as_rule() {
+                Rule::params => params = self.params(p),
+                Rule::block => body = Some(self.block(p)),
+                _ => {}
+            }
+        }
+        ProcDecl {
+            name,
+            params,
+            body: body.expect("grammar: body"),
+        }
+    }
+
+    fn action_decl(&self, pair: Pair<Rule>) -> ActionDecl {
+        let mut inner = pair.into_inner();
+        inner.next(); // kw_action
+        let name = self.name(inner.next().expect("grammar: action name"));
+        let mut decl = ActionDecl {
+            name,
+            params: Vec::new(),
+            description: None,
+            body: Block {
+                stmts: Vec::new(),
+                span: Span::default(),
+            },
+        };
+        for p in inner {
+            match p.as_rule() {
+                Rule::params => decl.params = self.params(p),
+                Rule::string => decl.description = Some(self.text(p)),
+                Rule::block => decl.body = self.block(p),
+                _ => {}
+            }
+        }
+        decl
+    }
+
+    fn block_decl(&self, pair: Pair<Rule>) -> BlockDecl {
+        let mut inner = pair.into_inner();
+        let kw = inner.next().expect("grammar: keyword");
+        BlockDecl {
+            keyword: self.name(kw),
+            body: self.block(inner.next().expect("grammar: block")),
+        }
+    }
+
+    fn score_decl(&self, pair: Pair<Rule>) -> ScoreDecl {
+        let mut inner = pair.into_inner();
+        let kw = self.name(inner.next().expect("grammar: score"));
+        ScoreDecl {
+            keyword: kw,
+            player: self.name(inner.next().expect("grammar: score player")),
+            body: self.expr(inner.next().expect("grammar: score body")),
+        }
+    }
+
+    fn winners_decl(&self, pair: Pair<Rule>) -> WinnersDecl {
+        let mut inner = pair.into_inner();
+        let kw = self.name(inner.next().expect("grammar: winners"));
+        WinnersDecl {
+            keyword: kw,
+            body: self.expr(inner.next().expect("grammar: winners body")),
+        }
+    }
+
+    fn type_expr(&self, pair: Pair<Rule>) -> TypeExpr {
+        let span = self.span(&pair);
+        let t = pair.into_inner().next().expect("grammar: type");
+        match t.as_rule() {
+            Rule::type_list => {
+                let inner = t
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::type_expr)
+                    .expect("grammar: list element type");
+                TypeExpr::List(Box::new(self.type_expr(inner)), span)
+            }
+            Rule::type_int => TypeExpr::Int {
+                bounds: t
+                    .into_inner()
+                    .find(|p| p.as_rule() == Rule::expr)
+                    .map(|e| Box::new(self.expr(e))),
+                span,
+            },
+            Rule::type_bool => TypeExpr::Bool(span),
+            Rule::type_player => TypeExpr::Player(span),
+            _ => TypeExpr::Named(self.name(t.into_inner().next().expect("grammar: type name"))),
+        }
+    }
+
+    fn block(&self, pair: Pair<Rule>) -> Block {
+        let span = self.span(&pair);
+        Block {
+            stmts: pair.into_inner().map(|s| self.stmt(s)).collect(),
+            span,
+        }
+    }
+
+    fn stmt(&self, pair: Pair<Rule>) -> Stmt {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::let_stmt => self.let_stmt(pair),
+            Rule::assign_stmt => self.assign_stmt(pair),
+            Rule::if_stmt => self.if_stmt(pair),
+            Rule::for_stmt => self.for_stmt(pair),
+            Rule::repeat_stmt => {
+                let mut inner = pair.into_inner().skip(1);
+                StmtKind::Repeat {
+                    count: self.expr(inner.next().expect("grammar: count")),
+                    body: self.block(inner.next().expect("grammar: body")),
+                }
+            }
+            Rule::while_stmt => {
+                let mut inner = pair.into_inner().skip(1);
+                StmtKind::While {
+                    cond: self.expr(inner.next().expect("grammar: cond")),
+                    body: self.block(inner.next().expect("grammar: body")),
+                }
+            }
+            Rule::turn_stmt => {
+                let mut inner = pair.into_inner().skip(1);
+                let player = self.expr(inner.next().expect("grammar: player"));
+                let only = inner
+                    .filter(|p| p.as_rule() == Rule::name)
+                    .map(|p| self.name(p))
+                    .collect();
+                StmtKind::Turn { player, only }
+            }
+            Rule::log_stmt => StmtKind::Log(self.text(last(pair))),
+            Rule::tell_stmt => {
+                let mut inner = pair.into_inner().skip(1);
+                StmtKind::Tell {
+                    player: self.expr(inner.next().expect("grammar: player")),
+                    text: self.text(inner.next().expect("grammar: text")),
+                }
+            }
+            Rule::require_stmt => {
+                let mut inner = pair.into_inner().skip(1);
+                let cond = self.expr(inner.next().expect("grammar: cond"));
+                inner.next(); // kw_else
+                StmtKind::Require {
+                    cond,
+                    reason: self.text(inner.next().expect("grammar: reason")),
+                }
+            }
+            Rule::end_stmt => StmtKind::EndGame(
+                pair.into_inner()
+                    .find(|p| p.as_rule() == Rule::string)
+                    .map(|s| self.text(s)),
+            ),
+            Rule::secretly_stmt => self.secretly_stmt(pair),
+            Rule::call_stmt => {
+                let mut inner = pair.into_inner();
+                StmtKind::Call {
+                    name: self.name(inner.next().expect("grammar: name")),
+                    args: self.args(inner.next().expect("grammar: args")),
+                }
+            }
+            r => unreachable!("grammar: unexpected statement {r:?}"),
+        };
+        Stmt { kind, span }
+    }
+
+    fn let_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut inner = pair.into_inner().skip(1);
+        let name = self.name(inner.next().expect("grammar: let name"));
+        let v = inner.next().expect("grammar: let value");
+        let value = match v.as_rule() {
+            Rule::choose_expr => {
+                let mut secret = false;
+                let mut exprs = Vec::new();
+                let mut prompt = None;
+                for p in v.into_inner() {
+                    match p.as_rule() {
+                        Rule::secret_flag => secret = true,
+                        Rule::expr => exprs.push(self.expr(p)),
+                        Rule::string => prompt = Some(self.text(p)),
+                        _ => {}
+                    }
+                }
+                let mut exprs = exprs.into_iter();
+                LetValue::Choose {
+                    player: exprs.next().expect("grammar: chooser"),
+                    prompt: prompt.expect("grammar: prompt"),
+                    options: exprs.next().expect("grammar: options"),
+                    secret,
+                }
+            }
+            Rule::ask_expr => {
+                let mut inner = v.into_inner().skip(1);
+                let player = self.expr(inner.next().expect("grammar: asked"));
+                let prompt = self.text(inner.next().expect("grammar: prompt"));
+                let words = inner.next().map(|w| {
+                    let mut names = w.into_inner().map(|n| self.name(n));
+                    (
+                        names.next().expect("grammar: yes word"),
+                        names.next().expect("grammar: no word"),
+                    )
+                });
+                LetValue::Ask {
+                    player,
+                    prompt,
+                    words,
+                }
+            }
+            Rule::roll_expr => {
+                let mut count = None;
+                let mut die = None;
+                for p in v.into_inner() {
+                    match p.as_rule() {
+                        Rule::expr => count = Some(self.expr(p)),
+                        Rule::name => die = Some(self.name(p)),
+                        _ => {}
+                    }
+                }
+                LetValue::Roll {
+                    count,
+                    die: die.expect("grammar: die"),
+                }
+            }
+            Rule::random_expr => LetValue::Random(self.expr(last(v))),
+            _ => LetValue::Expr(self.expr(v)),
+        };
+        StmtKind::Let { name, value }
+    }
+
+    fn assign_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut inner = pair.into_inner();
+        let place = inner
+            .next()
+            .expect("grammar: place")
+            .into_inner()
+            .map(|n| self.name(n))
+            .collect();
+        let op = match inner.next().expect("grammar: op").as_str() {
+            "+=" => AssignOp::Add,
+            "-=" => AssignOp::Sub,
+            _ => AssignOp::Set,
+        };
+        StmtKind::Assign {
+            place,
+            op,
+            value: self.expr(inner.next().expect("grammar: value")),
+        }
+    }
+
+    fn if_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut inner = pair.into_inner().skip(1);
+        let cond = self.expr(inner.next().expect("grammar: cond"));
+        let then = self.block(inner.next().expect("grammar: then"));
+        let otherwise = inner.find(|p| p.as_rule() != Rule::kw_else).map(|p| {
+            if p.as_rule() == Rule::if_stmt {
+                let span = self.span(&p);
+                Block {
+                    stmts: vec![Stmt {
+                        kind: self.if_stmt(p),
+                        span,
+                    }],
+                    span,
+                }
+            } else {
+                self.block(p)
+            }
+        });
+        StmtKind::If {
+            cond,
+            then,
+            otherwise,
+        }
+    }
+
+    fn for_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut var = None;
+        let mut exprs = Vec::new();
+        let mut body = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::name => var = Some(self.name(p)),
+                Rule::expr => exprs.push(self.expr(p)),
+                Rule::block => body = Some(self.block(p)),
+                _ => {}
+            }
+        }
+        let mut exprs = exprs.into_iter();
+        StmtKind::For {
+            var: var.expect("grammar: for var"),
+            source: exprs.next().expect("grammar: for source"),
+            filter: exprs.next(),
+            body: body.expect("grammar: for body"),
+        }
+    }
+
+    fn secretly_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut names = Vec::new();
+        let mut exprs = Vec::new();
+        let mut prompt = None;
+        let mut then = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::name => names.push(self.name(p)),
+                Rule::expr => exprs.push(self.expr(p)),
+                Rule::string => prompt = Some(self.text(p)),
+                Rule::block => then = Some(self.block(p)),
+                _ => {}
+            }
+        }
+        let mut names = names.into_iter();
+        let mut exprs = exprs.into_iter();
+        StmtKind::Secretly {
+            player: names.next().expect("grammar: player"),
+            players: exprs.next().expect("grammar: players"),
+            choice: names.next().expect("grammar: choice"),
+            prompt: prompt.expect("grammar: prompt"),
+            options: exprs.next().expect("grammar: options"),
+            then: then.expect("grammar: then"),
+        }
+    }
+
+    fn args(&self, pair: Pair<Rule>) -> Vec<Expr> {
+        pair.into_inner()
+            .map(|a| match a.as_rule() {
+                Rule::comprehension => self.comprehension(a),
+                _ => self.expr(a),
+            })
+            .collect()
+    }
+
+    fn text(&self, pair: Pair<Rule>) -> Text {
+        let span = self.span(&pair);
+        let mut parts: Vec<TextPart> = Vec::new();
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::str_text | Rule::str_escape => {
+                    let s = if p.as_rule() == Rule::str_escape {
+                        match &p.as_str()[1..] {
+                            "n" => "\n".to_string(),
+                            "t" => "\t".to_string(),
+                            other => other.to_string(),
+                        }
+                    } else {
+                        p.as_str().to_string()
+                    };
+                    if let Some(TextPart::Lit(prev)) = parts.last_mut() {
+                        prev.push_str(&s);
+                    } else {
+                        parts.push(TextPart::Lit(s));
+                    }
+                }
+                Rule::interp => parts.push(TextPart::Expr(self.expr(last(p)))),
+                _ => {}
+            }
+        }
+        Text { parts, span }
+    }
+
+    pub(super) fn expr(&self, pair: Pair<Rule>) -> Expr {
+        match pair.as_rule() {
+            Rule::expr | Rule::expr_noin | Rule::expr_nocomp => {}
+            _ => return self.primary(pair),
+        }
+        let pair = if pair.as_rule() == Rule::expr_nocomp {
+            last(pair)
+        } else {
+            pair
+        };
+        pratt()
+            .map_primary(|p| self.primary(p))
+            .map_prefix(|op, rhs| {
+                let span = self.span(&op).to(rhs.span);
+                let op = if op.as_rule() == Rule::op_not {
+                    UnOp::Not
+                } else {
+                    UnOp::Neg
+                };
+                Expr {
+                    kind: ExprKind::Unary {
+                        op,
+                        operand: Box::new(rhs),
+                    },
+                    span,
+                }
+            })
+            .map_postfix(|lhs, op| {
+                let field = self.name(last(op));
+                let span = lhs.span.to(field.span);
+                Expr {
+                    kind: ExprKind::Field {
+                        base: Box::new(lhs),
+                        field,
+                    },
+                    span,
+                }
+            })
+            .map_infix(|lhs, op, rhs| {
+                let op = match op.as_rule() {
+                    Rule::op_or => BinOp::Or,
+                    Rule::op_and => BinOp::And,
+                    Rule::op_eq => BinOp::Eq,
+                    Rule::op_ne => BinOp::Ne,
+                    Rule::op_lt => BinOp::Lt,
+                    Rule::op_le => BinOp::Le,
+                    Rule::op_gt => BinOp::Gt,
+                    Rule::op_ge => BinOp::Ge,
+                    Rule::op_in => BinOp::In,
+                    Rule::op_notin => BinOp::NotIn,
+                    Rule::op_range => BinOp::Range,
+                    Rule::op_add => BinOp::Add,
+                    Rule::op_sub => BinOp::Sub,
+                    Rule::op_mul => BinOp::Mul,
+                    Rule::op_div => BinOp::Div,
+                    _ => BinOp::Mod,
+                };
+                let span = lhs.span.to(rhs.span);
+                Expr {
+                    kind: ExprKind::Binary {
+                        op,
+                        lhs: Box::new(lhs),
+                        rhs: Box::new(rhs),
+                    },
+                    span,
+                }
+            })
+            .parse(pair.into_inner())
+    }
+
+    fn primary(&self, pair: Pair<Rule>) -> Expr {
+        let span = self.span(&pair);
+        let kind = match pair.as_rule() {
+            Rule::int => {
+                match pair.as_str().parse::<i64>() {
+                    Ok(n) => ExprKind::Int(n),
+                    Err(_) => {
+                        self.errors.borrow_mut().push(
+                        Diagnostic::error("number-too-large", "this number is too large", span)
+                            .with_label("does not fit in 64 bits")
+                            .with_help("numbers range from -9223372036854775808 to 9223372036854775807"),
+                    );
+                        ExprKind::Int(0)
+                    }
+                }
+            }
+            Rule::bool_lit => ExprKind::Bool(pair.as_str().starts_with('t')),
+            Rule::none_lit => ExprKind::None,
+            Rule::me_lit => ExprKind::Me,
+            Rule::name => ExprKind::Name(self.name(pair)),
+            Rule::expr => return self.expr(pair),
+            Rule::if_expr => {
+                let mut exprs = pair
+                    .into_inner()
+                    .filter(|p| p.as_rule() == Rule::expr)
+                    .map(|p| Box::new(self.expr(p)));
+                ExprKind::If {
+                    cond: exprs.next().expect("grammar: cond"),
+                    then: exprs.next().expect("grammar: then"),
+                    otherwise: exprs.next().expect("grammar: else"),
+                }
+            }
+            Rule::list_lit => ExprKind::List(pair.into_inner().map(|p| self.expr(p)).collect()),
+            Rule::comprehension_list => return self.comprehension(last(pair)),
+            Rule::call => {
+                let mut inner = pair.into_inner();
+                ExprKind::Call {
+                    name: self.name(inner.next().expect("grammar: name")),
+                    args: self.args(inner.next().expect("grammar: args")),
+                }
+            }
+            Rule::by_players => ExprKind::ByPlayers(
+                pair.into_inner()
+                    .filter(|p| p.as_rule() == Rule::by_entry)
+                    .map(|e| {
+                        let mut inner = e.into_inner();
+                        (
+                            self.expr(inner.next().expect("grammar: key")),
+                            self.expr(inner.next().expect("grammar: value")),
+                        )
+                    })
+                    .collect(),
+            ),
+            r => unreachable!("grammar: unexpected primary {r:?}"),
+        };
+        Expr { kind, span }
+    }
+
+    fn comprehension(&self, pair: Pair<Rule>) -> Expr {
+        let span = self.span(&pair);
+        let c = pair.into_inner().next().expect("grammar: comprehension");
+        let is_map = c.as_rule() == Rule::comp_map;
+        let mut map = None;
+        let mut var = None;
+        let mut source = None;
+        let mut filter = None;
+        let mut keys = Vec::new();
+        let mut after_where = false;
+        let mut after_by = false;
+        for p in c.into_inner() {
+            match p.as_rule() {
+                Rule::expr_nocomp => map = Some(Box::new(self.expr(p))),
+                Rule::name => var = Some(self.name(p)),
+                Rule::kw_where => after_where = true,
+                Rule::kw_by => after_by = true,
+                Rule::expr | Rule::expr_noin => {
+                    let e = self.expr(p);
+                    if after_by {
+                        keys.push(e);
+                    } else if after_where {
+                        filter = Some(Box::new(e));
+                    } else {
+                        source = Some(Box::new(e));
+                    }
+                }
+                _ => {}
+            }
+        }
+        debug_assert_eq!(is_map, map.is_some());
+        Expr {
+            kind: ExprKind::Comprehension(Comprehension {
+                var: var.expect("grammar: comprehension var"),
+                source: source.expect("grammar: comprehension source"),
+                filter,
+                map,
+                keys,
+            }),
+            span,
+        }
+    }
+}
+
+fn last(pair: Pair<Rule>) -> Pair<Rule> {
+    pair.into_inner().last().expect("grammar: inner pair")
+}

@@ -1,0 +1,225 @@
+//! Surface syntax: the pest grammar in `grammar/meeple.pest`, lowered to an owned, spanned AST.
+//!
+//! Invariant: pest never leaves this folder; callers see [`ast`] and [`Diagnostic`]s only.
+
+pub mod ast;
+mod lower;
+
+use crate::diag::{Diagnostic, FileId, Span};
+use pest::Parser;
+
+#[derive(pest_derive::Parser)]
+#[grammar = "../grammar/meeple.pest"]
+struct RulesParser;
+
+/// Parses one rules file. A syntax error yields one diagnostic at the point of failure.
+pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
+    let pairs =
+        RulesParser::parse(Rule::file, text).map_err(|e| vec![syntax_error(file, text, e)])?;
+    let mut lowerer = lower::Lowerer::new(file);
+    let parsed = lowerer.file(pairs);
+    let errors = lowerer.into_errors();
+    if errors.is_empty() {
+        Ok(parsed)
+    } else {
+        Err(errors)
+    }
+}
+
+fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
+    let (start, end) = match e.location {
+        pest::error::InputLocation::Pos(p) => (p, p),
+        pest::error::InputLocation::Span((s, e)) => (s, e),
+    };
+    // Point at the offending token rather than at an empty position, where there is one.
+    let end = if end > start {
+        end
+    } else {
+        let rest = &text[start.min(text.len())..];
+        let word = rest
+            .char_indices()
+            .find(|(_, c)| c.is_whitespace())
+            .map_or(rest.len(), |(i, _)| i);
+        start + word.clamp(rest.chars().next().map_or(0, char::len_utf8), 24)
+    };
+    let found = text
+        .get(start..end)
+        .filter(|s| !s.is_empty())
+        .map_or("the end of the file".to_string(), |s| format!("`{s}`"));
+    let (expected, help) = match &e.variant {
+        pest::error::ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<String> = positives.iter().map(|r| rule_name(*r)).collect();
+            names.sort_unstable();
+            names.dedup();
+            let help = hint_for(positives);
+            (names, help)
+        }
+        pest::error::ErrorVariant::CustomError { message } => (vec![message.clone()], None),
+    };
+    let expected = match expected.len() {
+        0 => "something else".to_string(),
+        1 => expected[0].to_string(),
+        _ => format!(
+            "{} or {}",
+            expected[..expected.len() - 1].join(", "),
+            expected[expected.len() - 1]
+        ),
+    };
+    Diagnostic::error(
+        "syntax-error",
+        format!("expected {expected}, found {found}"),
+        Span::new(file, start, end.min(text.len())),
+    )
+    .with_label(format!("expected {expected} here"))
+    .with_help(
+        help.unwrap_or_else(|| "see docs/language.md for the form of each construct".to_string()),
+    )
+}
+
+fn hint_for(positives: &[Rule]) -> Option<String> {
+    if positives.contains(&Rule::item) || positives.contains(&Rule::EOI) {
+        Some("a rules file is a list of declarations: game, enum, var, kind, die, def, effect, action, phase, setup, flow, score, winners".into())
+    } else if positives.contains(&Rule::string) {
+        Some("texts are written in double quotes, such as \"Roll a die\"".into())
+    } else if positives.contains(&Rule::block) {
+        Some("a body is a list of statements between `{` and `}`".into())
+    } else {
+        None
+    }
+}
+
+/// A human name for each grammar rule, for "expected ..." messages.
+fn rule_name(rule: Rule) -> String {
+    let debug = format!("{rule:?}");
+    if let Some(word) = debug.strip_prefix("kw_") {
+        return format!("`{word}`");
+    }
+    rule_text(rule).to_string()
+}
+
+fn rule_text(rule: Rule) -> &'static str {
+    use Rule::*;
+    match rule {
+        EOI => "the end of the file",
+        item | patch | patch_remove => "a declaration",
+        part_kind => "a kind of part (var, action, def, ...)",
+        game_prop | prop_players | prop_source | prop_seats => {
+            "a game property (players, source, seats)"
+        }
+        variant_prop | prop_base | prop_excludes => "a variant property (base, excludes)",
+        field_decl => "a field (`name: type = value`)",
+        params | param => "parameters",
+        type_expr | type_list | type_int | type_bool | type_player | type_named => "a type",
+        block => "`{`",
+        let_stmt | if_stmt | for_stmt | repeat_stmt | while_stmt | turn_stmt | log_stmt
+        | tell_stmt | require_stmt | end_stmt | secretly_stmt | assign_stmt | call_stmt => {
+            "a statement"
+        }
+        assign_op => "`=`, `+=` or `-=`",
+        place => "a variable",
+        choose_expr | ask_expr | roll_expr | random_expr => "an expression",
+        expr | expr_noin | expr_nocomp | int | bool_lit | none_lit | me_lit | if_expr
+        | list_lit | comprehension_list | call | by_players | comprehension | comp_map
+        | comp_filter => "an expression",
+        args => "`(`",
+        by_entry => "a player count and its value (`3: 4`)",
+        op_or | op_and | op_eq | op_ne | op_le | op_ge | op_lt | op_gt | op_in | op_notin
+        | op_range | op_add | op_sub | op_mul | op_div | op_mod => "an operator",
+        op_not | op_neg => "an expression",
+        field_access => "`.`",
+        string | str_text | str_escape | interp => "a quoted text",
+        name => "a name",
+        ask_words => "`(`",
+        _ => "something else",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ok(src: &str) -> ast::File {
+        match parse(FileId(0), src) {
+            Ok(f) => f,
+            Err(e) => panic!("parse failed: {e:?}"),
+        }
+    }
+
+    #[test]
+    fn parses_header_and_vars() {
+        let f = ok(
+            "game \"G\" { players 2..4 }\nplayer var score: int = 0\nvar round: int in 0..10 = 0",
+        );
+        assert_eq!(f.items.len(), 3);
+    }
+
+    #[test]
+    fn roll_with_and_without_count() {
+        let f = ok("flow { let a = roll d6\n let b = roll 3 of d6\n log \"{a} {b}\" }");
+        let ast::Item::Decl {
+            decl: ast::Decl::Flow(flow),
+            ..
+        } = &f.items[0]
+        else {
+            panic!("not a flow")
+        };
+        assert_eq!(flow.body.stmts.len(), 3);
+        let ast::StmtKind::Let {
+            value: ast::LetValue::Roll { count, .. },
+            ..
+        } = &flow.body.stmts[1].kind
+        else {
+            panic!("not a roll")
+        };
+        assert!(count.is_some());
+    }
+
+    #[test]
+    fn precedence_of_and_over_or() {
+        let f = ok("def f(): bool = true or false and false");
+        let ast::Item::Decl {
+            decl: ast::Decl::Def(d),
+            ..
+        } = &f.items[0]
+        else {
+            panic!()
+        };
+        let ast::ExprKind::Binary { op, .. } = &d.body.kind else {
+            panic!()
+        };
+        assert_eq!(*op, ast::BinOp::Or);
+    }
+
+    #[test]
+    fn comprehension_argument() {
+        let f = ok("def f(): int = count(p in players where p.x > 1)");
+        let ast::Item::Decl {
+            decl: ast::Decl::Def(d),
+            ..
+        } = &f.items[0]
+        else {
+            panic!()
+        };
+        let ast::ExprKind::Call { args, .. } = &d.body.kind else {
+            panic!()
+        };
+        assert!(matches!(args[0].kind, ast::ExprKind::Comprehension(_)));
+    }
+
+    #[test]
+    fn syntax_error_names_what_was_expected() {
+        let e = parse(
+            FileId(0),
+            "game \"G\" { players 2..4 }\naction go { let = 3 }",
+        )
+        .unwrap_err();
+        assert_eq!(e[0].code, "syntax-error");
+        assert!(e[0].message.contains("a name"), "{}", e[0].message);
+    }
+
+    #[test]
+    fn keywords_are_not_names_but_prefixes_are() {
+        ok("var inner: int = 0\nvar order: int = 0\nvar secrets: int = 0");
+        assert!(parse(FileId(0), "var in: int = 0").is_err());
+    }
+}
