@@ -904,7 +904,7 @@ impl Game {
     }
 
     /// Scores everyone, picks the winners and ends the game.
-    fn finish(&mut self, reason: Option<String>) -> R<()> {
+    pub(super) fn finish(&mut self, reason: Option<String>) -> R<()> {
         let program = self.program.clone();
         let n = self.state.players;
         let mut scores = Vec::new();

@@ -8,6 +8,7 @@ mod error;
 mod eval;
 mod exec;
 mod rng;
+mod setup;
 mod state;
 mod view;
 

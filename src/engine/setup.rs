@@ -1,0 +1,108 @@
+//! Setting up a position by hand, for tests and scenarios: write a value by its printed name,
+//! and end the game where it stands.
+
+use super::{Game, Outcome, RuntimeError};
+use crate::ir::{Type, Value};
+
+impl Game {
+    /// Sets a variable by name: `round`, `P2.honest` or `alliance-1.track`; the value is written
+    /// as views print it (`3`, `yes`, `none`, `P2`, `red`, `alliance-1`, `[P1, P3]`).
+    pub fn set_value(&mut self, place: &str, value: &str) -> Result<(), String> {
+        let program = self.program.clone();
+        let (owner, name) = match place.split_once('.') {
+            Some((o, n)) => (Some(o.trim()), n.trim()),
+            None => (None, place.trim()),
+        };
+        match owner {
+            None => {
+                let i = program
+                    .globals
+                    .iter()
+                    .position(|g| g.name == name)
+                    .ok_or_else(|| format!("no variable `{name}`"))?;
+                let v = self.parse_value(&program.globals[i].ty, value)?;
+                self.state.globals[i] = v;
+            }
+            Some(o) => {
+                if let Some(p) = self.seat_by_name(o) {
+                    let i = program
+                        .player_vars
+                        .iter()
+                        .position(|v| v.name == name)
+                        .ok_or_else(|| format!("players have no variable `{name}`"))?;
+                    let v = self.parse_value(&program.player_vars[i].ty, value)?;
+                    self.state.player_vars[p as usize][i] = v;
+                } else {
+                    let Value::Entity(k, n) = self.parse_value(&Type::Error, o)? else {
+                        return Err(format!("`{o}` is neither a seat nor an instance"));
+                    };
+                    let kind = &program.kinds[k.index()];
+                    let f = kind
+                        .fields
+                        .iter()
+                        .position(|f| f.name == name)
+                        .ok_or_else(|| format!("`{}` has no field `{name}`", kind.name))?;
+                    let v = self.parse_value(&kind.fields[f].ty, value)?;
+                    self.state.entities[k.index()][n as usize][f] = v;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Parses a value as views print it; `ty` disambiguates lists and enum values.
+    pub fn parse_value(&self, ty: &Type, text: &str) -> Result<Value, String> {
+        let t = text.trim();
+        let program = &self.program;
+        if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
+            let elem = ty.element().unwrap_or(Type::Error);
+            if inner.trim().is_empty() {
+                return Ok(Value::List(Vec::new()));
+            }
+            return inner
+                .split(',')
+                .map(|x| self.parse_value(&elem, x))
+                .collect::<Result<_, _>>()
+                .map(Value::List);
+        }
+        if let Ok(n) = t.parse::<i64>() {
+            return Ok(Value::Int(n));
+        }
+        match t {
+            "none" => return Ok(Value::None),
+            "yes" | "true" => return Ok(Value::Bool(true)),
+            "no" | "false" => return Ok(Value::Bool(false)),
+            _ => {}
+        }
+        if let Some(p) = self.seat_by_name(t) {
+            return Ok(Value::Player(p));
+        }
+        for (e, def) in program.enums.iter().enumerate() {
+            if matches!(ty, Type::Enum(x) if x.index() != e) {
+                continue;
+            }
+            if let Some(i) = def.values.iter().position(|v| v == t) {
+                return Ok(Value::Enum(crate::ir::EnumId(e as u32), i as u16));
+            }
+        }
+        if let Some((kind, n)) = t.rsplit_once('-') {
+            if let (Some(k), Ok(n)) = (
+                program.kinds.iter().position(|k| k.name == kind),
+                n.parse::<u32>(),
+            ) {
+                if n >= 1 && (n as usize) <= self.state.entities[k].len() {
+                    return Ok(Value::Entity(crate::ir::KindId(k as u32), n - 1));
+                }
+            }
+        }
+        Err(format!("cannot read `{t}` as a value"))
+    }
+
+    /// Ends the game where it stands: scores everyone and picks the winners.
+    pub fn end_now(&mut self) -> Result<&Outcome, RuntimeError> {
+        if self.outcome.is_none() {
+            self.finish(None)?;
+        }
+        Ok(self.outcome.as_ref().expect("finished"))
+    }
+}
