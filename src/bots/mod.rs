@@ -4,7 +4,7 @@ use crate::engine::{Game, MoveOption, Rng, Viewer};
 use std::collections::BTreeMap;
 use std::fmt;
 
-/// What a bot is shown when it must decide: nothing another player could not see.
+/// What a bot is shown when it must decide: nothing its seat could not see.
 pub struct BotView<'a> {
     /// The bot's seat, 0-based.
     pub seat: u8,
@@ -12,8 +12,19 @@ pub struct BotView<'a> {
     pub prompt: Option<String>,
     /// Its legal options.
     pub options: &'a [MoveOption],
-    /// The game as its seat sees it.
-    pub view: String,
+    game: &'a Game,
+}
+
+impl BotView<'_> {
+    /// The game as the bot's seat sees it (rendered on demand: random bots never look).
+    pub fn view(&self) -> String {
+        self.game.view(Viewer::Player(self.seat))
+    }
+
+    /// The log lines the bot's seat may read.
+    pub fn log(&self) -> Vec<String> {
+        self.game.log(Viewer::Player(self.seat))
+    }
 }
 
 /// A player run by the program.
@@ -52,7 +63,7 @@ pub fn ask_bot(game: &Game, seat: u8, bot: &mut dyn Bot) -> Option<usize> {
         seat,
         prompt: game.prompt(seat),
         options: &options,
-        view: game.view(Viewer::Player(seat)),
+        game,
     };
     let i = bot.choose(&view);
     Some(i.min(options.len() - 1))

@@ -82,7 +82,7 @@ impl SourceMap {
     /// 1-based line and column of a span's start.
     pub fn line_col(&self, span: Span) -> (usize, usize) {
         let text = &self.file(span.file).text;
-        let upto = &text[..(span.start as usize).min(text.len())];
+        let upto = text.get(..span.start as usize).unwrap_or(text);
         let line = upto.matches('\n').count() + 1;
         let col = upto.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         (line, col)

@@ -333,12 +333,10 @@ impl Game {
 
     /// Applies `player`'s choice of option `index`. On any error the game is unchanged.
     pub fn apply(&mut self, player: u8, index: usize) -> Result<(), MoveError> {
-        let label = self
-            .options(player)
-            .get(index)
-            .map(|o| o.label.clone())
-            .ok_or_else(|| self.refusal(player, &format!("#{}", index + 1)))?;
-        self.apply_label(player, &label)
+        match self.option_label(player, index) {
+            Some(label) => self.apply_checked(player, index, label),
+            None => Err(self.refusal(player, &format!("#{}", index + 1))),
+        }
     }
 
     /// Applies `player`'s move given as typed (the option's label). On any error the game is
@@ -346,11 +344,41 @@ impl Game {
     pub fn apply_label(&mut self, player: u8, input: &str) -> Result<(), MoveError> {
         let input = normalize(input);
         let options = self.options(player);
-        let Some(index) = options.iter().position(|o| normalize(&o.label) == input) else {
-            return Err(self.refusal(player, &input));
-        };
+        match options.iter().position(|o| normalize(&o.label) == input) {
+            Some(index) => {
+                let label = options[index].label.clone();
+                self.apply_checked(player, index, label)
+            }
+            None => Err(self.refusal(player, &input)),
+        }
+    }
+
+    /// The label of one option, without building the whole list.
+    fn option_label(&self, player: u8, index: usize) -> Option<String> {
+        match self.pending.as_ref()? {
+            Pending::Turn(t) if t.player == player => t.moves.get(index).map(|m| m.2.clone()),
+            Pending::Choose {
+                player: p, labels, ..
+            } if *p == player => labels.get(index).cloned(),
+            Pending::Ask {
+                player: p, labels, ..
+            } if *p == player => labels.get(index).cloned(),
+            Pending::Secret {
+                players,
+                labels,
+                chosen,
+                ..
+            } => players
+                .iter()
+                .position(|p| *p == player)
+                .filter(|i| chosen[*i].is_none())
+                .and_then(|i| labels[i].get(index).cloned()),
+            _ => None,
+        }
+    }
+
+    fn apply_checked(&mut self, player: u8, index: usize, label: String) -> Result<(), MoveError> {
         let backup = exec::Backup::take(self);
-        let label = options[index].label.clone();
         self.history.push(Record {
             player,
             choice: label,

@@ -31,16 +31,25 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         pest::error::InputLocation::Pos(p) => (p, p),
         pest::error::InputLocation::Span((s, e)) => (s, e),
     };
-    // Point at the offending token rather than at an empty position, where there is one.
+    // Point at the offending token rather than at an empty position, where there is one:
+    // up to the next whitespace, at most 24 characters, always on character boundaries.
+    let start = start.min(text.len());
     let end = if end > start {
-        end
+        end.min(text.len())
     } else {
-        let rest = &text[start.min(text.len())..];
-        let word = rest
-            .char_indices()
-            .find(|(_, c)| c.is_whitespace())
-            .map_or(rest.len(), |(i, _)| i);
-        start + word.clamp(rest.chars().next().map_or(0, char::len_utf8), 24)
+        let rest = &text[start..];
+        let token: usize = rest
+            .chars()
+            .take_while(|c| !c.is_whitespace())
+            .take(24)
+            .map(char::len_utf8)
+            .sum();
+        let token = if token == 0 {
+            rest.chars().next().map_or(0, char::len_utf8)
+        } else {
+            token
+        };
+        start + token
     };
     let found = text
         .get(start..end)
@@ -48,7 +57,23 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         .map_or("the end of the file".to_string(), |s| format!("`{s}`"));
     let (expected, help) = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
-            let mut names: Vec<String> = positives.iter().map(|r| rule_name(*r)).collect();
+            let statement_starts = [
+                Rule::kw_let,
+                Rule::kw_if,
+                Rule::kw_for,
+                Rule::kw_turn,
+                Rule::kw_log,
+                Rule::kw_while,
+            ];
+            let is_statement = statement_starts.iter().any(|r| positives.contains(r));
+            let mut names: Vec<String> = positives
+                .iter()
+                .filter(|r| !is_statement || !is_statement_start(**r))
+                .map(|r| rule_name(*r))
+                .collect();
+            if is_statement {
+                names.push("a statement".to_string());
+            }
             names.sort_unstable();
             names.dedup();
             let help = hint_for(positives);
@@ -68,11 +93,37 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
     Diagnostic::error(
         "syntax-error",
         format!("expected {expected}, found {found}"),
-        Span::new(file, start, end.min(text.len())),
+        Span::new(file, start, end),
     )
     .with_label(format!("expected {expected} here"))
-    .with_help(
-        help.unwrap_or_else(|| "see docs/language.md for the form of each construct".to_string()),
+    .with_help(help.unwrap_or_else(|| {
+        if found == "`;`" {
+            "statements are separated by new lines; rules files have no `;`".to_string()
+        } else {
+            "see docs/language.md for the form of each construct".to_string()
+        }
+    }))
+}
+
+fn is_statement_start(rule: Rule) -> bool {
+    use Rule::*;
+    matches!(
+        rule,
+        kw_let
+            | kw_if
+            | kw_for
+            | kw_repeat
+            | kw_while
+            | kw_turn
+            | kw_log
+            | kw_tell
+            | kw_require
+            | kw_end
+            | kw_secretly
+            | name
+            | place
+            | assign_stmt
+            | call_stmt
     )
 }
 
