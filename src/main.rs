@@ -12,7 +12,7 @@ fn main() {
     );
     if let Some(p) = loaded.program {
         let p = std::sync::Arc::new(p);
-        let mut g = meeple::engine::Game::new(p, 4, 1).unwrap();
+        let mut g = meeple::engine::Game::new(p.clone(), p.min_players, 1).unwrap();
         let mut rng = meeple::engine::Rng::new(1, 9);
         while !g.is_over() {
             let w = g.waiting_on()[0];
@@ -23,5 +23,6 @@ fn main() {
             println!("{l}");
         }
         println!("{}", g.view(meeple::engine::Viewer::Player(0)));
+        println!("{}", g.view(meeple::engine::Viewer::Spectator));
     }
 }

@@ -140,6 +140,10 @@ impl Checker<'_> {
                         self.program.globals[id.index()].ty.clone(),
                     ),
                     Symbol::EnumValue(e, i) => (const_expr(Value::Enum(e, i), span), Type::Enum(e)),
+                    Symbol::Instance(k, i) => {
+                        self.use_symbol(Symbol::Kind(k));
+                        (const_expr(Value::Entity(k, i), span), Type::Entity(k))
+                    }
                     Symbol::Enum(e) => (
                         mk(K::EnumValues(e), span),
                         Type::List(Box::new(Type::Enum(e))),
@@ -510,58 +514,85 @@ impl Checker<'_> {
         raw: &[ast::Expr],
         span: Span,
     ) -> Typed {
-        if args.len() != 1 {
-            self.arity_error(name, 1, args.len(), span);
+        let arity = b.arity();
+        if args.len() != arity {
+            self.arity_error(name, arity, args.len(), span);
             return error_expr(span);
         }
-        let (x, t) = args.into_iter().next().expect("one argument");
-        let aspan = raw[0].span;
-        let arg = format!("the argument of `{}`", name.text);
+        let types: Vec<Type> = args.iter().map(|(_, t)| t.clone()).collect();
+        let arg = |i: usize| format!("argument {} of `{}`", i + 1, name.text);
         let list_of = |t: Type| Type::List(Box::new(t));
+        // The element type of the first argument, when it must be a list.
+        let mut elem = || match types[0].element() {
+            Some(e) => e,
+            None => {
+                self.expect_type(&list_of(Type::Error), &types[0], raw[0].span, &arg(0));
+                Type::Error
+            }
+        };
         let ty = match b {
             Builtin::Count => {
-                if t.element().is_none() {
-                    self.expect_type(&list_of(Type::Error), &t, aspan, &arg);
-                }
-                Type::Int
-            }
-            Builtin::Sum | Builtin::Min | Builtin::Max => {
-                self.expect_type(&list_of(Type::Int), &t, aspan, &arg);
+                elem();
                 Type::Int
             }
             Builtin::Duplicates | Builtin::Reverse | Builtin::Distinct | Builtin::Sort => {
-                if t.element().is_none() {
-                    self.expect_type(&list_of(Type::Error), &t, aspan, &arg);
-                    Type::Error
-                } else {
-                    t
-                }
+                list_of(elem())
             }
-            Builtin::First | Builtin::Last => match t.element() {
-                Some(e) => e,
-                None => {
-                    self.expect_type(&list_of(Type::Error), &t, aspan, &arg);
-                    Type::Error
-                }
-            },
+            Builtin::First | Builtin::Last => elem(),
+            Builtin::Subsets => list_of(list_of(elem())),
+            Builtin::Nth => {
+                let e = elem();
+                self.expect_type(&Type::Int, &types[1], raw[1].span, &arg(1));
+                e
+            }
+            Builtin::Take | Builtin::Drop => {
+                let e = elem();
+                self.expect_type(&Type::Int, &types[1], raw[1].span, &arg(1));
+                list_of(e)
+            }
+            Builtin::Position => {
+                let e = elem();
+                self.unify(
+                    &e,
+                    &types[1],
+                    raw[1].span,
+                    "the list's elements and the value sought",
+                );
+                Type::Int
+            }
+            Builtin::Sum | Builtin::Min | Builtin::Max => {
+                self.expect_type(&list_of(Type::Int), &types[0], raw[0].span, &arg(0));
+                Type::Int
+            }
             Builtin::Others | Builtin::SeatsFrom => {
-                self.expect_type(&Type::Player, &t, aspan, &arg);
+                self.expect_type(&Type::Player, &types[0], raw[0].span, &arg(0));
                 list_of(Type::Player)
             }
             Builtin::Next | Builtin::Prev => {
-                self.expect_type(&Type::Player, &t, aspan, &arg);
+                self.expect_type(&Type::Player, &types[0], raw[0].span, &arg(0));
                 Type::Player
             }
             Builtin::Seat => {
-                self.expect_type(&Type::Player, &t, aspan, &arg);
+                self.expect_type(&Type::Player, &types[0], raw[0].span, &arg(0));
                 Type::Int
             }
+            Builtin::AtSeat => {
+                self.expect_type(&Type::Int, &types[0], raw[0].span, &arg(0));
+                Type::Player
+            }
             Builtin::Abs => {
-                self.expect_type(&Type::Int, &t, aspan, &arg);
+                self.expect_type(&Type::Int, &types[0], raw[0].span, &arg(0));
+                Type::Int
+            }
+            Builtin::Clamp => {
+                for (i, t) in types.iter().enumerate() {
+                    self.expect_type(&Type::Int, t, raw[i].span, &arg(i));
+                }
                 Type::Int
             }
         };
-        (mk(K::Builtin(b, vec![x]), span), ty)
+        let lowered = args.into_iter().map(|(x, _)| x).collect();
+        (mk(K::Builtin(b, lowered), span), ty)
     }
 
     /// A comprehension, plain or inside `any`, `all`, `top` or `bottom`.
@@ -756,6 +787,13 @@ fn builtin(name: &str) -> Option<Builtin> {
         "seat" => Builtin::Seat,
         "distinct" => Builtin::Distinct,
         "sort" => Builtin::Sort,
+        "nth" => Builtin::Nth,
+        "take" => Builtin::Take,
+        "drop" => Builtin::Drop,
+        "position" => Builtin::Position,
+        "subsets" => Builtin::Subsets,
+        "at_seat" => Builtin::AtSeat,
+        "clamp" => Builtin::Clamp,
         _ => return None,
     })
 }

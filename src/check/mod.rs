@@ -109,6 +109,7 @@ impl<'a> Checker<'a> {
                 setup: None,
                 score: None,
                 winners: None,
+                invariants: Vec::new(),
                 sources: merged.sources.clone(),
                 init_locals: 0,
             },
@@ -195,7 +196,7 @@ impl<'a> Checker<'a> {
                     }
                     game = Some(g);
                 }
-                ast::Decl::Variant(_) => {}
+                ast::Decl::Variant(_) | ast::Decl::Invariant(_) => {}
                 ast::Decl::Enum(e) => {
                     let id = ir::EnumId(self.program.enums.len() as u32);
                     self.define(&e.name, Symbol::Enum(id));
@@ -220,9 +221,20 @@ impl<'a> Checker<'a> {
                 ast::Decl::Kind(k) => {
                     let id = ir::KindId(self.program.kinds.len() as u32);
                     self.define(&k.name, Symbol::Kind(id));
+                    let (span, names) = match &k.count {
+                        ast::KindCount::Count(e) => (e.span, Vec::new()),
+                        ast::KindCount::Named(names) => {
+                            for (i, n) in names.iter().enumerate() {
+                                self.define(n, Symbol::Instance(id, i as u32));
+                            }
+                            (k.name.span, names.iter().map(|n| n.text.clone()).collect())
+                        }
+                    };
                     self.program.kinds.push(ir::KindDef {
                         name: k.name.text.clone(),
-                        count: const_expr(ir::Value::Int(0), k.count.span),
+                        count: const_expr(ir::Value::Int(names.len() as i64), span),
+                        names,
+                        index_slot: None,
                         fields: Vec::new(),
                     });
                 }
@@ -408,6 +420,7 @@ impl<'a> Checker<'a> {
                                 bounds,
                                 visibility: fd.visibility,
                                 init: const_expr(ir::Value::None, fd.init.span),
+                                visible_when: None,
                                 span: fd.name.span,
                             }
                         })
@@ -575,21 +588,44 @@ impl<'a> Checker<'a> {
                         &mut self.program.globals[slot]
                     };
                     target.init = init;
+                    if let Some(c) = &v.visible_when {
+                        let visible = if v.per_player {
+                            self.visibility_condition(c, "owner", Type::Player, v.name.span)
+                        } else {
+                            self.visibility_condition(c, "", Type::Error, v.name.span)
+                        };
+                        let target = if v.per_player {
+                            &mut self.program.player_vars[slot]
+                        } else {
+                            &mut self.program.globals[slot]
+                        };
+                        target.visible_when = Some(visible);
+                    }
                     // Initial values may use comprehensions; the engine gives them a frame.
                     self.note_init_locals(scope.max_slots());
                 }
                 ast::Decl::Kind(kd) => {
-                    self.current = Some(Symbol::Kind(ir::KindId(k as u32)));
+                    let kind_id = ir::KindId(k as u32);
+                    self.current = Some(Symbol::Kind(kind_id));
                     let mut scope = Scope::new(false);
-                    let (count, ty) = self.expr(&kd.count, &mut scope);
-                    self.expect_type(&Type::Int, &ty, kd.count.span, "the number of instances");
-                    self.program.kinds[k].count = count;
+                    if let ast::KindCount::Count(count) = &kd.count {
+                        let (count_ir, ty) = self.expr(count, &mut scope);
+                        self.expect_type(&Type::Int, &ty, count.span, "the number of instances");
+                        self.program.kinds[k].count = count_ir;
+                    }
+                    // Field initial values may use `index`, the instance's number from 1.
+                    let index = scope.shadow("index", Type::Int, kd.name.span);
+                    self.program.kinds[k].index_slot = Some(index);
                     for (i, fd) in kd.fields.iter().enumerate() {
                         let (init, ty) = self.expr(&fd.init, &mut scope);
+                        let visible = fd.visible_when.as_ref().map(|c| {
+                            self.visibility_condition(c, "it", Type::Entity(kind_id), kd.name.span)
+                        });
                         if let Some(field) = self.program.kinds[k].fields.get(i) {
                             let want = field.ty.clone();
                             self.expect_type(&want, &ty, fd.init.span, "the initial value");
                             self.program.kinds[k].fields[i].init = init;
+                            self.program.kinds[k].fields[i].visible_when = visible;
                         }
                     }
                     self.note_init_locals(scope.max_slots());
@@ -679,6 +715,21 @@ impl<'a> Checker<'a> {
                         body,
                     });
                 }
+                ast::Decl::Invariant(inv) => {
+                    self.current = None;
+                    let mut scope = Scope::new(false);
+                    let (cond, ty) = self.expr(&inv.cond, &mut scope);
+                    self.expect_type(&Type::Bool, &ty, inv.cond.span, "an invariant");
+                    self.program.invariants.push(ir::Invariant {
+                        name: inv.name.text.clone(),
+                        description: inv.description.as_ref().and_then(|d| d.literal()),
+                        check: ir::EndFn {
+                            locals: scope.max_slots(),
+                            body: cond,
+                        },
+                        span: inv.cond.span,
+                    });
+                }
                 ast::Decl::Game(_)
                 | ast::Decl::Variant(_)
                 | ast::Decl::Enum(_)
@@ -693,6 +744,30 @@ impl<'a> Checker<'a> {
 
     fn note_init_locals(&mut self, n: usize) {
         self.program.init_locals = self.program.init_locals.max(n);
+    }
+
+    /// A `visible when` condition: slot 0 is `viewer`, slot 1 the owner (`owner`) or instance (`it`).
+    fn visibility_condition(
+        &mut self,
+        cond: &ast::Expr,
+        subject: &str,
+        subject_ty: Type,
+        span: Span,
+    ) -> ir::EndFn {
+        let mut scope = Scope::new(false);
+        scope.shadow("viewer", Type::Player, span);
+        // A global has no subject; its slot stays unnamed so that slot numbers agree.
+        scope.shadow(
+            if subject.is_empty() { " " } else { subject },
+            subject_ty,
+            span,
+        );
+        let (body, ty) = self.expr(cond, &mut scope);
+        self.expect_type(&Type::Bool, &ty, cond.span, "a visibility condition");
+        ir::EndFn {
+            locals: scope.max_slots(),
+            body,
+        }
     }
 
     fn action(&mut self, id: ir::ActionId, a: &ast::ActionDecl) {
@@ -820,6 +895,7 @@ fn placeholder_var(v: &ast::VarDecl) -> ir::VarDef {
         bounds: None,
         visibility: v.visibility,
         init: const_expr(ir::Value::None, v.init.span),
+        visible_when: None,
         span: v.name.span,
     }
 }

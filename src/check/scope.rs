@@ -11,6 +11,7 @@ pub(crate) enum Symbol {
     PlayerVar(ir::PlayerVarId),
     Enum(ir::EnumId),
     EnumValue(ir::EnumId, u16),
+    Instance(ir::KindId, u32),
     Kind(ir::KindId),
     Die(ir::DieId),
     Def(ir::DefId),

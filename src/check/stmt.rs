@@ -406,26 +406,36 @@ impl Checker<'_> {
     ) -> Option<S> {
         let (v, vt) = self.expr(value, scope);
         let (target, ty) = self.place(place, scope)?;
-        match op {
-            AssignOp::Set => self.expect_type(&ty, &vt, value.span, "the new value"),
-            AssignOp::Add | AssignOp::Sub => {
-                if matches!(ty, Type::List(_)) && op == AssignOp::Add {
-                    self.expect_type(&ty, &vt, value.span, "what is added to the list");
-                } else {
+        let mut element = false;
+        match (op, ty.element()) {
+            (AssignOp::Set, _) => self.expect_type(&ty, &vt, value.span, "the new value"),
+            // `xs += ys` joins lists; `xs += x` adds one element; `-=` removes likewise.
+            (AssignOp::Add | AssignOp::Sub, Some(elem)) if ty != Type::Error => {
+                if !ty.accepts(&vt) {
+                    element = true;
                     self.expect_type(
-                        &Type::Int,
-                        &ty,
-                        place[0].span.to(place[place.len() - 1].span),
-                        "the variable changed by `+=` or `-=`",
+                        &elem,
+                        &vt,
+                        value.span,
+                        "what is added to or removed from the list",
                     );
-                    self.expect_type(&Type::Int, &vt, value.span, "the amount");
                 }
+            }
+            (AssignOp::Add | AssignOp::Sub, _) => {
+                self.expect_type(
+                    &Type::Int,
+                    &ty,
+                    place[0].span.to(place[place.len() - 1].span),
+                    "the variable changed by `+=` or `-=`",
+                );
+                self.expect_type(&Type::Int, &vt, value.span, "the amount");
             }
         }
         Some(S::Assign {
             place: target,
             op,
             value: v,
+            element,
         })
     }
 

@@ -85,8 +85,15 @@ impl<'a> Eval<'a> {
                 v?
             }
             K::Builtin(b, args) => {
-                let v = self.expr(&args[0], locals)?;
-                self.builtin(*b, v, e.span)?
+                let mut vs = args
+                    .iter()
+                    .map(|a| self.expr(a, locals))
+                    .collect::<R<Vec<_>>>()?;
+                if vs.len() == 1 {
+                    self.builtin(*b, vs.pop().expect("one argument"), e.span)?
+                } else {
+                    self.builtin_n(*b, vs, e.span)?
+                }
             }
             K::Binary(op, a, b) => self.binary(*op, a, b, e.span, locals)?,
             K::Unary(op, x) => {
@@ -344,6 +351,40 @@ impl<'a> Eval<'a> {
             (Builtin::Abs, Value::Int(n)) => {
                 Value::Int(n.checked_abs().ok_or_else(|| overflow(span))?)
             }
+            (Builtin::Subsets, Value::List(xs)) => {
+                if xs.len() > 12 {
+                    return Err(err(
+                        "list-too-long",
+                        format!("{} elements have too many subsets to list", xs.len()),
+                        span,
+                        "take subsets of at most 12 elements, or choose one element at a time",
+                    ));
+                }
+                let n = xs.len();
+                let mut out = Vec::with_capacity(1 << n);
+                for mask in 0u32..(1 << n) {
+                    out.push(Value::List(
+                        (0..n)
+                            .filter(|i| mask & (1 << i) != 0)
+                            .map(|i| xs[i].clone())
+                            .collect(),
+                    ));
+                }
+                // Smaller subsets first, so that "commit nothing" leads the list.
+                out.sort_by_key(|v| if let Value::List(s) = v { s.len() } else { 0 });
+                Value::List(out)
+            }
+            (Builtin::AtSeat, Value::Int(i)) => {
+                if i < 1 || i > players as i64 {
+                    return Err(err(
+                        "out-of-range",
+                        format!("there is no seat {i} with {players} players"),
+                        span,
+                        "seats count from 1",
+                    ));
+                }
+                Value::Player((i - 1) as u8)
+            }
             (Builtin::First, Value::List(xs)) => xs.into_iter().next().unwrap_or(Value::None),
             (Builtin::Last, Value::List(xs)) => xs.into_iter().last().unwrap_or(Value::None),
             (_, Value::None) => {
@@ -355,6 +396,59 @@ impl<'a> Eval<'a> {
                 ))
             }
             (_, v) => return Err(self.wrong(&v, "a fitting argument", span)),
+        })
+    }
+
+    fn builtin_n(&mut self, b: Builtin, args: Vec<Value>, span: Span) -> R<Value> {
+        let mut it = args.into_iter();
+        let (a, c) = (
+            it.next().unwrap_or(Value::None),
+            it.next().unwrap_or(Value::None),
+        );
+        Ok(match (b, a, c) {
+            (Builtin::Nth, Value::List(xs), Value::Int(i)) => {
+                if i < 1 || i as usize > xs.len() {
+                    return Err(err(
+                        "out-of-range",
+                        format!("nth(…, {i}) of a list of {}", xs.len()),
+                        span,
+                        "positions count from 1 to the length of the list; check `count(...)` first",
+                    ));
+                }
+                xs[i as usize - 1].clone()
+            }
+            (Builtin::Take, Value::List(xs), Value::Int(n)) => {
+                Value::List(xs.into_iter().take(n.max(0) as usize).collect())
+            }
+            (Builtin::Drop, Value::List(xs), Value::Int(n)) => {
+                Value::List(xs.into_iter().skip(n.max(0) as usize).collect())
+            }
+            (Builtin::Position, Value::List(xs), x) => {
+                Value::Int(xs.iter().position(|y| *y == x).map_or(0, |i| i as i64 + 1))
+            }
+            (Builtin::Clamp, Value::Int(x), Value::Int(lo)) => {
+                let hi = match it.next() {
+                    Some(Value::Int(h)) => h,
+                    _ => {
+                        return Err(err(
+                            "type-mismatch",
+                            "clamp needs three numbers",
+                            span,
+                            "write clamp(x, lo, hi)",
+                        ))
+                    }
+                };
+                Value::Int(x.max(lo).min(hi.max(lo)))
+            }
+            (_, Value::None, _) => {
+                return Err(err(
+                    "no-value",
+                    "this is `none`",
+                    span,
+                    "check for `none` with `if x != none` first",
+                ))
+            }
+            (_, v, _) => return Err(self.wrong(&v, "fitting arguments", span)),
         })
     }
 

@@ -112,45 +112,49 @@ fn err(code: &'static str, msg: impl Into<String>, span: Span, help: &str) -> Ru
 
 impl Game {
     /// Initial values, instances, then the setup and flow frames.
+    ///
+    /// Every slot exists (as `none`) before any initial value is evaluated, so an initial value
+    /// that reads another variable never reads out of bounds. Instances come first, so that a
+    /// variable may start as a list of them (`var deck: list of card = card`).
     pub(super) fn init(&mut self) -> R<()> {
         let program = self.program.clone();
         let mut locals = vec![Value::None; program.init_locals.max(1)];
-        for g in &program.globals {
-            let v = Eval::new(&program, &self.state).expr(&g.init, &mut locals)?;
-            self.state.globals.push(clamp(v, g.bounds));
-        }
-        for _ in 0..self.state.players {
-            let mut row = Vec::new();
-            for v in &program.player_vars {
-                let x = Eval::new(&program, &self.state).expr(&v.init, &mut locals)?;
-                row.push(clamp(x, v.bounds));
-            }
-            self.state.player_vars.push(row);
-        }
-        for k in &program.kinds {
-            let n = Eval::new(&program, &self.state).int(&k.count, &mut locals)?;
+        self.state.globals = vec![Value::None; program.globals.len()];
+        self.state.player_vars =
+            vec![vec![Value::None; program.player_vars.len()]; self.state.players as usize];
+        self.state.entities = vec![Vec::new(); program.kinds.len()];
+        for (k, kind) in program.kinds.iter().enumerate() {
+            let n = Eval::new(&program, &self.state).int(&kind.count, &mut locals)?;
             if !(0..=10_000).contains(&n) {
                 return Err(err(
                     "bad-count",
-                    format!("`{}` would have {n} instances", k.name),
-                    k.count.span,
+                    format!("`{}` would have {n} instances", kind.name),
+                    kind.count.span,
                     "give a kind from 0 to 10000 instances",
                 ));
             }
-            let mut instances = Vec::new();
-            for _ in 0..n {
-                let fields = k
-                    .fields
-                    .iter()
-                    .map(|f| {
-                        Eval::new(&program, &self.state)
-                            .expr(&f.init, &mut locals)
-                            .map(|v| clamp(v, f.bounds))
-                    })
-                    .collect::<R<Vec<_>>>()?;
-                instances.push(fields);
+            self.state.entities[k] = vec![vec![Value::None; kind.fields.len()]; n as usize];
+        }
+        for (k, kind) in program.kinds.iter().enumerate() {
+            for i in 0..self.state.entities[k].len() {
+                if let Some(slot) = kind.index_slot {
+                    locals[slot as usize] = Value::Int(i as i64 + 1);
+                }
+                for (f, field) in kind.fields.iter().enumerate() {
+                    let v = Eval::new(&program, &self.state).expr(&field.init, &mut locals)?;
+                    self.state.entities[k][i][f] = clamp(v, field.bounds);
+                }
             }
-            self.state.entities.push(instances);
+        }
+        for (i, g) in program.globals.iter().enumerate() {
+            let v = Eval::new(&program, &self.state).expr(&g.init, &mut locals)?;
+            self.state.globals[i] = clamp(v, g.bounds);
+        }
+        for p in 0..self.state.players as usize {
+            for (i, v) in program.player_vars.iter().enumerate() {
+                let x = Eval::new(&program, &self.state).expr(&v.init, &mut locals)?;
+                self.state.player_vars[p][i] = clamp(x, v.bounds);
+            }
         }
         self.push_proc(program.flow, Vec::new());
         if let Some(setup) = program.setup {
@@ -235,7 +239,12 @@ impl Game {
                 let v = self.eval(e)?;
                 self.frame().locals[*slot as usize] = v;
             }
-            S::Assign { place, op, value } => self.assign(place, *op, value, stmt.span)?,
+            S::Assign {
+                place,
+                op,
+                value,
+                element,
+            } => self.assign(place, *op, value, *element, stmt.span)?,
             S::If {
                 cond,
                 then,
@@ -569,7 +578,14 @@ impl Game {
         Ok(())
     }
 
-    fn assign(&mut self, place: &Place, op: AssignOp, value: &ir::Expr, span: Span) -> R<()> {
+    fn assign(
+        &mut self,
+        place: &Place,
+        op: AssignOp,
+        value: &ir::Expr,
+        element: bool,
+        span: Span,
+    ) -> R<()> {
         let v = self.eval(value)?;
         let program = self.program.clone();
         let (target, bounds): (&mut Value, Option<(i64, i64)>) = match place {
@@ -608,8 +624,23 @@ impl Game {
         };
         let new = match (op, &*target, v) {
             (AssignOp::Set, _, v) => v,
+            (AssignOp::Add, Value::List(xs), v) if element => {
+                let mut xs = xs.clone();
+                xs.push(v);
+                Value::List(xs)
+            }
+            (AssignOp::Sub, Value::List(xs), v) if element => {
+                Value::List(remove_one(xs, &v).ok_or_else(|| not_in_list(&program, &v, span))?)
+            }
             (AssignOp::Add, Value::List(xs), Value::List(ys)) => {
                 Value::List(xs.iter().cloned().chain(ys).collect())
+            }
+            (AssignOp::Sub, Value::List(xs), Value::List(ys)) => {
+                let mut rest = xs.clone();
+                for y in &ys {
+                    rest = remove_one(&rest, y).ok_or_else(|| not_in_list(&program, y, span))?;
+                }
+                Value::List(rest)
             }
             (AssignOp::Add, Value::Int(a), Value::Int(b)) => {
                 Value::Int(a.checked_add(b).ok_or_else(|| {
@@ -641,6 +672,24 @@ impl Game {
             }
         };
         *target = clamp(new, bounds);
+        Ok(())
+    }
+
+    /// Checks every declared invariant; the first that fails is an error at its declaration.
+    pub(super) fn check_invariants(&self) -> R<()> {
+        let program = &self.program;
+        for inv in &program.invariants {
+            let mut locals = vec![Value::None; inv.check.locals.max(1)];
+            if !Eval::new(program, &self.state).bool(&inv.check.body, &mut locals)? {
+                let what = inv.description.clone().unwrap_or_else(|| inv.name.clone());
+                return Err(err(
+                    "invariant-broken",
+                    format!("invariant `{}` no longer holds: {what}", inv.name),
+                    inv.check.body.span,
+                    "a rule changed the state in a way the invariant forbids; the last decision was undone",
+                ));
+            }
+        }
         Ok(())
     }
 
@@ -989,6 +1038,23 @@ fn move_label(program: &ir::Program, def: &ir::ActionDef, args: &[Value]) -> Str
         s.push_str(&show(program, a));
     }
     s
+}
+
+/// The list without the first occurrence of `v`, or None if it is absent.
+fn remove_one(xs: &[Value], v: &Value) -> Option<Vec<Value>> {
+    let i = xs.iter().position(|x| x == v)?;
+    let mut out = xs.to_vec();
+    out.remove(i);
+    Some(out)
+}
+
+fn not_in_list(program: &ir::Program, v: &Value, span: Span) -> RuntimeError {
+    err(
+        "not-in-list",
+        format!("{} is not in the list it is removed from", show(program, v)),
+        span,
+        "check with `if x in xs` before removing",
+    )
 }
 
 fn clamp(v: Value, bounds: Option<(i64, i64)>) -> Value {

@@ -181,6 +181,7 @@ impl Game {
         };
         game.init()?;
         game.run()?;
+        game.check_invariants()?;
         Ok(game)
     }
 
@@ -383,7 +384,11 @@ impl Game {
             player,
             choice: label,
         });
-        match self.decide(player, index).and_then(|()| self.run()) {
+        match self
+            .decide(player, index)
+            .and_then(|()| self.run())
+            .and_then(|()| self.check_invariants())
+        {
             Ok(()) => Ok(()),
             Err(e) => {
                 backup.restore(self);
@@ -452,7 +457,13 @@ pub fn show(program: &Program, v: &Value) -> String {
         Value::Int(n) => n.to_string(),
         Value::Player(p) => program.seat_name(*p),
         Value::Enum(e, i) => program.enums[e.index()].values[*i as usize].clone(),
-        Value::Entity(k, i) => format!("{}-{}", program.kinds[k.index()].name, i + 1),
+        Value::Entity(k, i) => {
+            let kind = &program.kinds[k.index()];
+            match kind.names.get(*i as usize) {
+                Some(name) => name.clone(),
+                None => format!("{}-{}", kind.name, i + 1),
+            }
+        }
         Value::List(xs) => format!(
             "[{}]",
             xs.iter()

@@ -85,6 +85,11 @@ impl Game {
                 return Ok(Value::Enum(crate::ir::EnumId(e as u32), i as u16));
             }
         }
+        for (k, kind) in program.kinds.iter().enumerate() {
+            if let Some(i) = kind.names.iter().position(|n| n == t) {
+                return Ok(Value::Entity(crate::ir::KindId(k as u32), i as u32));
+            }
+        }
         if let Some((kind, n)) = t.rsplit_once('-') {
             if let (Some(k), Ok(n)) = (
                 program.kinds.iter().position(|k| k.name == kind),

@@ -4,8 +4,9 @@
 //! its owner only, a hidden one to nobody, and a pending decision's options only to whoever
 //! must decide.
 
+use super::eval::Eval;
 use super::{show, Audience, Game, Pending};
-use crate::ir::Visibility;
+use crate::ir::{Value, VarDef, Visibility};
 use std::fmt::Write;
 
 /// Who is looking.
@@ -18,12 +19,41 @@ pub enum Viewer {
 }
 
 impl Viewer {
-    fn sees_owned(self, owner: u8, vis: Visibility) -> bool {
-        match vis {
-            Visibility::Public => true,
-            Visibility::Secret => self == Viewer::Player(owner),
-            Visibility::Hidden => false,
+    fn value(self) -> Value {
+        match self {
+            Viewer::Player(p) => Value::Player(p),
+            Viewer::Spectator => Value::None,
         }
+    }
+}
+
+/// Whether `viewer` may see a variable or field whose owner (or instance) is `subject`.
+fn visible(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -> bool {
+    let by_default = match def.visibility {
+        Visibility::Public => true,
+        Visibility::Secret => viewer.value() == *subject,
+        Visibility::Hidden => false,
+    };
+    by_default
+        || def.visible_when.as_ref().is_some_and(|f| {
+            let mut locals = vec![Value::None; f.locals.max(2)];
+            locals[0] = viewer.value();
+            locals[1] = subject.clone();
+            // A condition that fails to evaluate hides the value rather than leak it.
+            Eval::new(&game.program, &game.state)
+                .bool(&f.body, &mut locals)
+                .unwrap_or(false)
+        })
+}
+
+/// A value as `viewer` may see it: itself, or how many things a hidden list holds.
+fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) -> String {
+    if visible(game, def, subject, viewer) {
+        return show(&game.program, v);
+    }
+    match v {
+        Value::List(xs) => format!("{} hidden", xs.len()),
+        _ => "?".to_string(),
     }
 }
 
@@ -40,14 +70,7 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
         .globals
         .iter()
         .zip(&state.globals)
-        .map(|(g, v)| {
-            let shown = if g.visibility == Visibility::Public {
-                show(program, v)
-            } else {
-                "?".into()
-            };
-            format!("{} {shown}", g.name)
-        })
+        .map(|(g, v)| format!("{} {}", g.name, shown(game, g, v, &Value::None, viewer)))
         .collect();
     if !globals.is_empty() {
         let _ = writeln!(out, "  {}", globals.join(" · "));
@@ -63,12 +86,11 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
             .iter()
             .zip(&state.player_vars[p as usize])
             .map(|(d, v)| {
-                let shown = if viewer.sees_owned(p, d.visibility) {
-                    show(program, v)
-                } else {
-                    "?".into()
-                };
-                format!("{} {shown}", d.name)
+                format!(
+                    "{} {}",
+                    d.name,
+                    shown(game, d, v, &Value::Player(p), viewer)
+                )
             })
             .collect();
         let _ = writeln!(out, "  {}{me}: {}", game.seat_name(p), vars.join(" · "));
@@ -80,15 +102,15 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
                 .iter()
                 .zip(fields)
                 .map(|(f, v)| {
-                    let s = if f.visibility == Visibility::Public {
-                        show(program, v)
-                    } else {
-                        "?".into()
-                    };
-                    format!("{} {s}", f.name)
+                    let it = Value::Entity(crate::ir::KindId(k as u32), i as u32);
+                    format!("{} {}", f.name, shown(game, f, v, &it, viewer))
                 })
                 .collect();
-            let _ = writeln!(out, "  {}-{}: {}", kind.name, i + 1, shown.join(" · "));
+            let label = show(
+                program,
+                &Value::Entity(crate::ir::KindId(k as u32), i as u32),
+            );
+            let _ = writeln!(out, "  {label}: {}", shown.join(" · "));
         }
     }
     match (&game.outcome, &game.pending) {

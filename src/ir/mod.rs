@@ -128,6 +128,9 @@ pub struct VarDef {
     pub visibility: Visibility,
     /// Its initial value (evaluated at the start of a game, with `me` unbound).
     pub init: Expr,
+    /// `visible when`: slot 0 holds the viewer (`none` for onlookers), slot 1 the owner or
+    /// the instance.
+    pub visible_when: Option<EndFn>,
     /// Where it is declared.
     pub span: Span,
 }
@@ -139,6 +142,10 @@ pub struct KindDef {
     pub name: String,
     /// How many instances (may depend on the player count).
     pub count: Expr,
+    /// Instance names, for `kind x named a, b, c`; empty for numbered instances.
+    pub names: Vec<String>,
+    /// The slot holding `index` (counting from 1) while field initial values are evaluated.
+    pub index_slot: Option<Slot>,
     /// The fields of every instance.
     pub fields: Vec<VarDef>,
 }
@@ -247,6 +254,19 @@ pub struct EndFn {
     pub body: Expr,
 }
 
+/// A declared fact that must hold after every decision.
+#[derive(Debug, Clone)]
+pub struct Invariant {
+    /// Its name.
+    pub name: String,
+    /// What it means.
+    pub description: Option<String>,
+    /// The condition, in a frame of `locals` slots.
+    pub check: EndFn,
+    /// Where it is declared.
+    pub span: Span,
+}
+
 /// A whole resolved game.
 #[derive(Debug, Clone)]
 pub struct Program {
@@ -288,6 +308,8 @@ pub struct Program {
     pub score: Option<EndFn>,
     /// The winners, if declared; otherwise the top scores share the win.
     pub winners: Option<EndFn>,
+    /// Facts that must hold after every decision.
+    pub invariants: Vec<Invariant>,
     /// The source files, for rendering errors.
     pub sources: SourceMap,
     /// Slots needed to evaluate initial values and kind counts.
@@ -369,9 +391,14 @@ pub enum StmtKind {
     Random { slot: Slot, from: Expr },
     /// Write to a place.
     Assign {
+        /// Where.
         place: Place,
+        /// `=`, `+=` or `-=`.
         op: AssignOp,
+        /// The value.
         value: Expr,
+        /// For lists: the value is one element to add or remove, not a list of them.
+        element: bool,
     },
     /// Branch.
     If {
@@ -474,6 +501,31 @@ pub enum Builtin {
     Distinct,
     /// A list sorted ascending.
     Sort,
+    /// The i-th element, counting from 1.
+    Nth,
+    /// The first n elements.
+    Take,
+    /// All but the first n elements.
+    Drop,
+    /// Where a value first stands in a list, counting from 1; 0 if absent.
+    Position,
+    /// Every sub-list, in order, from the empty one to the whole list.
+    Subsets,
+    /// The player in seat i, counting from 1.
+    AtSeat,
+    /// A number held between two bounds.
+    Clamp,
+}
+
+impl Builtin {
+    /// How many arguments it takes.
+    pub fn arity(self) -> usize {
+        match self {
+            Builtin::Nth | Builtin::Take | Builtin::Drop | Builtin::Position => 2,
+            Builtin::Clamp => 3,
+            _ => 1,
+        }
+    }
 }
 
 /// Queries that bind a variable over a list.

@@ -30,6 +30,8 @@ pub enum Patch {
 }
 
 /// A top-level item.
+// Items are built once per file and moved into the merged program; boxing buys nothing.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone)]
 pub enum Item {
     /// A declaration, possibly marked `add` or `replace` in a variant.
@@ -72,6 +74,8 @@ pub enum PartKind {
     Score,
     /// `winners` (one per game).
     Winners,
+    /// `invariant`.
+    Invariant,
 }
 
 impl PartKind {
@@ -90,6 +94,7 @@ impl PartKind {
             PartKind::Setup => "setup",
             PartKind::Score => "score",
             PartKind::Winners => "winners",
+            PartKind::Invariant => "invariant",
         }
     }
 
@@ -133,6 +138,8 @@ pub enum Decl {
     Score(ScoreDecl),
     /// `winners = ...`
     Winners(WinnersDecl),
+    /// `invariant cubes_kept "the cubes are all somewhere" = ...`
+    Invariant(InvariantDecl),
 }
 
 impl Decl {
@@ -153,6 +160,7 @@ impl Decl {
             Decl::Setup(d) => named(PartKind::Setup, &d.keyword),
             Decl::Score(d) => named(PartKind::Score, &d.keyword),
             Decl::Winners(d) => named(PartKind::Winners, &d.keyword),
+            Decl::Invariant(d) => named(PartKind::Invariant, &d.name),
         }
     }
 }
@@ -219,6 +227,8 @@ pub struct VarDecl {
     pub ty: TypeExpr,
     /// Its initial value.
     pub init: Expr,
+    /// `visible when cond`: who else may see it.
+    pub visible_when: Option<Expr>,
 }
 
 /// `kind name[count] { fields }`
@@ -226,10 +236,19 @@ pub struct VarDecl {
 pub struct KindDecl {
     /// The kind's name.
     pub name: Name,
-    /// How many instances exist.
-    pub count: Expr,
+    /// How many instances exist: a count, or one per name.
+    pub count: KindCount,
     /// The fields of each instance.
     pub fields: Vec<FieldDecl>,
+}
+
+/// How the instances of a kind are made.
+#[derive(Debug, Clone)]
+pub enum KindCount {
+    /// `kind card[52]`: numbered instances, `card-1` to `card-52`.
+    Count(Expr),
+    /// `kind company named A, B, C`: one instance per name, each a value of the kind.
+    Named(Vec<Name>),
 }
 
 /// A field of a kind.
@@ -243,6 +262,8 @@ pub struct FieldDecl {
     pub ty: TypeExpr,
     /// Its initial value.
     pub init: Expr,
+    /// `visible when cond`: who else may see it.
+    pub visible_when: Option<Expr>,
 }
 
 /// `die d6: 1..6`
@@ -327,6 +348,17 @@ pub struct WinnersDecl {
     pub keyword: Name,
     /// A list of players; empty means everyone loses.
     pub body: Expr,
+}
+
+/// `invariant name "description" = cond`
+#[derive(Debug, Clone)]
+pub struct InvariantDecl {
+    /// Its name, for variants and errors.
+    pub name: Name,
+    /// What it means, for errors.
+    pub description: Option<Text>,
+    /// Must hold after every decision.
+    pub cond: Expr,
 }
 
 /// A type as written.

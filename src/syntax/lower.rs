@@ -119,6 +119,7 @@ impl Lowerer {
             Rule::kw_flow => PartKind::Flow,
             Rule::kw_setup => PartKind::Setup,
             Rule::kw_score => PartKind::Score,
+            Rule::kw_invariant => PartKind::Invariant,
             _ => PartKind::Winners,
         }
     }
@@ -139,6 +140,23 @@ impl Lowerer {
             Rule::setup_decl => Decl::Setup(self.block_decl(pair)),
             Rule::score_decl => Decl::Score(self.score_decl(pair)),
             Rule::winners_decl => Decl::Winners(self.winners_decl(pair)),
+            Rule::invariant_decl => {
+                let mut inner = pair.into_inner().skip(1);
+                let name = self.name(inner.next().expect("grammar: invariant name"));
+                let mut description = None;
+                let mut cond = None;
+                for p in inner {
+                    match p.as_rule() {
+                        Rule::string => description = Some(self.text(p)),
+                        _ => cond = Some(self.expr(p)),
+                    }
+                }
+                Decl::Invariant(InvariantDecl {
+                    name,
+                    description,
+                    cond: cond.expect("grammar: invariant condition"),
+                })
+            }
             r => unreachable!("grammar: unexpected declaration {r:?}"),
         }
     }
@@ -220,6 +238,7 @@ impl Lowerer {
         let mut name = None;
         let mut ty = None;
         let mut init = None;
+        let mut visible_when = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::per_player => per_player = true,
@@ -227,10 +246,12 @@ impl Lowerer {
                 Rule::name => name = Some(self.name(p)),
                 Rule::type_expr => ty = Some(self.type_expr(p)),
                 Rule::expr => init = Some(self.expr(p)),
+                Rule::visible_when => visible_when = Some(self.expr(last(p))),
                 _ => {}
             }
         }
         VarDecl {
+            visible_when,
             name: name.expect("grammar: var name"),
             per_player,
             visibility,
@@ -243,7 +264,17 @@ impl Lowerer {
         let mut inner = pair.into_inner();
         inner.next(); // kw_kind
         let name = self.name(inner.next().expect("grammar: kind name"));
-        let count = self.expr(inner.next().expect("grammar: kind count"));
+        let c = inner.next().expect("grammar: kind count");
+        let count = if c.as_rule() == Rule::kind_names {
+            KindCount::Named(
+                c.into_inner()
+                    .filter(|p| p.as_rule() == Rule::name)
+                    .map(|p| self.name(p))
+                    .collect(),
+            )
+        } else {
+            KindCount::Count(self.expr(c))
+        };
         let fields = inner.map(|f| self.field_decl(f)).collect();
         KindDecl {
             name,
@@ -257,16 +288,19 @@ impl Lowerer {
         let mut name = None;
         let mut ty = None;
         let mut init = None;
+        let mut visible_when = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::visibility => visibility = self.visibility(p),
                 Rule::name => name = Some(self.name(p)),
                 Rule::type_expr => ty = Some(self.type_expr(p)),
                 Rule::expr => init = Some(self.expr(p)),
+                Rule::visible_when => visible_when = Some(self.expr(last(p))),
                 _ => {}
             }
         }
         FieldDecl {
+            visible_when,
             name: name.expect("grammar: field name"),
             visibility,
             ty: ty.expect("grammar: field type"),
