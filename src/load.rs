@@ -239,9 +239,14 @@ impl Loader<'_> {
         }
         self.check_excludes(&chain);
         let mut merged = Merged::default();
+        // Scenarios belong to the file they are written in: only the file played or tested
+        // contributes its own.
+        let primary = path.to_path_buf();
         let base = chain.remove(0);
+        let base_is_primary = same_file(&base.path, &primary);
         for item in base.ast.items {
             match item {
+                ast::Item::Decl { patch: None, decl: ast::Decl::Scenario(_) } if !base_is_primary => {}
                 ast::Item::Decl { patch: None, decl } => merged.decls.push(decl),
                 ast::Item::Decl { patch: Some((_, span)), .. } | ast::Item::Remove { span, .. } => self.diags.push(
                     Diagnostic::error("patch-outside-variant", "`add`, `replace` and `remove` belong in variant files", span)
@@ -257,8 +262,19 @@ impl Loader<'_> {
                 .and_then(|h| h.title.literal())
                 .unwrap_or_default();
             merged.variants.push(title);
+            let is_primary = same_file(&v.path, &primary);
             for item in v.ast.items {
-                self.apply(&mut merged, item);
+                match item {
+                    ast::Item::Decl {
+                        patch: None,
+                        decl: ast::Decl::Scenario(sc),
+                    } => {
+                        if is_primary {
+                            merged.decls.push(ast::Decl::Scenario(sc));
+                        }
+                    }
+                    item => self.apply(&mut merged, item),
+                }
             }
         }
         Some(merged)

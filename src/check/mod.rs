@@ -7,6 +7,7 @@
 mod consts;
 mod expr;
 mod lints;
+mod scenario;
 mod scope;
 mod stmt;
 
@@ -110,6 +111,7 @@ impl<'a> Checker<'a> {
                 score: None,
                 winners: None,
                 invariants: Vec::new(),
+                scenarios: Vec::new(),
                 sources: merged.sources.clone(),
                 init_locals: 0,
             },
@@ -196,7 +198,7 @@ impl<'a> Checker<'a> {
                     }
                     game = Some(g);
                 }
-                ast::Decl::Variant(_) | ast::Decl::Invariant(_) => {}
+                ast::Decl::Variant(_) | ast::Decl::Invariant(_) | ast::Decl::Scenario(_) => {}
                 ast::Decl::Enum(e) => {
                     let id = ir::EnumId(self.program.enums.len() as u32);
                     self.define(&e.name, Symbol::Enum(id));
@@ -715,6 +717,7 @@ impl<'a> Checker<'a> {
                         body,
                     });
                 }
+                ast::Decl::Scenario(sc) => self.scenario(sc),
                 ast::Decl::Invariant(inv) => {
                     self.current = None;
                     let mut scope = Scope::new(false);

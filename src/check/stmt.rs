@@ -439,7 +439,11 @@ impl Checker<'_> {
         })
     }
 
-    fn place(&mut self, place: &[ast::Name], scope: &mut Scope) -> Option<(ir::Place, Type)> {
+    pub(crate) fn place(
+        &mut self,
+        place: &[ast::Name],
+        scope: &mut Scope,
+    ) -> Option<(ir::Place, Type)> {
         let first = &place[0];
         if place.len() == 1 {
             if let Some((slot, ty)) = scope.lookup(&first.text) {

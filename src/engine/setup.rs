@@ -111,3 +111,63 @@ impl Game {
         Ok(self.outcome.as_ref().expect("finished"))
     }
 }
+
+impl Game {
+    /// Evaluates a resolved expression against the current state, in a frame of `locals`.
+    pub fn eval_in(
+        &self,
+        e: &crate::ir::Expr,
+        locals: &mut [Value],
+    ) -> Result<Value, RuntimeError> {
+        super::eval::Eval::new(&self.program, &self.state).expr(e, locals)
+    }
+
+    /// Writes a value to a resolved place, clamping bounded ints, as an assignment would.
+    pub fn set_place(
+        &mut self,
+        place: &crate::ir::Place,
+        value: Value,
+        locals: &mut [Value],
+    ) -> Result<(), RuntimeError> {
+        use crate::ir::Place;
+        let program = self.program.clone();
+        let wrong = |span| {
+            RuntimeError::new(
+                "no-value",
+                "this is not a player or an instance",
+                span,
+                "check the place written",
+            )
+        };
+        let (target, bounds) = match place {
+            Place::Local(s) => (&mut locals[*s as usize], None),
+            Place::Global(g) => (
+                &mut self.state.globals[g.index()],
+                program.globals[g.index()].bounds,
+            ),
+            Place::PlayerVar(p, id) => {
+                let Value::Player(p) = self.eval_in(p, locals)? else {
+                    return Err(wrong(p.span));
+                };
+                (
+                    &mut self.state.player_vars[p as usize][id.index()],
+                    program.player_vars[id.index()].bounds,
+                )
+            }
+            Place::Field(x, k, f) => {
+                let Value::Entity(_, i) = self.eval_in(x, locals)? else {
+                    return Err(wrong(x.span));
+                };
+                (
+                    &mut self.state.entities[k.index()][i as usize][f.index()],
+                    program.kinds[k.index()].fields[f.index()].bounds,
+                )
+            }
+        };
+        *target = match (value, bounds) {
+            (Value::Int(n), Some((lo, hi))) => Value::Int(n.clamp(lo, hi)),
+            (v, _) => v,
+        };
+        Ok(())
+    }
+}

@@ -267,6 +267,54 @@ pub struct Invariant {
     pub span: Span,
 }
 
+/// A designer's test: a position set up or played from a seed, and what must then hold.
+#[derive(Debug, Clone)]
+pub struct Scenario {
+    /// What it shows.
+    pub title: String,
+    /// How many play (the game's minimum if not given).
+    pub players: Option<u8>,
+    /// The seed (1 if not given).
+    pub seed: u64,
+    /// Slots for the seat names (P1, P2, ...), bound to the seats in order.
+    pub locals: usize,
+    /// The steps in order.
+    pub steps: Vec<ScenarioStep>,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// One step of a scenario.
+#[derive(Debug, Clone)]
+pub struct ScenarioStep {
+    /// What it does.
+    pub kind: ScenarioStepKind,
+    /// Where it is written.
+    pub span: Span,
+}
+
+/// The resolved steps of a scenario.
+#[derive(Debug, Clone)]
+pub enum ScenarioStepKind {
+    /// Moves as typed, by a seat or by whoever must decide.
+    Play {
+        seat: Option<Expr>,
+        moves: Vec<String>,
+    },
+    /// Random bots play until the condition holds or the game ends.
+    RunUntil(Expr),
+    /// Name a value for later steps.
+    Let(Slot, Expr),
+    /// Change the position by hand.
+    Set(Place, Expr),
+    /// A condition that must hold now.
+    Expect(Expr),
+    /// End the game where it stands and compare the winners.
+    ExpectWinners(Expr),
+    /// End the game where it stands.
+    EndGame,
+}
+
 /// A whole resolved game.
 #[derive(Debug, Clone)]
 pub struct Program {
@@ -310,6 +358,8 @@ pub struct Program {
     pub winners: Option<EndFn>,
     /// Facts that must hold after every decision.
     pub invariants: Vec<Invariant>,
+    /// The designer's tests written in the file checked.
+    pub scenarios: Vec<Scenario>,
     /// The source files, for rendering errors.
     pub sources: SourceMap,
     /// Slots needed to evaluate initial values and kind counts.

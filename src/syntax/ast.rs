@@ -140,6 +140,8 @@ pub enum Decl {
     Winners(WinnersDecl),
     /// `invariant cubes_kept "the cubes are all somewhere" = ...`
     Invariant(InvariantDecl),
+    /// `scenario "name" { ... }`: a designer's test.
+    Scenario(ScenarioDecl),
 }
 
 impl Decl {
@@ -147,7 +149,7 @@ impl Decl {
     pub fn part(&self) -> Option<(PartKind, Name)> {
         let named = |kind, name: &Name| Some((kind, name.clone()));
         match self {
-            Decl::Game(_) | Decl::Variant(_) => None,
+            Decl::Game(_) | Decl::Variant(_) | Decl::Scenario(_) => None,
             Decl::Enum(d) => named(PartKind::Enum, &d.name),
             Decl::Var(d) => named(PartKind::Var, &d.name),
             Decl::Kind(d) => named(PartKind::Kind, &d.name),
@@ -359,6 +361,52 @@ pub struct InvariantDecl {
     pub description: Option<Text>,
     /// Must hold after every decision.
     pub cond: Expr,
+}
+
+/// `scenario "name" { steps }`
+#[derive(Debug, Clone)]
+pub struct ScenarioDecl {
+    /// What it shows.
+    pub title: Text,
+    /// Its steps in order.
+    pub steps: Vec<Step>,
+    /// The whole scenario.
+    pub span: Span,
+}
+
+/// One step of a scenario.
+#[derive(Debug, Clone)]
+pub struct Step {
+    /// What it does.
+    pub kind: StepKind,
+    /// The whole step.
+    pub span: Span,
+}
+
+/// The steps of a scenario.
+#[derive(Debug, Clone)]
+pub enum StepKind {
+    /// `players 4`: how many play (before any other step).
+    Players(Expr),
+    /// `seed 7`: the game's seed (before any other step).
+    Seed(Expr),
+    /// `play P1 "cheat", "form"`: moves, by one seat or by whoever must decide.
+    Play {
+        seat: Option<Expr>,
+        moves: Vec<Text>,
+    },
+    /// `run until cond`: random bots play until the condition holds or the game ends.
+    RunUntil(Expr),
+    /// `let a = first(alliance)`: name a value for later steps.
+    Let { name: Name, value: Expr },
+    /// `set P1.honest = 30`: change the position by hand.
+    Set { place: Vec<Name>, value: Expr },
+    /// `expect cond`: the condition must hold now.
+    Expect(Expr),
+    /// `expect winners == [P1]`: ends the game where it stands and compares the winners.
+    ExpectWinners(Expr),
+    /// `end game`: ends the game where it stands, scoring it.
+    EndGame,
 }
 
 /// A type as written.

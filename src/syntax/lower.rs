@@ -140,6 +140,7 @@ impl Lowerer {
             Rule::setup_decl => Decl::Setup(self.block_decl(pair)),
             Rule::score_decl => Decl::Score(self.score_decl(pair)),
             Rule::winners_decl => Decl::Winners(self.winners_decl(pair)),
+            Rule::scenario_decl => Decl::Scenario(self.scenario_decl(pair)),
             Rule::invariant_decl => {
                 let mut inner = pair.into_inner().skip(1);
                 let name = self.name(inner.next().expect("grammar: invariant name"));
@@ -159,6 +160,71 @@ impl Lowerer {
             }
             r => unreachable!("grammar: unexpected declaration {r:?}"),
         }
+    }
+
+    fn scenario_decl(&self, pair: Pair<Rule>) -> ScenarioDecl {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner().skip(1);
+        let title = self.text(inner.next().expect("grammar: scenario title"));
+        let steps = inner.map(|p| self.step(p)).collect();
+        ScenarioDecl { title, steps, span }
+    }
+
+    fn step(&self, pair: Pair<Rule>) -> Step {
+        let span = self.span(&pair);
+        let rule = pair.as_rule();
+        let mut inner = pair.into_inner().skip(1);
+        let kind = match rule {
+            Rule::step_players => {
+                StepKind::Players(self.expr(inner.next().expect("grammar: count")))
+            }
+            Rule::step_seed => StepKind::Seed(self.expr(inner.next().expect("grammar: seed"))),
+            Rule::step_play => {
+                let mut seat = None;
+                let mut moves = Vec::new();
+                for p in inner {
+                    match p.as_rule() {
+                        Rule::string => moves.push(self.text(p)),
+                        _ => seat = Some(self.expr(p)),
+                    }
+                }
+                StepKind::Play { seat, moves }
+            }
+            Rule::step_run => {
+                let cond = inner
+                    .find(|p| p.as_rule() == Rule::expr)
+                    .expect("grammar: until");
+                StepKind::RunUntil(self.expr(cond))
+            }
+            Rule::step_set => {
+                let place = inner
+                    .next()
+                    .expect("grammar: place")
+                    .into_inner()
+                    .map(|n| self.name(n))
+                    .collect();
+                StepKind::Set {
+                    place,
+                    value: self.expr(inner.next().expect("grammar: value")),
+                }
+            }
+            Rule::step_let => {
+                let name = self.name(inner.next().expect("grammar: name"));
+                StepKind::Let {
+                    name,
+                    value: self.expr(inner.next().expect("grammar: value")),
+                }
+            }
+            Rule::step_expect_winners => {
+                let e = inner
+                    .find(|p| p.as_rule() == Rule::expr)
+                    .expect("grammar: winners");
+                StepKind::ExpectWinners(self.expr(e))
+            }
+            Rule::step_expect => StepKind::Expect(self.expr(inner.next().expect("grammar: cond"))),
+            _ => StepKind::EndGame,
+        };
+        Step { kind, span }
     }
 
     fn game_decl(&self, pair: Pair<Rule>) -> GameDecl {

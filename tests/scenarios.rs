@@ -1,0 +1,94 @@
+//! Every scenario written in `rules/` passes, and a failing scenario explains itself.
+
+use meeple::diag::{render, RenderStyle};
+use meeple::load;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn rules_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("rules dir")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rules_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rules") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_scenario_in_rules_passes() {
+    let mut files = Vec::new();
+    rules_files(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")),
+        &mut files,
+    );
+    let mut ran = 0;
+    let mut failures = Vec::new();
+    for f in &files {
+        let loaded = load::load(f, &[]);
+        let program = Arc::new(
+            loaded
+                .program
+                .unwrap_or_else(|| panic!("{} has errors", f.display())),
+        );
+        for report in meeple::scenario::run_all(&program) {
+            ran += 1;
+            if let Some(d) = &report.failure {
+                failures.push(format!(
+                    "{}: {}\n{}",
+                    f.display(),
+                    report.title,
+                    render(d, &program.sources, RenderStyle::plain())
+                ));
+            }
+        }
+    }
+    assert!(
+        ran >= 6,
+        "expected the rules to carry scenarios, found {ran}"
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn a_failing_scenario_shows_both_sides() {
+    let src = r#"
+game "Counter" { players 2 }
+player var points: int = 0
+flow { for p in players { turn p } }
+action score { me.points += 2 }
+score(p) = p.points
+
+scenario "scoring adds three" {
+  players 2
+  play "score"
+  expect P1.points == 3
+}
+
+scenario "nobody wins an empty game" {
+  expect winners == []
+}
+"#;
+    let loaded = load::check_source("counter.rules", src);
+    let program = Arc::new(loaded.program.expect("valid"));
+    let reports = meeple::scenario::run_all(&program);
+    assert_eq!(reports.len(), 2);
+    let first = reports[0]
+        .failure
+        .as_ref()
+        .expect("the first scenario fails");
+    assert_eq!(first.code, "scenario-failed");
+    assert!(first.label.contains("`P1.points` is 2"), "{}", first.label);
+    assert!(first.label.contains("`3` is 3"), "{}", first.label);
+    let second = reports[1]
+        .failure
+        .as_ref()
+        .expect("a tie at 0 is a shared win, not nobody");
+    assert!(second.message.contains("P1, P2 won"), "{}", second.message);
+}
