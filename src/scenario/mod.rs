@@ -35,7 +35,7 @@ pub fn run(program: &Arc<Program>, scenario: &Scenario) -> ScenarioReport {
     ScenarioReport {
         title: scenario.title.clone(),
         span: scenario.span,
-        failure: steps(program, scenario).err(),
+        failure: steps(program, scenario).err().map(|d| *d),
     }
 }
 
@@ -44,13 +44,15 @@ fn fail(
     message: impl Into<String>,
     label: impl Into<String>,
     help: &str,
-) -> Diagnostic {
-    Diagnostic::error("scenario-failed", message, span)
-        .with_label(label)
-        .with_help(help)
+) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::error("scenario-failed", message, span)
+            .with_label(label)
+            .with_help(help),
+    )
 }
 
-fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Diagnostic> {
+fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnostic>> {
     let players = scenario.players.unwrap_or(program.min_players);
     let mut game =
         Game::new(program.clone(), players, scenario.seed).map_err(|e| e.to_diagnostic())?;
@@ -63,7 +65,7 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Diagnostic> 
         .collect();
     for step in &scenario.steps {
         let span = step.span;
-        let runtime = |e: crate::engine::RuntimeError| e.to_diagnostic();
+        let runtime = |e: crate::engine::RuntimeError| Box::new(e.to_diagnostic());
         match &step.kind {
             K::Play { seat, moves } => {
                 for m in moves {
@@ -203,8 +205,11 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Diagnostic> 
     Ok(())
 }
 
-fn truth(game: &Game, cond: &ir::Expr, locals: &mut [Value]) -> Result<bool, Diagnostic> {
-    match game.eval_in(cond, locals).map_err(|e| e.to_diagnostic())? {
+fn truth(game: &Game, cond: &ir::Expr, locals: &mut [Value]) -> Result<bool, Box<Diagnostic>> {
+    match game
+        .eval_in(cond, locals)
+        .map_err(|e| Box::new(e.to_diagnostic()))?
+    {
         Value::Bool(b) => Ok(b),
         _ => Ok(false),
     }
