@@ -237,7 +237,9 @@ impl<'a> Checker<'a> {
                         count: const_expr(ir::Value::Int(names.len() as i64), span),
                         names,
                         index_slot: None,
+                        label: None,
                         fields: Vec::new(),
+                        mutable: false,
                     });
                 }
                 ast::Decl::Die(d) => {
@@ -614,6 +616,12 @@ impl<'a> Checker<'a> {
                         let (count_ir, ty) = self.expr(count, &mut scope);
                         self.expect_type(&Type::Int, &ty, count.span, "the number of instances");
                         self.program.kinds[k].count = count_ir;
+                    }
+                    if let Some(label) = &kd.label {
+                        let mut label_scope = Scope::new(false);
+                        label_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
+                        let text = self.text(label, &mut label_scope);
+                        self.program.kinds[k].label = Some((text, label_scope.max_slots()));
                     }
                     // Field initial values may use `index`, the instance's number from 1.
                     let index = scope.shadow("index", Type::Int, kd.name.span);

@@ -360,6 +360,18 @@ impl Checker<'_> {
                 };
                 (S::Random { slot: 0, from: x }, elem)
             }
+            LetValue::Shuffle(e) => {
+                let (x, t) = self.expr(e, scope);
+                if t.element().is_none() {
+                    self.expect_type(
+                        &Type::List(Box::new(Type::Error)),
+                        &t,
+                        e.span,
+                        "what `shuffle` shuffles",
+                    );
+                }
+                (S::Shuffle { slot: 0, from: x }, t)
+            }
         };
         // Bound after the value is checked, so `let x = x + 1` refers to the outer x.
         let slot = scope.shadow(&name.text, ty, name.span);
@@ -393,6 +405,7 @@ impl Checker<'_> {
             },
             S::Roll { count, die, .. } => S::Roll { slot, count, die },
             S::Random { from, .. } => S::Random { slot, from },
+            S::Shuffle { from, .. } => S::Shuffle { slot, from },
             other => other,
         })
     }
@@ -500,7 +513,10 @@ impl Checker<'_> {
         let (lowered, ty) = self.field_expr(b.clone(), &bt, field, span);
         match lowered.kind {
             ir::ExprKind::PlayerVar(_, id) => Some((ir::Place::PlayerVar(b, id), ty)),
-            ir::ExprKind::Field(_, k, f) => Some((ir::Place::Field(b, k, f), ty)),
+            ir::ExprKind::Field(_, k, f) => {
+                self.program.kinds[k.index()].mutable = true;
+                Some((ir::Place::Field(b, k, f), ty))
+            }
             _ => None,
         }
     }

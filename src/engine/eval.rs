@@ -209,7 +209,10 @@ impl<'a> Eval<'a> {
     fn wrong(&self, v: &Value, want: &str, span: Span) -> RuntimeError {
         err(
             "type-mismatch",
-            format!("expected {want}, found {}", super::show(self.program, v)),
+            format!(
+                "expected {want}, found {}",
+                super::show(self.program, self.state, v)
+            ),
             span,
             "this is a bug in the checker; please report it with the rules file",
         )
@@ -519,7 +522,7 @@ impl<'a> Eval<'a> {
                 ir::TextPart::Lit(s) => out.push_str(s),
                 ir::TextPart::Expr(e) => {
                     let v = self.expr(e, locals)?;
-                    out.push_str(&super::show(self.program, &v));
+                    out.push_str(&super::show(self.program, self.state, &v));
                 }
             }
         }

@@ -4,6 +4,7 @@
 //! frames is plain data, so a paused game can be cloned, backed up and restored.
 
 use super::eval::Eval;
+use super::State;
 use super::{show, Audience, Game, LogEntry, Outcome, Pending, RuntimeError, Turn};
 use crate::diag::Span;
 use crate::ir::{self, AssignOp, BlockId, Place, StmtKind as S, Value};
@@ -146,6 +147,28 @@ impl Game {
                 }
             }
         }
+        let mut labels = Vec::new();
+        for (k, kind) in program.kinds.iter().enumerate() {
+            let mut names: Vec<String> = Vec::new();
+            if let Some((text, n)) = &kind.label {
+                for i in 0..self.state.entities[k].len() {
+                    let mut l = vec![Value::None; (*n).max(1)];
+                    l[0] = Value::Entity(ir::KindId(k as u32), i as u32);
+                    let mut name = Eval::new(&program, &self.state).text(text, &mut l)?;
+                    // Names must tell instances apart, since moves are typed by name.
+                    let repeats = names
+                        .iter()
+                        .filter(|x| x.split('#').next() == Some(name.as_str()))
+                        .count();
+                    if repeats > 0 {
+                        name = format!("{name}#{}", repeats + 1);
+                    }
+                    names.push(name);
+                }
+            }
+            labels.push(names);
+        }
+        self.state.labels = std::sync::Arc::new(labels);
         for (i, g) in program.globals.iter().enumerate() {
             let v = Eval::new(&program, &self.state).expr(&g.init, &mut locals)?;
             self.state.globals[i] = clamp(v, g.bounds);
@@ -343,7 +366,7 @@ impl Game {
                         "guard the choice with `if count(...) > 0`",
                     ));
                 }
-                let labels = labels(program, &options);
+                let labels = labels(program, &self.state, &options);
                 self.pending = Some(Pending::Choose {
                     player: p,
                     prompt,
@@ -405,6 +428,11 @@ impl Game {
                 let i = self.rng.index(items.len());
                 self.frame().locals[*slot as usize] = items[i].clone();
             }
+            S::Shuffle { slot, from } => {
+                let mut items = self.eval_with(|ev, l| ev.list(from, l))?;
+                self.rng.shuffle(&mut items);
+                self.frame().locals[*slot as usize] = Value::List(items);
+            }
             S::Log(t) => {
                 let text = self.eval_with(|ev, l| ev.text(t, l))?;
                 self.log.push(LogEntry {
@@ -453,7 +481,7 @@ impl Game {
                         ));
                     }
                     prompts.push(self.eval_with(|ev, l| ev.text(prompt, l))?);
-                    labs.push(labels(program, &o));
+                    labs.push(labels(program, &self.state, &o));
                     opts.push(o);
                     seats.push(p);
                 }
@@ -588,19 +616,15 @@ impl Game {
     ) -> R<()> {
         let v = self.eval(value)?;
         let program = self.program.clone();
-        let (target, bounds): (&mut Value, Option<(i64, i64)>) = match place {
-            Place::Local(s) => (
-                &mut self.frames.last_mut().expect("frame").locals[*s as usize],
-                None,
-            ),
-            Place::Global(g) => (
-                &mut self.state.globals[g.index()],
-                program.globals[g.index()].bounds,
-            ),
+        // Resolve the place to indices first, so the new value can be computed while the
+        // state is still readable as a whole.
+        let (slot, bounds) = match place {
+            Place::Local(s) => (Slot::Local(*s as usize), None),
+            Place::Global(g) => (Slot::Global(g.index()), program.globals[g.index()].bounds),
             Place::PlayerVar(p, id) => {
                 let p = self.eval_with(|ev, l| ev.player(p, l))?;
                 (
-                    &mut self.state.player_vars[p as usize][id.index()],
+                    Slot::Player(p as usize, id.index()),
                     program.player_vars[id.index()].bounds,
                 )
             }
@@ -617,28 +641,35 @@ impl Game {
                     }
                 };
                 (
-                    &mut self.state.entities[k.index()][i][f.index()],
+                    Slot::Field(k.index(), i, f.index()),
                     program.kinds[k.index()].fields[f.index()].bounds,
                 )
             }
         };
-        let new = match (op, &*target, v) {
+        let target: &Value = match slot {
+            Slot::Local(s) => &self.frames.last().expect("frame").locals[s],
+            Slot::Global(g) => &self.state.globals[g],
+            Slot::Player(p, i) => &self.state.player_vars[p][i],
+            Slot::Field(k, i, f) => &self.state.entities[k][i][f],
+        };
+        let new = match (op, target, v) {
             (AssignOp::Set, _, v) => v,
             (AssignOp::Add, Value::List(xs), v) if element => {
                 let mut xs = xs.clone();
                 xs.push(v);
                 Value::List(xs)
             }
-            (AssignOp::Sub, Value::List(xs), v) if element => {
-                Value::List(remove_one(xs, &v).ok_or_else(|| not_in_list(&program, &v, span))?)
-            }
+            (AssignOp::Sub, Value::List(xs), v) if element => Value::List(
+                remove_one(xs, &v).ok_or_else(|| not_in_list(&program, &self.state, &v, span))?,
+            ),
             (AssignOp::Add, Value::List(xs), Value::List(ys)) => {
                 Value::List(xs.iter().cloned().chain(ys).collect())
             }
             (AssignOp::Sub, Value::List(xs), Value::List(ys)) => {
                 let mut rest = xs.clone();
                 for y in &ys {
-                    rest = remove_one(&rest, y).ok_or_else(|| not_in_list(&program, y, span))?;
+                    rest = remove_one(&rest, y)
+                        .ok_or_else(|| not_in_list(&program, &self.state, y, span))?;
                 }
                 Value::List(rest)
             }
@@ -671,7 +702,13 @@ impl Game {
                 ))
             }
         };
-        *target = clamp(new, bounds);
+        let new = clamp(new, bounds);
+        match slot {
+            Slot::Local(s) => self.frame().locals[s] = new,
+            Slot::Global(g) => self.state.globals[g] = new,
+            Slot::Player(p, i) => self.state.player_vars[p][i] = new,
+            Slot::Field(k, i, f) => self.state.entities[k][i][f] = new,
+        }
         Ok(())
     }
 
@@ -705,7 +742,7 @@ impl Game {
             let def = &program.actions[a.index()];
             for args in self.domains(program, def) {
                 if self.first_failing(program, def, player, &args)?.is_none() {
-                    let label = move_label(program, def, &args);
+                    let label = move_label(program, &self.state, def, &args);
                     out.push((a, args, label));
                 }
             }
@@ -795,7 +832,7 @@ impl Game {
                 let combos = self.domains(&program, def);
                 let Some(args) = combos.into_iter().find(|c| {
                     c.iter()
-                        .map(|v| show(&program, v).to_lowercase())
+                        .map(|v| show(&program, &self.state, v).to_lowercase())
                         .collect::<Vec<_>>()
                         == rest
                 }) else {
@@ -1017,8 +1054,8 @@ impl Game {
     }
 }
 
-fn labels(program: &ir::Program, options: &[Value]) -> Vec<String> {
-    let mut labels: Vec<String> = options.iter().map(|v| show(program, v)).collect();
+fn labels(program: &ir::Program, state: &State, options: &[Value]) -> Vec<String> {
+    let mut labels: Vec<String> = options.iter().map(|v| show(program, state, v)).collect();
     // Equal labels would make a typed move ambiguous; number the repeats.
     let mut seen = std::collections::BTreeMap::<String, usize>::new();
     for l in labels.iter_mut() {
@@ -1031,13 +1068,21 @@ fn labels(program: &ir::Program, options: &[Value]) -> Vec<String> {
     labels
 }
 
-fn move_label(program: &ir::Program, def: &ir::ActionDef, args: &[Value]) -> String {
+fn move_label(program: &ir::Program, state: &State, def: &ir::ActionDef, args: &[Value]) -> String {
     let mut s = def.name.clone();
     for a in args {
         s.push(' ');
-        s.push_str(&show(program, a));
+        s.push_str(&show(program, state, a));
     }
     s
+}
+
+/// A place resolved to indices.
+enum Slot {
+    Local(usize),
+    Global(usize),
+    Player(usize, usize),
+    Field(usize, usize, usize),
 }
 
 /// The list without the first occurrence of `v`, or None if it is absent.
@@ -1048,10 +1093,13 @@ fn remove_one(xs: &[Value], v: &Value) -> Option<Vec<Value>> {
     Some(out)
 }
 
-fn not_in_list(program: &ir::Program, v: &Value, span: Span) -> RuntimeError {
+fn not_in_list(program: &ir::Program, state: &State, v: &Value, span: Span) -> RuntimeError {
     err(
         "not-in-list",
-        format!("{} is not in the list it is removed from", show(program, v)),
+        format!(
+            "{} is not in the list it is removed from",
+            show(program, state, v)
+        ),
         span,
         "check with `if x in xs` before removing",
     )

@@ -168,6 +168,7 @@ impl Game {
                 globals: Vec::new(),
                 player_vars: Vec::new(),
                 entities: Vec::new(),
+                labels: Default::default(),
             },
             program,
             seed,
@@ -449,8 +450,9 @@ fn normalize(s: &str) -> String {
         .to_lowercase()
 }
 
-/// A value as players read it: `P2`, `red`, `alliance-3`, `[3, 5]`.
-pub fn show(program: &Program, v: &Value) -> String {
+/// A value as players read it: `P2`, `red`, `alliance-3` (or the kind's `shown as` name),
+/// `[3, 5]`.
+pub fn show(program: &Program, state: &State, v: &Value) -> String {
     match v {
         Value::None => "none".into(),
         Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
@@ -458,6 +460,9 @@ pub fn show(program: &Program, v: &Value) -> String {
         Value::Player(p) => program.seat_name(*p),
         Value::Enum(e, i) => program.enums[e.index()].values[*i as usize].clone(),
         Value::Entity(k, i) => {
+            if let Some(label) = state.labels.get(k.index()).and_then(|l| l.get(*i as usize)) {
+                return label.clone();
+            }
             let kind = &program.kinds[k.index()];
             match kind.names.get(*i as usize) {
                 Some(name) => name.clone(),
@@ -467,7 +472,7 @@ pub fn show(program: &Program, v: &Value) -> String {
         Value::List(xs) => format!(
             "[{}]",
             xs.iter()
-                .map(|x| show(program, x))
+                .map(|x| show(program, state, x))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),

@@ -2,6 +2,7 @@
 //! every instance.
 
 use crate::ir::Value;
+use std::sync::Arc;
 
 /// Every variable's value, by index.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -14,4 +15,6 @@ pub struct State {
     pub player_vars: Vec<Vec<Value>>,
     /// Instances: `[KindId][instance][FieldId]`.
     pub entities: Vec<Vec<Vec<Value>>>,
+    /// Names of instances from `shown as`, rendered at the start: `[KindId][instance]`.
+    pub labels: Arc<Vec<Vec<String>>>,
 }

@@ -49,7 +49,7 @@ fn visible(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -> bool {
 /// A value as `viewer` may see it: itself, or how many things a hidden list holds.
 fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) -> String {
     if visible(game, def, subject, viewer) {
-        return show(&game.program, v);
+        return show(&game.program, &game.state, v);
     }
     match v {
         Value::List(xs) => format!("{} hidden", xs.len()),
@@ -95,7 +95,7 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
             .collect();
         let _ = writeln!(out, "  {}{me}: {}", game.seat_name(p), vars.join(" · "));
     }
-    for (k, kind) in program.kinds.iter().enumerate() {
+    for (k, kind) in program.kinds.iter().enumerate().filter(|(_, k)| k.mutable) {
         for (i, fields) in state.entities[k].iter().enumerate() {
             let shown: Vec<String> = kind
                 .fields
@@ -108,6 +108,7 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
                 .collect();
             let label = show(
                 program,
+                state,
                 &Value::Entity(crate::ir::KindId(k as u32), i as u32),
             );
             let _ = writeln!(out, "  {label}: {}", shown.join(" · "));

@@ -146,8 +146,14 @@ pub struct KindDef {
     pub names: Vec<String>,
     /// The slot holding `index` (counting from 1) while field initial values are evaluated.
     pub index_slot: Option<Slot>,
+    /// `shown as`: the name of each instance, with the instance in slot 0, rendered once at the
+    /// start of a game.
+    pub label: Option<(Text, usize)>,
     /// The fields of every instance.
     pub fields: Vec<VarDef>,
+    /// True if some rule writes a field; kinds whose fields never change (a deck's cards) are
+    /// named in views but not listed.
+    pub mutable: bool,
 }
 
 /// A die and its faces.
@@ -439,6 +445,8 @@ pub enum StmtKind {
     },
     /// Pick one element at random.
     Random { slot: Slot, from: Expr },
+    /// Shuffle a list.
+    Shuffle { slot: Slot, from: Expr },
     /// Write to a place.
     Assign {
         /// Where.

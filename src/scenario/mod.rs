@@ -221,7 +221,7 @@ fn explain(game: &Game, cond: &ir::Expr, locals: &mut [Value]) -> String {
     let mut describe = |e: &ir::Expr| {
         let src = program.sources.snippet(e.span).to_string();
         match game.eval_in(e, locals) {
-            Ok(v) => format!("`{src}` is {}", show(program, &v)),
+            Ok(v) => format!("`{src}` is {}", show(program, game.state(), &v)),
             Err(err) => format!("`{src}` fails: {}", err.message),
         }
     };

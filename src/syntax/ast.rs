@@ -240,6 +240,8 @@ pub struct KindDecl {
     pub name: Name,
     /// How many instances exist: a count, or one per name.
     pub count: KindCount,
+    /// `shown as "..."`: how an instance is named, with `it` bound to it.
+    pub label: Option<Text>,
     /// The fields of each instance.
     pub fields: Vec<FieldDecl>,
 }
@@ -542,6 +544,8 @@ pub enum LetValue {
     Roll { count: Option<Expr>, die: Name },
     /// `random xs`: one element picked by the game's RNG.
     Random(Expr),
+    /// `shuffle xs`: the list in an order drawn by the game's RNG.
+    Shuffle(Expr),
 }
 
 /// A string with `{expr}` interpolations.

@@ -341,8 +341,16 @@ impl Lowerer {
         } else {
             KindCount::Count(self.expr(c))
         };
-        let fields = inner.map(|f| self.field_decl(f)).collect();
+        let mut label = None;
+        let mut fields = Vec::new();
+        for p in inner {
+            match p.as_rule() {
+                Rule::kind_label => label = Some(self.text(last(p))),
+                _ => fields.push(self.field_decl(p)),
+            }
+        }
         KindDecl {
+            label,
             name,
             count,
             fields,
@@ -633,6 +641,7 @@ impl Lowerer {
                 }
             }
             Rule::random_expr => LetValue::Random(self.expr(last(v))),
+            Rule::shuffle_expr => LetValue::Shuffle(self.expr(last(v))),
             _ => LetValue::Expr(self.expr(v)),
         };
         StmtKind::Let { name, value }
