@@ -11,5 +11,6 @@ pub mod diag;
 pub mod engine;
 pub mod ir;
 pub mod load;
+pub mod save;
 pub mod sim;
 pub mod syntax;
