@@ -11,6 +11,7 @@ pub mod diag;
 pub mod engine;
 pub mod ir;
 pub mod load;
+pub mod repl;
 pub mod save;
 pub mod sim;
 pub mod syntax;
