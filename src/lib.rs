@@ -3,10 +3,11 @@
 //!
 //! The pipeline, one folder a stage: [`syntax`] (pest → AST) → [`check`] (resolve, type, lint,
 //! lower to [`ir`]) → [`engine`] (state, flow, effects, views) → front ends ([`bots`], [`repl`],
-//! [`cli`]).
+//! [`cli`]), with games kept in [`save`] files.
 
 pub mod bots;
 pub mod check;
+pub mod cli;
 pub mod diag;
 pub mod engine;
 pub mod ir;
