@@ -1,16 +1,19 @@
 //! Meeple: board games written as declarative `.rules` files, checked, played and tested
 //! without recompiling.
 //!
-//! The pipeline, one folder a stage: [`syntax`] (pest → AST) → [`check`] (resolve, type, lint,
-//! lower to [`ir`]) → [`engine`] (state, flow, effects, views) → front ends ([`bots`], [`repl`],
-//! [`cli`]).
+//! The pipeline, one folder a stage: [`syntax`] (pest → AST) → [`load`] (variants) →
+//! [`check`] (resolve, type, lint, lower to [`ir`]) → [`engine`] (state, flow, effects, views)
+//! → front ends ([`bots`], [`sim`], [`scenario`], [`repl`], [`cli`]).
 
 pub mod bots;
 pub mod check;
+pub mod cli;
 pub mod diag;
 pub mod engine;
 pub mod ir;
 pub mod load;
+pub mod repl;
+pub mod save;
 pub mod scenario;
 pub mod sim;
 pub mod syntax;

@@ -1,0 +1,40 @@
+//! `meeple check FILE...`: every diagnostic of each file, then a summary line per file.
+
+use super::{plural, stdout_style, CheckArgs, CliError};
+use crate::diag::render_all;
+use crate::load::load;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+/// Checks each file; exit status 1 if any has errors.
+pub(super) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
+    let style = stdout_style();
+    let mut out = io::stdout().lock();
+    let mut failed = false;
+    for file in &args.files {
+        let loaded = load(file, &[]);
+        write!(
+            out,
+            "{}",
+            render_all(&loaded.diagnostics, &loaded.sources, style)
+        )?;
+        let errors = loaded.diagnostics.error_count();
+        let warnings = loaded.diagnostics.warning_count();
+        let ok = errors == 0 && loaded.program.is_some();
+        failed |= !ok;
+        writeln!(
+            out,
+            "{}: {} ({}, {})",
+            file.display(),
+            if ok { "ok" } else { "failed" },
+            plural(errors, "error"),
+            plural(warnings, "warning")
+        )?;
+    }
+    out.flush()?;
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}

@@ -1,0 +1,173 @@
+//! The command line: `meeple check` and `meeple play`, parsed with clap.
+//!
+//! Every command prints its own output and returns an exit status; usage errors are returned as
+//! clap errors for `main` to print and exit with (status 2). Nothing here exits the process.
+
+mod check;
+mod play;
+mod report;
+
+use clap::{Args, CommandFactory, Parser, Subcommand};
+use std::ffi::OsString;
+use std::io::{self, IsTerminal, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::bots::BotSpec;
+use crate::diag::RenderStyle;
+
+/// Write board games as declarative `.rules` files; check them and play them.
+#[derive(Debug, Parser)]
+#[command(name = "meeple", version, propagate_version = true)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check rules files and report every error and warning.
+    ///
+    /// Exits with 0 when no file has errors (warnings are allowed) and 1 otherwise.
+    Check(CheckArgs),
+    /// Play a game: hot seat at this terminal, with bots in some seats, or bots only.
+    ///
+    /// With a bot in every seat the game is played to the end and its public transcript (or,
+    /// with --json, one JSON document) is printed. Otherwise a REPL asks each seat in turn;
+    /// type `help` there for its commands. Piped input is read as one command a line.
+    Play(PlayArgs),
+}
+
+/// Arguments of `meeple check`.
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Rules files to check (games or variants).
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+}
+
+/// Arguments of `meeple play`.
+#[derive(Debug, Args)]
+pub struct PlayArgs {
+    /// The rules file: a game, or a variant (which names its base).
+    #[arg(value_name = "FILE", required_unless_present = "load")]
+    pub file: Option<PathBuf>,
+
+    /// Number of players [default: the game's minimum].
+    #[arg(long, short = 'p', value_name = "N", value_parser = clap::value_parser!(u8).range(1..))]
+    pub players: Option<u8>,
+
+    /// Seed of the game's randomness [default: random, and printed so the game can be replayed].
+    #[arg(long, short = 's', value_name = "S")]
+    pub seed: Option<u64>,
+
+    /// A variant file to stack on the game (repeatable, applied in order).
+    #[arg(long = "variant", value_name = "FILE")]
+    pub variants: Vec<PathBuf>,
+
+    /// Seats played by bots: `random` for every seat, or `2=random,4=random` (seats count from 1).
+    #[arg(long, value_name = "SPEC", value_parser = parse_bots)]
+    pub bots: Option<BotSpec>,
+
+    /// Print the game as one JSON document (every seat must be a bot).
+    #[arg(long)]
+    pub json: bool,
+
+    /// Resume a game saved with `save FILE` in the REPL (its rules, variants, players and seed).
+    #[arg(long, value_name = "SAVE", conflicts_with_all = ["file", "players", "seed", "variants"])]
+    pub load: Option<PathBuf>,
+}
+
+fn parse_bots(s: &str) -> Result<BotSpec, String> {
+    BotSpec::parse(s).map_err(|e| e.to_string())
+}
+
+/// Why a command stopped without an exit status of its own.
+#[derive(Debug)]
+enum CliError {
+    /// Bad usage, to be reported by clap (exit status 2).
+    Usage(Box<clap::Error>),
+    /// Writing output or reading input failed.
+    Io(io::Error),
+}
+
+impl From<io::Error> for CliError {
+    fn from(e: io::Error) -> CliError {
+        CliError::Io(e)
+    }
+}
+
+/// Parses `args` (the program name first) and runs the command. Returns the exit status, or a
+/// usage error (including `--help` and `--version`) for the caller to print and exit with.
+pub fn run<I, T>(args: I) -> Result<ExitCode, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<OsString> + Clone,
+{
+    let cli = Cli::try_parse_from(args)?;
+    let result = match cli.command {
+        Command::Check(a) => check::run(&a),
+        Command::Play(a) => play::run(&a),
+    };
+    match result {
+        Ok(code) => Ok(code),
+        Err(CliError::Usage(e)) => Err(*e),
+        // The reader went away (`meeple ... | head`): stop quietly.
+        Err(CliError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(CliError::Io(e)) => {
+            let _ = writeln!(io::stderr(), "meeple: {e}");
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// A usage error of a subcommand, reported like clap's own (exit status 2).
+fn usage_error(subcommand: &str, kind: clap::error::ErrorKind, message: String) -> CliError {
+    let mut cmd = Cli::command();
+    cmd.build();
+    let err = match cmd.find_subcommand_mut(subcommand) {
+        Some(sub) => sub.error(kind, message),
+        None => cmd.error(kind, message),
+    };
+    CliError::Usage(Box::new(err))
+}
+
+/// How to render diagnostics on a stream: colour only on a terminal and without `NO_COLOR`.
+fn render_style(is_terminal: bool) -> RenderStyle {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    if !is_terminal || no_color {
+        return RenderStyle::plain();
+    }
+    let width = std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|w| *w >= 40)
+        .unwrap_or(100);
+    RenderStyle { color: true, width }
+}
+
+/// The style for stdout.
+fn stdout_style() -> RenderStyle {
+    render_style(io::stdout().is_terminal())
+}
+
+/// The style for stderr.
+fn stderr_style() -> RenderStyle {
+    render_style(io::stderr().is_terminal())
+}
+
+/// Writes to stderr, ignoring failures (there is nowhere else to report them).
+fn eprint_text(text: &str) {
+    let _ = io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// `1 error`, `3 errors`.
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

@@ -1,0 +1,233 @@
+//! `meeple play`: load and check the rules, start (or resume) the game, then either let bots
+//! play every seat and print the transcript or JSON, or hand the game to the REPL.
+
+use super::report::Report;
+use super::{eprint_text, stderr_style, usage_error, CliError, PlayArgs};
+use crate::diag::{render, render_all};
+use crate::engine::{Game, MoveError, RuntimeError};
+use crate::ir::Program;
+use crate::load::load;
+use crate::repl::{self, Files, Plain, ReplError, Seats, Session, Style, Terminal};
+use crate::save::{SaveError, SaveFile};
+use crate::sim::{play_to_end, transcript, SimError};
+use clap::error::ErrorKind;
+use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+const FAILED: u8 = 1;
+
+/// Plays a game as the arguments say.
+pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
+    if args.json && args.bots.is_none() {
+        return Err(json_needs_bots());
+    }
+    let save = match &args.load {
+        Some(path) => match SaveFile::read(path) {
+            Ok(s) => Some(s),
+            Err(e) => return Ok(fail(&format!("cannot resume: {e}"))),
+        },
+        None => None,
+    };
+    let files = match (&save, &args.file) {
+        (Some(s), _) => Files {
+            rules: s.rules.clone(),
+            variants: s.variants.clone(),
+        },
+        (None, Some(file)) => Files {
+            rules: file.display().to_string(),
+            variants: args
+                .variants
+                .iter()
+                .map(|v| v.display().to_string())
+                .collect(),
+        },
+        (None, None) => {
+            return Err(usage_error(
+                "play",
+                ErrorKind::MissingRequiredArgument,
+                "a rules FILE (or --load SAVE) is required".into(),
+            ))
+        }
+    };
+
+    let variant_paths: Vec<PathBuf> = files.variants.iter().map(PathBuf::from).collect();
+    let loaded = load(Path::new(&files.rules), &variant_paths);
+    if !loaded.diagnostics.0.is_empty() {
+        eprint_text(&render_all(
+            &loaded.diagnostics,
+            &loaded.sources,
+            stderr_style(),
+        ));
+    }
+    let Some(program) = loaded.program else {
+        let mut message = format!(
+            "{}: the rules have errors; fix them and try again",
+            files.rules
+        );
+        if save.is_some() && !Path::new(&files.rules).exists() {
+            message.push_str(
+                "\n(the paths in a save are relative to the folder the game was saved from)",
+            );
+        }
+        return Ok(fail(&message));
+    };
+    let program = Arc::new(program);
+    let (min, max) = (program.min_players, program.max_players);
+
+    let players = match (&save, args.players) {
+        (Some(s), _) => s.players,
+        (None, Some(n)) => n,
+        (None, None) => min,
+    };
+    if !(min..=max).contains(&players) {
+        let message = format!(
+            "{} is for {min} to {max} players, not {players}",
+            program.title
+        );
+        if save.is_some() {
+            return Ok(fail(&format!("cannot resume: {message}")));
+        }
+        return Err(usage_error("play", ErrorKind::ValueValidation, message));
+    }
+
+    let spec = args.bots.clone().unwrap_or_default();
+    if let Err(e) = spec.check_seats(players) {
+        return Err(usage_error(
+            "play",
+            ErrorKind::ValueValidation,
+            e.to_string(),
+        ));
+    }
+    let all_bots = spec.covers_all(players);
+    if args.json && !all_bots {
+        return Err(json_needs_bots());
+    }
+
+    let seed = match (&save, args.seed) {
+        (Some(s), _) => s.seed,
+        (None, Some(s)) => s,
+        (None, None) => {
+            let s = clock_seed();
+            eprint_text(&format!(
+                "meeple: no --seed given; random seed {s} (replay with --seed {s})\n"
+            ));
+            s
+        }
+    };
+
+    let mut seats = Seats::new(&spec, seed, players);
+    let started = match &save {
+        Some(s) => s.restore(program.clone(), &mut |g, r| seats.keep_in_step(g, r)),
+        None => Game::new(program.clone(), players, seed).map_err(SaveError::Start),
+    };
+    let mut game = match started {
+        Ok(g) => g,
+        Err(SaveError::Start(e)) => return Ok(runtime_failure(&program, &e)),
+        Err(e) => return Ok(fail(&format!("cannot resume: {e}"))),
+    };
+
+    if !all_bots {
+        if let Some(path) = &args.load {
+            let n = game.history().len();
+            let mut out = io::stdout().lock();
+            writeln!(
+                out,
+                "Resumed `{}`: {n} decision{} replayed.",
+                path.display(),
+                if n == 1 { "" } else { "s" }
+            )?;
+        }
+        return hand_to_repl(game, seats, spec, files, save.is_some());
+    }
+    let Some(mut bots) = seats.into_all() else {
+        return Ok(fail("a seat has no bot"));
+    };
+    match play_to_end(&mut game, &mut bots) {
+        Ok(()) => {}
+        Err(SimError::Move(MoveError::Runtime(e)) | SimError::Start(e)) => {
+            return Ok(runtime_failure(&program, &e))
+        }
+        Err(SimError::Move(e)) => return Ok(fail(&format!("a bot's move was refused: {e}"))),
+    }
+    let mut out = io::stdout().lock();
+    if args.json {
+        write!(out, "{}", Report::of(&game).to_json())?;
+    } else {
+        write!(out, "{}", transcript(&game))?;
+    }
+    out.flush()?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Runs the REPL on stdin and stdout: a line editor on a terminal, plain lines from a pipe.
+fn hand_to_repl(
+    game: Game,
+    seats: Seats,
+    spec: crate::bots::BotSpec,
+    files: Files,
+    resumed: bool,
+) -> Result<ExitCode, CliError> {
+    let program = game.program().clone();
+    let interactive = io::stdin().is_terminal();
+    let screen = io::stdout().is_terminal();
+    let style = Style {
+        color: super::stdout_style().color,
+        clear_screen: interactive && screen,
+    };
+    let mut session = Session::new(game, seats, spec, files, style, resumed);
+    let mut out = io::stdout();
+    let terminal = if interactive {
+        Terminal::new(repl::history_path())
+    } else {
+        None
+    };
+    let result = match terminal {
+        Some(mut t) => session.run(&mut t, &mut out),
+        None => session.run(&mut Plain::new(io::stdin().lock()), &mut out),
+    };
+    match result {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(ReplError::Io(e)) => Err(CliError::Io(e)),
+        Err(ReplError::Runtime(e)) => Ok(runtime_failure(&program, &e)),
+        Err(e @ ReplError::Stuck(_)) => Ok(fail(&e.to_string())),
+    }
+}
+
+fn json_needs_bots() -> CliError {
+    usage_error(
+        "play",
+        ErrorKind::ArgumentConflict,
+        "--json needs a bot in every seat (for example --bots random)".into(),
+    )
+}
+
+/// Prints `message` to stderr; exit status 1.
+fn fail(message: &str) -> ExitCode {
+    eprint_text(&format!("meeple: {message}\n"));
+    ExitCode::from(FAILED)
+}
+
+/// Renders a failed rule with its source to stderr; exit status 1.
+fn runtime_failure(program: &Program, e: &RuntimeError) -> ExitCode {
+    eprint_text(&render(
+        &e.to_diagnostic(),
+        &program.sources,
+        stderr_style(),
+    ));
+    ExitCode::from(FAILED)
+}
+
+/// A seed from the clock, small enough to type back with `--seed`.
+fn clock_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    // splitmix64, so that seeds drawn close together differ in every digit
+    let mut z = (nanos ^ u64::from(std::process::id())).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) % 1_000_000
+}

@@ -1,0 +1,210 @@
+//! The REPL's commands: moves, `help`, `moves`, `state`, `log`, `why`, `undo`, `save`, `load`,
+//! `quit`. Each leaves the game as it was unless it succeeds.
+
+use super::{show, Flow, ReplError, Seats, Session};
+use crate::diag::{render, RenderStyle};
+use crate::engine::{MoveError, RuntimeError, Viewer};
+use crate::save::{self, SaveFile};
+use std::io::{self, Write};
+use std::path::Path;
+
+impl Session {
+    /// Runs one command line.
+    pub(super) fn execute(&mut self, line: &str, out: &mut dyn Write) -> Result<Flow, ReplError> {
+        let line = line.trim();
+        if line.is_empty() {
+            return Ok(Flow::Continue);
+        }
+        let (word, rest) = match line.split_once(char::is_whitespace) {
+            Some((w, r)) => (w, r.trim()),
+            None => (line, ""),
+        };
+        match word.to_lowercase().as_str() {
+            "help" | "?" => write!(out, "{}", show::HELP)?,
+            "moves" => self.moves(out)?,
+            "state" => write!(out, "{}", self.game.view(self.viewer()))?,
+            "log" => self.log(out)?,
+            "why" => self.why(rest, out)?,
+            "undo" => self.undo(out)?,
+            "save" => self.save(rest, out)?,
+            "load" => self.load(rest, out)?,
+            "quit" | "exit" => return Ok(Flow::Quit),
+            _ => self.play(line, out)?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn moves(&self, out: &mut dyn Write) -> io::Result<()> {
+        match self.seat() {
+            Some(seat) => write!(out, "{}", show::moves(&self.game, seat)),
+            None => writeln!(out, "The game is over: there are no moves."),
+        }
+    }
+
+    fn log(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let viewer = self.viewer();
+        let lines = self.game.log(viewer);
+        if lines.is_empty() {
+            writeln!(out, "(the log is empty)")?;
+        }
+        for line in &lines {
+            writeln!(out, "{line}")?;
+        }
+        let slot = self.shown_slot(viewer);
+        self.shown[slot] = lines.len();
+        Ok(())
+    }
+
+    fn play(&mut self, typed: &str, out: &mut dyn Write) -> io::Result<()> {
+        let Some(seat) = self.seat() else {
+            return writeln!(
+                out,
+                "The game is over: `undo` takes back the last move, `quit` leaves."
+            );
+        };
+        let label = match show::resolve(&self.game, seat, typed) {
+            Ok(l) => l,
+            Err(msg) => return writeln!(out, "{msg}"),
+        };
+        match self.game.apply_label(seat, &label) {
+            Ok(()) => {
+                self.presented = false;
+                Ok(())
+            }
+            Err(MoveError::Runtime(e)) => self.runtime_error(&e, out),
+            Err(e) => writeln!(out, "{e}"),
+        }
+    }
+
+    fn runtime_error(&self, e: &RuntimeError, out: &mut dyn Write) -> io::Result<()> {
+        let style = RenderStyle {
+            color: self.style.color,
+            ..RenderStyle::plain()
+        };
+        let sources = &self.game.program().sources;
+        write!(out, "{}", render(&e.to_diagnostic(), sources, style))?;
+        writeln!(out, "The move was not made; the game is as it was.")
+    }
+
+    fn why(&self, typed: &str, out: &mut dyn Write) -> io::Result<()> {
+        if typed.is_empty() {
+            return writeln!(out, "Usage: why MOVE");
+        }
+        let Some(seat) = self.seat() else {
+            return writeln!(out, "The game is over: no move is allowed.");
+        };
+        let label = match show::resolve(&self.game, seat, typed) {
+            Ok(l) => l,
+            Err(msg) => return writeln!(out, "{msg}"),
+        };
+        match self.game.why(seat, &label) {
+            None => writeln!(out, "`{label}` is allowed now."),
+            Some(reason) => writeln!(out, "`{label}` is not allowed: {reason}"),
+        }
+    }
+
+    fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let history = self.game.history();
+        let Some(last) = history.iter().rposition(|r| !self.seats.is_bot(r.player)) else {
+            return writeln!(
+                out,
+                "Nothing to undo: no move has been made at this device."
+            );
+        };
+        let undone = history[last].clone();
+        let bots_after = history.len() - last - 1;
+        let keep = history[..last].to_vec();
+        let (program, players, seed) = (
+            self.game.program().clone(),
+            self.game.players(),
+            self.game.seed(),
+        );
+        let mut seats = Seats::new(&self.spec, seed, players);
+        let replayed = save::replay(program, players, seed, &keep, &mut |g, r| {
+            seats.keep_in_step(g, r)
+        });
+        match replayed {
+            Ok(game) => {
+                self.game = game;
+                self.seats = seats;
+                for p in 0..players {
+                    let len = self.game.log(Viewer::Player(p)).len();
+                    self.shown[p as usize] = self.shown[p as usize].min(len);
+                }
+                let slot = self.shown_slot(Viewer::Spectator);
+                let len = self.game.log(Viewer::Spectator).len();
+                self.shown[slot] = self.shown[slot].min(len);
+                self.presented = false;
+                let after = match bots_after {
+                    0 => String::new(),
+                    1 => " and the bot move after it".to_string(),
+                    n => format!(" and the {n} bot moves after it"),
+                };
+                // a choice others may not know is not repeated on screen
+                let secret = self.private
+                    || self.game.decision_kind() == Some(crate::engine::DecisionKind::Secret);
+                let name = self.game.seat_name(undone.player);
+                if secret {
+                    writeln!(out, "Took back {name}'s move{after}.")
+                } else {
+                    writeln!(out, "Took back {name}'s `{}`{after}.", undone.choice)
+                }
+            }
+            Err(e) => writeln!(out, "Cannot undo: {e}"),
+        }
+    }
+
+    fn save(&self, path: &str, out: &mut dyn Write) -> io::Result<()> {
+        if path.is_empty() {
+            return writeln!(out, "Usage: save FILE");
+        }
+        let file = SaveFile::of_game(&self.game, &self.files.rules, &self.files.variants);
+        match file.write(Path::new(path)) {
+            Ok(()) => writeln!(
+                out,
+                "Saved {} to `{path}`.",
+                plural(file.decisions.len(), "decision")
+            ),
+            Err(e) => writeln!(out, "Not saved: {e}"),
+        }
+    }
+
+    fn load(&mut self, path: &str, out: &mut dyn Write) -> io::Result<()> {
+        if path.is_empty() {
+            return writeln!(out, "Usage: load FILE");
+        }
+        let loaded = SaveFile::read(Path::new(path)).and_then(|file| {
+            file.check_fits(&self.game, &self.files.rules, &self.files.variants)?;
+            let mut seats = Seats::new(&self.spec, file.seed, file.players);
+            let game = file.restore(self.game.program().clone(), &mut |g, r| {
+                seats.keep_in_step(g, r)
+            })?;
+            Ok((game, seats))
+        });
+        match loaded {
+            Ok((game, seats)) => {
+                let n = game.history().len();
+                self.game = game;
+                self.seats = seats;
+                self.mark_all_read();
+                self.presented = false;
+                self.last_human = None;
+                writeln!(
+                    out,
+                    "Loaded `{path}`: {} replayed (`log` shows the game so far).",
+                    plural(n, "decision")
+                )
+            }
+            Err(e) => writeln!(out, "Cannot load `{path}`: {e}\nThe game is as it was."),
+        }
+    }
+}
+
+/// `1 decision`, `3 decisions`.
+pub(crate) fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("{n} {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

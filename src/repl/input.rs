@@ -1,0 +1,213 @@
+//! Where the REPL's commands come from: a line editor with history and tab completion in a
+//! terminal, or plain lines from a pipe.
+
+use rustyline::completion::{Completer, FilenameCompleter, Pair};
+use rustyline::error::ReadlineError;
+use rustyline::history::FileHistory;
+use rustyline::{Context, Editor, Helper, Highlighter, Hinter, Validator};
+use std::io::{self, BufRead};
+use std::path::PathBuf;
+
+/// What one read gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Line {
+    /// A line, without its newline.
+    Text(String),
+    /// The user pressed Ctrl-C: drop the line.
+    Interrupted,
+    /// No more input.
+    Eof,
+}
+
+/// A source of command lines.
+pub trait Input {
+    /// Reads a line after showing `prompt`; `moves` are the labels offered for completion,
+    /// besides the commands.
+    fn read_line(&mut self, prompt: &str, moves: &[String]) -> io::Result<Line>;
+
+    /// Waits for the next player to take the device: reads a line (kept out of the history)
+    /// after showing `prompt`.
+    fn pause(&mut self, prompt: &str) -> io::Result<Line> {
+        self.read_line(prompt, &[])
+    }
+
+    /// True for a person at a terminal (the input shows the prompt and the typed line itself);
+    /// false for a pipe, whose lines the REPL echoes after the prompt.
+    fn is_terminal(&self) -> bool;
+}
+
+/// Lines from any reader, one command a line; used when stdin is not a terminal.
+pub struct Plain<R> {
+    reader: R,
+}
+
+impl<R: BufRead> Plain<R> {
+    /// Commands from `reader`.
+    pub fn new(reader: R) -> Plain<R> {
+        Plain { reader }
+    }
+}
+
+impl<R: BufRead> Input for Plain<R> {
+    fn read_line(&mut self, _prompt: &str, _moves: &[String]) -> io::Result<Line> {
+        let mut buf = String::new();
+        if self.reader.read_line(&mut buf)? == 0 {
+            return Ok(Line::Eof);
+        }
+        let line = buf.strip_suffix('\n').unwrap_or(&buf);
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        Ok(Line::Text(line.to_string()))
+    }
+
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+/// A line editor on the terminal, with history and completion.
+pub struct Terminal {
+    editor: Editor<Completions, FileHistory>,
+    history: PathBuf,
+}
+
+impl Terminal {
+    /// A line editor whose history lives in `history` (loaded now, saved when dropped; failures
+    /// are ignored). `None` if the terminal cannot be driven.
+    pub fn new(history: PathBuf) -> Option<Terminal> {
+        let mut editor = Editor::<Completions, FileHistory>::new().ok()?;
+        editor.set_helper(Some(Completions {
+            moves: Vec::new(),
+            files: FilenameCompleter::new(),
+        }));
+        let _ = editor.load_history(&history);
+        Some(Terminal { editor, history })
+    }
+}
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = self.editor.save_history(&self.history);
+    }
+}
+
+impl Input for Terminal {
+    fn read_line(&mut self, prompt: &str, moves: &[String]) -> io::Result<Line> {
+        if let Some(h) = self.editor.helper_mut() {
+            h.moves = moves.to_vec();
+        }
+        let line = self.editor.readline(prompt);
+        if let Ok(l) = &line {
+            if !l.trim().is_empty() {
+                let _ = self.editor.add_history_entry(l.as_str());
+            }
+        }
+        to_line(line)
+    }
+
+    fn pause(&mut self, prompt: &str) -> io::Result<Line> {
+        to_line(self.editor.readline(prompt))
+    }
+
+    fn is_terminal(&self) -> bool {
+        true
+    }
+}
+
+fn to_line(read: Result<String, ReadlineError>) -> io::Result<Line> {
+    match read {
+        Ok(line) => Ok(Line::Text(line)),
+        Err(ReadlineError::Interrupted) => Ok(Line::Interrupted),
+        Err(ReadlineError::Eof) => Ok(Line::Eof),
+        Err(ReadlineError::Io(e)) => Err(e),
+        Err(e) => Err(io::Error::other(e.to_string())),
+    }
+}
+
+/// The history file: `.meeple_history` in the home folder, or in the current folder.
+pub fn history_path() -> PathBuf {
+    let home = std::env::var_os("HOME").or_else(|| std::env::var_os("USERPROFILE"));
+    match home {
+        Some(h) if !h.is_empty() => PathBuf::from(h).join(".meeple_history"),
+        _ => PathBuf::from(".meeple_history"),
+    }
+}
+
+/// Tab completion over the current moves and the commands, and file names after `save`/`load`.
+#[derive(Helper, Hinter, Highlighter, Validator)]
+struct Completions {
+    moves: Vec<String>,
+    files: FilenameCompleter,
+}
+
+impl Completer for Completions {
+    type Candidate = Pair;
+
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        ctx: &Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Pair>)> {
+        let head = line.get(..pos).unwrap_or(line);
+        let starts = |word: &str| {
+            head.get(..word.len())
+                .is_some_and(|h| h.eq_ignore_ascii_case(word))
+        };
+        if starts("save ") || starts("load ") {
+            return self.files.complete(line, pos, ctx);
+        }
+        let (start, words): (usize, Vec<&str>) = if starts("why ") {
+            (4, self.moves.iter().map(String::as_str).collect())
+        } else {
+            let moves = self.moves.iter().map(String::as_str);
+            (0, moves.chain(super::COMMANDS.iter().copied()).collect())
+        };
+        let typed = head.get(start..).unwrap_or("").to_lowercase();
+        let pairs = words
+            .into_iter()
+            .filter(|w| w.to_lowercase().starts_with(&typed))
+            .map(|w| Pair {
+                display: w.to_string(),
+                replacement: w.to_string(),
+            })
+            .collect();
+        Ok((start, pairs))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn complete(line: &str) -> (usize, Vec<String>) {
+        let c = Completions {
+            moves: vec!["north".into(), "north east".into(), "stay".into()],
+            files: FilenameCompleter::new(),
+        };
+        let history = rustyline::history::DefaultHistory::new();
+        let ctx = Context::new(&history);
+        let (start, pairs) = c.complete(line, line.len(), &ctx).unwrap();
+        (start, pairs.into_iter().map(|p| p.replacement).collect())
+    }
+
+    #[test]
+    fn completes_moves_and_commands() {
+        assert_eq!(
+            complete("No"),
+            (0, vec!["north".into(), "north east".into()])
+        );
+        assert_eq!(complete("st"), (0, vec!["stay".into(), "state".into()]));
+        assert_eq!(complete("why s"), (4, vec!["stay".into()]));
+        assert_eq!(complete("qu"), (0, vec!["quit".into()]));
+    }
+
+    #[test]
+    fn plain_reads_lines_then_eof() {
+        let mut p = Plain::new("one\r\ntwo\n\nthree".as_bytes());
+        let mut got = Vec::new();
+        while let Line::Text(t) = p.read_line("> ", &[]).unwrap() {
+            got.push(t);
+        }
+        assert_eq!(got, ["one", "two", "", "three"]);
+    }
+}

@@ -1,0 +1,114 @@
+//! Text the REPL prints: the moves on offer, the outcome, help; and reading a typed move.
+
+use crate::engine::{Game, MoveOption};
+use std::fmt::Write;
+
+/// The commands, as listed by `help`.
+pub const HELP: &str = "\
+Commands:
+  NUMBER or MOVE   make a move: its number in the list, or the move as shown (any case)
+  #NUMBER          make the move of that number, even when the moves are numbers themselves
+  moves            list the legal moves again
+  state            show the game as the player to decide sees it
+  log              show the whole log that player may read
+  why MOVE         explain why a move is not allowed now
+  undo             take back the last move made at this device (and bot moves after it)
+  save FILE        save the game (rules, seed and moves) to FILE
+  load FILE        load a saved game of the same rules and player count
+  help             show this list
+  quit             leave (the game is not saved)
+Tab completes moves and commands in a terminal. A move named like a command is made by its number.
+";
+
+/// The question put to `seat` and its numbered options.
+pub fn moves(game: &Game, seat: u8) -> String {
+    let mut out = String::new();
+    if let Some(p) = game.prompt(seat) {
+        let _ = writeln!(out, "{p}");
+    }
+    let options = game.options(seat);
+    for (i, o) in options.iter().enumerate() {
+        match &o.detail {
+            Some(d) => {
+                let _ = writeln!(out, "  {}. {} — {d}", i + 1, o.label);
+            }
+            None => {
+                let _ = writeln!(out, "  {}. {}", i + 1, o.label);
+            }
+        }
+    }
+    if numeric(&options) {
+        let _ = writeln!(
+            out,
+            "  (these moves are numbers: type one to choose it, or #N for the N-th in the list)"
+        );
+    }
+    out
+}
+
+/// The end of the game: the reason, the scores and the winners.
+pub fn outcome(game: &Game) -> String {
+    let Some(o) = game.outcome() else {
+        return String::new();
+    };
+    let mut out = String::from("Game over.");
+    if let Some(r) = &o.reason {
+        let _ = write!(out, " {r}");
+    }
+    out.push('\n');
+    let scores: Vec<String> = o
+        .scores
+        .iter()
+        .enumerate()
+        .map(|(p, s)| format!("{} {s}", game.seat_name(p as u8)))
+        .collect();
+    let _ = writeln!(out, "Scores: {}", scores.join(", "));
+    let winners: Vec<String> = o.winners.iter().map(|p| game.seat_name(*p)).collect();
+    let _ = match winners.len() {
+        0 => writeln!(out, "Nobody wins."),
+        1 => writeln!(out, "Winner: {}", winners[0]),
+        _ => writeln!(out, "Winners: {}", winners.join(", ")),
+    };
+    out
+}
+
+/// True if some option's label is a whole number, so that a typed number is read as a label.
+fn numeric(options: &[MoveOption]) -> bool {
+    options
+        .iter()
+        .any(|o| o.label.trim().parse::<i64>().is_ok())
+}
+
+/// Reads a typed move against `seat`'s options: a label (any case) first, then `#N` or `N` for
+/// the N-th option. Anything else is returned as typed, for the engine to explain.
+pub fn resolve(game: &Game, seat: u8, typed: &str) -> Result<String, String> {
+    let options = game.options(seat);
+    let folded = fold(typed);
+    if let Some(o) = options.iter().find(|o| fold(&o.label) == folded) {
+        return Ok(o.label.clone());
+    }
+    let typed = typed.trim();
+    let (hash, number) = match typed.strip_prefix('#') {
+        Some(n) => (true, n.trim()),
+        None => (false, typed),
+    };
+    match number.parse::<usize>() {
+        // a number that is not a label, where labels are numbers: the engine explains
+        Ok(_) if !hash && numeric(&options) => Ok(typed.to_string()),
+        Ok(n) if (1..=options.len()).contains(&n) => Ok(options[n - 1].label.clone()),
+        Ok(n) => Err(format!(
+            "there is no move {n}; the moves are numbered 1 to {}",
+            options.len()
+        )),
+        Err(_) if hash => Err(format!("`{typed}` is not a move number")),
+        Err(_) => Ok(typed.to_string()),
+    }
+}
+
+/// Moves compare without case and with runs of spaces folded, as the engine compares them.
+fn fold(s: &str) -> String {
+    s.split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
+        .to_lowercase()
+}

@@ -1,0 +1,517 @@
+//! The `meeple` binary end to end: `check` and `play` exit codes, bot games as transcripts and
+//! JSON, the REPL fed through stdin, save files.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+const GAME: &str = "rules/cheaters_game.rules";
+const RACE: &str = "rules/cheaters_game/win_the_race.rules";
+const DUEL: &str = "tests/fixtures/finger_duel.rules";
+const BROKEN_SUMS: &str = "tests/fixtures/broken_sums.rules";
+
+/// Runs `meeple` from the crate root with `stdin` piped in, without colour.
+fn meeple(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the meeple binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin takes the script");
+    child.wait_with_output().expect("meeple finishes")
+}
+
+fn run(args: &[&str]) -> Output {
+    meeple(args, "")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("an exit code, not a signal")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8 output")
+}
+
+/// A scratch folder under `target/`, as a path relative to the crate root (so that it reads
+/// the same in snapshots on every machine).
+fn scratch(name: &str) -> String {
+    let rel = format!("target/cli-tests/{name}");
+    let abs = Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel);
+    std::fs::create_dir_all(&abs).expect("scratch folder");
+    rel
+}
+
+fn abs(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// The REPL script: one command a line.
+fn script(lines: &[&str]) -> String {
+    let mut s = lines.join("\n");
+    s.push('\n');
+    s
+}
+
+/// What each `state` command printed in a REPL transcript, in order.
+fn states(transcript: &str) -> Vec<String> {
+    transcript
+        .split("> state\n")
+        .skip(1)
+        .map(|rest| {
+            // up to the next prompt, without the prompt's seat name
+            let block = &rest[..rest.find("> ").unwrap_or(rest.len())];
+            block[..block.rfind('\n').map_or(0, |i| i + 1)].to_string()
+        })
+        .collect()
+}
+
+/// What the last `state` command printed.
+fn last_state(transcript: &str) -> String {
+    states(transcript).pop().expect("a state command")
+}
+
+// ------------------------------------------------------------------------------------- check
+
+#[test]
+fn check_good_files_exits_0_with_a_summary_per_file() {
+    let o = run(&["check", GAME, RACE]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains("rules/cheaters_game.rules: ok (0 errors, 0 warnings)"));
+    assert!(out.contains("rules/cheaters_game/win_the_race.rules: ok (0 errors, 0 warnings)"));
+}
+
+#[test]
+fn check_a_broken_file_exits_1_and_renders_its_errors() {
+    let dir = scratch("check-broken");
+    let broken = format!("{dir}/broken.rules");
+    std::fs::write(
+        abs(&broken),
+        "game \"Broken\" {\n  players 2..2\n}\n\nflow {\n  turn nobody\n}\n",
+    )
+    .expect("write the broken file");
+    let o = run(&["check", GAME, &broken]);
+    assert_eq!(code(&o), 1);
+    let out = stdout(&o);
+    assert!(out.contains("unknown name `nobody`"), "{out}");
+    assert!(out.contains(&format!("{broken}:6:8")), "{out}");
+    assert!(
+        out.contains(&format!("{broken}: failed (2 errors, 0 warnings)")),
+        "{out}"
+    );
+    assert!(out.contains("rules/cheaters_game.rules: ok"), "{out}");
+    assert!(!out.contains('\u{1b}'), "no colour when not a terminal");
+}
+
+#[test]
+fn check_a_missing_file_exits_1() {
+    let o = run(&["check", "rules/no_such_game.rules"]);
+    assert_eq!(code(&o), 1);
+    assert!(stdout(&o).contains("cannot read `rules/no_such_game.rules`"));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(code(&run(&["check"])), 2);
+    assert_eq!(code(&run(&["check", "--bogus", GAME])), 2);
+    assert_eq!(code(&run(&["play"])), 2);
+    assert_eq!(code(&run(&["frobnicate"])), 2);
+    assert_eq!(
+        code(&run(&["play", GAME, "--players", "9", "--bots", "random"])),
+        2
+    );
+    assert_eq!(code(&run(&["play", GAME, "--bots", "genius"])), 2);
+    assert_eq!(code(&run(&["play", GAME, "--bots", "7=random"])), 2);
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    for args in [
+        &["--help"][..],
+        &["--version"],
+        &["check", "--help"],
+        &["play", "--help"],
+    ] {
+        let o = run(args);
+        assert_eq!(code(&o), 0, "{args:?}");
+        assert!(!stdout(&o).is_empty(), "{args:?}");
+    }
+    assert!(stdout(&run(&["--version"])).starts_with("meeple "));
+}
+
+// ------------------------------------------------------------------------------ play with bots
+
+#[test]
+fn json_has_the_documented_keys() {
+    let o = run(&["play", GAME, "--bots", "random", "--json", "--seed", "42"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
+    assert_eq!(doc["game"], "Cheater's Game");
+    assert_eq!(doc["variants"], serde_json::json!([]));
+    assert_eq!(doc["seed"], 42);
+    assert_eq!(doc["players"], 3);
+    let decisions = doc["decisions"].as_array().expect("decisions");
+    assert!(!decisions.is_empty());
+    for d in decisions {
+        let player = d["player"].as_str().expect("a seat name");
+        assert!(["P1", "P2", "P3"].contains(&player), "{d}");
+        assert!(d["choice"].is_string(), "{d}");
+    }
+    let outcome = &doc["outcome"];
+    assert!(outcome["winners"].is_array());
+    let scores = outcome["scores"].as_object().expect("scores by seat");
+    assert_eq!(
+        scores.keys().collect::<Vec<_>>(),
+        ["P1", "P2", "P3"],
+        "one score a seat"
+    );
+    assert!(outcome["reason"].is_null());
+}
+
+#[test]
+fn json_is_byte_identical_for_a_seed_and_differs_for_another() {
+    let args = |seed| {
+        run(&[
+            "play",
+            GAME,
+            "--bots",
+            "random",
+            "--json",
+            "--seed",
+            seed,
+            "--players",
+            "4",
+        ])
+    };
+    let a = args("7");
+    let b = args("7");
+    let c = args("8");
+    assert_eq!(code(&a), 0);
+    assert_eq!(a.stdout, b.stdout);
+    assert_ne!(a.stdout, c.stdout);
+}
+
+#[test]
+fn json_needs_every_seat_a_bot() {
+    let o = run(&["play", GAME, "--json", "--seed", "1"]);
+    assert_eq!(code(&o), 2);
+    assert!(stderr(&o).contains("--json needs a bot in every seat"));
+    assert!(o.stdout.is_empty());
+    assert_eq!(
+        code(&run(&["play", GAME, "--json", "--bots", "2=random"])),
+        2
+    );
+}
+
+#[test]
+fn without_a_seed_the_random_seed_is_told() {
+    let o = run(&["play", GAME, "--bots", "random", "--json"]);
+    assert_eq!(code(&o), 0);
+    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
+    let seed = doc["seed"].as_u64().expect("a seed");
+    assert!(stderr(&o).contains(&format!("random seed {seed} (replay with --seed {seed})")));
+}
+
+#[test]
+fn a_variant_plays_to_the_end_with_bots() {
+    let o = run(&["play", RACE, "--bots", "random", "--seed", "1"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("Cheater's Game · 3 players · seed 1\n"),
+        "{out}"
+    );
+    assert!(out.contains("game over · scores:"), "{out}");
+}
+
+#[test]
+fn a_variant_file_and_the_same_variant_stacked_play_alike() {
+    let direct = run(&["play", RACE, "--bots", "random", "--seed", "3", "--json"]);
+    let stacked = run(&[
+        "play",
+        GAME,
+        "--variant",
+        RACE,
+        "--bots",
+        "random",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(code(&direct), 0);
+    assert_eq!(direct.stdout, stacked.stdout);
+    let doc: serde_json::Value = serde_json::from_slice(&direct.stdout).expect("JSON");
+    assert_eq!(doc["variants"], serde_json::json!(["Win The Race"]));
+}
+
+#[test]
+fn check_errors_stop_play_with_exit_1() {
+    let dir = scratch("play-broken");
+    let broken = format!("{dir}/broken.rules");
+    std::fs::write(abs(&broken), "game \"Broken\" {\n  players 2..2\n}\n")
+        .expect("write the broken file");
+    let o = run(&["play", &broken, "--bots", "random"]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("the rules have errors"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
+fn a_failing_rule_is_rendered_with_its_span_and_exits_1() {
+    let o = run(&["play", BROKEN_SUMS, "--bots", "random", "--seed", "1"]);
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(err.contains("division-by-zero"), "{err}");
+    assert!(
+        err.contains("tests/fixtures/broken_sums.rules:11:15"),
+        "{err}"
+    );
+    assert!(err.contains("me.points = me.points / zero"), "{err}");
+}
+
+// ------------------------------------------------------------------------------------- REPL
+
+#[test]
+fn repl_session_through_stdin() {
+    let dir = scratch("repl-session");
+    let save = format!("{dir}/session.json");
+    let _ = std::fs::remove_file(abs(&save));
+    let save_cmd = format!("save {save}");
+    let input = script(&[
+        "help",
+        "moves",
+        "1",
+        "fly",
+        "why chaet",
+        "undo",
+        "state",
+        "HONEST",
+        &save_cmd,
+        "quit",
+    ]);
+    let o = meeple(&["play", GAME, "--seed", "7"], &input);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    insta::assert_snapshot!("repl_session", stdout(&o));
+
+    let saved: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(abs(&save)).expect("the save file"))
+            .expect("the save is JSON");
+    assert_eq!(
+        saved,
+        serde_json::json!({
+            "format": 1,
+            "rules": GAME,
+            "variants": [],
+            "game": "Cheater's Game",
+            "players": 3,
+            "seed": 7,
+            "decisions": [{"player": "P1", "choice": "honest"}],
+        })
+    );
+}
+
+#[test]
+fn repl_secret_choices_pass_the_device_and_bots_move() {
+    let input = script(&[
+        "2", "1", "log", "3", "why 4", "#4", "#2", "why 1", "undo", "quit",
+    ]);
+    let o = meeple(
+        &[
+            "play",
+            DUEL,
+            "--players",
+            "3",
+            "--bots",
+            "3=random",
+            "--seed",
+            "5",
+        ],
+        &input,
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    insta::assert_snapshot!("repl_secret_choices", stdout(&o));
+}
+
+#[test]
+fn repl_output_is_deterministic() {
+    let input = script(&["1", "1", "2", "1", "state", "undo", "1", "state", "quit"]);
+    let args = ["play", GAME, "--seed", "21", "--bots", "3=random"];
+    let a = meeple(&args, &input);
+    let b = meeple(&args, &input);
+    assert_eq!(code(&a), 0);
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn undo_then_the_same_move_gives_the_same_game_with_bots() {
+    let args = ["play", GAME, "--seed", "4", "--bots", "2=random,3=random"];
+    let straight = meeple(&args, &script(&["1", "2", "state", "quit"]));
+    let undone = meeple(&args, &script(&["1", "undo", "1", "2", "state", "quit"]));
+    assert_eq!(last_state(&stdout(&straight)), last_state(&stdout(&undone)));
+}
+
+#[test]
+fn a_rule_failing_in_the_repl_leaves_the_game_as_it_was() {
+    let o = meeple(
+        &["play", BROKEN_SUMS, "--seed", "1"],
+        &script(&["halve", "state", "quit"]),
+    );
+    assert_eq!(code(&o), 0);
+    let out = stdout(&o);
+    assert!(out.contains("division-by-zero"), "{out}");
+    assert!(
+        out.contains("The move was not made; the game is as it was."),
+        "{out}"
+    );
+    assert!(last_state(&out).contains("P1 (you): points 0"), "{out}");
+}
+
+#[test]
+fn a_game_over_prints_the_outcome() {
+    let o = meeple(
+        &["play", DUEL, "--seed", "2"],
+        &script(&["1", "2", "3", "3"]),
+    );
+    assert_eq!(code(&o), 0);
+    let out = stdout(&o);
+    assert!(
+        out.contains("Game over.\nScores: P1 4, P2 5\nWinner: P2\n"),
+        "{out}"
+    );
+}
+
+// -------------------------------------------------------------------------------- save files
+
+#[test]
+fn save_and_load_round_trip() {
+    let dir = scratch("round-trip");
+    let save = format!("{dir}/half.json");
+    let args = ["play", GAME, "--seed", "11", "--bots", "2=random"];
+    let ones = |n| vec!["1"; n];
+
+    let mut whole = ones(8);
+    whole.extend(["state", "quit"]);
+    let whole = meeple(&args, &script(&whole));
+
+    let mut first = ones(4);
+    let save_cmd = format!("save {save}");
+    first.extend([save_cmd.as_str(), "quit"]);
+    let first = meeple(&args, &script(&first));
+    assert!(
+        stdout(&first).contains(&format!("to `{save}`.")),
+        "{}",
+        stdout(&first)
+    );
+
+    // resumed from the command line, the bot seat given again
+    let mut rest = ones(4);
+    rest.extend(["state", "quit"]);
+    let resumed = meeple(
+        &["play", "--load", &save, "--bots", "2=random"],
+        &script(&rest),
+    );
+    assert_eq!(code(&resumed), 0, "{}", stderr(&resumed));
+    assert!(stdout(&resumed).starts_with(&format!("Resumed `{save}`: ")));
+    assert_eq!(last_state(&stdout(&whole)), last_state(&stdout(&resumed)));
+
+    // loaded inside a REPL started on another seed
+    let load_cmd = format!("load {save}");
+    let mut loaded = vec![load_cmd.as_str()];
+    loaded.extend(ones(4));
+    loaded.extend(["state", "quit"]);
+    let loaded = meeple(
+        &["play", GAME, "--seed", "99", "--bots", "2=random"],
+        &script(&loaded),
+    );
+    assert!(stdout(&loaded).contains(&format!("Loaded `{save}`: ")));
+    assert_eq!(last_state(&stdout(&whole)), last_state(&stdout(&loaded)));
+}
+
+#[test]
+fn corrupt_saves_are_refused_and_leave_the_game_as_it_was() {
+    let dir = scratch("corrupt");
+    let good = format!("{dir}/good.json");
+    let o = meeple(
+        &["play", GAME, "--seed", "7"],
+        &script(&["1", "1", "2", &format!("save {good}"), "quit"]),
+    );
+    assert_eq!(code(&o), 0);
+    let text = std::fs::read_to_string(abs(&good)).expect("the good save");
+
+    let cases = [
+        (
+            "bad-json",
+            "{\"format\": 1, \"rules\": ".to_string(),
+            "not valid JSON",
+        ),
+        (
+            "format",
+            text.replace("\"format\": 1", "\"format\": 7"),
+            "the save is in format 7; this version of meeple reads format 1",
+        ),
+        (
+            "illegal",
+            text.replace("\"cheat\"", "\"fly\""),
+            "decision 3 (P3: `fly`): `fly` is not allowed",
+        ),
+        (
+            "title",
+            text.replace("\"Cheater's Game\"", "\"Chess\""),
+            "the save is a game of `Chess`, not `Cheater's Game`",
+        ),
+        (
+            "players",
+            text.replace("\"players\": 3", "\"players\": 4"),
+            "the save is for 4 players; this game has 3",
+        ),
+        (
+            "seat",
+            text.replace("\"P2\"", "\"P7\""),
+            "decision 2 (P7: `honest`): the game has no seat `P7`",
+        ),
+        ("not-a-save", "[1, 2]".to_string(), "not a Meeple save"),
+    ];
+    for (name, body, expected) in cases {
+        let path = format!("{dir}/{name}.json");
+        std::fs::write(abs(&path), body).expect("write a corrupt save");
+        let o = meeple(
+            &["play", GAME, "--seed", "5"],
+            &script(&["1", "state", &format!("load {path}"), "state", "quit"]),
+        );
+        let out = stdout(&o);
+        assert_eq!(code(&o), 0, "{name}");
+        assert!(out.contains(expected), "{name}: {out}");
+        assert!(out.contains("The game is as it was."), "{name}: {out}");
+        let states = states(&out);
+        assert_eq!(states.len(), 2, "{name}: {out}");
+        assert_eq!(states[0], states[1], "{name}: the game changed");
+    }
+
+    let o = run(&["play", "--load", &format!("{dir}/illegal.json")]);
+    assert_eq!(code(&o), 1);
+    assert!(
+        stderr(&o).contains("cannot resume: decision 3 (P3: `fly`)"),
+        "{}",
+        stderr(&o)
+    );
+}
