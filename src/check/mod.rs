@@ -238,6 +238,7 @@ impl<'a> Checker<'a> {
                         names,
                         index_slot: None,
                         label: None,
+                        listed: None,
                         fields: Vec::new(),
                         mutable: false,
                     });
@@ -622,6 +623,21 @@ impl<'a> Checker<'a> {
                         label_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
                         let text = self.text(label, &mut label_scope);
                         self.program.kinds[k].label = Some((text, label_scope.max_slots()));
+                    }
+                    if let Some(listed) = &kd.listed {
+                        let mut listed_scope = Scope::new(false);
+                        listed_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
+                        let (cond, ty) = self.expr(listed, &mut listed_scope);
+                        self.expect_type(
+                            &Type::Bool,
+                            &ty,
+                            listed.span,
+                            "the `listed when` condition",
+                        );
+                        self.program.kinds[k].listed = Some(ir::EndFn {
+                            locals: listed_scope.max_slots(),
+                            body: cond,
+                        });
                     }
                     // Field initial values may use `index`, the instance's number from 1.
                     let index = scope.shadow("index", Type::Int, kd.name.span);

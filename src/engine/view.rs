@@ -46,6 +46,17 @@ fn visible(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -> bool {
         })
 }
 
+/// Whether views list an instance (`listed when`); a failing condition lists it.
+fn listed(game: &Game, kind: &crate::ir::KindDef, it: &Value) -> bool {
+    kind.listed.as_ref().is_none_or(|f| {
+        let mut locals = vec![Value::None; f.locals.max(1)];
+        locals[0] = it.clone();
+        Eval::new(&game.program, &game.state)
+            .bool(&f.body, &mut locals)
+            .unwrap_or(true)
+    })
+}
+
 /// A value as `viewer` may see it: itself, or how many things a hidden list holds.
 fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) -> String {
     if visible(game, def, subject, viewer) {
@@ -96,22 +107,24 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
         let _ = writeln!(out, "  {}{me}: {}", game.seat_name(p), vars.join(" · "));
     }
     for (k, kind) in program.kinds.iter().enumerate().filter(|(_, k)| k.mutable) {
+        let mut unlisted = 0;
         for (i, fields) in state.entities[k].iter().enumerate() {
+            let it = Value::Entity(crate::ir::KindId(k as u32), i as u32);
+            if !listed(game, kind, &it) {
+                unlisted += 1;
+                continue;
+            }
             let shown: Vec<String> = kind
                 .fields
                 .iter()
                 .zip(fields)
-                .map(|(f, v)| {
-                    let it = Value::Entity(crate::ir::KindId(k as u32), i as u32);
-                    format!("{} {}", f.name, shown(game, f, v, &it, viewer))
-                })
+                .map(|(f, v)| format!("{} {}", f.name, shown(game, f, v, &it, viewer)))
                 .collect();
-            let label = show(
-                program,
-                state,
-                &Value::Entity(crate::ir::KindId(k as u32), i as u32),
-            );
+            let label = show(program, state, &it);
             let _ = writeln!(out, "  {label}: {}", shown.join(" · "));
+        }
+        if unlisted > 0 {
+            let _ = writeln!(out, "  ({} not listed: {unlisted})", kind.name);
         }
     }
     match (&game.outcome, &game.pending) {

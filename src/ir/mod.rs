@@ -149,6 +149,8 @@ pub struct KindDef {
     /// `shown as`: the name of each instance, with the instance in slot 0, rendered once at the
     /// start of a game.
     pub label: Option<(Text, usize)>,
+    /// `listed when`: which instances views list (the instance in slot 0).
+    pub listed: Option<EndFn>,
     /// The fields of every instance.
     pub fields: Vec<VarDef>,
     /// True if some rule writes a field; kinds whose fields never change (a deck's cards) are

@@ -242,6 +242,8 @@ pub struct KindDecl {
     pub count: KindCount,
     /// `shown as "..."`: how an instance is named, with `it` bound to it.
     pub label: Option<Text>,
+    /// `listed when cond`: which instances views list, with `it` bound to each.
+    pub listed: Option<Expr>,
     /// The fields of each instance.
     pub fields: Vec<FieldDecl>,
 }

@@ -342,15 +342,18 @@ impl Lowerer {
             KindCount::Count(self.expr(c))
         };
         let mut label = None;
+        let mut listed = None;
         let mut fields = Vec::new();
         for p in inner {
             match p.as_rule() {
                 Rule::kind_label => label = Some(self.text(last(p))),
+                Rule::kind_listed => listed = Some(self.expr(last(p))),
                 _ => fields.push(self.field_decl(p)),
             }
         }
         KindDecl {
             label,
+            listed,
             name,
             count,
             fields,
