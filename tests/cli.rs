@@ -233,7 +233,7 @@ fn a_variant_plays_to_the_end_with_bots() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
-        out.starts_with("Cheater's Game · 3 players · seed 1\n"),
+        out.starts_with("Cheater's Game with Win The Race · 3 players · seed 1\n"),
         "{out}"
     );
     assert!(out.contains("game over · scores:"), "{out}");

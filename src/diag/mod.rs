@@ -215,9 +215,16 @@ impl RenderStyle {
     }
 }
 
-/// Renders one diagnostic through miette.
+/// Renders one diagnostic through miette (as plain lines if its file is not in `sources`).
 pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> String {
-    let file = sources.file(diag.span.file);
+    let Some(file) = sources.files.get(diag.span.file.0 as usize) else {
+        let help = diag
+            .help
+            .as_deref()
+            .map(|h| format!("\n  help: {h}"))
+            .unwrap_or_default();
+        return format!("{}: {}{help}\n", diag.code, diag.message);
+    };
     let mut labels = vec![miette::LabeledSpan::new(
         Some(diag.label.clone()).filter(|l| !l.is_empty()),
         diag.span.start as usize,
@@ -256,7 +263,7 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> Str
     out
 }
 
-/// Renders every diagnostic and a closing summary line.
+/// Renders every diagnostic, one after another.
 pub fn render_all(diags: &Diagnostics, sources: &SourceMap, style: RenderStyle) -> String {
     let mut out = String::new();
     for d in &diags.0 {

@@ -344,14 +344,14 @@ impl Game {
     /// Applies `player`'s move given as typed (the option's label). On any error the game is
     /// unchanged.
     pub fn apply_label(&mut self, player: u8, input: &str) -> Result<(), MoveError> {
-        let input = normalize(input);
+        let wanted = normalize(input);
         let options = self.options(player);
-        match options.iter().position(|o| normalize(&o.label) == input) {
+        match options.iter().position(|o| normalize(&o.label) == wanted) {
             Some(index) => {
                 let label = options[index].label.clone();
                 self.apply_checked(player, index, label)
             }
-            None => Err(self.refusal(player, &input)),
+            None => Err(self.refusal(player, input.trim())),
         }
     }
 
@@ -417,15 +417,15 @@ impl Game {
 
     /// Why `input` is not a legal move for `player` now, or `None` if it is legal.
     pub fn why(&self, player: u8, input: &str) -> Option<String> {
-        let input = normalize(input);
+        let wanted = normalize(input);
         if self
             .options(player)
             .iter()
-            .any(|o| normalize(&o.label) == input)
+            .any(|o| normalize(&o.label) == wanted)
         {
             return None;
         }
-        Some(match self.refusal(player, &input) {
+        Some(match self.refusal(player, input.trim()) {
             MoveError::Illegal { reason, .. } => reason,
             other => other.to_string(),
         })

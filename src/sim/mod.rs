@@ -47,9 +47,15 @@ pub fn random_game(program: Arc<Program>, players: u8, seed: u64) -> Result<Game
 
 /// A readable record of a game as an onlooker saw it: the public log, then the final view.
 pub fn transcript(game: &Game) -> String {
+    let program = game.program();
+    let variants = if program.variants.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", program.variants.join(", "))
+    };
     let mut out = format!(
-        "{} · {} players · seed {}\n\n",
-        game.program().title,
+        "{}{variants} · {} players · seed {}\n\n",
+        program.title,
         game.players(),
         game.seed()
     );
