@@ -515,3 +515,33 @@ fn corrupt_saves_are_refused_and_leave_the_game_as_it_was() {
         stderr(&o)
     );
 }
+
+#[test]
+fn test_runs_scenarios_and_bot_games() {
+    let o = run(&["test", GAME, RACE]);
+    assert_eq!(code(&o), 0, "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("  ok    a tie on total is broken by honest points (CG-8)"),
+        "{out}"
+    );
+    assert!(out.contains("  ok    a bot game for 5 players"), "{out}");
+    assert!(out.trim_end().ends_with("passed, 0 failed"), "{out}");
+}
+
+#[test]
+fn test_fails_on_a_wrong_expectation() {
+    let dir = scratch("test-failing");
+    let file = format!("{dir}/counter.rules");
+    std::fs::write(
+        &file,
+        "game \"Counter\" { players 2 }\nplayer var points: int = 0\nflow { for p in players { turn p } }\naction score { me.points += 2 }\nscore(p) = p.points\n\nscenario \"scoring adds three\" {\n  play \"score\"\n  expect P1.points == 3\n}\n",
+    )
+    .expect("write the fixture");
+    let o = run(&["test", &file]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(out.contains("FAIL  scoring adds three"), "{out}");
+    assert!(out.contains("`P1.points` is 2"), "{out}");
+    assert!(out.trim_end().ends_with("1 passed, 1 failed"), "{out}");
+}

@@ -1,4 +1,4 @@
-//! The command line: `meeple check` and `meeple play`, parsed with clap.
+//! The command line: `meeple check`, `meeple play` and `meeple test`, parsed with clap.
 //!
 //! Every command prints its own output and returns an exit status; usage errors are returned as
 //! clap errors for `main` to print and exit with (status 2). Nothing here exits the process.
@@ -6,6 +6,7 @@
 mod check;
 mod play;
 mod report;
+mod test;
 
 use clap::{Args, CommandFactory, Parser, Subcommand};
 use std::ffi::OsString;
@@ -38,6 +39,27 @@ pub enum Command {
     /// with --json, one JSON document) is printed. Otherwise a REPL asks each seat in turn;
     /// type `help` there for its commands. Piped input is read as one command a line.
     Play(PlayArgs),
+    /// Test rules files: check them, run their scenarios, and play a seeded bot game for every
+    /// player count (declared invariants are checked after every decision).
+    ///
+    /// Exits with 0 when everything passed and 1 otherwise.
+    Test(TestArgs),
+}
+
+/// Arguments of `meeple test`.
+#[derive(Debug, Args)]
+pub struct TestArgs {
+    /// Rules files to test (games or variants). Scenarios belong to the file they are written in.
+    #[arg(value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+
+    /// A variant file to stack on every file tested (repeatable).
+    #[arg(long = "variant", value_name = "FILE")]
+    pub variants: Vec<PathBuf>,
+
+    /// Seed of the bot games.
+    #[arg(long, short = 's', value_name = "S", default_value_t = 1)]
+    pub seed: u64,
 }
 
 /// Arguments of `meeple check`.
@@ -110,6 +132,7 @@ where
     let result = match cli.command {
         Command::Check(a) => check::run(&a),
         Command::Play(a) => play::run(&a),
+        Command::Test(a) => test::run(&a),
     };
     match result {
         Ok(code) => Ok(code),

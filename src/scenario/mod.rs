@@ -226,8 +226,14 @@ fn explain(game: &Game, cond: &ir::Expr, locals: &mut [Value]) -> String {
         }
     };
     match &cond.kind {
+        // Constants speak for themselves; describe only the sides that were computed.
         ExprKind::Binary(op, a, b) if !matches!(op, BinOp::And | BinOp::Or) => {
-            format!("{}, {}", describe(a), describe(b))
+            let sides: Vec<String> = [a, b]
+                .into_iter()
+                .filter(|e| !matches!(e.kind, ExprKind::Const(_)))
+                .map(|e| describe(e))
+                .collect();
+            sides.join(", ")
         }
         _ => describe(cond),
     }
