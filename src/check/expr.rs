@@ -378,6 +378,7 @@ impl Checker<'_> {
             "all" => Some(QueryKind::All),
             "top" => Some(QueryKind::Top),
             "bottom" => Some(QueryKind::Bottom),
+            "sorted" => Some(QueryKind::Sorted),
             _ => None,
         };
         if let Some(kind) = query {
@@ -387,7 +388,8 @@ impl Checker<'_> {
                     span: cspan,
                 }] => {
                     let need_filter = kind == QueryKind::All || kind == QueryKind::Any;
-                    let need_keys = kind == QueryKind::Top || kind == QueryKind::Bottom;
+                    let need_keys =
+                        matches!(kind, QueryKind::Top | QueryKind::Bottom | QueryKind::Sorted);
                     if need_keys && c.keys.is_empty() {
                         self.error(
                             Diagnostic::error(
@@ -639,11 +641,13 @@ impl Checker<'_> {
             })
             .collect::<Vec<_>>();
         scope.pop();
-        if !c.keys.is_empty() && !matches!(kind, QueryKind::Top | QueryKind::Bottom) {
+        if !c.keys.is_empty()
+            && !matches!(kind, QueryKind::Top | QueryKind::Bottom | QueryKind::Sorted)
+        {
             self.error(
                 Diagnostic::error(
                     "type-mismatch",
-                    "`by` keys only rank inside `top(...)` or `bottom(...)`",
+                    "`by` keys only rank inside `top(...)`, `bottom(...)` or `sorted(...)`",
                     c.keys[0].span,
                 )
                 .with_label("nothing ranks by this")

@@ -42,6 +42,7 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "any",
     "all",
     "top",
+    "sorted",
     "bottom",
 ];
 

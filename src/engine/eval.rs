@@ -484,7 +484,7 @@ impl<'a> Eval<'a> {
                     Some(m) => self.expr(m, locals)?,
                     None => item,
                 }),
-                QueryKind::Top | QueryKind::Bottom => {
+                QueryKind::Top | QueryKind::Bottom | QueryKind::Sorted => {
                     let k = keys
                         .iter()
                         .map(|k| self.int(k, locals))
@@ -497,6 +497,10 @@ impl<'a> Eval<'a> {
             QueryKind::Any => Value::Bool(false),
             QueryKind::All => Value::Bool(true),
             QueryKind::List => Value::List(out),
+            QueryKind::Sorted => {
+                ranked.sort_by(|a, b| a.0.cmp(&b.0));
+                Value::List(ranked.into_iter().map(|(_, v)| v).collect())
+            }
             QueryKind::Top | QueryKind::Bottom => {
                 let best = if kind == QueryKind::Top {
                     ranked.iter().map(|(k, _)| k).max().cloned()

@@ -601,6 +601,8 @@ pub enum QueryKind {
     Top,
     /// Elements with the least keys.
     Bottom,
+    /// Every element, ordered by its keys (least first; ties keep their order).
+    Sorted,
 }
 
 /// Resolved expressions.
