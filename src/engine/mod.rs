@@ -436,6 +436,23 @@ impl Game {
         view::render(self, viewer)
     }
 
+    /// The instances `viewer` can see somewhere now, and those it cannot see anywhere, with
+    /// their names: for tests that nothing hidden leaks.
+    pub fn instances_seen(&self, viewer: Viewer) -> (Vec<String>, Vec<String>) {
+        let (seen, unseen) = view::instances_seen(self, viewer);
+        let name = |v: &Value| show(&self.program, &self.state, v);
+        (
+            seen.iter().map(name).collect(),
+            unseen.iter().map(name).collect(),
+        )
+    }
+
+    /// The log lines `viewer` may read, oldest first, each with whether it was written for
+    /// `viewer` alone (a reveal to that player).
+    pub fn log_with_privacy(&self, viewer: Viewer) -> Vec<(String, bool)> {
+        view::log_entries(self, viewer)
+    }
+
     /// The log lines `viewer` may read, oldest first.
     pub fn log(&self, viewer: Viewer) -> Vec<String> {
         view::log(self, viewer)

@@ -7,6 +7,7 @@
 use super::eval::Eval;
 use super::{show, Audience, Game, Pending};
 use crate::ir::{Value, VarDef, Visibility};
+use std::collections::BTreeSet;
 use std::fmt::Write;
 
 /// Who is looking.
@@ -184,15 +185,74 @@ fn waiting_line(game: &Game, pending: &Pending, viewer: Viewer) -> String {
 }
 
 pub(super) fn log(game: &Game, viewer: Viewer) -> Vec<String> {
+    log_entries(game, viewer)
+        .into_iter()
+        .map(|(text, _)| text)
+        .collect()
+}
+
+/// The lines `viewer` may read, each with whether it was written for `viewer` alone.
+pub(super) fn log_entries(game: &Game, viewer: Viewer) -> Vec<(String, bool)> {
     game.log
         .iter()
-        .filter(|e| match (&e.audience, viewer) {
-            (Audience::All, _) => true,
-            (Audience::Only(ps), Viewer::Player(p)) => ps.contains(&p),
-            (Audience::Only(_), Viewer::Spectator) => false,
-            (Audience::AllBut(ps), Viewer::Player(p)) => !ps.contains(&p),
-            (Audience::AllBut(_), Viewer::Spectator) => true,
+        .filter_map(|e| {
+            let (readable, private) = match (&e.audience, viewer) {
+                (Audience::All, _) => (true, false),
+                (Audience::Only(ps), Viewer::Player(p)) => (ps.contains(&p), true),
+                (Audience::Only(_), Viewer::Spectator) => (false, false),
+                (Audience::AllBut(ps), Viewer::Player(p)) => (!ps.contains(&p), false),
+                (Audience::AllBut(_), Viewer::Spectator) => (true, false),
+            };
+            readable.then(|| (e.text.clone(), private))
         })
-        .map(|e| e.text.clone())
         .collect()
+}
+
+/// The instances `viewer` can see somewhere in the state, and those it cannot see anywhere:
+/// for testing that nothing hidden leaks into a view or a log line.
+pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, BTreeSet<Value>) {
+    let program = &game.program;
+    let state = &game.state;
+    let mut seen = BTreeSet::new();
+    let mut unseen = BTreeSet::new();
+    let mut sort = |v: &Value, visible: bool| {
+        collect_instances(v, if visible { &mut seen } else { &mut unseen });
+    };
+    for (g, v) in program.globals.iter().zip(&state.globals) {
+        sort(v, visible(game, g, &Value::None, viewer));
+    }
+    for p in 0..state.players {
+        for (d, v) in program
+            .player_vars
+            .iter()
+            .zip(&state.player_vars[p as usize])
+        {
+            sort(v, visible(game, d, &Value::Player(p), viewer));
+        }
+    }
+    for (k, kind) in program.kinds.iter().enumerate() {
+        for (i, fields) in state.entities[k].iter().enumerate() {
+            let it = Value::Entity(crate::ir::KindId(k as u32), i as u32);
+            for (f, v) in kind.fields.iter().zip(fields) {
+                let shown = visible(game, f, &it, viewer);
+                sort(v, shown);
+                // An instance listed in the view with a visible field is itself in plain sight.
+                if shown && kind.mutable {
+                    sort(&it, true);
+                }
+            }
+        }
+    }
+    let unseen = unseen.difference(&seen).cloned().collect();
+    (seen, unseen)
+}
+
+fn collect_instances(v: &Value, into: &mut BTreeSet<Value>) {
+    match v {
+        Value::Entity(..) => {
+            into.insert(v.clone());
+        }
+        Value::List(xs) => xs.iter().for_each(|x| collect_instances(x, into)),
+        _ => {}
+    }
 }

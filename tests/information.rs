@@ -1,0 +1,175 @@
+//! No seat ever sees what is hidden from it. For every rules file, seeded games are played by
+//! random bots and, after every decision, each seat's view and the log lines it may read are
+//! checked against the instances (cards, tiles, ...) that seat cannot see anywhere: a hidden
+//! instance's name must not appear in the view, nor in a public log line, unless the seat saw
+//! it before (it was in a public place) or the line was written for that seat alone (a reveal).
+//!
+//! The check works on instances, which have names of their own; hidden numbers and enum values
+//! are kept hidden by the view itself (`engine::view`), which shows them as `?` or a count.
+
+use meeple::bots::{ask_bot, BotKind};
+use meeple::engine::{Game, Viewer};
+use meeple::load;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+fn rules_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            rules_files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "rules") {
+            out.push(p);
+        }
+    }
+}
+
+/// True if `name` stands in `text` as a word of its own (not inside a longer name).
+fn mentions(text: &str, name: &str) -> bool {
+    text.match_indices(name).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + name.len()..].chars().next();
+        let joins =
+            |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+        !joins(before) && !joins(after)
+    })
+}
+
+/// Plays one game and returns the first leak found, described.
+fn first_leak(program: &Arc<meeple::ir::Program>, players: u8, seed: u64) -> Option<String> {
+    let mut game = Game::new(program.clone(), players, seed).expect("the game starts");
+    let mut bots: Vec<_> = (0..players)
+        .map(|p| BotKind::Random.make(seed, p))
+        .collect();
+    let mut seen_before: Vec<BTreeSet<String>> = vec![BTreeSet::new(); players as usize];
+    let mut read: Vec<usize> = vec![0; players as usize];
+    loop {
+        for v in 0..players {
+            let viewer = Viewer::Player(v);
+            let (seen, unseen) = game.instances_seen(viewer);
+            let view = game.view(viewer);
+            if let Some(name) = unseen.iter().find(|n| mentions(&view, n)) {
+                return Some(format!(
+                    "{}'s view shows hidden {name}:\n{view}",
+                    game.seat_name(v)
+                ));
+            }
+            let lines = game.log_with_privacy(viewer);
+            for (line, private) in &lines[read[v as usize]..] {
+                let leaked = unseen.iter().find(|n| {
+                    !private && mentions(line, n) && !seen_before[v as usize].contains(*n)
+                });
+                if let Some(name) = leaked {
+                    return Some(format!(
+                        "{} reads hidden {name} in the log: {line}",
+                        game.seat_name(v)
+                    ));
+                }
+            }
+            read[v as usize] = lines.len();
+            seen_before[v as usize] = seen.into_iter().collect();
+        }
+        if game.is_over() {
+            return None;
+        }
+        let seat = game.waiting_on()[0];
+        let i = ask_bot(&game, seat, bots[seat as usize].as_mut()).unwrap_or(0);
+        game.apply(seat, i).expect("a bot's move applies");
+    }
+}
+
+fn check_files(files: &[PathBuf], seeds: u64) {
+    let mut checked = 0;
+    for f in files {
+        let loaded = load::load(f, &[]);
+        let program = Arc::new(
+            loaded
+                .program
+                .unwrap_or_else(|| panic!("{} has errors", f.display())),
+        );
+        for players in program.min_players..=program.max_players {
+            for seed in 1..=seeds {
+                if let Some(leak) = first_leak(&program, players, seed) {
+                    panic!("{} ({players} players, seed {seed}): {leak}", f.display());
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 0, "no games were checked");
+}
+
+#[test]
+fn no_rules_file_leaks_hidden_information() {
+    let mut files = Vec::new();
+    rules_files(
+        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")),
+        &mut files,
+    );
+    check_files(&files, 5);
+}
+
+#[test]
+fn hands_discards_spies_and_face_down_cards_stay_hidden() {
+    check_files(
+        &[PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/info/hidden_hands.rules"
+        ))],
+        40,
+    );
+}
+
+#[test]
+fn a_leaky_log_line_is_caught() {
+    let loaded = load::load(
+        Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/info/leaky.rules"
+        )),
+        &[],
+    );
+    let program = Arc::new(loaded.program.expect("valid"));
+    let leak = first_leak(&program, 2, 1).expect("the leak is found");
+    assert!(leak.contains("reads hidden card-"), "{leak}");
+}
+
+#[test]
+fn a_spy_sees_a_hand_only_in_their_own_log() {
+    let loaded = load::load(
+        Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/info/hidden_hands.rules"
+        )),
+        &[],
+    );
+    let program = Arc::new(loaded.program.expect("valid"));
+    let mut game = Game::new(program, 2, 3).expect("starts");
+    let spy = game.waiting_on()[0];
+    game.apply_label(spy, "spy").expect("spy is legal");
+    let other = 1 - spy;
+    let target = game.seat_name(other);
+    game.apply_label(spy, &target).expect("a target");
+    let line = format!("{target}'s hand: [");
+    assert!(game
+        .log(Viewer::Player(spy))
+        .iter()
+        .any(|l| l.starts_with(&line)));
+    assert!(!game
+        .log(Viewer::Player(other))
+        .iter()
+        .any(|l| l.starts_with(&line)));
+    assert!(!game
+        .log(Viewer::Spectator)
+        .iter()
+        .any(|l| l.starts_with(&line)));
+    // The spy's knowledge is frozen: the view still hides the hand.
+    assert!(game
+        .view(Viewer::Player(spy))
+        .contains(&format!("{target}: hand 2 hidden")));
+}
