@@ -7,27 +7,13 @@
 //! The check works on instances, which have names of their own; hidden numbers and enum values
 //! are kept hidden by the view itself (`engine::view`), which shows them as `?` or a count.
 
+mod common;
 use meeple::bots::{ask_bot, BotKind};
 use meeple::engine::{Game, Viewer};
 use meeple::load;
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-fn rules_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rules_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rules") {
-            out.push(p);
-        }
-    }
-}
 
 /// True if `name` stands in `text` as a word of its own (not inside a longer name).
 fn mentions(text: &str, name: &str) -> bool {
@@ -106,11 +92,7 @@ fn check_files(files: &[PathBuf], seeds: u64) {
 
 #[test]
 fn no_rules_file_leaks_hidden_information() {
-    let mut files = Vec::new();
-    rules_files(
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")),
-        &mut files,
-    );
+    let files = common::all_rules();
     check_files(&files, 5);
 }
 

@@ -1,35 +1,16 @@
 //! Every declared invariant holds across many seeded all-bot games of every rules file: the
 //! engine checks invariants after each decision, so a game that breaks one stops with an error.
 
+mod common;
 use meeple::load;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-fn rules_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rules_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rules") {
-            out.push(p);
-        }
-    }
-}
 
 /// Games per rules file, spread over its player counts.
 const GAMES: u64 = 200;
 
 #[test]
 fn invariants_hold_in_200_bot_games_of_every_rules_file() {
-    let mut files = Vec::new();
-    rules_files(
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")),
-        &mut files,
-    );
+    let files = common::all_rules();
     assert!(!files.is_empty());
     let mut failures = Vec::new();
     for f in &files {

@@ -1,33 +1,13 @@
 //! Every scenario written in `rules/` passes, and a failing scenario explains itself.
 
+mod common;
 use meeple::diag::{render, RenderStyle};
 use meeple::load;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
-
-fn rules_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)
-        .expect("rules dir")
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rules_files(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rules") {
-            out.push(p);
-        }
-    }
-}
 
 #[test]
 fn every_scenario_in_rules_passes() {
-    let mut files = Vec::new();
-    rules_files(
-        Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/rules")),
-        &mut files,
-    );
+    let files = common::all_rules();
     let mut ran = 0;
     let mut failures = Vec::new();
     for f in &files {

@@ -525,13 +525,8 @@ impl Checker<'_> {
         let arg = |i: usize| format!("argument {} of `{}`", i + 1, name.text);
         let list_of = |t: Type| Type::List(Box::new(t));
         // The element type of the first argument, when it must be a list.
-        let mut elem = || match types[0].element() {
-            Some(e) => e,
-            None => {
-                self.expect_type(&list_of(Type::Error), &types[0], raw[0].span, &arg(0));
-                Type::Error
-            }
-        };
+        let first = arg(0);
+        let mut elem = || self.element_of(&types[0], raw[0].span, &first);
         let ty = match b {
             Builtin::Count => {
                 elem();
@@ -606,18 +601,7 @@ impl Checker<'_> {
         scope: &mut Scope,
     ) -> Typed {
         let (source, st) = self.expr(&c.source, scope);
-        let elem = match st.element() {
-            Some(e) => e,
-            None => {
-                self.expect_type(
-                    &Type::List(Box::new(Type::Error)),
-                    &st,
-                    c.source.span,
-                    "what `in` ranges over",
-                );
-                Type::Error
-            }
-        };
+        let elem = self.element_of(&st, c.source.span, "what `in` ranges over");
         scope.push();
         let slot = scope.shadow(&c.var.text, elem.clone(), c.var.span);
         let filter = c.filter.as_ref().map(|f| {

@@ -869,6 +869,17 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// The element type of a list type; anything else is reported as not a list.
+    pub(crate) fn element_of(&mut self, t: &Type, span: Span, what: &str) -> Type {
+        match t.element() {
+            Some(e) => e,
+            None => {
+                self.expect_type(&Type::List(Box::new(Type::Error)), t, span, what);
+                Type::Error
+            }
+        }
+    }
+
     /// Reports a type mismatch unless `want` accepts `got`.
     pub(crate) fn expect_type(&mut self, want: &Type, got: &Type, span: Span, what: &str) {
         if !want.accepts(got) {

@@ -48,18 +48,7 @@ impl Checker<'_> {
                 body,
             } => {
                 let (src, st) = self.expr(source, scope);
-                let elem = match st.element() {
-                    Some(e) => e,
-                    None => {
-                        self.expect_type(
-                            &Type::List(Box::new(Type::Error)),
-                            &st,
-                            source.span,
-                            "what `for` ranges over",
-                        );
-                        Type::Error
-                    }
-                };
+                let elem = self.element_of(&st, source.span, "what `for` ranges over");
                 scope.push();
                 let slot = scope.shadow(&var.text, elem, var.span);
                 let filter = filter.as_ref().map(|f| {
@@ -193,18 +182,7 @@ impl Checker<'_> {
                 let player_slot = scope.shadow(&player.text, Type::Player, player.span);
                 let prompt = self.text(prompt, scope);
                 let (opts, ot) = self.expr(options, scope);
-                let elem = match ot.element() {
-                    Some(e) => e,
-                    None => {
-                        self.expect_type(
-                            &Type::List(Box::new(Type::Error)),
-                            &ot,
-                            options.span,
-                            "the options",
-                        );
-                        Type::Error
-                    }
-                };
+                let elem = self.element_of(&ot, options.span, "the options");
                 let choice_slot = scope.shadow(&choice.text, elem, choice.span);
                 let then = self.block(then, scope, true);
                 scope.pop();
@@ -238,18 +216,7 @@ impl Checker<'_> {
                 self.expect_type(&Type::Player, &pt, player.span, "who chooses");
                 let prompt = self.text(prompt, scope);
                 let (o, ot) = self.expr(options, scope);
-                let elem = match ot.element() {
-                    Some(e) => e,
-                    None => {
-                        self.expect_type(
-                            &Type::List(Box::new(Type::Error)),
-                            &ot,
-                            options.span,
-                            "the options",
-                        );
-                        Type::Error
-                    }
-                };
+                let elem = self.element_of(&ot, options.span, "the options");
                 (
                     S::Choose {
                         slot: 0,
@@ -346,30 +313,12 @@ impl Checker<'_> {
             }
             LetValue::Random(e) => {
                 let (x, t) = self.expr(e, scope);
-                let elem = match t.element() {
-                    Some(el) => el,
-                    None => {
-                        self.expect_type(
-                            &Type::List(Box::new(Type::Error)),
-                            &t,
-                            e.span,
-                            "what `random` picks from",
-                        );
-                        Type::Error
-                    }
-                };
+                let elem = self.element_of(&t, e.span, "what `random` picks from");
                 (S::Random { slot: 0, from: x }, elem)
             }
             LetValue::Shuffle(e) => {
                 let (x, t) = self.expr(e, scope);
-                if t.element().is_none() {
-                    self.expect_type(
-                        &Type::List(Box::new(Type::Error)),
-                        &t,
-                        e.span,
-                        "what `shuffle` shuffles",
-                    );
-                }
+                self.element_of(&t, e.span, "what `shuffle` shuffles");
                 (S::Shuffle { slot: 0, from: x }, t)
             }
         };
