@@ -9,10 +9,10 @@
 //! - `with=PATH`: a variant stacked on this example, as `--variant PATH` would (repeatable).
 //! - `norun`: check only; do not play it.
 //!
-//! Every other example must check with no errors (warnings are allowed) and must play to its end
-//! with random bots, for every player count it allows, on a few seeds. Blocks fenced as
-//! `rules-sketch` show planned syntax and are not tested. A failure names the line of the block
-//! in `docs/language.md`.
+//! Every other example must check with no errors (warnings are allowed), pass every scenario it
+//! declares, and play to its end with random bots, for every player count it allows, on a few
+//! seeds. Blocks fenced as `rules-sketch` show planned syntax and are not tested. A failure names
+//! the line of the block in `docs/language.md`.
 
 use meeple::engine::{Game, MoveError, Viewer};
 use meeple::load::{check_source, load_with, Loaded};
@@ -190,6 +190,14 @@ fn check_example(ex: &Example, files: &BTreeMap<PathBuf, String>) -> Result<(), 
         return Err(format!("expected no errors, got:\n{}", describe(&loaded)));
     }
     let program = Arc::new(loaded.program.expect("no errors, so a program"));
+    for report in meeple::scenario::run_all(&program) {
+        if let Some(d) = &report.failure {
+            return Err(format!(
+                "scenario \"{}\" failed: [{}] {}: {}",
+                report.title, d.code, d.message, d.label
+            ));
+        }
+    }
     match (&ex.expect_runtime_error, ex.run) {
         (Some(code), _) => match play(program) {
             Err((got, _)) if &got == code => Ok(()),
@@ -312,16 +320,19 @@ fn the_quoted_refusal_is_what_the_engine_says() {
     );
 }
 
-/// The reference quotes a player's view; it must still be what that player sees.
+/// The reference quotes players' views; they must still be what those players see.
 #[test]
-fn the_quoted_view_is_what_the_player_sees() {
+fn the_quoted_views_are_what_the_players_see() {
     let doc = doc_text();
-    let game = Game::new(example_file(&doc, "peek.rules"), 2, 1).expect("the game starts");
-    let view = game.view(Viewer::Player(1));
-    let quoted: String = view.lines().map(|l| format!("{l}\n")).collect();
     let in_doc: String = doc.lines().map(|l| format!("{l}\n")).collect();
-    assert!(
-        in_doc.contains(&quoted),
-        "{DOC} should quote P2's view of peek.rules exactly:\n{view}"
-    );
+    for (file, players, seed, seat) in [("peek.rules", 2, 1, 1), ("show.rules", 2, 1, 0)] {
+        let game = Game::new(example_file(&doc, file), players, seed).expect("the game starts");
+        let view = game.view(Viewer::Player(seat));
+        let quoted: String = view.lines().map(|l| format!("{l}\n")).collect();
+        assert!(
+            in_doc.contains(&quoted),
+            "{DOC} should quote P{}'s view of {file} exactly:\n{view}",
+            seat + 1
+        );
+    }
 }
