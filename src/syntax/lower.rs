@@ -81,8 +81,20 @@ impl Lowerer {
             Rule::patch_remove => {
                 let mut p = first.into_inner();
                 p.next(); // kw_remove
-                let kind = self.part_kind(p.next().expect("grammar: part kind"));
-                let name = self.name(p.next().expect("grammar: name"));
+                let kind_pair = p.next().expect("grammar: part kind");
+                let name = if kind_pair.as_rule() == Rule::part_single {
+                    // A singleton part is named by its keyword, as its declaration is.
+                    self.name(
+                        kind_pair
+                            .clone()
+                            .into_inner()
+                            .next()
+                            .expect("grammar: keyword"),
+                    )
+                } else {
+                    self.name(p.next().expect("grammar: name"))
+                };
+                let kind = self.part_kind(kind_pair);
                 Item::Remove { kind, name, span }
             }
             Rule::patch => {

@@ -153,7 +153,7 @@ fn rule_text(rule: Rule) -> &'static str {
     match rule {
         EOI => "the end of the file",
         item | patch | patch_remove => "a declaration",
-        part_kind => "a kind of part (var, action, def, ...)",
+        part_kind | part_single => "a kind of part (var, action, def, ...)",
         game_prop | prop_players | prop_source | prop_seats => {
             "a game property (players, source, seats)"
         }
@@ -266,6 +266,23 @@ mod tests {
         .unwrap_err();
         assert_eq!(e[0].code, "syntax-error");
         assert!(e[0].message.contains("a name"), "{}", e[0].message);
+    }
+
+    #[test]
+    fn a_singleton_part_is_removed_by_its_keyword_alone() {
+        let f = ok("remove winners\nadd var extra: int = 0\nremove action cheat");
+        assert_eq!(f.items.len(), 3);
+        let ast::Item::Remove { kind, name, .. } = &f.items[0] else {
+            panic!("not a removal")
+        };
+        assert_eq!(
+            (*kind, name.text.as_str()),
+            (ast::PartKind::Winners, "winners")
+        );
+        assert!(matches!(
+            &f.items[2],
+            ast::Item::Remove { kind: ast::PartKind::Action, name, .. } if name.text == "cheat"
+        ));
     }
 
     #[test]
