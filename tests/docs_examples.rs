@@ -336,3 +336,16 @@ fn the_quoted_views_are_what_the_players_see() {
         );
     }
 }
+
+#[test]
+fn the_readme_example_is_right() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).expect("README.md");
+    let examples = examples(&readme);
+    assert!(!examples.is_empty(), "README.md has no ```rules example");
+    for ex in &examples {
+        if let Err(why) = check_example(ex, &BTreeMap::new()) {
+            panic!("README.md:{}: {why}", ex.line);
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! Checking and lowering of expressions and texts.
 
 use super::consts;
-use super::scope::{suggest, Scope, Symbol, BUILTIN_NAMES};
+use super::scope::{suggest, Scope, Symbol, BUILTIN_FUNCTIONS};
 use super::{const_expr, Checker};
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{self, Builtin, ExprKind as K, QueryKind, Type, Value};
@@ -472,7 +472,7 @@ impl Checker<'_> {
                 error_expr(span)
             }
             _ => {
-                let mut candidates: Vec<&str> = BUILTIN_NAMES.to_vec();
+                let mut candidates: Vec<&str> = BUILTIN_FUNCTIONS.to_vec();
                 let defs: Vec<String> = self
                     .symbols
                     .iter()

@@ -6,6 +6,7 @@
 
 mod consts;
 mod expr;
+mod init_order;
 mod lints;
 mod scenario;
 mod scope;
@@ -43,6 +44,7 @@ pub fn check(merged: &Merged) -> (Option<ir::Program>, Diagnostics) {
     checker.declare();
     checker.signatures();
     checker.bodies();
+    checker.order_initial_values();
     lints::run(&mut checker);
     let mut diags = std::mem::take(&mut checker.diags);
     diags.sort_by_key(|d| (d.span.file, d.span.start, d.code));
@@ -114,6 +116,7 @@ impl<'a> Checker<'a> {
                 scenarios: Vec::new(),
                 sources: merged.sources.clone(),
                 init_locals: 0,
+                init_order: Vec::new(),
             },
         }
     }
@@ -123,7 +126,11 @@ impl<'a> Checker<'a> {
     }
 
     fn define(&mut self, name: &ast::Name, symbol: Symbol) {
-        if scope::BUILTIN_NAMES.contains(&name.text.as_str()) {
+        let callable = matches!(symbol, Symbol::Def(_) | Symbol::Proc(_));
+        let text = name.text.as_str();
+        if scope::BUILTIN_VALUES.contains(&text)
+            || (callable && scope::BUILTIN_FUNCTIONS.contains(&text))
+        {
             self.error(
                 Diagnostic::error(
                     "duplicate-definition",
@@ -216,6 +223,9 @@ impl<'a> Checker<'a> {
                     self.program.player_vars.push(placeholder_var(v));
                 }
                 ast::Decl::Var(v) => {
+                    if v.visibility == ast::Visibility::Secret {
+                        self.secret_without_owner(&v.name, "a game variable");
+                    }
                     let id = ir::GlobalId(self.program.globals.len() as u32);
                     self.define(&v.name, Symbol::Global(id));
                     self.program.globals.push(placeholder_var(v));
@@ -431,6 +441,13 @@ impl<'a> Checker<'a> {
                         })
                         .collect();
                     let mut seen = BTreeMap::new();
+                    for fd in kd
+                        .fields
+                        .iter()
+                        .filter(|f| f.visibility == ast::Visibility::Secret)
+                    {
+                        self.secret_without_owner(&fd.name, "a field");
+                    }
                     for fd in &kd.fields {
                         if let Some(first) = seen.insert(fd.name.text.clone(), fd.name.span) {
                             self.error(
@@ -503,12 +520,32 @@ impl<'a> Checker<'a> {
         }
     }
 
+    fn secret_without_owner(&mut self, name: &ast::Name, what: &str) {
+        self.error(
+            Diagnostic::warning("secret-without-owner", format!("`{}` is secret, but {what} has no owner", name.text), name.span)
+                .with_label("seen by nobody")
+                .with_help("write `hidden` (nobody sees it) with a `visible when` condition, or make it a `player secret var`"),
+        );
+    }
+
     /// Resolves a written type; bounds of `int in lo..hi` must be constant.
     pub(crate) fn resolve_type(&mut self, t: &ast::TypeExpr) -> (Type, Option<(i64, i64)>) {
         match t {
             ast::TypeExpr::Int { bounds, .. } => {
                 let b = bounds.as_ref().and_then(|b| {
                     let r = consts::range(b);
+                    if let Some((lo, hi)) = r.filter(|(lo, hi)| lo > hi) {
+                        self.error(
+                            Diagnostic::error(
+                                "invalid-bounds",
+                                format!("the bounds {lo}..{hi} are backwards"),
+                                b.span,
+                            )
+                            .with_label("the low bound comes first")
+                            .with_help(format!("write `int in {hi}..{lo}`")),
+                        );
+                        return None;
+                    }
                     if r.is_none() {
                         self.error(
                             Diagnostic::error(

@@ -19,10 +19,12 @@ pub(crate) enum Symbol {
     Action(ir::ActionId),
 }
 
-/// Names the language defines; declarations may not reuse them.
-pub(crate) const BUILTIN_NAMES: &[&str] = &[
-    "players",
-    "player_count",
+/// Values the language defines; no declaration may reuse these names.
+pub(crate) const BUILTIN_VALUES: &[&str] = &["players", "player_count"];
+
+/// Functions the language defines; no `def`, `effect` or `phase` may reuse these names
+/// (a variable may: `take` and `take(xs, 2)` cannot be confused).
+pub(crate) const BUILTIN_FUNCTIONS: &[&str] = &[
     "count",
     "sum",
     "min",
@@ -42,8 +44,15 @@ pub(crate) const BUILTIN_NAMES: &[&str] = &[
     "any",
     "all",
     "top",
-    "sorted",
     "bottom",
+    "sorted",
+    "nth",
+    "take",
+    "drop",
+    "position",
+    "subsets",
+    "at_seat",
+    "clamp",
 ];
 
 /// Local variables of one body, in nested blocks; each gets its own slot.

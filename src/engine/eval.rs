@@ -207,6 +207,14 @@ impl<'a> Eval<'a> {
     }
 
     fn wrong(&self, v: &Value, want: &str, span: Span) -> RuntimeError {
+        if *v == Value::None {
+            return err(
+                "no-value",
+                format!("expected {want}, found `none`"),
+                span,
+                "`first` and `last` of an empty list, and unset players and instances, are `none`; check with `count(xs) > 0` or `x != none` first",
+            );
+        }
         err(
             "type-mismatch",
             format!(

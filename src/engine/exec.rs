@@ -136,14 +136,32 @@ impl Game {
             }
             self.state.entities[k] = vec![vec![Value::None; kind.fields.len()]; n as usize];
         }
-        for (k, kind) in program.kinds.iter().enumerate() {
-            for i in 0..self.state.entities[k].len() {
-                if let Some(slot) = kind.index_slot {
-                    locals[slot as usize] = Value::Int(i as i64 + 1);
+        for item in &program.init_order {
+            match *item {
+                ir::InitItem::Fields(k) => {
+                    let kind = &program.kinds[k.index()];
+                    for i in 0..self.state.entities[k.index()].len() {
+                        if let Some(slot) = kind.index_slot {
+                            locals[slot as usize] = Value::Int(i as i64 + 1);
+                        }
+                        for (f, field) in kind.fields.iter().enumerate() {
+                            let v =
+                                Eval::new(&program, &self.state).expr(&field.init, &mut locals)?;
+                            self.state.entities[k.index()][i][f] = clamp(v, field.bounds);
+                        }
+                    }
                 }
-                for (f, field) in kind.fields.iter().enumerate() {
-                    let v = Eval::new(&program, &self.state).expr(&field.init, &mut locals)?;
-                    self.state.entities[k][i][f] = clamp(v, field.bounds);
+                ir::InitItem::Global(g) => {
+                    let def = &program.globals[g.index()];
+                    let v = Eval::new(&program, &self.state).expr(&def.init, &mut locals)?;
+                    self.state.globals[g.index()] = clamp(v, def.bounds);
+                }
+                ir::InitItem::PlayerVar(id) => {
+                    let def = &program.player_vars[id.index()];
+                    for p in 0..self.state.players as usize {
+                        let v = Eval::new(&program, &self.state).expr(&def.init, &mut locals)?;
+                        self.state.player_vars[p][id.index()] = clamp(v, def.bounds);
+                    }
                 }
             }
         }
@@ -169,16 +187,6 @@ impl Game {
             labels.push(names);
         }
         self.state.labels = std::sync::Arc::new(labels);
-        for (i, g) in program.globals.iter().enumerate() {
-            let v = Eval::new(&program, &self.state).expr(&g.init, &mut locals)?;
-            self.state.globals[i] = clamp(v, g.bounds);
-        }
-        for p in 0..self.state.players as usize {
-            for (i, v) in program.player_vars.iter().enumerate() {
-                let x = Eval::new(&program, &self.state).expr(&v.init, &mut locals)?;
-                self.state.player_vars[p][i] = clamp(x, v.bounds);
-            }
-        }
         self.push_proc(program.flow, Vec::new());
         if let Some(setup) = program.setup {
             self.push_proc(setup, Vec::new());

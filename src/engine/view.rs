@@ -28,8 +28,18 @@ impl Viewer {
     }
 }
 
-/// Whether `viewer` may see a variable or field whose owner (or instance) is `subject`.
+/// Whether `viewer` may see a variable or field whose owner (or instance) is `subject`. An
+/// onlooker sees what every seat may see: only what is public.
 fn visible(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -> bool {
+    match viewer {
+        Viewer::Player(_) => visible_to_seat(game, def, subject, viewer),
+        Viewer::Spectator => {
+            (0..game.state.players).all(|p| visible_to_seat(game, def, subject, Viewer::Player(p)))
+        }
+    }
+}
+
+fn visible_to_seat(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -> bool {
     let by_default = match def.visibility {
         Visibility::Public => true,
         Visibility::Secret => viewer.value() == *subject,

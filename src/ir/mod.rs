@@ -323,6 +323,17 @@ pub enum ScenarioStepKind {
     EndGame,
 }
 
+/// A group of initial values computed together.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum InitItem {
+    /// Every field of every instance of a kind.
+    Fields(KindId),
+    /// A global variable.
+    Global(GlobalId),
+    /// A per-player variable, for every player.
+    PlayerVar(PlayerVarId),
+}
+
 /// A whole resolved game.
 #[derive(Debug, Clone)]
 pub struct Program {
@@ -372,6 +383,9 @@ pub struct Program {
     pub sources: SourceMap,
     /// Slots needed to evaluate initial values and kind counts.
     pub init_locals: usize,
+    /// The order in which initial values are computed (after kind counts), each after what it
+    /// reads.
+    pub init_order: Vec<InitItem>,
 }
 
 impl Program {
