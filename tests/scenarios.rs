@@ -76,3 +76,29 @@ scenario "nobody wins an empty game" {
         .expect("a tie at 0 is a shared win, not nobody");
     assert!(second.message.contains("P1, P2 won"), "{}", second.message);
 }
+
+#[test]
+fn a_set_step_refreshes_the_moves_of_a_pending_turn() {
+    let src = r#"
+game "Gate" { players 2 }
+player var coins: int = 0
+var open: bool = true
+flow { for p in players { turn p } }
+action take "Take a coin" { require open else "the gate is closed"  me.coins += 1 }
+action wait "Wait" { }
+
+scenario "closing the gate by hand takes `take` off the list" {
+  set open = false
+  play "take"
+}
+"#;
+    let loaded = load::check_source("gate.rules", src);
+    let program = Arc::new(loaded.program.expect("valid"));
+    let reports = meeple::scenario::run_all(&program);
+    let failure = reports[0].failure.as_ref().expect("`take` is refused");
+    assert!(
+        failure.message.contains("the gate is closed"),
+        "{}",
+        failure.message
+    );
+}

@@ -720,6 +720,19 @@ impl Game {
         Ok(())
     }
 
+    /// Recomputes a pending turn's legal moves after the state was changed by hand.
+    pub(super) fn refresh_turn(&mut self) -> R<()> {
+        if let Some(Pending::Turn(t)) = &self.pending {
+            let (player, actions) = (t.player, t.actions.clone());
+            let program = self.program.clone();
+            let moves = self.legal_moves(&program, player, &actions)?;
+            if let Some(Pending::Turn(t)) = &mut self.pending {
+                t.moves = moves;
+            }
+        }
+        Ok(())
+    }
+
     /// Checks every declared invariant; the first that fails is an error at its declaration.
     pub(super) fn check_invariants(&self) -> R<()> {
         let program = &self.program;

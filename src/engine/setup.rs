@@ -47,7 +47,7 @@ impl Game {
                 }
             }
         }
-        Ok(())
+        self.refresh_turn().map_err(|e| e.to_string())
     }
 
     /// Parses a value as views print it; `ty` disambiguates lists and enum values.
@@ -168,6 +168,7 @@ impl Game {
             (Value::Int(n), Some((lo, hi))) => Value::Int(n.clamp(lo, hi)),
             (v, _) => v,
         };
-        Ok(())
+        // A turn's legal moves depend on the state: list them again.
+        self.refresh_turn()
     }
 }
