@@ -102,3 +102,28 @@ scenario "closing the gate by hand takes `take` off the list" {
         failure.message
     );
 }
+
+#[test]
+fn a_set_step_asks_a_pending_choice_again() {
+    let src = r#"
+game "Hands" { players 2 }
+player secret var hand: list of int = []
+setup { for p in players { let d = shuffle 1..6
+  p.hand = take(d, 2) } }
+flow { for p in players { let c = choose p "Play a number" from p.hand
+  p.hand -= c } }
+
+scenario "a hand set by hand is what P1 chooses from" {
+  set P1.hand = [5, 6]
+  play "6"
+  expect P1.hand == [5]
+}
+"#;
+    let program = Arc::new(
+        load::check_source("hands.rules", src)
+            .program
+            .expect("valid"),
+    );
+    let reports = meeple::scenario::run_all(&program);
+    assert!(reports[0].passed(), "{:?}", reports[0].failure);
+}

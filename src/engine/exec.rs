@@ -720,17 +720,24 @@ impl Game {
         Ok(())
     }
 
-    /// Recomputes a pending turn's legal moves after the state was changed by hand.
-    pub(super) fn refresh_turn(&mut self) -> R<()> {
-        if let Some(Pending::Turn(t)) = &self.pending {
-            let (player, actions) = (t.player, t.actions.clone());
-            let program = self.program.clone();
-            let moves = self.legal_moves(&program, player, &actions)?;
-            if let Some(Pending::Turn(t)) = &mut self.pending {
-                t.moves = moves;
+    /// Asks the pending decision again after the state was changed by hand, so that its
+    /// options follow the new state. Deciding statements have no effects before they pause,
+    /// so running one again is safe; a secret choice that some have already made is kept.
+    pub(super) fn refresh_pending(&mut self) -> R<()> {
+        match &self.pending {
+            None => return Ok(()),
+            Some(Pending::Secret { chosen, .. }) if chosen.iter().any(Option::is_some) => {
+                return Ok(())
             }
+            Some(_) => {}
         }
-        Ok(())
+        let Some(cursor) = self.frames.last_mut().and_then(|f| f.cursors.last_mut()) else {
+            return Ok(());
+        };
+        // The cursor stands just after the statement that paused.
+        cursor.pc = cursor.pc.saturating_sub(1);
+        self.pending = None;
+        self.run()
     }
 
     /// Checks every declared invariant; the first that fails is an error at its declaration.

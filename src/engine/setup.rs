@@ -47,7 +47,7 @@ impl Game {
                 }
             }
         }
-        self.refresh_turn().map_err(|e| e.to_string())
+        self.refresh_pending().map_err(|e| e.to_string())
     }
 
     /// Parses a value as views print it; `ty` disambiguates lists and enum values.
@@ -169,6 +169,6 @@ impl Game {
             (v, _) => v,
         };
         // A turn's legal moves depend on the state: list them again.
-        self.refresh_turn()
+        self.refresh_pending()
     }
 }
