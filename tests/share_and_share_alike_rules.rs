@@ -163,14 +163,42 @@ fn a_king_of_diamonds_shifts_the_chance_roll_by_up_to_two() {
             .log(Viewer::Spectator)
             .iter()
             .find_map(|l| l.strip_prefix("P1 tempts Chance and rolls "))
+            .and_then(|r| r.split(' ').next())
             .and_then(|r| r.parse().ok())
             .expect("a roll");
-        let mut rows: Vec<String> = (roll - shift..=roll + shift)
-            .map(|r| r.clamp(1, 6).to_string())
+        let chart = [
+            "Market crash",
+            "Scandal",
+            "Insider tip",
+            "Windfall",
+            "Rumour",
+            "Boom",
+        ];
+        let mut events: Vec<String> = (roll - shift..=roll + shift)
+            .map(|r| chart[r.clamp(1, 6) as usize - 1].to_string())
             .collect();
-        rows.dedup();
-        assert_eq!(labels(&game, P1), rows, "{label} after a roll of {roll}");
+        events.dedup();
+        assert_eq!(labels(&game, P1), events, "{label} after a roll of {roll}");
     }
+}
+
+#[test]
+fn a_low_diamond_takes_the_roll_as_it_falls() {
+    let mut game = start(BASE, P1_FIRST);
+    deal(&mut game, [&[17], &[], &[], &[]]); // the 5 of diamonds
+    mark_all(&mut game, "A");
+    play(&mut game, P1, &["play 5D"]);
+    let log = game.log(Viewer::Spectator);
+    let rolled = log
+        .iter()
+        .find_map(|l| l.strip_prefix("P1 tempts Chance and rolls "))
+        .expect("a roll");
+    // "5 (Scandal)" is followed by "Chance: Scandal", with no choice in between.
+    let event = rolled.split(['(', ')']).nth(1).expect("the event");
+    assert!(
+        log.iter().any(|l| *l == format!("Chance: {event}")),
+        "{log:?}"
+    );
 }
 
 #[test]
