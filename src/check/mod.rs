@@ -212,9 +212,31 @@ impl<'a> Checker<'a> {
                     for (i, v) in e.values.iter().enumerate() {
                         self.define(v, Symbol::EnumValue(id, i as u16));
                     }
+                    let mut shown = Vec::new();
+                    for (v, label) in e.values.iter().zip(&e.shown) {
+                        shown.push(match label.as_ref().map(|l| (l.literal(), l.span)) {
+                            None => v.text.clone(),
+                            Some((Some(text), _)) => text,
+                            Some((None, span)) => {
+                                self.error(
+                                    Diagnostic::error(
+                                        "not-constant",
+                                        format!("how `{}` is shown must be a plain text", v.text),
+                                        span,
+                                    )
+                                    .with_label("has `{...}` in it")
+                                    .with_help(
+                                        "write the text itself, such as `jack shown as \"J\"`",
+                                    ),
+                                );
+                                v.text.clone()
+                            }
+                        });
+                    }
                     self.program.enums.push(ir::EnumDef {
                         name: e.name.text.clone(),
                         values: e.values.iter().map(|v| v.text.clone()).collect(),
+                        shown,
                     });
                 }
                 ast::Decl::Var(v) if v.per_player => {

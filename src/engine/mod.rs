@@ -475,7 +475,7 @@ pub fn show(program: &Program, state: &State, v: &Value) -> String {
         Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
         Value::Int(n) => n.to_string(),
         Value::Player(p) => program.seat_name(*p),
-        Value::Enum(e, i) => program.enums[e.index()].values[*i as usize].clone(),
+        Value::Enum(e, i) => program.enums[e.index()].shown[*i as usize].clone(),
         Value::Entity(k, i) => {
             if let Some(label) = state.labels.get(k.index()).and_then(|l| l.get(*i as usize)) {
                 return label.clone();
@@ -493,5 +493,60 @@ pub fn show(program: &Program, state: &State, v: &Value) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const CARDS: &str = r#"
+game "Labels" { players 2 }
+enum rank { nine shown as "9", ten shown as "10", jack shown as "J" }
+enum suit { hearts shown as "H", spades }
+kind card[6] shown as "{it.rank}{it.suit}" {
+  rank: rank = nth(rank, (index - 1) % 3 + 1)
+  suit: suit = nth(suit, (index - 1) / 3 + 1)
+}
+player var picked: rank = none
+flow { for p in players { turn p } }
+action pick(r: rank) "Pick a rank" {
+  me.picked = r
+  log "{me} picks {r}; the first card is {first(card)}"
+}
+"#;
+
+    #[test]
+    fn enum_values_shown_as_a_text_are_shown_and_typed_that_way() {
+        let loaded = crate::load::check_source("labels.rules", CARDS);
+        let program = Arc::new(loaded.program.expect("checks"));
+        let mut game = Game::new(program.clone(), 2, 1).expect("starts");
+        let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+        assert_eq!(labels, ["pick 9", "pick 10", "pick J"]);
+        game.apply_label(0, "pick j")
+            .expect("typed as shown, any case");
+        let state = game.state();
+        let cards: Vec<String> = (0..6)
+            .map(|i| show(&program, state, &Value::Entity(ir::KindId(0), i)))
+            .collect();
+        assert_eq!(cards, ["9H", "10H", "JH", "9spades", "10spades", "Jspades"]);
+        assert!(game
+            .log(Viewer::Spectator)
+            .iter()
+            .any(|l| l == "P1 picks J; the first card is 9H"));
+        // The rules still name the value as declared.
+        assert_eq!(program.enums[0].values[2], "jack");
+    }
+
+    #[test]
+    fn an_enum_value_is_shown_as_a_plain_text() {
+        let src = "game \"G\" { players 2 }\nenum e { a shown as \"{1}\", b }\nvar x: e = a\nflow { log \"{x} {b}\" }\n";
+        let loaded = crate::load::check_source("g.rules", src);
+        assert!(loaded.program.is_none());
+        assert!(loaded
+            .diagnostics
+            .0
+            .iter()
+            .any(|d| d.code == "not-constant"));
     }
 }

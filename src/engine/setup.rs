@@ -81,7 +81,8 @@ impl Game {
             if matches!(ty, Type::Enum(x) if x.index() != e) {
                 continue;
             }
-            if let Some(i) = def.values.iter().position(|v| v == t) {
+            let found = def.values.iter().position(|v| v == t);
+            if let Some(i) = found.or_else(|| def.shown.iter().position(|v| v == t)) {
                 return Ok(Value::Enum(crate::ir::EnumId(e as u32), i as u16));
             }
         }

@@ -113,6 +113,8 @@ pub struct EnumDef {
     pub name: String,
     /// Its values, in order.
     pub values: Vec<String>,
+    /// How each value is shown and typed: its name, or its `shown as` text.
+    pub shown: Vec<String>,
 }
 
 /// A variable: global, per player, or a field of a kind.

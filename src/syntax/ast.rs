@@ -202,6 +202,8 @@ pub struct EnumDecl {
     pub name: Name,
     /// Its values in order.
     pub values: Vec<Name>,
+    /// How each value is shown (`jack shown as "J"`), in the order of `values`.
+    pub shown: Vec<Option<Text>>,
 }
 
 /// Who may see a variable or field.

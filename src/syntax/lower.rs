@@ -291,14 +291,19 @@ impl Lowerer {
     }
 
     fn enum_decl(&self, pair: Pair<Rule>) -> EnumDecl {
-        let mut names = pair
-            .into_inner()
-            .filter(|p| p.as_rule() == Rule::name)
-            .map(|p| self.name(p));
-        let name = names.next().expect("grammar: enum name");
+        let mut inner = pair.into_inner().filter(|p| p.as_rule() != Rule::kw_enum);
+        let name = self.name(inner.next().expect("grammar: enum name"));
+        let mut values = Vec::new();
+        let mut shown = Vec::new();
+        for v in inner.filter(|p| p.as_rule() == Rule::enum_value) {
+            let mut parts = v.into_inner();
+            values.push(self.name(parts.next().expect("grammar: enum value")));
+            shown.push(parts.next().map(|l| self.text(last(l))));
+        }
         EnumDecl {
             name,
-            values: names.collect(),
+            values,
+            shown,
         }
     }
 

@@ -179,7 +179,7 @@ fn rule_text(rule: Rule) -> &'static str {
         op_not | op_neg => "an expression",
         field_access => "`.`",
         string | str_text | str_escape | interp => "a quoted text",
-        name => "a name",
+        name | enum_value => "a name",
         ask_words => "`(`",
         _ => "something else",
     }
