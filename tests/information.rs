@@ -6,6 +6,8 @@
 //!
 //! The check works on instances, which have names of their own; hidden numbers and enum values
 //! are kept hidden by the view itself (`engine::view`), which shows them as `?` or a count.
+//! The engine's announcements of moves (`P2: play 7D`) are public by design, since action
+//! arguments and non-secret choices are public: a secret pick belongs in `choose secretly`.
 
 mod common;
 use meeple::bots::{ask_bot, BotKind};
@@ -45,15 +47,21 @@ fn first_leak(program: &Arc<meeple::ir::Program>, players: u8, seed: u64) -> Opt
                     game.seat_name(v)
                 ));
             }
-            let lines = game.log_with_privacy(viewer);
-            for (line, private) in &lines[read[v as usize]..] {
-                let leaked = unseen.iter().find(|n| {
-                    !private && mentions(line, n) && !seen_before[v as usize].contains(*n)
-                });
+            let lines = game.log_lines(viewer);
+            // Engine announcements of moves are public by design (action arguments and
+            // non-secret choices are public); the rules' own lines are what can leak.
+            for line in lines[read[v as usize]..]
+                .iter()
+                .filter(|l| !l.private && !l.announcement)
+            {
+                let leaked = unseen
+                    .iter()
+                    .find(|n| mentions(&line.text, n) && !seen_before[v as usize].contains(*n));
                 if let Some(name) = leaked {
                     return Some(format!(
-                        "{} reads hidden {name} in the log: {line}",
-                        game.seat_name(v)
+                        "{} reads hidden {name} in the log: {}",
+                        game.seat_name(v),
+                        line.text
                     ));
                 }
             }

@@ -444,6 +444,7 @@ impl Game {
             S::Log(t) => {
                 let text = self.eval_with(|ev, l| ev.text(t, l))?;
                 self.log.push(LogEntry {
+                    announcement: false,
                     audience: Audience::All,
                     text,
                 });
@@ -452,6 +453,7 @@ impl Game {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
                 let text = self.eval_with(|ev, l| ev.text(text, l))?;
                 self.log.push(LogEntry {
+                    announcement: false,
                     audience: Audience::Only(vec![p]),
                     text,
                 });
@@ -908,6 +910,7 @@ impl Game {
             Pending::Turn(t) => {
                 let (a, args, label) = t.moves[index].clone();
                 self.log.push(LogEntry {
+                    announcement: true,
                     audience: Audience::All,
                     text: format!("{name}: {label}"),
                 });
@@ -937,15 +940,18 @@ impl Game {
                 let text = format!("{name} chose {}", labels[index]);
                 if secret {
                     self.log.push(LogEntry {
+                        announcement: true,
                         audience: Audience::Only(vec![player]),
                         text,
                     });
                     self.log.push(LogEntry {
+                        announcement: true,
                         audience: Audience::AllBut(vec![player]),
                         text: format!("{name} chose in secret"),
                     });
                 } else {
                     self.log.push(LogEntry {
+                        announcement: true,
                         audience: Audience::All,
                         text,
                     });
@@ -954,6 +960,7 @@ impl Game {
             }
             Pending::Ask { labels, slot, .. } => {
                 self.log.push(LogEntry {
+                    announcement: true,
                     audience: Audience::All,
                     text: format!("{name}: {}", labels[index]),
                 });
@@ -976,10 +983,12 @@ impl Game {
                     .expect("a waiting player");
                 chosen[i] = Some(index);
                 self.log.push(LogEntry {
+                    announcement: true,
                     audience: Audience::Only(vec![player]),
                     text: format!("{name} chose {} (secret)", labels[i][index]),
                 });
                 self.log.push(LogEntry {
+                    announcement: true,
                     audience: Audience::AllBut(vec![player]),
                     text: format!("{name} has chosen"),
                 });
@@ -1059,11 +1068,13 @@ impl Game {
         let names: Vec<String> = winners.iter().map(|p| self.seat_name(*p)).collect();
         if let Some(r) = &reason {
             self.log.push(LogEntry {
+                announcement: false,
                 audience: Audience::All,
                 text: format!("The game ends: {r}"),
             });
         }
         self.log.push(LogEntry {
+            announcement: false,
             audience: Audience::All,
             text: if names.is_empty() {
                 "Nobody wins.".to_string()

@@ -48,6 +48,21 @@ pub struct LogEntry {
     pub audience: Audience,
     /// What it says.
     pub text: String,
+    /// Written by the engine to announce a decision (`P2: play 7D`, `P3 chose B`). Action
+    /// arguments and non-secret choices are public by design; a secret pick is announced to its
+    /// chooser alone.
+    pub announcement: bool,
+}
+
+/// A line of the log as one viewer reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LogLine {
+    /// What it says.
+    pub text: String,
+    /// Written for this viewer alone (a `tell`, or their own secret pick).
+    pub private: bool,
+    /// An announcement of a decision by the engine, rather than a line of the rules.
+    pub announcement: bool,
 }
 
 /// The end of a game.
@@ -447,9 +462,8 @@ impl Game {
         )
     }
 
-    /// The log lines `viewer` may read, oldest first, each with whether it was written for
-    /// `viewer` alone (a reveal to that player).
-    pub fn log_with_privacy(&self, viewer: Viewer) -> Vec<(String, bool)> {
+    /// The log lines `viewer` may read, oldest first, with who they were written for and by.
+    pub fn log_lines(&self, viewer: Viewer) -> Vec<LogLine> {
         view::log_entries(self, viewer)
     }
 

@@ -5,7 +5,7 @@
 //! must decide.
 
 use super::eval::Eval;
-use super::{show, Audience, Game, Pending};
+use super::{show, Audience, Game, LogLine, Pending};
 use crate::ir::{Value, VarDef, Visibility};
 use std::collections::BTreeSet;
 use std::fmt::Write;
@@ -197,12 +197,12 @@ fn waiting_line(game: &Game, pending: &Pending, viewer: Viewer) -> String {
 pub(super) fn log(game: &Game, viewer: Viewer) -> Vec<String> {
     log_entries(game, viewer)
         .into_iter()
-        .map(|(text, _)| text)
+        .map(|l| l.text)
         .collect()
 }
 
 /// The lines `viewer` may read, each with whether it was written for `viewer` alone.
-pub(super) fn log_entries(game: &Game, viewer: Viewer) -> Vec<(String, bool)> {
+pub(super) fn log_entries(game: &Game, viewer: Viewer) -> Vec<LogLine> {
     game.log
         .iter()
         .filter_map(|e| {
@@ -213,7 +213,11 @@ pub(super) fn log_entries(game: &Game, viewer: Viewer) -> Vec<(String, bool)> {
                 (Audience::AllBut(ps), Viewer::Player(p)) => (!ps.contains(&p), false),
                 (Audience::AllBut(_), Viewer::Spectator) => (true, false),
             };
-            readable.then(|| (e.text.clone(), private))
+            readable.then(|| LogLine {
+                text: e.text.clone(),
+                private,
+                announcement: e.announcement,
+            })
         })
         .collect()
 }
