@@ -953,10 +953,7 @@ impl<'a> Checker<'a> {
                     span,
                 )
                 .with_label(format!("this is {}", self.type_name(got)))
-                .with_help(format!(
-                    "write an expression of type {} here",
-                    self.type_name(want)
-                )),
+                .with_help(format!("write {} here", self.type_name(want))),
             );
         }
     }
