@@ -140,6 +140,8 @@ impl<'a> Checker<'a> {
                 .with_label("already means something")
                 .with_help("choose another name; see docs/language.md for the built-in names"),
             );
+            // Rejected, so never reachable by name: do not also report it as unused.
+            self.used.insert(symbol);
             return;
         }
         let separate = match symbol {
@@ -163,6 +165,7 @@ impl<'a> Checker<'a> {
                 d = d.with_secondary(first, "first defined here");
             }
             self.error(d);
+            self.used.insert(symbol);
             return;
         }
         match (separate, symbol) {
