@@ -199,3 +199,29 @@ pub fn play(game: &mut Game, seat: u8, label: &str) {
         );
     }
 }
+
+/// Every field of the `n`th instance (1-based) of a kind, as views print them:
+/// `in_play yes · leader P3 · members [P4, P1] · track 9`. Unlike a view, it shows every
+/// instance, listed or not.
+pub fn instance(game: &Game, kind: &str, n: usize) -> String {
+    let program = game.program();
+    let k = program
+        .kinds
+        .iter()
+        .position(|k| k.name == kind)
+        .unwrap_or_else(|| panic!("no kind `{kind}`"));
+    let values = &game.state().entities[k][n - 1];
+    program.kinds[k]
+        .fields
+        .iter()
+        .zip(values)
+        .map(|(f, v)| {
+            format!(
+                "{} {}",
+                f.name,
+                meeple::engine::show(program, game.state(), v)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
