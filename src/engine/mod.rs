@@ -285,8 +285,8 @@ impl Game {
                 ..
             } => players
                 .iter()
-                .position(|p| *p == player)
-                .filter(|i| chosen[*i].is_none())
+                .zip(chosen)
+                .position(|(p, c)| *p == player && c.is_none())
                 .map(|i| prompts[i].clone()),
             _ => None,
         }
@@ -325,8 +325,8 @@ impl Game {
                 ..
             }) => players
                 .iter()
-                .position(|p| *p == player)
-                .filter(|i| chosen[*i].is_none())
+                .zip(chosen)
+                .position(|(p, c)| *p == player && c.is_none())
                 .map(|i| plain(&labels[i]))
                 .unwrap_or_default(),
             _ => Vec::new(),
@@ -337,7 +337,7 @@ impl Game {
     pub fn apply(&mut self, player: u8, index: usize) -> Result<(), MoveError> {
         match self.option_label(player, index) {
             Some(label) => self.apply_checked(player, index, label),
-            None => Err(self.refusal(player, &format!("#{}", index + 1))),
+            None => Err(self.refusal(player, &format!("#{}", index.saturating_add(1)))),
         }
     }
 
@@ -372,8 +372,8 @@ impl Game {
                 ..
             } => players
                 .iter()
-                .position(|p| *p == player)
-                .filter(|i| chosen[*i].is_none())
+                .zip(chosen)
+                .position(|(p, c)| *p == player && c.is_none())
                 .and_then(|i| labels[i].get(index).cloned()),
             _ => None,
         }
