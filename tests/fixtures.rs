@@ -293,7 +293,10 @@ fn choose_secretly_hides_the_choice_from_others() {
         .contains("Ann (you): points 0 · pick ?"));
     play(&mut g, 1, "blue");
     play(&mut g, 2, "red");
-    // Only Cy picked alone: +2.
+    // Only Cy picked alone: +2 (the log line has non-ASCII characters on purpose).
+    assert!(g
+        .log(Viewer::Spectator)
+        .contains(&"Cy picked alone → +2 ✓".to_string()));
     assert_eq!(
         (0..3)
             .map(|p| player_int(&g, p, "points"))
