@@ -574,3 +574,21 @@ fn a_player_listed_twice_in_secretly_each_chooses_twice() {
     assert!((2..=4).contains(&sum), "{sum}");
     assert_eq!(common::player_int(&game, 1, "total"), 0);
 }
+
+#[test]
+fn a_syntax_error_beside_a_multibyte_character_names_the_token() {
+    // The token is cut at 24 characters; a cut inside the 🎲 once made the message say
+    // "found the end of the file" and left the span ending inside a character.
+    let text = "game \"G\" { players 2 }\naaaaaaaaaaaaaaaaaaaaaaa🎲🎲\n";
+    let loaded = check_source("m.rules", text);
+    let d = &loaded.diagnostics.0[0];
+    assert_eq!(d.code, "syntax-error");
+    assert!(text.is_char_boundary(d.span.end as usize), "{:?}", d.span);
+    assert!(
+        d.message.contains("found `aaaaaaaaaaaaaaaaaaaaaaa🎲"),
+        "{}",
+        d.message
+    );
+    let rendered = render_all(&loaded.diagnostics, &loaded.sources, RenderStyle::plain());
+    assert!(rendered.contains("m.rules:2:1"), "{rendered}");
+}
