@@ -227,14 +227,7 @@ impl Loader<'_> {
             }
         }
         if chain[0].header.is_some() {
-            self.diags.push(
-                Diagnostic::error(
-                    "variant-missing-base",
-                    "the base of this variant is itself a variant",
-                    Span::new(chain[0].file, 0, 0),
-                )
-                .with_help("a chain of `base` links must end at a game file"),
-            );
+            // The chain stopped at a variant with no `base`: `chain` reported it already.
             return None;
         }
         self.check_excludes(&chain);

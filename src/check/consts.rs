@@ -35,7 +35,7 @@ pub(crate) fn int_list(e: &Expr) -> Option<Vec<i64>> {
             op: BinOp::Range, ..
         } => {
             let (lo, hi) = range(e)?;
-            if hi - lo > 10_000 {
+            if hi.checked_sub(lo).is_none_or(|n| n > 10_000) {
                 return None;
             }
             Some((lo..=hi).collect())

@@ -687,19 +687,30 @@ impl Checker<'_> {
                 );
                 continue;
             };
-            for n in a..=b {
-                if n < lo || n > hi {
-                    self.error(
-                        Diagnostic::warning(
-                            "unused-definition",
-                            format!("the game is never played by {n}"),
-                            key.span,
-                        )
-                        .with_label(format!("players {lo}..{hi}"))
-                        .with_help("remove this entry or widen `players` in the game header"),
-                    );
-                    continue;
-                }
+            // Counts outside the game's range: one warning for the entry, however wide.
+            let outside: Vec<String> = [(a, b.min(lo - 1)), (a.max(hi + 1), b)]
+                .into_iter()
+                .filter(|(x, y)| x <= y)
+                .map(|(x, y)| {
+                    if x == y {
+                        x.to_string()
+                    } else {
+                        format!("{x} to {y}")
+                    }
+                })
+                .collect();
+            if !outside.is_empty() {
+                self.error(
+                    Diagnostic::warning(
+                        "unused-definition",
+                        format!("the game is never played by {}", outside.join(" or ")),
+                        key.span,
+                    )
+                    .with_label(format!("players {lo}..{hi}"))
+                    .with_help("remove this entry or widen `players` in the game header"),
+                );
+            }
+            for n in a.max(lo)..=b.min(hi) {
                 let slot = &mut covered[(n - lo) as usize];
                 if let Some(first) = slot {
                     let first = *first;

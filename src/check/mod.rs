@@ -18,6 +18,9 @@ use crate::syntax::ast;
 use scope::{suggest, Scope, Symbol};
 use std::collections::{BTreeMap, BTreeSet};
 
+/// The most values one action parameter may take: each is a move offered on every turn.
+const MAX_PARAM_VALUES: i128 = 1000;
+
 /// The closest of `candidates` to a misspelt `name`, if one is close enough.
 pub fn suggest_name<'a>(
     name: &str,
@@ -140,6 +143,8 @@ impl<'a> Checker<'a> {
                 .with_label("already means something")
                 .with_help("choose another name; see docs/language.md for the built-in names"),
             );
+            // Rejected, so never reachable by name: do not also report it as unused.
+            self.used.insert(symbol);
             return;
         }
         let separate = match symbol {
@@ -163,6 +168,7 @@ impl<'a> Checker<'a> {
                 d = d.with_secondary(first, "first defined here");
             }
             self.error(d);
+            self.used.insert(symbol);
             return;
         }
         match (separate, symbol) {
@@ -866,7 +872,24 @@ impl<'a> Checker<'a> {
                 ty,
                 Type::Player | Type::Bool | Type::Enum(_) | Type::Entity(_) | Type::Error
             ) || (ty == Type::Int && bounds.is_some());
-            if !finite {
+            // Every value becomes a move in the list: a range too wide to list is no better.
+            let width = bounds.map_or(0, |(lo, hi)| (hi as i128) - (lo as i128) + 1);
+            if width > MAX_PARAM_VALUES {
+                self.error(
+                    Diagnostic::error(
+                        "infinite-domain",
+                        format!(
+                            "parameter `{}` has {width} values, more than players could list",
+                            p.name.text
+                        ),
+                        p.ty.span(),
+                    )
+                    .with_label(format!("at most {MAX_PARAM_VALUES} values"))
+                    .with_help(
+                        "narrow the range, or choose from a list inside the action with `choose`",
+                    ),
+                );
+            } else if !finite {
                 self.error(
                     Diagnostic::error("infinite-domain", format!("parameter `{}` has no finite set of values", p.name.text), p.ty.span())
                         .with_label("players could not list every value of this")

@@ -248,47 +248,48 @@ impl<'a> Eval<'a> {
             (BinOp::In, x, Value::List(ys)) => Value::Bool(ys.contains(&x)),
             (BinOp::NotIn, x, Value::List(ys)) => Value::Bool(!ys.contains(&x)),
             (BinOp::Add, Value::List(mut xs), Value::List(ys)) => {
+                check_len(xs.len() + ys.len(), span)?;
                 xs.extend(ys);
                 Value::List(xs)
             }
-            (op, Value::Int(x), Value::Int(y)) => {
-                match op {
-                    BinOp::Lt => Value::Bool(x < y),
-                    BinOp::Le => Value::Bool(x <= y),
-                    BinOp::Gt => Value::Bool(x > y),
-                    BinOp::Ge => Value::Bool(x >= y),
-                    BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(|| overflow(span))?),
-                    BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(|| overflow(span))?),
-                    BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(|| overflow(span))?),
-                    BinOp::Div | BinOp::Mod if y == 0 => return Err(err(
+            (op, Value::Int(x), Value::Int(y)) => match op {
+                BinOp::Lt => Value::Bool(x < y),
+                BinOp::Le => Value::Bool(x <= y),
+                BinOp::Gt => Value::Bool(x > y),
+                BinOp::Ge => Value::Bool(x >= y),
+                BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(|| overflow(span))?),
+                BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(|| overflow(span))?),
+                BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(|| overflow(span))?),
+                BinOp::Div | BinOp::Mod if y == 0 => {
+                    return Err(err(
                         "division-by-zero",
                         format!("{x} {} 0", op.symbol()),
                         span,
                         "guard the division with `if`, such as `if n > 0 then total / n else 0`",
-                    )),
-                    BinOp::Div => Value::Int(x.div_euclid(y)),
-                    BinOp::Mod => Value::Int(x.rem_euclid(y)),
-                    BinOp::Range => {
-                        if y - x > MAX_LIST {
-                            return Err(err(
-                                "list-too-long",
-                                format!("the range {x}..{y} is too long"),
-                                span,
-                                "keep ranges under 100000 numbers",
-                            ));
-                        }
-                        Value::List((x..=y).map(Value::Int).collect())
-                    }
-                    _ => {
-                        return Err(err(
-                            "type-mismatch",
-                            "bad operands",
-                            span,
-                            "this is a bug in the checker",
-                        ))
-                    }
+                    ))
                 }
-            }
+                BinOp::Div => Value::Int(x.checked_div_euclid(y).ok_or_else(|| overflow(span))?),
+                BinOp::Mod => Value::Int(x.checked_rem_euclid(y).ok_or_else(|| overflow(span))?),
+                BinOp::Range => {
+                    if y.checked_sub(x).is_none_or(|n| n > MAX_LIST) {
+                        return Err(err(
+                            "list-too-long",
+                            format!("the range {x}..{y} is too long"),
+                            span,
+                            "keep ranges under 100000 numbers",
+                        ));
+                    }
+                    Value::List((x..=y).map(Value::Int).collect())
+                }
+                _ => {
+                    return Err(err(
+                        "type-mismatch",
+                        "bad operands",
+                        span,
+                        "this is a bug in the checker",
+                    ))
+                }
+            },
             (_, x, _) => return Err(self.wrong(&x, "operands that fit the operator", span)),
         })
     }
@@ -540,6 +541,19 @@ impl<'a> Eval<'a> {
         }
         Ok(out)
     }
+}
+
+/// Lists may not grow past [`MAX_LIST`]: a rule doubling a list in a loop stops with an error.
+pub(super) fn check_len(len: usize, span: Span) -> R<()> {
+    if len as i64 > MAX_LIST {
+        return Err(err(
+            "list-too-long",
+            format!("a list of {len} items is too long"),
+            span,
+            "keep lists under 100000 items",
+        ));
+    }
+    Ok(())
 }
 
 fn overflow(span: Span) -> RuntimeError {

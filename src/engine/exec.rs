@@ -673,6 +673,7 @@ impl Game {
                 remove_one(xs, &v).ok_or_else(|| not_in_list(&program, &self.state, &v, span))?,
             ),
             (AssignOp::Add, Value::List(xs), Value::List(ys)) => {
+                super::eval::check_len(xs.len() + ys.len(), span)?;
                 Value::List(xs.iter().cloned().chain(ys).collect())
             }
             (AssignOp::Sub, Value::List(xs), Value::List(ys)) => {

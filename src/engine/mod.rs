@@ -300,8 +300,8 @@ impl Game {
                 ..
             } => players
                 .iter()
-                .position(|p| *p == player)
-                .filter(|i| chosen[*i].is_none())
+                .zip(chosen)
+                .position(|(p, c)| *p == player && c.is_none())
                 .map(|i| prompts[i].clone()),
             _ => None,
         }
@@ -340,8 +340,8 @@ impl Game {
                 ..
             }) => players
                 .iter()
-                .position(|p| *p == player)
-                .filter(|i| chosen[*i].is_none())
+                .zip(chosen)
+                .position(|(p, c)| *p == player && c.is_none())
                 .map(|i| plain(&labels[i]))
                 .unwrap_or_default(),
             _ => Vec::new(),
@@ -352,7 +352,7 @@ impl Game {
     pub fn apply(&mut self, player: u8, index: usize) -> Result<(), MoveError> {
         match self.option_label(player, index) {
             Some(label) => self.apply_checked(player, index, label),
-            None => Err(self.refusal(player, &format!("#{}", index + 1))),
+            None => Err(self.refusal(player, &format!("#{}", index.saturating_add(1)))),
         }
     }
 
@@ -387,8 +387,8 @@ impl Game {
                 ..
             } => players
                 .iter()
-                .position(|p| *p == player)
-                .filter(|i| chosen[*i].is_none())
+                .zip(chosen)
+                .position(|(p, c)| *p == player && c.is_none())
                 .and_then(|i| labels[i].get(index).cloned()),
             _ => None,
         }

@@ -1,0 +1,594 @@
+//! Robustness: no rules text, however broken, makes the checker or the engine panic; and an
+//! illegal move never changes a game.
+//!
+//! Every rules file under `rules/` and `tests/fixtures/` is cut short at many points (mid-token,
+//! and around multibyte characters) and garbled by deterministic mutations. Each copy is
+//! checked; it must either check with no error or report at least one; if it checks, a short
+//! game by random choices is played under tight limits. A rule failing at run time is fine;
+//! a panic is a bug.
+
+mod common;
+
+use common::{play_random, rel, rules_under, tight_limits, Played};
+use meeple::diag::{render_all, RenderStyle};
+use meeple::engine::{Game, Rng, Viewer};
+use meeple::load::check_source;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::Arc;
+
+/// Every rules file the tests know, as (relative name, text).
+fn corpus() -> Vec<(String, String)> {
+    let mut files = rules_under("rules");
+    files.extend(rules_under("tests/fixtures"));
+    let corpus: Vec<(String, String)> = files
+        .iter()
+        .map(|p| (rel(p), std::fs::read_to_string(p).expect("readable")))
+        .collect();
+    assert!(corpus.len() >= 40, "only {} files", corpus.len());
+    assert!(
+        corpus
+            .iter()
+            .any(|(_, t)| t.chars().any(|c| c.len_utf8() == 4)),
+        "no file has a 4-byte character to cut around"
+    );
+    corpus
+}
+
+/// What a checked text turned out to be.
+enum Checked {
+    Valid(Arc<meeple::ir::Program>),
+    Broken,
+}
+
+/// Checks a text, renders its diagnostics, and for a valid one plays a short game: all under
+/// `catch_unwind`. Returns the panic message, if any.
+fn try_text(name: &str, text: &str, play: bool) -> Result<Checked, String> {
+    let checked = catch_unwind(AssertUnwindSafe(|| {
+        let loaded = check_source(name, text);
+        // Rendering reads the spans back out of the text: it must not panic either.
+        let rendered = render_all(&loaded.diagnostics, &loaded.sources, RenderStyle::plain());
+        let errors = loaded.diagnostics.has_errors();
+        match loaded.program {
+            Some(p) => {
+                assert!(!errors, "a program despite errors:\n{rendered}");
+                Checked::Valid(Arc::new(p))
+            }
+            None => {
+                assert!(errors, "no program and no error:\n{rendered}");
+                Checked::Broken
+            }
+        }
+    }))
+    .map_err(panic_message)?;
+    if let (Checked::Valid(program), true) = (&checked, play) {
+        let program = program.clone();
+        catch_unwind(AssertUnwindSafe(|| {
+            for players in [program.min_players, program.max_players] {
+                // Over, failed with a runtime error, or cut short: all fine. Only a panic is not.
+                let _ = play_random(program.clone(), players, 3, tight_limits(), 150);
+            }
+        }))
+        .map_err(|e| format!("while playing: {}", panic_message(e)))?;
+    }
+    Ok(checked)
+}
+
+fn panic_message(e: Box<dyn std::any::Any + Send>) -> String {
+    e.downcast_ref::<String>()
+        .cloned()
+        .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+        .unwrap_or_else(|| "a panic".to_string())
+}
+
+/// Collects failures; on drop of the report, writes each failing text to `target/` so that it
+/// can be run again by hand.
+#[derive(Default)]
+struct Failures(Vec<(String, String, String)>);
+
+impl Failures {
+    fn check(&mut self, what: String, text: &str, play: bool) -> Option<Checked> {
+        match try_text("input.rules", text, play) {
+            Ok(c) => Some(c),
+            Err(msg) => {
+                self.0.push((what, msg, text.to_string()));
+                None
+            }
+        }
+    }
+
+    fn assert_none(self) {
+        if self.0.is_empty() {
+            return;
+        }
+        let dir = common::root().join("target/robustness-failures");
+        let _ = std::fs::create_dir_all(&dir);
+        let mut lines = Vec::new();
+        for (i, (what, msg, text)) in self.0.iter().enumerate().take(20) {
+            let path = dir.join(format!("{i}.rules"));
+            let _ = std::fs::write(&path, text);
+            lines.push(format!("{what}: {msg} (text in {})", path.display()));
+        }
+        panic!("{} panics:\n{}", self.0.len(), lines.join("\n"));
+    }
+}
+
+/// Cut points: every character boundary near the start, near the end and around every non-ASCII
+/// character, and a spread of others (mid-token included).
+fn cut_points(text: &str) -> Vec<usize> {
+    let bounds: Vec<usize> = text
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([text.len()])
+        .collect();
+    // About 300 spread cuts a file at most, so that big games do not dominate the run.
+    let stride = (bounds.len() / 300).max(23);
+    let mut cuts = std::collections::BTreeSet::new();
+    for (k, &b) in bounds.iter().enumerate() {
+        let near_ends = k < 40 || k + 40 > bounds.len();
+        let spread = k % stride == 0;
+        let near_wide = text[b..].chars().take(3).any(|c| !c.is_ascii())
+            || text[..b].chars().rev().take(3).any(|c| !c.is_ascii());
+        if near_ends || spread || near_wide {
+            cuts.insert(b);
+        }
+    }
+    cuts.into_iter().collect()
+}
+
+#[test]
+fn truncated_files_never_panic() {
+    let mut failures = Failures::default();
+    let mut checked = 0;
+    for (name, text) in corpus() {
+        let cuts = cut_points(&text);
+        for (i, &cut) in cuts.iter().enumerate() {
+            // Play only some of the truncations that still check: the rest only check.
+            let play = i % 4 == 0;
+            failures.check(format!("{name} cut at byte {cut}"), &text[..cut], play);
+            checked += 1;
+        }
+    }
+    assert!(checked > 2000, "only {checked} truncations");
+    failures.assert_none();
+}
+
+/// Bits of text a mutation may put in: punctuation, keywords and extreme numbers.
+const SPLICES: &[&str] = &[
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "\"",
+    ",",
+    ":",
+    ".",
+    "..",
+    "=",
+    "+=",
+    "-",
+    "#",
+    "\n",
+    "{x}",
+    "0",
+    "1",
+    "-1",
+    "7",
+    "100000",
+    "9223372036854775807",
+    "-9223372036854775807",
+    "99999999999999999999",
+    "me",
+    "none",
+    "true",
+    "players",
+    "turn",
+    "flow",
+    "game",
+    "end game",
+    "repeat",
+    "while",
+    "if",
+    "else",
+    "let",
+    "for",
+    "in",
+    "where",
+    "by",
+    "top(",
+    "count(",
+    "secretly",
+    "choose",
+    "ask",
+    "roll",
+    "random",
+    "é",
+    "🎲",
+    "\u{0}",
+    "\t",
+];
+
+/// Numbers a mutation may put in place of another.
+const NUMBERS: &[&str] = &[
+    "0",
+    "1",
+    "2",
+    "-1",
+    "-5",
+    "16",
+    "17",
+    "1000",
+    "100000",
+    "1000000000",
+    "9223372036854775807",
+    "-9223372036854775807",
+    "(-9223372036854775807 - 1)",
+];
+
+/// One deterministic mutation of `text`: replace, delete or duplicate some bytes, or splice in
+/// a token. The result is made valid UTF-8 (a broken sequence becomes U+FFFD).
+fn mutate(text: &str, rng: &mut Rng) -> (String, String) {
+    let bytes = text.as_bytes();
+    if bytes.is_empty() {
+        return ("empty".into(), String::new());
+    }
+    let at = rng.index(bytes.len());
+    let len = 1 + rng.index(8.min(bytes.len() - at));
+    let mut out = bytes[..at].to_vec();
+    let what = match rng.index(7) {
+        // Numbers are where arithmetic, bounds and counts go wrong: swap one for an extreme.
+        5 | 6 => {
+            let digits: Vec<usize> = (0..bytes.len())
+                .filter(|&i| {
+                    bytes[i].is_ascii_digit() && (i == 0 || !bytes[i - 1].is_ascii_digit())
+                })
+                .collect();
+            if digits.is_empty() {
+                return ("no number".into(), text.to_string());
+            }
+            let start = digits[rng.index(digits.len())];
+            let end = start
+                + bytes[start..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_digit())
+                    .count();
+            let n = NUMBERS[rng.index(NUMBERS.len())];
+            let mut out = bytes[..start].to_vec();
+            out.extend_from_slice(n.as_bytes());
+            out.extend_from_slice(&bytes[end..]);
+            return (
+                format!("number at {start} replaced by {n}"),
+                String::from_utf8_lossy(&out).into_owned(),
+            );
+        }
+        0 => {
+            let alphabet = b" \n{}()[]\",.:=+-<>#0123456789abcdefmnoprstuvwxyz_\xc3\xa9";
+            let b = alphabet[rng.index(alphabet.len())];
+            out.push(b);
+            out.extend_from_slice(&bytes[at + 1..]);
+            format!("byte {at} replaced by {b:#04x}")
+        }
+        1 => {
+            out.extend_from_slice(&bytes[at + len..]);
+            format!("{len} bytes deleted at {at}")
+        }
+        2 => {
+            out.extend_from_slice(&bytes[at..at + len]);
+            out.extend_from_slice(&bytes[at..]);
+            format!("{len} bytes duplicated at {at}")
+        }
+        _ => {
+            let s = SPLICES[rng.index(SPLICES.len())];
+            out.extend_from_slice(s.as_bytes());
+            // Half the time the splice replaces a word, so that numbers and names change.
+            let skip = if rng.index(2) == 0 {
+                bytes[at..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric() || **b == b'_')
+                    .count()
+            } else {
+                0
+            };
+            out.extend_from_slice(&bytes[at + skip..]);
+            format!("{s:?} spliced at {at} over {skip} bytes")
+        }
+    };
+    (what, String::from_utf8_lossy(&out).into_owned())
+}
+
+#[test]
+fn garbled_files_never_panic() {
+    let mut failures = Failures::default();
+    let mut valid = 0;
+    let mut total = 0;
+    for (n, (name, text)) in corpus().into_iter().enumerate() {
+        let mut rng = Rng::new(2024, n as u64);
+        // Valid files get more mutations: their garbled copies reach deeper into the checker.
+        // (Fewer for big files: a check costs in proportion to the text.)
+        let rounds = if name.contains("/err/") {
+            60
+        } else {
+            (400_000 / text.len().max(1)).clamp(40, 300)
+        };
+        for i in 0..rounds {
+            // One to three mutations stacked.
+            let mut t = text.clone();
+            let mut whats = Vec::new();
+            for _ in 0..1 + rng.index(3) {
+                let (what, next) = mutate(&t, &mut rng);
+                whats.push(what);
+                t = next;
+            }
+            let what = format!("{name} #{i}: {}", whats.join("; "));
+            if let Some(Checked::Valid(_)) = failures.check(what, &t, true) {
+                valid += 1;
+            }
+            total += 1;
+        }
+    }
+    eprintln!("{valid} of {total} garbled copies checked and were played");
+    // Enough copies still check to exercise the engine, not only the parser.
+    assert!(
+        valid * 20 > total,
+        "only {valid} of {total} garbled copies check"
+    );
+    failures.assert_none();
+}
+
+#[test]
+fn illegal_moves_change_nothing() {
+    let programs = [
+        "rules/cheaters_game.rules",
+        "tests/fixtures/ok/sealed_bids.rules",
+        "tests/fixtures/ok/secret_colours.rules",
+    ];
+    for path in programs {
+        let program = common::program(path);
+        let players = program.max_players;
+        // Try illegal moves at many points of a random game.
+        let mut game = Game::new(program.clone(), players, 11).expect("starts");
+        let mut rng = Rng::new(11, 77);
+        let mut probes = 0;
+        while !game.is_over() && probes < 200 {
+            let before_views: Vec<String> = (0..players)
+                .map(|p| game.view(Viewer::Player(p)))
+                .chain([game.view(Viewer::Spectator)])
+                .collect();
+            let before_history = game.history().to_vec();
+            let before_log = game.log(Viewer::Spectator);
+            let waiting = game.waiting_on();
+            let seat = waiting[0];
+            let idle: Vec<u8> = (0..players).filter(|p| !waiting.contains(p)).collect();
+            let n = game.options(seat).len();
+            let mut attempts: Vec<(u8, String)> = vec![
+                (seat, "no such move".into()),
+                (seat, String::new()),
+                (seat, "   ".into()),
+                (seat, "honest honest".into()),
+                (seat, "🎲".into()),
+                (seat, "bet 99".into()),
+                (seat, "#1".into()),
+            ];
+            // Another seat's move: the waiting seat's own first option, typed by someone idle.
+            if let (Some(&other), Some(opt)) = (idle.first(), game.options(seat).first()) {
+                attempts.push((other, opt.label.clone()));
+            }
+            for (p, label) in &attempts {
+                // A garbage label might by chance be a real option: skip those.
+                let legal = game
+                    .options(*p)
+                    .iter()
+                    .any(|o| o.label.eq_ignore_ascii_case(label.trim()));
+                if legal {
+                    continue;
+                }
+                assert!(
+                    game.apply_label(*p, label).is_err(),
+                    "{path}: {label:?} accepted"
+                );
+                assert!(
+                    game.why(*p, label).is_some(),
+                    "{path}: no reason for {label:?}"
+                );
+            }
+            assert!(game.apply(seat, n).is_err(), "index past the options");
+            assert!(game.apply(seat, usize::MAX).is_err());
+            assert!(
+                game.apply(players, 0).is_err(),
+                "a seat that does not exist"
+            );
+            for p in &idle {
+                assert!(
+                    game.apply(*p, 0).is_err(),
+                    "{path}: seat {p} is not deciding"
+                );
+            }
+            let after_views: Vec<String> = (0..players)
+                .map(|p| game.view(Viewer::Player(p)))
+                .chain([game.view(Viewer::Spectator)])
+                .collect();
+            assert_eq!(
+                before_views, after_views,
+                "{path}: a refused move changed a view"
+            );
+            assert_eq!(before_history, game.history(), "{path}");
+            assert_eq!(before_log, game.log(Viewer::Spectator), "{path}");
+            // Then a legal move, to move on.
+            let w = game.waiting_on();
+            let seat = w[rng.index(w.len())];
+            let n = game.options(seat).len();
+            game.apply(seat, rng.index(n)).expect("a legal move");
+            probes += 1;
+        }
+        // Once over, every move is refused and nothing changes.
+        if game.is_over() {
+            let history = game.history().len();
+            assert_eq!(
+                game.apply_label(0, "honest"),
+                Err(meeple::engine::MoveError::GameOver)
+            );
+            assert_eq!(game.history().len(), history);
+        }
+    }
+}
+
+#[test]
+fn a_runaway_rule_stops_with_an_error_not_a_hang() {
+    // Each of these loops forever or nests without end; the engine's limits must stop it.
+    let cases = [
+        ("while true { log \"again\" }", "loop-limit"),
+        ("while true { }", "loop-limit"),
+        ("spin()", "call-depth"),
+    ];
+    for (flow, code) in cases {
+        let text = format!(
+            "game \"Runaway\" {{ players 2 }}\neffect spin() {{ spin() }}\naction pass {{ }}\n\
+             flow {{\n  for p in players {{ turn p }}\n  {flow}\n}}\n"
+        );
+        let loaded = check_source("runaway.rules", &text);
+        let program = Arc::new(loaded.program.unwrap_or_else(|| {
+            panic!(
+                "{flow}: {}",
+                render_all(&loaded.diagnostics, &loaded.sources, RenderStyle::plain())
+            )
+        }));
+        match play_random(program, 2, 1, tight_limits(), 10) {
+            Played::Failed(msg) => assert!(msg.contains(code), "{flow}: {msg}"),
+            other => panic!("{flow}: expected {code}, got {other:?}"),
+        }
+    }
+}
+
+/// Checks a small game (header, one `pass` action, the given lines) and plays it with random
+/// choices, all under `catch_unwind`; returns the check codes and how the game went.
+fn run_small(decls: &str, flow: &str) -> (Vec<&'static str>, Option<Played>) {
+    let text = format!(
+        "game \"Small\" {{ players 2 }}\n{decls}\naction pass {{ }}\n\
+         flow {{\n{flow}\n  for p in players {{ turn p }}\n}}\n"
+    );
+    catch_unwind(AssertUnwindSafe(|| {
+        let loaded = check_source("small.rules", &text);
+        let codes = loaded.diagnostics.0.iter().map(|d| d.code).collect();
+        let played = loaded
+            .program
+            .map(|p| play_random(Arc::new(p), 2, 1, tight_limits(), 50));
+        (codes, played)
+    }))
+    .unwrap_or_else(|e| panic!("panic on\n{text}\n{}", panic_message(e)))
+}
+
+fn failed_with(played: Option<Played>, code: &str) {
+    match played {
+        Some(Played::Failed(msg)) => assert!(msg.contains(code), "{msg}"),
+        other => panic!("expected a runtime `{code}`, got {other:?}"),
+    }
+}
+
+// Regressions: each of these once panicked, hung or exhausted memory.
+
+#[test]
+fn bounds_that_run_backwards_are_a_check_error() {
+    // Was: a panic at game start (`i64::clamp` with min > max).
+    let (codes, played) = run_small("var x: int in 5..0 = 3", "  x += 1");
+    assert_eq!(codes, ["invalid-bounds"]);
+    assert!(played.is_none());
+}
+
+#[test]
+fn a_die_of_extreme_faces_is_not_constant() {
+    // Was: an overflow panic in the checker (`hi - lo`).
+    let (codes, _) = run_small(
+        "die d: -9223372036854775807..9223372036854775807",
+        "  let r = roll d\n  log \"{r}\"",
+    );
+    assert_eq!(codes, ["not-constant"]);
+}
+
+#[test]
+fn extreme_arithmetic_is_a_runtime_error() {
+    // Was: overflow panics in the evaluator (range length, MIN / -1, MIN % -1).
+    let (codes, played) = run_small(
+        "",
+        "  let xs = -9223372036854775807..9223372036854775807\n  log \"{count(xs)}\"",
+    );
+    assert!(codes.is_empty());
+    failed_with(played, "list-too-long");
+    for op in ["/", "%"] {
+        let (_, played) = run_small(
+            "",
+            &format!("  log \"{{(-9223372036854775807 - 1) {op} -1}}\""),
+        );
+        failed_with(played, "overflow");
+    }
+}
+
+#[test]
+fn a_list_doubled_in_a_loop_stops_with_an_error() {
+    // Was: memory exhausted (2^40 items).
+    let (_, played) = run_small("var l: list of int = []", "  repeat 40 { l += l + [1] }");
+    failed_with(played, "list-too-long");
+}
+
+#[test]
+fn an_action_parameter_too_wide_to_list_is_a_check_error() {
+    // Was: a hang listing 100000001 moves on every turn.
+    let (codes, _) = run_small(
+        "player var s: int = 0\naction bet(n: int in 0..100000000) { me.s += n }\nscore(p) = p.s",
+        "",
+    );
+    assert_eq!(codes, ["infinite-domain"]);
+    // A range of 1000 values is still fine.
+    let (codes, played) = run_small(
+        "player var s: int = 0\naction bet(n: int in 1..1000) { me.s += n }\nscore(p) = p.s",
+        "",
+    );
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(matches!(played, Some(Played::Over(_))));
+}
+
+#[test]
+fn a_huge_player_count_range_in_by_players_warns_once() {
+    // Was: a hang (one warning per count up to a billion).
+    let (codes, played) = run_small(
+        "var h: int = by players { 2: 1, 3..1000000000: 2 }",
+        "  repeat h { log \"{h}\" }",
+    );
+    assert_eq!(codes, ["unused-definition"]);
+    assert!(matches!(played, Some(Played::Over(_))));
+}
+
+#[test]
+fn a_player_listed_twice_in_secretly_each_chooses_twice() {
+    // Was: the game waited on P1 but offered no options, so it could never go on.
+    let (codes, played) = run_small(
+        "player var total: int = 0",
+        "  secretly each p in [first(players), first(players)] choose x \"Pick\" from [1, 2] then {\n    p.total += x\n  }",
+    );
+    assert!(codes.is_empty(), "{codes:?}");
+    let Some(Played::Over(game)) = played else {
+        panic!("{played:?}")
+    };
+    // P1 chose twice (1 or 2 each time), P2 never.
+    let sum = common::player_int(&game, 0, "total");
+    assert!((2..=4).contains(&sum), "{sum}");
+    assert_eq!(common::player_int(&game, 1, "total"), 0);
+}
+
+#[test]
+fn a_syntax_error_beside_a_multibyte_character_names_the_token() {
+    // The token is cut at 24 characters; a cut inside the 🎲 once made the message say
+    // "found the end of the file" and left the span ending inside a character.
+    let text = "game \"G\" { players 2 }\naaaaaaaaaaaaaaaaaaaaaaa🎲🎲\n";
+    let loaded = check_source("m.rules", text);
+    let d = &loaded.diagnostics.0[0];
+    assert_eq!(d.code, "syntax-error");
+    assert!(text.is_char_boundary(d.span.end as usize), "{:?}", d.span);
+    assert!(
+        d.message.contains("found `aaaaaaaaaaaaaaaaaaaaaaa🎲"),
+        "{}",
+        d.message
+    );
+    let rendered = render_all(&loaded.diagnostics, &loaded.sources, RenderStyle::plain());
+    assert!(rendered.contains("m.rules:2:1"), "{rendered}");
+}
