@@ -74,6 +74,8 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
         return show(&game.program, &game.state, v);
     }
     match v {
+        // How many a hidden list holds is public; an empty one hides nothing.
+        Value::List(xs) if xs.is_empty() => "[]".to_string(),
         Value::List(xs) => format!("{} hidden", xs.len()),
         _ => "?".to_string(),
     }
