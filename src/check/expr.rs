@@ -18,8 +18,35 @@ fn error_expr(span: Span) -> Typed {
 }
 
 impl Checker<'_> {
-    /// Checks an expression and lowers it, with its type.
+    /// Checks an expression and lowers it, with its type. Expressions nested past
+    /// [`crate::syntax::MAX_NESTING`] (a chain of thousands of `+`) are refused, which keeps
+    /// checking and running them off the end of the stack.
     pub(crate) fn expr(&mut self, e: &ast::Expr, scope: &mut Scope) -> Typed {
+        if self.depth >= crate::syntax::MAX_NESTING {
+            if !self.too_deep_reported {
+                self.too_deep_reported = true;
+                self.error(
+                    Diagnostic::error(
+                        "too-deep",
+                        format!(
+                            "this expression nests more than {} levels deep",
+                            crate::syntax::MAX_NESTING
+                        ),
+                        e.span,
+                    )
+                    .with_label("too deep")
+                    .with_help("split the expression with `let` or a `def`"),
+                );
+            }
+            return error_expr(e.span);
+        }
+        self.depth += 1;
+        let typed = self.expr_at(e, scope);
+        self.depth -= 1;
+        typed
+    }
+
+    fn expr_at(&mut self, e: &ast::Expr, scope: &mut Scope) -> Typed {
         let span = e.span;
         match &e.kind {
             ExprKind::Int(n) => (const_expr(Value::Int(*n), span), Type::Int),

@@ -73,6 +73,10 @@ pub(crate) struct Checker<'a> {
     calls: BTreeMap<Symbol, BTreeSet<Symbol>>,
     current: Option<Symbol>,
     players: (i64, i64),
+    /// How deep the expression being checked is nested.
+    depth: usize,
+    /// Whether `too-deep` was reported (once is enough).
+    too_deep_reported: bool,
     /// Parameter types of each procedure, by id.
     proc_sigs: Vec<Vec<Type>>,
     /// Parameter and result types of each def, by id.
@@ -93,6 +97,8 @@ impl<'a> Checker<'a> {
             calls: BTreeMap::new(),
             current: None,
             players: (1, 1),
+            depth: 0,
+            too_deep_reported: false,
             proc_sigs: Vec::new(),
             def_sigs: Vec::new(),
             program: ir::Program {

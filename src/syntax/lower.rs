@@ -763,9 +763,38 @@ impl Lowerer {
         pair.into_inner()
             .map(|a| match a.as_rule() {
                 Rule::comprehension => self.comprehension(a),
+                Rule::arg_expr => {
+                    let span = self.span(&a);
+                    let mut inner = a.into_inner();
+                    let e = self.expr(inner.next().expect("grammar: argument"));
+                    match inner.next() {
+                        Some(tail) => self.map_comprehension(e, tail, span),
+                        None => e,
+                    }
+                }
                 _ => self.expr(a),
             })
             .collect()
+    }
+
+    /// `expr for x in xs where c`: `map` is the expression before `for`.
+    fn map_comprehension(&self, map: Expr, tail: Pair<Rule>, span: Span) -> Expr {
+        let mut inner = tail
+            .into_inner()
+            .filter(|p| !matches!(p.as_rule(), Rule::kw_for | Rule::kw_in | Rule::kw_where));
+        let var = self.name(inner.next().expect("grammar: comprehension var"));
+        let source = Box::new(self.expr(inner.next().expect("grammar: comprehension source")));
+        let filter = inner.next().map(|f| Box::new(self.expr(f)));
+        Expr {
+            kind: ExprKind::Comprehension(Comprehension {
+                var,
+                source,
+                filter,
+                map: Some(Box::new(map)),
+                keys: Vec::new(),
+            }),
+            span,
+        }
     }
 
     fn text(&self, pair: Pair<Rule>) -> Text {
@@ -798,14 +827,9 @@ impl Lowerer {
 
     pub(super) fn expr(&self, pair: Pair<Rule>) -> Expr {
         match pair.as_rule() {
-            Rule::expr | Rule::expr_noin | Rule::expr_nocomp => {}
+            Rule::expr | Rule::expr_noin => {}
             _ => return self.primary(pair),
         }
-        let pair = if pair.as_rule() == Rule::expr_nocomp {
-            last(pair)
-        } else {
-            pair
-        };
         pratt()
             .map_primary(|p| self.primary(p))
             .map_prefix(|op, rhs| {
@@ -898,7 +922,19 @@ impl Lowerer {
                     otherwise: exprs.next().expect("grammar: else"),
                 }
             }
-            Rule::list_lit => ExprKind::List(pair.into_inner().map(|p| self.expr(p)).collect()),
+            Rule::list_lit => {
+                let mut items = Vec::new();
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::comp_tail => {
+                            let map = items.pop().expect("grammar: a mapped expression");
+                            return self.map_comprehension(map, p, span);
+                        }
+                        _ => items.push(self.expr(p)),
+                    }
+                }
+                ExprKind::List(items)
+            }
             Rule::comprehension_list => return self.comprehension(last(pair)),
             Rule::call => {
                 let mut inner = pair.into_inner();
@@ -924,11 +960,10 @@ impl Lowerer {
         Expr { kind, span }
     }
 
+    /// `x in xs where c by k1, k2`.
     fn comprehension(&self, pair: Pair<Rule>) -> Expr {
         let span = self.span(&pair);
         let c = pair.into_inner().next().expect("grammar: comprehension");
-        let is_map = c.as_rule() == Rule::comp_map;
-        let mut map = None;
         let mut var = None;
         let mut source = None;
         let mut filter = None;
@@ -937,7 +972,6 @@ impl Lowerer {
         let mut after_by = false;
         for p in c.into_inner() {
             match p.as_rule() {
-                Rule::expr_nocomp => map = Some(Box::new(self.expr(p))),
                 Rule::name => var = Some(self.name(p)),
                 Rule::kw_where => after_where = true,
                 Rule::kw_by => after_by = true,
@@ -954,13 +988,12 @@ impl Lowerer {
                 _ => {}
             }
         }
-        debug_assert_eq!(is_map, map.is_some());
         Expr {
             kind: ExprKind::Comprehension(Comprehension {
                 var: var.expect("grammar: comprehension var"),
                 source: source.expect("grammar: comprehension source"),
                 filter,
-                map,
+                map: None,
                 keys,
             }),
             span,

@@ -12,8 +12,23 @@ use pest::Parser;
 #[grammar = "../grammar/meeple.pest"]
 struct RulesParser;
 
+/// Deepest nesting of brackets, and longest run of `-` or `not`, that a rules file may have.
+/// Real rules nest a handful of levels; the limit keeps parsing and checking off the end of
+/// the stack.
+pub const MAX_NESTING: usize = 100;
+
 /// Parses one rules file. A syntax error yields one diagnostic at the point of failure.
 pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
+    if let Some(at) = too_deep(text) {
+        let end = at + text[at..].chars().next().map_or(0, char::len_utf8);
+        return Err(vec![Diagnostic::error(
+            "too-deep",
+            format!("this nests more than {MAX_NESTING} levels deep"),
+            Span::new(file, at, end),
+        )
+        .with_label("too deep")
+        .with_help("split the expression with `let` or a `def`")]);
+    }
     let pairs =
         RulesParser::parse(Rule::file, text).map_err(|e| vec![syntax_error(file, text, e)])?;
     let mut lowerer = lower::Lowerer::new(file);
@@ -24,6 +39,52 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
     } else {
         Err(errors)
     }
+}
+
+/// Where brackets nest, or `-` and `not` repeat, past [`MAX_NESTING`]; comments skipped.
+fn too_deep(text: &str) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut run = 0usize;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '#' => {
+                while chars.peek().is_some_and(|(_, c)| *c != '\n') {
+                    chars.next();
+                }
+            }
+            '(' | '[' | '{' => {
+                depth += 1;
+                run = 0;
+                if depth > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            ')' | ']' | '}' => {
+                depth = depth.saturating_sub(1);
+                run = 0;
+            }
+            '-' if chars.peek().is_none_or(|(_, c)| *c != '=') => {
+                run += 1;
+                if run > MAX_NESTING {
+                    return Some(i);
+                }
+            }
+            'n' if text[i..].starts_with("not")
+                && !text[i + 3..].starts_with(|c: char| c.is_alphanumeric() || c == '_') =>
+            {
+                run += 1;
+                if run > MAX_NESTING {
+                    return Some(i);
+                }
+                chars.next();
+                chars.next();
+            }
+            c if c.is_whitespace() => {}
+            _ => run = 0,
+        }
+    }
+    None
 }
 
 fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagnostic {
@@ -169,9 +230,10 @@ fn rule_text(rule: Rule) -> &'static str {
         assign_op => "`=`, `+=` or `-=`",
         place => "a variable",
         choose_expr | ask_expr | roll_expr | random_expr => "an expression",
-        expr | expr_noin | expr_nocomp | int | bool_lit | none_lit | me_lit | if_expr
-        | list_lit | comprehension_list | call | by_players | comprehension | comp_map
-        | comp_filter => "an expression",
+        expr | expr_noin | arg_expr | comp_tail | int | bool_lit | none_lit | me_lit | if_expr
+        | list_lit | comprehension_list | call | by_players | comprehension | comp_filter => {
+            "an expression"
+        }
         args => "`(`",
         by_entry => "a player count and its value (`3: 4`)",
         op_or | op_and | op_eq | op_ne | op_le | op_ge | op_lt | op_gt | op_in | op_notin
@@ -283,6 +345,16 @@ mod tests {
             &f.items[2],
             ast::Item::Remove { kind: ast::PartKind::Action, name, .. } if name.text == "cheat"
         ));
+    }
+
+    #[test]
+    fn nesting_is_parsed_once_per_level() {
+        // A grammar that re-parses after a failed alternative doubles its work at every level:
+        // 40 levels would then never finish.
+        let n = 40;
+        let calls = format!("{}-1{}", "abs(".repeat(n), ")".repeat(n));
+        let lists = format!("{}1{}", "count([".repeat(n), "])".repeat(n));
+        ok(&format!("def f(): int = {calls} + {lists}"));
     }
 
     #[test]
