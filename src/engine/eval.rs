@@ -5,6 +5,7 @@ use super::error::RuntimeError;
 use super::state::State;
 use crate::diag::Span;
 use crate::ir::{self, BinOp, Builtin, ExprKind as K, Program, QueryKind, UnOp, Value};
+use std::borrow::Cow;
 
 /// Deepest nesting of function calls before a runaway recursion is stopped.
 pub const MAX_CALL_DEPTH: usize = 200;
@@ -84,6 +85,27 @@ impl<'a> Eval<'a> {
                 self.depth -= 1;
                 v?
             }
+            K::Builtin(Builtin::Count, args) if args.len() == 1 => match &args[0].kind {
+                // `count(x in xs where c)` counts without building the filtered list.
+                K::Query {
+                    kind: QueryKind::List,
+                    slot,
+                    source,
+                    filter: Some(filter),
+                    ..
+                } => {
+                    let items = self.list_ref(source, locals)?;
+                    let mut n = 0;
+                    for item in items.iter() {
+                        locals[*slot as usize] = item.clone();
+                        if self.bool(filter, locals)? {
+                            n += 1;
+                        }
+                    }
+                    Value::Int(n)
+                }
+                _ => Value::Int(self.list_ref(&args[0], locals)?.len() as i64),
+            },
             K::Builtin(b, args) => {
                 let mut vs = args
                     .iter()
@@ -182,6 +204,29 @@ impl<'a> Eval<'a> {
         }
     }
 
+    /// A list, borrowed from the state when the expression names a variable or field (the
+    /// common case in queries and `in`), so that reading it copies nothing.
+    fn list_ref(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Cow<'a, [Value]>> {
+        let state: &'a State = self.state;
+        let stored = match &e.kind {
+            K::Global(g) => Some(&state.globals[g.index()]),
+            K::PlayerVar(p, v) => {
+                let p = self.player(p, locals)?;
+                Some(&state.player_vars[p as usize][v.index()])
+            }
+            K::Field(x, k, f) => {
+                let i = self.entity(x, *k, locals)?;
+                Some(&state.entities[k.index()][i][f.index()])
+            }
+            _ => None,
+        };
+        match stored {
+            Some(Value::List(xs)) => Ok(Cow::Borrowed(xs.as_slice())),
+            Some(v) => Err(self.wrong(v, "a list", e.span)),
+            None => self.list(e, locals).map(Cow::Owned),
+        }
+    }
+
     /// Evaluates a list.
     pub fn list(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Vec<Value>> {
         match self.expr(e, locals)? {
@@ -238,6 +283,12 @@ impl<'a> Eval<'a> {
         match op {
             BinOp::And => return Ok(Value::Bool(self.bool(a, locals)? && self.bool(b, locals)?)),
             BinOp::Or => return Ok(Value::Bool(self.bool(a, locals)? || self.bool(b, locals)?)),
+            // Membership reads the list where it lies.
+            BinOp::In | BinOp::NotIn => {
+                let x = self.expr(a, locals)?;
+                let found = self.list_ref(b, locals)?.contains(&x);
+                return Ok(Value::Bool(found == (op == BinOp::In)));
+            }
             _ => {}
         }
         let x = self.expr(a, locals)?;
@@ -245,8 +296,6 @@ impl<'a> Eval<'a> {
         Ok(match (op, x, y) {
             (BinOp::Eq, x, y) => Value::Bool(x == y),
             (BinOp::Ne, x, y) => Value::Bool(x != y),
-            (BinOp::In, x, Value::List(ys)) => Value::Bool(ys.contains(&x)),
-            (BinOp::NotIn, x, Value::List(ys)) => Value::Bool(!ys.contains(&x)),
             (BinOp::Add, Value::List(mut xs), Value::List(ys)) => {
                 check_len(xs.len() + ys.len(), span)?;
                 xs.extend(ys);
@@ -475,10 +524,10 @@ impl<'a> Eval<'a> {
         keys: &[ir::Expr],
         locals: &mut [Value],
     ) -> R<Value> {
-        let items = self.list(source, locals)?;
+        let items = self.list_ref(source, locals)?;
         let mut out = Vec::new();
         let mut ranked: Vec<(Vec<i64>, Value)> = Vec::new();
-        for item in items {
+        for item in items.iter() {
             locals[slot as usize] = item.clone();
             let pass = match filter {
                 Some(f) => self.bool(f, locals)?,
@@ -491,14 +540,14 @@ impl<'a> Eval<'a> {
                 _ if !pass => {}
                 QueryKind::List => out.push(match map {
                     Some(m) => self.expr(m, locals)?,
-                    None => item,
+                    None => item.clone(),
                 }),
                 QueryKind::Top | QueryKind::Bottom | QueryKind::Sorted => {
                     let k = keys
                         .iter()
                         .map(|k| self.int(k, locals))
                         .collect::<R<Vec<_>>>()?;
-                    ranked.push((k, item));
+                    ranked.push((k, item.clone()));
                 }
             }
         }
