@@ -90,3 +90,28 @@ fn a_game_replays_from_its_seed_and_decisions() {
         assert_eq!(transcript(&replay), transcript(&played), "{name}");
     }
 }
+
+/// Variants that are played together: each combination's check report and a seeded bot game.
+#[test]
+fn combined_variants_check_and_play() {
+    let combos: &[(&str, &[&str])] = &[(
+        "rules/share_and_share_alike/carnival.rules",
+        &["rules/share_and_share_alike/on_the_floor.rules"],
+    )];
+    insta::with_settings!({ snapshot_path => "snapshots", prepend_module_to_snapshot => true }, {
+        for (file, variants) in combos {
+            let extra: Vec<String> = variants.iter().map(|v| v.to_string()).collect();
+            let loaded = load_rel(file, &extra);
+            let rendered = report(&loaded);
+            let name = format!("{}+{}", file.trim_start_matches("rules/"), variants.join("+").replace("rules/", ""));
+            let name = name.replace(['/', '.'], "_");
+            insta::assert_snapshot!(format!("check_combined@{name}"), rendered);
+            let program = Arc::new(loaded.program.unwrap_or_else(|| panic!("{name} does not check")));
+            assert_eq!(program.variants.len(), 1 + variants.len(), "every variant is applied");
+            for players in program.min_players..=program.max_players {
+                let game = random_game(program.clone(), players, SEED).expect("plays to the end");
+                insta::assert_snapshot!(format!("play_combined_{players}p@{name}"), transcript(&game));
+            }
+        }
+    });
+}
