@@ -212,7 +212,6 @@ impl Game {
     pub(super) fn run(&mut self) -> R<()> {
         let program = self.program.clone();
         let mut steps: u64 = 0;
-        let mut last_span = Span::default();
         while self.pending.is_none() && self.outcome.is_none() {
             let Some(frame) = self.frames.last_mut() else {
                 return self.finish(None);
@@ -229,7 +228,6 @@ impl Game {
             let here = (cursor.block, cursor.pc);
             cursor.pc += 1;
             let stmt = &block.stmts[here.1];
-            last_span = stmt.span;
             steps += 1;
             if steps > self.limits.steps_per_decision {
                 return Err(err(
@@ -244,7 +242,6 @@ impl Game {
             }
             self.exec(&program, stmt, here)?;
         }
-        let _ = last_span;
         Ok(())
     }
 
@@ -555,8 +552,6 @@ impl Game {
                         "make sure the loop's condition becomes false",
                     ));
                 }
-                let runs = *runs;
-                let _ = runs;
                 let go = Eval::new(program, &self.state).bool(cond, &mut frame.locals)?;
                 let cursor = frame.cursors.last_mut().expect("a cursor");
                 if go {
