@@ -90,10 +90,17 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
         Viewer::Spectator => "public view".to_string(),
     };
     let _ = writeln!(out, "{} — {who}", program.title);
+    // A hidden game variable that is not a list is the rules' own bookkeeping: a `?` would say
+    // nothing, so it is left out.
     let globals: Vec<String> = program
         .globals
         .iter()
         .zip(&state.globals)
+        .filter(|(g, v)| {
+            matches!(v, Value::List(_))
+                || g.visibility != Visibility::Hidden
+                || g.visible_when.is_some()
+        })
         .map(|(g, v)| format!("{} {}", g.name, shown(game, g, v, &Value::None, viewer)))
         .collect();
     if !globals.is_empty() {
