@@ -135,7 +135,7 @@ impl Checker<'_> {
                     );
                     K::ExpectWinners(x)
                 }
-                StepKind::EndGame => K::EndGame,
+                StepKind::Finish => K::Finish,
             };
             steps.push(ir::ScenarioStep {
                 kind,

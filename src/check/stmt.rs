@@ -162,7 +162,7 @@ impl Checker<'_> {
                 );
                 return None;
             }
-            StmtKind::EndGame(t) => S::EndGame(t.as_ref().map(|t| self.text(t, scope))),
+            StmtKind::Finish(t) => S::Finish(t.as_ref().map(|t| self.text(t, scope))),
             StmtKind::Secretly {
                 player,
                 players,

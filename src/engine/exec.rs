@@ -455,7 +455,7 @@ impl Game {
                     text,
                 });
             }
-            S::EndGame(reason) => {
+            S::Finish(reason) => {
                 let reason = match reason {
                     Some(t) => Some(self.eval_with(|ev, l| ev.text(t, l))?),
                     None => None,

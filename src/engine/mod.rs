@@ -481,7 +481,7 @@ fn normalize(s: &str) -> String {
         .to_lowercase()
 }
 
-/// A value as players read it: `P2`, `red`, `alliance-3` (or the kind's `shown as` name),
+/// A value as players read it: `P2`, `red`, `crate-3` (or the kind's `shown as` name),
 /// `[3, 5]`.
 pub fn show(program: &Program, state: &State, v: &Value) -> String {
     match v {

@@ -5,8 +5,8 @@ use super::{Game, Outcome, RuntimeError};
 use crate::ir::{Type, Value};
 
 impl Game {
-    /// Sets a variable by name: `round`, `P2.honest` or `alliance-1.track`; the value is written
-    /// as views print it (`3`, `yes`, `none`, `P2`, `red`, `alliance-1`, `[P1, P3]`).
+    /// Sets a variable by name: `round`, `P2.coins` or `crate-1.weight`; the value is written
+    /// as views print it (`3`, `yes`, `none`, `P2`, `red`, `crate-1`, `[P1, P3]`).
     pub fn set_value(&mut self, place: &str, value: &str) -> Result<(), String> {
         let program = self.program.clone();
         let (owner, name) = match place.split_once('.') {

@@ -322,7 +322,7 @@ pub enum ScenarioStepKind {
     /// End the game where it stands and compare the winners.
     ExpectWinners(Expr),
     /// End the game where it stands.
-    EndGame,
+    Finish,
 }
 
 /// A group of initial values computed together.
@@ -503,7 +503,7 @@ pub enum StmtKind {
     /// A line for one player.
     Tell { player: Expr, text: Text },
     /// End the game now.
-    EndGame(Option<Text>),
+    Finish(Option<Text>),
     /// Several players choose at once, in secret; then the block runs for each.
     Secretly {
         player_slot: Slot,

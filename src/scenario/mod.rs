@@ -197,7 +197,7 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
                     ));
                 }
             }
-            K::EndGame => {
+            K::Finish => {
                 game.end_now().map_err(runtime)?;
             }
         }

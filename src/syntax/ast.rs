@@ -118,15 +118,15 @@ pub enum Decl {
     Enum(EnumDecl),
     /// `player secret var hand_size: int = 0`
     Var(VarDecl),
-    /// `kind alliance[5] { track: int = 0 }`
+    /// `kind crate[5] { weight: int = 0 }`
     Kind(KindDecl),
     /// `die d6: 1..6`
     Die(DieDecl),
-    /// `def total(p: player): int = p.honest + p.cheater`
+    /// `def total(p: player): int = p.coins + p.gems`
     Def(DefDecl),
     /// `effect offer(pool: int) { ... }`
     Effect(ProcDecl),
-    /// `action cheat "Form an alliance" { require ... else "..." ... }`
+    /// `action trade "Trade with a neighbour" { require ... else "..." ... }`
     Action(ActionDecl),
     /// `phase round { ... }`
     Phase(ProcDecl),
@@ -403,7 +403,7 @@ pub enum StepKind {
     },
     /// `run until cond`: random bots play until the condition holds or the game ends.
     RunUntil(Expr),
-    /// `let a = first(alliance)`: name a value for later steps.
+    /// `let c = first(crate)`: name a value for later steps.
     Let { name: Name, value: Expr },
     /// `set P1.honest = 30`: change the position by hand.
     Set { place: Vec<Name>, value: Expr },
@@ -412,7 +412,7 @@ pub enum StepKind {
     /// `expect winners == [P1]`: ends the game where it stands and compares the winners.
     ExpectWinners(Expr),
     /// `end game`: ends the game where it stands, scoring it.
-    EndGame,
+    Finish,
 }
 
 /// A type as written.
@@ -512,7 +512,7 @@ pub enum StmtKind {
     /// `require cond else "reason"`: a precondition of an action.
     Require { cond: Expr, reason: Text },
     /// `end game` or `end game "why"`.
-    EndGame(Option<Text>),
+    Finish(Option<Text>),
     /// `secretly each p in ps choose x "prompt" from xs then { ... }`
     Secretly {
         player: Name,

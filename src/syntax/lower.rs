@@ -234,7 +234,7 @@ impl Lowerer {
                 StepKind::ExpectWinners(self.expr(e))
             }
             Rule::step_expect => StepKind::Expect(self.expr(inner.next().expect("grammar: cond"))),
-            _ => StepKind::EndGame,
+            _ => StepKind::Finish,
         };
         Step { kind, span }
     }
@@ -585,7 +585,7 @@ impl Lowerer {
                     reason: self.text(inner.next().expect("grammar: reason")),
                 }
             }
-            Rule::end_stmt => StmtKind::EndGame(
+            Rule::end_stmt => StmtKind::Finish(
                 pair.into_inner()
                     .find(|p| p.as_rule() == Rule::string)
                     .map(|s| self.text(s)),
