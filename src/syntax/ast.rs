@@ -405,7 +405,7 @@ pub enum StepKind {
     RunUntil(Expr),
     /// `let c = first(crate)`: name a value for later steps.
     Let { name: Name, value: Expr },
-    /// `set P1.honest = 30`: change the position by hand.
+    /// `set P1.coins = 30`: change the position by hand.
     Set { place: Vec<Name>, value: Expr },
     /// `expect cond`: the condition must hold now.
     Expect(Expr),
@@ -480,7 +480,7 @@ pub enum AssignOp {
 pub enum StmtKind {
     /// `let x = expr`, `let x = choose ...`, `let x = roll ...`
     Let { name: Name, value: LetValue },
-    /// `p.honest += 3`
+    /// `p.coins += 3`
     Assign {
         place: Vec<Name>,
         op: AssignOp,
