@@ -94,7 +94,7 @@ impl Checker<'_> {
                                     )
                                     .with_label("has `{...}` in it")
                                     .with_help(
-                                        "write the move as the REPL lists it, such as \"cheat\"",
+                                        "write the move as the REPL lists it, such as \"trade P2\"",
                                     ),
                                 );
                                 String::new()

@@ -39,7 +39,7 @@ pub enum Item {
         patch: Option<(Patch, Span)>,
         decl: Decl,
     },
-    /// `remove action cheat`: drop a named part of the base.
+    /// `remove action trade`: drop a named part of the base.
     Remove {
         kind: PartKind,
         name: Name,
@@ -396,7 +396,7 @@ pub enum StepKind {
     Players(Expr),
     /// `seed 7`: the game's seed (before any other step).
     Seed(Expr),
-    /// `play P1 "cheat", "form"`: moves, by one seat or by whoever must decide.
+    /// `play P1 "trade", "accept"`: moves, by one seat or by whoever must decide.
     Play {
         seat: Option<Expr>,
         moves: Vec<Text>,

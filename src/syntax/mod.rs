@@ -332,7 +332,7 @@ mod tests {
 
     #[test]
     fn a_singleton_part_is_removed_by_its_keyword_alone() {
-        let f = ok("remove winners\nadd var extra: int = 0\nremove action cheat");
+        let f = ok("remove winners\nadd var extra: int = 0\nremove action trade");
         assert_eq!(f.items.len(), 3);
         let ast::Item::Remove { kind, name, .. } = &f.items[0] else {
             panic!("not a removal")
@@ -343,7 +343,7 @@ mod tests {
         );
         assert!(matches!(
             &f.items[2],
-            ast::Item::Remove { kind: ast::PartKind::Action, name, .. } if name.text == "cheat"
+            ast::Item::Remove { kind: ast::PartKind::Action, name, .. } if name.text == "trade"
         ));
     }
 
