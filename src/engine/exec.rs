@@ -1041,20 +1041,9 @@ impl Game {
         let winners = match &program.winners {
             Some(f) => {
                 let mut locals = vec![Value::None; f.locals.max(1)];
-                let list = Eval::new(&program, &self.state).list(&f.body, &mut locals)?;
-                let mut w: Vec<u8> = list
-                    .into_iter()
-                    .filter_map(|v| {
-                        if let Value::Player(p) = v {
-                            Some(p)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect();
-                w.sort_unstable();
-                w.dedup();
-                w
+                Eval::new(&program, &self.state)
+                    .expr(&f.body, &mut locals)?
+                    .seats()
             }
             None => {
                 let best = scores.iter().copied().max().unwrap_or(0);

@@ -106,6 +106,25 @@ pub enum Value {
     List(Vec<Value>),
 }
 
+impl Value {
+    /// The seats a list holds, sorted and each once (anything else is ignored).
+    pub fn seats(&self) -> Vec<u8> {
+        let mut seats: Vec<u8> = match self {
+            Value::List(xs) => xs
+                .iter()
+                .filter_map(|v| match v {
+                    Value::Player(p) => Some(*p),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        seats.sort_unstable();
+        seats.dedup();
+        seats
+    }
+}
+
 /// An enum and its values.
 #[derive(Debug, Clone)]
 pub struct EnumDef {

@@ -154,20 +154,7 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
             K::ExpectWinners(expected) => {
                 let want = game.eval_in(expected, &mut locals).map_err(runtime)?;
                 let outcome = game.end_now().map_err(runtime)?.clone();
-                let mut want: Vec<u8> = match want {
-                    Value::List(xs) => xs
-                        .into_iter()
-                        .filter_map(|v| {
-                            if let Value::Player(p) = v {
-                                Some(p)
-                            } else {
-                                None
-                            }
-                        })
-                        .collect(),
-                    _ => Vec::new(),
-                };
-                want.sort_unstable();
+                let want = want.seats();
                 if want != outcome.winners {
                     let names = |ps: &[u8]| {
                         if ps.is_empty() {

@@ -209,12 +209,7 @@ impl Lowerer {
                 StepKind::RunUntil(self.expr(cond))
             }
             Rule::step_set => {
-                let place = inner
-                    .next()
-                    .expect("grammar: place")
-                    .into_inner()
-                    .map(|n| self.name(n))
-                    .collect();
+                let place = self.place(inner.next().expect("grammar: place"));
                 StepKind::Set {
                     place,
                     value: self.expr(inner.next().expect("grammar: value")),
@@ -667,14 +662,14 @@ impl Lowerer {
         StmtKind::Let { name, value }
     }
 
+    /// `a.b.c`: the names of a place that can be assigned.
+    fn place(&self, pair: Pair<Rule>) -> Vec<Name> {
+        pair.into_inner().map(|n| self.name(n)).collect()
+    }
+
     fn assign_stmt(&self, pair: Pair<Rule>) -> StmtKind {
         let mut inner = pair.into_inner();
-        let place = inner
-            .next()
-            .expect("grammar: place")
-            .into_inner()
-            .map(|n| self.name(n))
-            .collect();
+        let place = self.place(inner.next().expect("grammar: place"));
         let op = match inner.next().expect("grammar: op").as_str() {
             "+=" => AssignOp::Add,
             "-=" => AssignOp::Sub,
