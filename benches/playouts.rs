@@ -5,7 +5,7 @@
 //! `cargo bench` runs it; `cargo bench -- race` keeps only files whose path contains `race`.
 
 use meeple::load::load;
-use meeple::sim::random_game;
+use meeple::sim::random_playout;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -47,8 +47,8 @@ fn run(program: &Arc<meeple::ir::Program>, players: u8, seed: &mut u64, budget: 
         elapsed: Duration::ZERO,
     };
     while r.games == 0 || start.elapsed() < budget {
-        match random_game(program.clone(), players, *seed) {
-            Ok(game) => r.decisions += game.history().len() as u64,
+        match random_playout(program.clone(), players, *seed) {
+            Ok(game) => r.decisions += game.decisions() as u64,
             Err(_) => r.failed += 1,
         }
         r.games += 1;

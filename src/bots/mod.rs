@@ -47,9 +47,16 @@ impl RandomBot {
     }
 }
 
+impl RandomBot {
+    /// Picks one of `count` options: the fast path, which needs no view.
+    pub fn pick(&mut self, count: usize) -> usize {
+        self.rng.index(count)
+    }
+}
+
 impl Bot for RandomBot {
     fn choose(&mut self, view: &BotView) -> usize {
-        self.rng.index(view.options.len())
+        self.pick(view.options.len())
     }
 }
 

@@ -20,6 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The most values one action parameter may take: each is a move offered on every turn.
 const MAX_PARAM_VALUES: i128 = 1000;
+/// Parameters of one action: the engine lists moves with a fixed odometer of this size.
+pub const MAX_PARAMS: usize = crate::engine::MAX_PARAMS;
 
 /// The closest of `candidates` to a misspelt `name`, if one is close enough.
 pub fn suggest_name<'a>(
@@ -908,6 +910,21 @@ impl<'a> Checker<'a> {
                 bounds,
             });
             self.bind_param(&mut scope, &p.name, ty);
+        }
+        if a.params.len() > MAX_PARAMS {
+            self.error(
+                Diagnostic::error(
+                    "too-many-parameters",
+                    format!(
+                        "action `{}` has {} parameters, more than {MAX_PARAMS}",
+                        a.name.text,
+                        a.params.len()
+                    ),
+                    a.params[MAX_PARAMS].ty.span(),
+                )
+                .with_label("one parameter too many")
+                .with_help("choose the rest inside the action with `choose`"),
+            );
         }
         let mut requires = Vec::new();
         let mut rest = Vec::new();

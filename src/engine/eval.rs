@@ -4,8 +4,8 @@
 use super::error::RuntimeError;
 use super::state::State;
 use crate::diag::Span;
-use crate::ir::{self, BinOp, Builtin, ExprKind as K, Program, QueryKind, UnOp, Value};
-use std::borrow::Cow;
+use crate::ir::{self, BinOp, Builtin, ExprKind as K, List, Program, QueryKind, UnOp, Value};
+use std::cell::RefCell;
 
 /// Deepest nesting of function calls before a runaway recursion is stopped.
 pub const MAX_CALL_DEPTH: usize = 200;
@@ -21,10 +21,55 @@ pub struct Eval<'a> {
     depth: usize,
 }
 
-type R<T> = Result<T, RuntimeError>;
+/// Errors are boxed so that a result is as small as a value: results are returned by every
+/// node of every expression.
+pub(super) type R<T> = Result<T, Box<RuntimeError>>;
 
-fn err(code: &'static str, msg: impl Into<String>, span: Span, help: &str) -> RuntimeError {
-    RuntimeError::new(code, msg, span, help)
+fn err(code: &'static str, msg: impl Into<String>, span: Span, help: &str) -> Box<RuntimeError> {
+    Box::new(RuntimeError::new(code, msg, span, help))
+}
+
+thread_local! {
+    /// Local slots of `def` calls, reused so that a call allocates nothing.
+    static CALL_FRAMES: RefCell<Vec<Vec<Value>>> = const { RefCell::new(Vec::new()) };
+}
+
+fn take_call_frame(len: usize) -> Vec<Value> {
+    let mut frame = CALL_FRAMES
+        .try_with(|f| f.borrow_mut().pop())
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+    frame.resize(len, Value::None);
+    frame
+}
+
+fn give_back_call_frame(mut frame: Vec<Value>) {
+    frame.clear();
+    let _ = CALL_FRAMES.try_with(|f| {
+        let mut f = f.borrow_mut();
+        if f.len() < 256 {
+            f.push(frame);
+        }
+    });
+}
+
+/// A list read for a query: borrowed where it lies in the state, or held.
+pub(super) enum Items<'a> {
+    /// A variable's or field's list, or a list of every instance, seat or enum value.
+    Lies(&'a [Value]),
+    /// A list computed or read from a local.
+    Held(List),
+}
+
+impl std::ops::Deref for Items<'_> {
+    type Target = [Value];
+    fn deref(&self) -> &[Value] {
+        match self {
+            Items::Lies(xs) => xs,
+            Items::Held(xs) => xs,
+        }
+    }
 }
 
 impl<'a> Eval<'a> {
@@ -51,24 +96,12 @@ impl<'a> Eval<'a> {
                 let i = self.entity(x, *k, locals)?;
                 self.state.entities[k.index()][i][f.index()].clone()
             }
-            K::EnumValues(id) => Value::List(
-                (0..self.program.enums[id.index()].values.len() as u16)
-                    .map(|i| Value::Enum(*id, i))
-                    .collect(),
-            ),
-            K::Instances(k) => Value::List(
-                (0..self.state.entities[k.index()].len() as u32)
-                    .map(|i| Value::Entity(*k, i))
-                    .collect(),
-            ),
-            K::Players => Value::List((0..self.state.players).map(Value::Player).collect()),
+            K::EnumValues(id) => Value::List(self.state.domains.enum_values[id.index()].clone()),
+            K::Instances(k) => Value::List(self.state.domains.instances[k.index()].clone()),
+            K::Players => Value::List(self.state.domains.seats.clone()),
             K::PlayerCount => Value::Int(self.state.players as i64),
             K::Call(id, args) => {
                 let def = &self.program.defs[id.index()];
-                let mut frame = vec![Value::None; def.locals.max(args.len())];
-                for (i, a) in args.iter().enumerate() {
-                    frame[i] = self.expr(a, locals)?;
-                }
                 if self.depth >= MAX_CALL_DEPTH {
                     return Err(err(
                         "call-depth",
@@ -80,43 +113,23 @@ impl<'a> Eval<'a> {
                         "make sure the recursion reaches a case that does not call again",
                     ));
                 }
+                let mut frame = take_call_frame(def.locals.max(args.len()));
+                for (i, a) in args.iter().enumerate() {
+                    match self.expr(a, locals) {
+                        Ok(v) => frame[i] = v,
+                        Err(e) => {
+                            give_back_call_frame(frame);
+                            return Err(e);
+                        }
+                    }
+                }
                 self.depth += 1;
                 let v = self.expr(&def.body, &mut frame);
                 self.depth -= 1;
+                give_back_call_frame(frame);
                 v?
             }
-            K::Builtin(Builtin::Count, args) if args.len() == 1 => match &args[0].kind {
-                // `count(x in xs where c)` counts without building the filtered list.
-                K::Query {
-                    kind: QueryKind::List,
-                    slot,
-                    source,
-                    filter: Some(filter),
-                    ..
-                } => {
-                    let items = self.list_ref(source, locals)?;
-                    let mut n = 0;
-                    for item in items.iter() {
-                        locals[*slot as usize] = item.clone();
-                        if self.bool(filter, locals)? {
-                            n += 1;
-                        }
-                    }
-                    Value::Int(n)
-                }
-                _ => Value::Int(self.list_ref(&args[0], locals)?.len() as i64),
-            },
-            K::Builtin(b, args) => {
-                let mut vs = args
-                    .iter()
-                    .map(|a| self.expr(a, locals))
-                    .collect::<R<Vec<_>>>()?;
-                if vs.len() == 1 {
-                    self.builtin(*b, vs.pop().expect("one argument"), e.span)?
-                } else {
-                    self.builtin_n(*b, vs, e.span)?
-                }
-            }
+            K::Builtin(b, args) => self.call_builtin(*b, args, e.span, locals)?,
             K::Binary(op, a, b) => self.binary(*op, a, b, e.span, locals)?,
             K::Unary(op, x) => {
                 let v = self.expr(x, locals)?;
@@ -135,12 +148,13 @@ impl<'a> Eval<'a> {
                     self.expr(b, locals)?
                 }
             }
-            K::List(items) => Value::List(
-                items
-                    .iter()
-                    .map(|x| self.expr(x, locals))
-                    .collect::<R<_>>()?,
-            ),
+            K::List(items) => {
+                let mut out = List::new();
+                for x in items {
+                    out.push(self.expr(x, locals)?);
+                }
+                Value::List(out)
+            }
             K::Query {
                 kind,
                 slot,
@@ -204,31 +218,40 @@ impl<'a> Eval<'a> {
         }
     }
 
-    /// A list, borrowed from the state when the expression names a variable or field (the
-    /// common case in queries and `in`), so that reading it copies nothing.
-    fn list_ref(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Cow<'a, [Value]>> {
+    /// A list, borrowed from the state when the expression names a variable, a field or every
+    /// instance, seat or enum value (the common case in queries and `in`), so that reading it
+    /// copies nothing.
+    pub(super) fn items(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Items<'a>> {
         let state: &'a State = self.state;
         let stored = match &e.kind {
-            K::Global(g) => Some(&state.globals[g.index()]),
+            K::Global(g) => &state.globals[g.index()],
             K::PlayerVar(p, v) => {
                 let p = self.player(p, locals)?;
-                Some(&state.player_vars[p as usize][v.index()])
+                &state.player_vars[p as usize][v.index()]
             }
             K::Field(x, k, f) => {
                 let i = self.entity(x, *k, locals)?;
-                Some(&state.entities[k.index()][i][f.index()])
+                &state.entities[k.index()][i][f.index()]
             }
-            _ => None,
+            K::EnumValues(id) => return Ok(Items::Lies(&state.domains.enum_values[id.index()])),
+            K::Instances(k) => return Ok(Items::Lies(&state.domains.instances[k.index()])),
+            K::Players => return Ok(Items::Lies(&state.domains.seats)),
+            K::Local(s) => {
+                return match &locals[*s as usize] {
+                    Value::List(xs) => Ok(Items::Held(xs.clone())),
+                    v => Err(self.wrong(v, "a list", e.span)),
+                }
+            }
+            _ => return self.list(e, locals).map(Items::Held),
         };
         match stored {
-            Some(Value::List(xs)) => Ok(Cow::Borrowed(xs.as_slice())),
-            Some(v) => Err(self.wrong(v, "a list", e.span)),
-            None => self.list(e, locals).map(Cow::Owned),
+            Value::List(xs) => Ok(Items::Lies(xs)),
+            v => Err(self.wrong(v, "a list", e.span)),
         }
     }
 
     /// Evaluates a list.
-    pub fn list(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Vec<Value>> {
+    pub fn list(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<List> {
         match self.expr(e, locals)? {
             Value::List(v) => Ok(v),
             v => Err(self.wrong(&v, "a list", e.span)),
@@ -251,7 +274,7 @@ impl<'a> Eval<'a> {
         }
     }
 
-    fn wrong(&self, v: &Value, want: &str, span: Span) -> RuntimeError {
+    fn wrong(&self, v: &Value, want: &str, span: Span) -> Box<RuntimeError> {
         if *v == Value::None {
             return err(
                 "no-value",
@@ -286,7 +309,7 @@ impl<'a> Eval<'a> {
             // Membership reads the list where it lies.
             BinOp::In | BinOp::NotIn => {
                 let x = self.expr(a, locals)?;
-                let found = self.list_ref(b, locals)?.contains(&x);
+                let found = self.items(b, locals)?.contains(&x);
                 return Ok(Value::Bool(found == (op == BinOp::In)));
             }
             _ => {}
@@ -298,7 +321,7 @@ impl<'a> Eval<'a> {
             (BinOp::Ne, x, y) => Value::Bool(x != y),
             (BinOp::Add, Value::List(mut xs), Value::List(ys)) => {
                 check_len(xs.len() + ys.len(), span)?;
-                xs.extend(ys);
+                xs.make_mut().extend_from_slice(&ys);
                 Value::List(xs)
             }
             (op, Value::Int(x), Value::Int(y)) => match op {
@@ -343,42 +366,141 @@ impl<'a> Eval<'a> {
         })
     }
 
+    /// A built-in call. Counting, summing and extremes of a comprehension visit its elements
+    /// without building the list; other arguments are evaluated one by one, without a vector.
+    fn call_builtin(
+        &mut self,
+        b: Builtin,
+        args: &[ir::Expr],
+        span: Span,
+        locals: &mut [Value],
+    ) -> R<Value> {
+        if let (Builtin::Count | Builtin::Sum | Builtin::Min | Builtin::Max, [arg]) = (b, args) {
+            return self.fold_numbers(b, arg, span, locals);
+        }
+        match args {
+            [a] => {
+                let v = self.expr(a, locals)?;
+                self.builtin(b, v, span)
+            }
+            [a, c] => {
+                let x = self.expr(a, locals)?;
+                let y = self.expr(c, locals)?;
+                self.builtin2(b, x, y, Value::None, span)
+            }
+            [a, c, d] => {
+                let x = self.expr(a, locals)?;
+                let y = self.expr(c, locals)?;
+                let z = self.expr(d, locals)?;
+                self.builtin2(b, x, y, z, span)
+            }
+            _ => Err(err(
+                "type-mismatch",
+                "wrong number of arguments",
+                span,
+                "this is a bug in the checker",
+            )),
+        }
+    }
+
+    /// `count`, `sum`, `min` and `max` of one list argument, streamed.
+    fn fold_numbers(
+        &mut self,
+        b: Builtin,
+        arg: &ir::Expr,
+        span: Span,
+        locals: &mut [Value],
+    ) -> R<Value> {
+        let mut count: i64 = 0;
+        let mut total: i64 = 0;
+        let mut least: Option<i64> = None;
+        let mut most: Option<i64> = None;
+        let mut add = |v: &Value| -> R<()> {
+            count += 1;
+            if let Value::Int(n) = *v {
+                total = total.checked_add(n).ok_or_else(|| overflow(span))?;
+                least = Some(least.map_or(n, |m| m.min(n)));
+                most = Some(most.map_or(n, |m| m.max(n)));
+            }
+            Ok(())
+        };
+        match &arg.kind {
+            K::Query {
+                kind: QueryKind::List,
+                slot,
+                source,
+                filter,
+                map,
+                ..
+            } => {
+                let mapped = if b == Builtin::Count {
+                    None
+                } else {
+                    map.as_deref()
+                };
+                self.each(
+                    *slot,
+                    source,
+                    filter.as_deref(),
+                    mapped,
+                    locals,
+                    |_, v, _| add(v),
+                )?;
+            }
+            _ => {
+                let items = self.items(arg, locals)?;
+                for v in items.iter() {
+                    add(v)?;
+                }
+            }
+        }
+        Ok(Value::Int(match b {
+            Builtin::Count => count,
+            Builtin::Sum => total,
+            Builtin::Min => least.unwrap_or(0),
+            _ => most.unwrap_or(0),
+        }))
+    }
+
+    /// Visits the elements of `source` that pass `filter`, each bound to `slot` and mapped by
+    /// `map` if given.
+    fn each(
+        &mut self,
+        slot: ir::Slot,
+        source: &ir::Expr,
+        filter: Option<&ir::Expr>,
+        map: Option<&ir::Expr>,
+        locals: &mut [Value],
+        mut visit: impl FnMut(&mut Self, &Value, &mut [Value]) -> R<()>,
+    ) -> R<()> {
+        let items = self.items(source, locals)?;
+        for item in items.iter() {
+            locals[slot as usize] = item.clone();
+            if let Some(f) = filter {
+                if !self.bool(f, locals)? {
+                    continue;
+                }
+            }
+            match map {
+                Some(m) => {
+                    let v = self.expr(m, locals)?;
+                    visit(self, &v, locals)?
+                }
+                None => visit(self, item, locals)?,
+            }
+        }
+        Ok(())
+    }
+
     fn builtin(&mut self, b: Builtin, v: Value, span: Span) -> R<Value> {
         let players = self.state.players;
-        let ints = |v: &Value| -> Vec<i64> {
-            match v {
-                Value::List(xs) => xs
-                    .iter()
-                    .filter_map(|x| {
-                        if let Value::Int(n) = x {
-                            Some(*n)
-                        } else {
-                            None
-                        }
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            }
-        };
         Ok(match (b, v) {
-            (Builtin::Count, Value::List(xs)) => Value::Int(xs.len() as i64),
-            (Builtin::Sum, v) => {
-                let mut total: i64 = 0;
-                for n in ints(&v) {
-                    total = total.checked_add(n).ok_or_else(|| overflow(span))?;
-                }
-                Value::Int(total)
-            }
-            (Builtin::Min, v) => Value::Int(ints(&v).into_iter().min().unwrap_or(0)),
-            (Builtin::Max, v) => Value::Int(ints(&v).into_iter().max().unwrap_or(0)),
-            (Builtin::Duplicates, Value::List(xs)) => {
-                let dup: Vec<Value> = xs
-                    .iter()
+            (Builtin::Duplicates, Value::List(xs)) => Value::List(
+                xs.iter()
                     .filter(|x| xs.iter().filter(|y| y == x).count() > 1)
                     .cloned()
-                    .collect();
-                Value::List(dup)
-            }
+                    .collect(),
+            ),
             (Builtin::Others, Value::Player(p)) => Value::List(
                 (1..players)
                     .map(|i| Value::Player((p + i) % players))
@@ -393,18 +515,18 @@ impl<'a> Eval<'a> {
             (Builtin::Prev, Value::Player(p)) => Value::Player((p + players - 1) % players),
             (Builtin::Seat, Value::Player(p)) => Value::Int(p as i64 + 1),
             (Builtin::Reverse, Value::List(mut xs)) => {
-                xs.reverse();
+                xs.make_mut().reverse();
                 Value::List(xs)
             }
             (Builtin::Sort, Value::List(mut xs)) => {
-                xs.sort();
+                xs.make_mut().sort();
                 Value::List(xs)
             }
             (Builtin::Distinct, Value::List(xs)) => {
-                let mut out: Vec<Value> = Vec::new();
-                for x in xs {
-                    if !out.contains(&x) {
-                        out.push(x);
+                let mut out = List::new();
+                for x in xs.iter() {
+                    if !out.contains(x) {
+                        out.push(x.clone());
                     }
                 }
                 Value::List(out)
@@ -422,18 +544,21 @@ impl<'a> Eval<'a> {
                     ));
                 }
                 let n = xs.len();
-                let mut out = Vec::with_capacity(1 << n);
-                for mask in 0u32..(1 << n) {
-                    out.push(Value::List(
-                        (0..n)
-                            .filter(|i| mask & (1 << i) != 0)
-                            .map(|i| xs[i].clone())
-                            .collect(),
-                    ));
-                }
+                let mut masks: Vec<u32> = (0u32..(1 << n)).collect();
                 // Smaller subsets first, so that "commit nothing" leads the list.
-                out.sort_by_key(|v| if let Value::List(s) = v { s.len() } else { 0 });
-                Value::List(out)
+                masks.sort_by_key(|m| m.count_ones());
+                masks
+                    .into_iter()
+                    .map(|mask| {
+                        Value::List(
+                            (0..n)
+                                .filter(|i| mask & (1 << i) != 0)
+                                .map(|i| xs[i].clone())
+                                .collect(),
+                        )
+                    })
+                    .collect::<List>()
+                    .into_value()
             }
             (Builtin::AtSeat, Value::Int(i)) => {
                 if i < 1 || i > players as i64 {
@@ -446,8 +571,8 @@ impl<'a> Eval<'a> {
                 }
                 Value::Player((i - 1) as u8)
             }
-            (Builtin::First, Value::List(xs)) => xs.into_iter().next().unwrap_or(Value::None),
-            (Builtin::Last, Value::List(xs)) => xs.into_iter().last().unwrap_or(Value::None),
+            (Builtin::First, Value::List(xs)) => xs.first().cloned().unwrap_or(Value::None),
+            (Builtin::Last, Value::List(xs)) => xs.last().cloned().unwrap_or(Value::None),
             (_, Value::None) => {
                 return Err(err(
                     "no-value",
@@ -460,12 +585,7 @@ impl<'a> Eval<'a> {
         })
     }
 
-    fn builtin_n(&mut self, b: Builtin, args: Vec<Value>, span: Span) -> R<Value> {
-        let mut it = args.into_iter();
-        let (a, c) = (
-            it.next().unwrap_or(Value::None),
-            it.next().unwrap_or(Value::None),
-        );
+    fn builtin2(&mut self, b: Builtin, a: Value, c: Value, d: Value, span: Span) -> R<Value> {
         Ok(match (b, a, c) {
             (Builtin::Nth, Value::List(xs), Value::Int(i)) => {
                 if i < 1 || i as usize > xs.len() {
@@ -479,25 +599,22 @@ impl<'a> Eval<'a> {
                 xs[i as usize - 1].clone()
             }
             (Builtin::Take, Value::List(xs), Value::Int(n)) => {
-                Value::List(xs.into_iter().take(n.max(0) as usize).collect())
+                Value::List(xs.iter().take(n.max(0) as usize).cloned().collect())
             }
             (Builtin::Drop, Value::List(xs), Value::Int(n)) => {
-                Value::List(xs.into_iter().skip(n.max(0) as usize).collect())
+                Value::List(xs.iter().skip(n.max(0) as usize).cloned().collect())
             }
             (Builtin::Position, Value::List(xs), x) => {
                 Value::Int(xs.iter().position(|y| *y == x).map_or(0, |i| i as i64 + 1))
             }
             (Builtin::Clamp, Value::Int(x), Value::Int(lo)) => {
-                let hi = match it.next() {
-                    Some(Value::Int(h)) => h,
-                    _ => {
-                        return Err(err(
-                            "type-mismatch",
-                            "clamp needs three numbers",
-                            span,
-                            "write clamp(x, lo, hi)",
-                        ))
-                    }
+                let Value::Int(hi) = d else {
+                    return Err(err(
+                        "type-mismatch",
+                        "clamp needs three numbers",
+                        span,
+                        "write clamp(x, lo, hi)",
+                    ));
                 };
                 Value::Int(x.max(lo).min(hi.max(lo)))
             }
@@ -524,56 +641,62 @@ impl<'a> Eval<'a> {
         keys: &[ir::Expr],
         locals: &mut [Value],
     ) -> R<Value> {
-        let items = self.list_ref(source, locals)?;
-        let mut out = Vec::new();
-        let mut ranked: Vec<(Vec<i64>, Value)> = Vec::new();
-        for item in items.iter() {
-            locals[slot as usize] = item.clone();
-            let pass = match filter {
-                Some(f) => self.bool(f, locals)?,
-                None => true,
-            };
-            match kind {
-                QueryKind::Any if pass => return Ok(Value::Bool(true)),
-                QueryKind::All if !pass => return Ok(Value::Bool(false)),
-                QueryKind::Any | QueryKind::All => {}
-                _ if !pass => {}
-                QueryKind::List => out.push(match map {
-                    Some(m) => self.expr(m, locals)?,
-                    None => item.clone(),
-                }),
-                QueryKind::Top | QueryKind::Bottom | QueryKind::Sorted => {
-                    let k = keys
-                        .iter()
-                        .map(|k| self.int(k, locals))
-                        .collect::<R<Vec<_>>>()?;
-                    ranked.push((k, item.clone()));
+        match kind {
+            QueryKind::Any | QueryKind::All => {
+                let want = kind == QueryKind::Any;
+                let mut found = !want;
+                let items = self.items(source, locals)?;
+                for item in items.iter() {
+                    locals[slot as usize] = item.clone();
+                    let pass = match filter {
+                        Some(f) => self.bool(f, locals)?,
+                        None => true,
+                    };
+                    if pass == want {
+                        found = want;
+                        break;
+                    }
                 }
+                Ok(Value::Bool(found))
+            }
+            QueryKind::List => {
+                let mut out = List::new();
+                self.each(slot, source, filter, map, locals, |_, v, _| {
+                    out.push(v.clone());
+                    Ok(())
+                })?;
+                Ok(Value::List(out))
+            }
+            QueryKind::Top | QueryKind::Bottom | QueryKind::Sorted => {
+                // Keys of every element that passes, flat, `keys.len()` to an element.
+                let width = keys.len();
+                let mut ranked_keys: Vec<i64> = Vec::new();
+                let mut ranked = List::new();
+                self.each(slot, source, filter, None, locals, |ev, item, locals| {
+                    for k in keys {
+                        ranked_keys.push(ev.int(k, locals)?);
+                    }
+                    ranked.push(item.clone());
+                    Ok(())
+                })?;
+                let key = |i: usize| &ranked_keys[i * width..(i + 1) * width];
+                let mut order: Vec<usize> = (0..ranked.len()).collect();
+                if kind == QueryKind::Sorted {
+                    order.sort_by(|a, b| key(*a).cmp(key(*b)));
+                } else {
+                    let best = if kind == QueryKind::Top {
+                        order.iter().map(|i| key(*i)).max()
+                    } else {
+                        order.iter().map(|i| key(*i)).min()
+                    };
+                    let best = best.map(<[i64]>::to_vec);
+                    order.retain(|i| Some(key(*i)) == best.as_deref());
+                }
+                Ok(Value::List(
+                    order.into_iter().map(|i| ranked[i].clone()).collect(),
+                ))
             }
         }
-        Ok(match kind {
-            QueryKind::Any => Value::Bool(false),
-            QueryKind::All => Value::Bool(true),
-            QueryKind::List => Value::List(out),
-            QueryKind::Sorted => {
-                ranked.sort_by(|a, b| a.0.cmp(&b.0));
-                Value::List(ranked.into_iter().map(|(_, v)| v).collect())
-            }
-            QueryKind::Top | QueryKind::Bottom => {
-                let best = if kind == QueryKind::Top {
-                    ranked.iter().map(|(k, _)| k).max().cloned()
-                } else {
-                    ranked.iter().map(|(k, _)| k).min().cloned()
-                };
-                Value::List(
-                    ranked
-                        .into_iter()
-                        .filter(|(k, _)| Some(k) == best.as_ref())
-                        .map(|(_, v)| v)
-                        .collect(),
-                )
-            }
-        })
     }
 
     /// Renders a text with its interpolations.
@@ -605,7 +728,7 @@ pub(super) fn check_len(len: usize, span: Span) -> R<()> {
     Ok(())
 }
 
-fn overflow(span: Span) -> RuntimeError {
+fn overflow(span: Span) -> Box<RuntimeError> {
     err(
         "overflow",
         "a number grew too large",

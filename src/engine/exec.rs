@@ -5,9 +5,9 @@
 
 use super::eval::Eval;
 use super::State;
-use super::{show, Audience, Game, LogEntry, Outcome, Pending, RuntimeError, Turn};
+use super::{show, At, Audience, Game, LogEntry, Outcome, Pending, RuntimeError, Turn};
 use crate::diag::Span;
-use crate::ir::{self, AssignOp, BlockId, Place, StmtKind as S, Value};
+use crate::ir::{self, AssignOp, BlockId, List, Place, StmtKind as S, Value};
 
 /// Bounds that stop runaway rules.
 #[derive(Debug, Clone, Copy)]
@@ -51,7 +51,7 @@ enum Loop {
     Once,
     For {
         slot: ir::Slot,
-        items: Vec<Value>,
+        items: List,
         next: usize,
         stmt: (BlockId, usize),
     },
@@ -70,7 +70,27 @@ enum Loop {
     },
 }
 
-/// What a failed move must put back.
+/// The most parameters an action may have (the checker enforces it).
+pub const MAX_PARAMS: usize = 8;
+
+/// Buffers kept between decisions so that pausing and resuming allocates nothing: finished
+/// frames and the vectors of consumed turns. A copy of a game starts without them.
+#[derive(Debug, Default)]
+pub(crate) struct Spare {
+    frames: Vec<Frame>,
+    moves: Vec<Vec<(ir::ActionId, u32)>>,
+    args: Vec<Vec<Value>>,
+    locals: Vec<Value>,
+}
+
+impl Clone for Spare {
+    fn clone(&self) -> Spare {
+        Spare::default()
+    }
+}
+
+/// What a failed move must put back. Lists are shared with the game until it writes them,
+/// so a backup copies handles, not elements.
 pub(crate) struct Backup {
     state: super::State,
     rng: super::Rng,
@@ -79,6 +99,7 @@ pub(crate) struct Backup {
     outcome: Option<Outcome>,
     log_len: usize,
     history_len: usize,
+    decisions: usize,
 }
 
 impl Backup {
@@ -91,6 +112,7 @@ impl Backup {
             outcome: g.outcome.clone(),
             log_len: g.log.len(),
             history_len: g.history.len(),
+            decisions: g.decisions,
         }
     }
 
@@ -102,6 +124,7 @@ impl Backup {
         g.outcome = self.outcome;
         g.log.truncate(self.log_len);
         g.history.truncate(self.history_len);
+        g.decisions = self.decisions;
     }
 }
 
@@ -109,6 +132,12 @@ type R<T> = Result<T, RuntimeError>;
 
 fn err(code: &'static str, msg: impl Into<String>, span: Span, help: &str) -> RuntimeError {
     RuntimeError::new(code, msg, span, help)
+}
+
+impl From<Box<RuntimeError>> for RuntimeError {
+    fn from(e: Box<RuntimeError>) -> RuntimeError {
+        *e
+    }
 }
 
 impl Game {
@@ -136,6 +165,26 @@ impl Game {
             }
             self.state.entities[k] = vec![vec![Value::None; kind.fields.len()]; n as usize];
         }
+        self.state.domains = std::sync::Arc::new(super::Domains {
+            seats: (0..self.state.players).map(Value::Player).collect(),
+            instances: (0..program.kinds.len())
+                .map(|k| {
+                    (0..self.state.entities[k].len() as u32)
+                        .map(|i| Value::Entity(ir::KindId(k as u32), i))
+                        .collect()
+                })
+                .collect(),
+            enum_values: program
+                .enums
+                .iter()
+                .enumerate()
+                .map(|(e, def)| {
+                    (0..def.values.len() as u16)
+                        .map(|i| Value::Enum(ir::EnumId(e as u32), i))
+                        .collect()
+                })
+                .collect(),
+        });
         for item in &program.init_order {
             match *item {
                 ir::InitItem::Fields(k) => {
@@ -187,25 +236,47 @@ impl Game {
             labels.push(names);
         }
         self.state.labels = std::sync::Arc::new(labels);
-        self.push_proc(program.flow, Vec::new());
+        self.push_proc(program.flow, &mut Vec::new());
         if let Some(setup) = program.setup {
-            self.push_proc(setup, Vec::new());
+            self.push_proc(setup, &mut Vec::new());
         }
         Ok(())
     }
 
-    fn push_proc(&mut self, id: ir::ProcId, args: Vec<Value>) {
+    fn push_proc(&mut self, id: ir::ProcId, args: &mut Vec<Value>) {
         let p = &self.program.procs[id.index()];
-        let mut locals = args;
-        locals.resize(p.locals.max(locals.len()), Value::None);
-        self.frames.push(Frame {
-            locals,
-            cursors: vec![Cursor {
-                block: p.body,
-                pc: 0,
-                looping: Loop::Once,
-            }],
+        let (body, locals) = (p.body, p.locals);
+        let frame = self.push_frame(body, locals.max(args.len()));
+        for (slot, v) in frame.locals.iter_mut().zip(args.drain(..)) {
+            *slot = v;
+        }
+    }
+
+    /// A new frame running `body` with `locals` slots, all `none`, from the spare frames.
+    fn push_frame(&mut self, body: BlockId, locals: usize) -> &mut Frame {
+        let mut frame = self.spare.frames.pop().unwrap_or(Frame {
+            locals: Vec::new(),
+            cursors: Vec::new(),
         });
+        frame.locals.resize(locals, Value::None);
+        frame.cursors.push(Cursor {
+            block: body,
+            pc: 0,
+            looping: Loop::Once,
+        });
+        self.frames.push(frame);
+        self.frames.last_mut().expect("just pushed")
+    }
+
+    /// A finished frame, emptied and kept for the next call.
+    fn pop_frame(&mut self) {
+        if let Some(mut frame) = self.frames.pop() {
+            frame.locals.clear();
+            frame.cursors.clear();
+            if self.spare.frames.len() < 64 {
+                self.spare.frames.push(frame);
+            }
+        }
     }
 
     /// Runs statements until a decision is pending or the game is over.
@@ -217,7 +288,7 @@ impl Game {
                 return self.finish(None);
             };
             let Some(cursor) = frame.cursors.last_mut() else {
-                self.frames.pop();
+                self.pop_frame();
                 continue;
             };
             let block = program.block(cursor.block);
@@ -252,13 +323,16 @@ impl Game {
     fn eval(&mut self, e: &ir::Expr) -> R<Value> {
         let program = self.program.clone();
         let frame = self.frames.last_mut().expect("a running frame");
-        Eval::new(&program, &self.state).expr(e, &mut frame.locals)
+        Ok(Eval::new(&program, &self.state).expr(e, &mut frame.locals)?)
     }
 
-    fn eval_with<T>(&mut self, f: impl FnOnce(&mut Eval, &mut Vec<Value>) -> R<T>) -> R<T> {
+    fn eval_with<T>(
+        &mut self,
+        f: impl FnOnce(&mut Eval, &mut Vec<Value>) -> super::eval::R<T>,
+    ) -> R<T> {
         let program = self.program.clone();
         let frame = self.frames.last_mut().expect("a running frame");
-        f(&mut Eval::new(&program, &self.state), &mut frame.locals)
+        Ok(f(&mut Eval::new(&program, &self.state), &mut frame.locals)?)
     }
 
     fn exec(&mut self, program: &ir::Program, stmt: &ir::Stmt, here: (BlockId, usize)) -> R<()> {
@@ -338,8 +412,9 @@ impl Game {
             }
             S::Turn { player, actions } => {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                let moves = self.legal_moves(program, p, actions)?;
-                if moves.is_empty() {
+                let turn = self.legal_moves(program, p, actions, here)?;
+                if turn.moves.is_empty() {
+                    self.recycle(turn);
                     return Err(err(
                         "no-legal-move",
                         format!("{} has no legal action", self.seat_name(p)),
@@ -347,11 +422,7 @@ impl Game {
                         "every turn needs at least one action whose requirements hold; add a fallback such as `action pass { }`",
                     ));
                 }
-                self.pending = Some(Pending::Turn(Turn {
-                    player: p,
-                    moves,
-                    actions: actions.clone(),
-                }));
+                self.pending = Some(Pending::Turn(turn));
             }
             S::Choose {
                 slot,
@@ -361,7 +432,7 @@ impl Game {
                 secret,
             } => {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                let prompt = self.eval_with(|ev, l| ev.text(prompt, l))?;
+                let prompt = self.eager_text(prompt)?;
                 let options = self.eval_with(|ev, l| ev.list(options, l))?;
                 if options.is_empty() {
                     return Err(err(
@@ -371,30 +442,28 @@ impl Game {
                         "guard the choice with `if count(...) > 0`",
                     ));
                 }
-                let labels = labels(program, &self.state, &options);
                 self.pending = Some(Pending::Choose {
                     player: p,
                     prompt,
                     options,
-                    labels,
                     slot: *slot,
                     secret: *secret,
+                    at: here,
                 });
             }
             S::Ask {
                 slot,
                 player,
                 prompt,
-                yes,
-                no,
+                ..
             } => {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                let prompt = self.eval_with(|ev, l| ev.text(prompt, l))?;
+                let prompt = self.eager_text(prompt)?;
                 self.pending = Some(Pending::Ask {
                     player: p,
                     prompt,
-                    labels: [yes.clone(), no.clone()],
                     slot: *slot,
+                    at: here,
                 });
             }
             S::Roll { slot, count, die } => {
@@ -435,9 +504,11 @@ impl Game {
             }
             S::Shuffle { slot, from } => {
                 let mut items = self.eval_with(|ev, l| ev.list(from, l))?;
-                self.rng.shuffle(&mut items);
+                self.rng.shuffle(items.make_mut());
                 self.frame().locals[*slot as usize] = Value::List(items);
             }
+            // A playout keeps no log, so its lines are not even rendered.
+            S::Log(_) | S::Tell { .. } if !self.mode.record => {}
             S::Log(t) => {
                 let text = self.eval_with(|ev, l| ev.text(t, l))?;
                 self.log.push(LogEntry {
@@ -474,9 +545,8 @@ impl Game {
                 let mut seats = Vec::new();
                 let mut prompts = Vec::new();
                 let mut opts = Vec::new();
-                let mut labs = Vec::new();
-                for w in who {
-                    let Value::Player(p) = w else { continue };
+                for w in who.iter() {
+                    let Value::Player(p) = *w else { continue };
                     self.frame().locals[*player_slot as usize] = Value::Player(p);
                     let o = self.eval_with(|ev, l| ev.list(options, l))?;
                     if o.is_empty() {
@@ -487,8 +557,9 @@ impl Game {
                             "make sure every player has something to choose",
                         ));
                     }
-                    prompts.push(self.eval_with(|ev, l| ev.text(prompt, l))?);
-                    labs.push(labels(program, &self.state, &o));
+                    if let Some(text) = self.eager_text(prompt)? {
+                        prompts.push(text);
+                    }
                     opts.push(o);
                     seats.push(p);
                 }
@@ -498,17 +569,29 @@ impl Game {
                         players: seats,
                         prompts,
                         options: opts,
-                        labels: labs,
                         chosen: vec![None; n],
                         player_slot: *player_slot,
                         choice_slot: *choice_slot,
                         then: *then,
+                        at: here,
                     });
                 }
             }
             S::Call { proc, args } => {
-                let args = args.iter().map(|a| self.eval(a)).collect::<R<Vec<_>>>()?;
+                let mut values = std::mem::take(&mut self.spare.locals);
+                for a in args {
+                    match self.eval(a) {
+                        Ok(v) => values.push(v),
+                        Err(e) => {
+                            values.clear();
+                            self.spare.locals = values;
+                            return Err(e);
+                        }
+                    }
+                }
                 if self.frames.len() >= self.limits.call_depth {
+                    values.clear();
+                    self.spare.locals = values;
                     return Err(err(
                         "call-depth",
                         format!("calls nest more than {} deep", self.limits.call_depth),
@@ -516,10 +599,31 @@ impl Game {
                         "an effect or phase may be calling itself without end",
                     ));
                 }
-                self.push_proc(*proc, args);
+                self.push_proc(*proc, &mut values);
+                self.spare.locals = values;
             }
         }
         Ok(())
+    }
+
+    /// A text rendered now in a game for people, and left to be rendered when read in a
+    /// playout.
+    fn eager_text(&mut self, text: &ir::Text) -> R<Option<String>> {
+        if self.mode.record {
+            Ok(Some(self.eval_with(|ev, l| ev.text(text, l))?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Gives a consumed turn's vectors back for the next turn.
+    pub(super) fn recycle(&mut self, mut turn: Turn) {
+        turn.moves.clear();
+        turn.args.clear();
+        if self.spare.moves.len() < 4 {
+            self.spare.moves.push(turn.moves);
+            self.spare.args.push(turn.args);
+        }
     }
 
     fn end_of_block(&mut self, program: &ir::Program) -> R<()> {
@@ -651,53 +755,57 @@ impl Game {
                 )
             }
         };
-        let target: &Value = match slot {
-            Slot::Local(s) => &self.frames.last().expect("frame").locals[s],
-            Slot::Global(g) => &self.state.globals[g],
-            Slot::Player(p, i) => &self.state.player_vars[p][i],
-            Slot::Field(k, i, f) => &self.state.entities[k][i][f],
+        let target: &mut Value = match slot {
+            Slot::Local(s) => &mut self.frames.last_mut().expect("frame").locals[s],
+            Slot::Global(g) => &mut self.state.globals[g],
+            Slot::Player(p, i) => &mut self.state.player_vars[p][i],
+            Slot::Field(k, i, f) => &mut self.state.entities[k][i][f],
         };
-        let new = match (op, target, v) {
+        let overflow = || {
+            err(
+                "overflow",
+                "a number grew too large",
+                span,
+                "keep numbers smaller",
+            )
+        };
+        // Lists change in place (copied first only if shared); every check comes before the
+        // first write, so a failing assignment leaves the place as it was.
+        let new = match (op, &mut *target, v) {
             (AssignOp::Set, _, v) => v,
             (AssignOp::Add, Value::List(xs), v) if element => {
-                let mut xs = xs.clone();
+                super::eval::check_len(xs.len() + 1, span)?;
                 xs.push(v);
-                Value::List(xs)
+                return Ok(());
             }
-            (AssignOp::Sub, Value::List(xs), v) if element => Value::List(
-                remove_one(xs, &v).ok_or_else(|| not_in_list(&program, &self.state, &v, span))?,
-            ),
+            (AssignOp::Sub, Value::List(xs), v) if element => {
+                let Some(i) = xs.iter().position(|x| *x == v) else {
+                    return Err(not_in_list(&program, &self.state, &v, span));
+                };
+                xs.make_mut().remove(i);
+                return Ok(());
+            }
             (AssignOp::Add, Value::List(xs), Value::List(ys)) => {
                 super::eval::check_len(xs.len() + ys.len(), span)?;
-                Value::List(xs.iter().cloned().chain(ys).collect())
+                xs.make_mut().extend_from_slice(&ys);
+                return Ok(());
             }
             (AssignOp::Sub, Value::List(xs), Value::List(ys)) => {
                 let mut rest = xs.clone();
-                for y in &ys {
-                    rest = remove_one(&rest, y)
-                        .ok_or_else(|| not_in_list(&program, &self.state, y, span))?;
+                for y in ys.iter() {
+                    let Some(i) = rest.iter().position(|x| x == y) else {
+                        return Err(not_in_list(&program, &self.state, y, span));
+                    };
+                    rest.make_mut().remove(i);
                 }
-                Value::List(rest)
+                *xs = rest;
+                return Ok(());
             }
             (AssignOp::Add, Value::Int(a), Value::Int(b)) => {
-                Value::Int(a.checked_add(b).ok_or_else(|| {
-                    err(
-                        "overflow",
-                        "a number grew too large",
-                        span,
-                        "keep numbers smaller",
-                    )
-                })?)
+                Value::Int(a.checked_add(b).ok_or_else(overflow)?)
             }
             (AssignOp::Sub, Value::Int(a), Value::Int(b)) => {
-                Value::Int(a.checked_sub(b).ok_or_else(|| {
-                    err(
-                        "overflow",
-                        "a number grew too large",
-                        span,
-                        "keep numbers smaller",
-                    )
-                })?)
+                Value::Int(a.checked_sub(b).ok_or_else(overflow)?)
             }
             _ => {
                 return Err(err(
@@ -708,13 +816,7 @@ impl Game {
                 ))
             }
         };
-        let new = clamp(new, bounds);
-        match slot {
-            Slot::Local(s) => self.frame().locals[s] = new,
-            Slot::Global(g) => self.state.globals[g] = new,
-            Slot::Player(p, i) => self.state.player_vars[p][i] = new,
-            Slot::Field(k, i, f) => self.state.entities[k][i][f] = new,
-        }
+        *target = clamp(new, bounds);
         Ok(())
     }
 
@@ -756,48 +858,138 @@ impl Game {
         Ok(())
     }
 
-    /// Every legal (action, arguments) for `player` among `actions`.
+    /// Every legal (action, arguments) for `player` among `actions`, in the order of the
+    /// actions and, within one, of their parameters' values (the last parameter fastest).
     fn legal_moves(
+        &mut self,
+        program: &ir::Program,
+        player: u8,
+        actions: &[ir::ActionId],
+        at: At,
+    ) -> R<Turn> {
+        let mut turn = Turn {
+            player,
+            moves: self.spare.moves.pop().unwrap_or_default(),
+            args: self.spare.args.pop().unwrap_or_default(),
+            at,
+        };
+        let mut locals = std::mem::take(&mut self.spare.locals);
+        let result = self.collect_moves(program, player, actions, &mut turn, &mut locals);
+        locals.clear();
+        self.spare.locals = locals;
+        match result {
+            Ok(()) => Ok(turn),
+            Err(e) => {
+                self.recycle(turn);
+                Err(e)
+            }
+        }
+    }
+
+    fn collect_moves(
         &self,
         program: &ir::Program,
         player: u8,
         actions: &[ir::ActionId],
-    ) -> R<Vec<(ir::ActionId, Vec<Value>, String)>> {
-        let mut out = Vec::new();
+        turn: &mut Turn,
+        locals: &mut Vec<Value>,
+    ) -> R<()> {
         for &a in actions {
             let def = &program.actions[a.index()];
-            for args in self.domains(program, def) {
-                if self.first_failing(program, def, player, &args)?.is_none() {
-                    let label = move_label(program, &self.state, def, &args);
-                    out.push((a, args, label));
+            let n = def.params.len();
+            // An odometer over the parameters' values: each index counts up to its domain's
+            // size, the last fastest.
+            let sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
+                def.params
+                    .get(i)
+                    .map_or(1, |p| self.domain_size(program, &p.ty, p.bounds))
+            });
+            if n > sizes.len() {
+                return Err(err(
+                    "too-many-parameters",
+                    format!("`{}` has more than {} parameters", def.name, sizes.len()),
+                    def.span,
+                    "choose the rest inside the action with `choose`",
+                ));
+            }
+            if sizes[..n].contains(&0) {
+                continue;
+            }
+            let mut digits = [0usize; MAX_PARAMS];
+            loop {
+                locals.clear();
+                locals.resize(def.locals.max(1 + n), Value::None);
+                locals[0] = Value::Player(player);
+                for (i, (p, d)) in def.params.iter().zip(digits).enumerate() {
+                    locals[1 + i] = self.domain_value(&p.ty, p.bounds, d);
+                }
+                if self.first_failing_in(program, def, locals)?.is_none() {
+                    turn.moves.push((a, turn.args.len() as u32));
+                    for (p, d) in def.params.iter().zip(digits) {
+                        turn.args.push(self.domain_value(&p.ty, p.bounds, d));
+                    }
+                }
+                // Advance the odometer; done when every digit has wrapped.
+                let mut i = n;
+                let done = loop {
+                    if i == 0 {
+                        break true;
+                    }
+                    i -= 1;
+                    digits[i] += 1;
+                    if digits[i] < sizes[i] {
+                        break false;
+                    }
+                    digits[i] = 0;
+                };
+                if done {
+                    break;
                 }
             }
         }
-        Ok(out)
+        Ok(())
     }
 
-    /// Every combination of parameter values of an action.
+    /// How many values a parameter of this type takes.
+    fn domain_size(
+        &self,
+        program: &ir::Program,
+        ty: &ir::Type,
+        bounds: Option<(i64, i64)>,
+    ) -> usize {
+        match (ty, bounds) {
+            (ir::Type::Player, _) => self.state.players as usize,
+            (ir::Type::Bool, _) => 2,
+            (ir::Type::Enum(e), _) => program.enums[e.index()].values.len(),
+            (ir::Type::Entity(k), _) => self.state.entities[k.index()].len(),
+            (ir::Type::Int, Some((lo, hi))) if hi >= lo => (hi - lo + 1) as usize,
+            _ => 0,
+        }
+    }
+
+    /// The `i`-th value of a parameter's domain.
+    fn domain_value(&self, ty: &ir::Type, bounds: Option<(i64, i64)>, i: usize) -> Value {
+        match (ty, bounds) {
+            (ir::Type::Player, _) => Value::Player(i as u8),
+            (ir::Type::Bool, _) => Value::Bool(i == 0),
+            (ir::Type::Enum(e), _) => Value::Enum(*e, i as u16),
+            (ir::Type::Entity(k), _) => Value::Entity(*k, i as u32),
+            (ir::Type::Int, Some((lo, _))) => Value::Int(lo + i as i64),
+            _ => Value::None,
+        }
+    }
+
+    /// Every combination of parameter values of an action (for explaining a typed move).
     fn domains(&self, program: &ir::Program, def: &ir::ActionDef) -> Vec<Vec<Value>> {
         let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
         for param in &def.params {
-            let values: Vec<Value> = match (&param.ty, &param.bounds) {
-                (ir::Type::Player, _) => (0..self.state.players).map(Value::Player).collect(),
-                (ir::Type::Bool, _) => vec![Value::Bool(true), Value::Bool(false)],
-                (ir::Type::Enum(e), _) => (0..program.enums[e.index()].values.len() as u16)
-                    .map(|i| Value::Enum(*e, i))
-                    .collect(),
-                (ir::Type::Entity(k), _) => (0..self.state.entities[k.index()].len() as u32)
-                    .map(|i| Value::Entity(*k, i))
-                    .collect(),
-                (ir::Type::Int, Some((lo, hi))) => (*lo..=*hi).map(Value::Int).collect(),
-                _ => Vec::new(),
-            };
+            let size = self.domain_size(program, &param.ty, param.bounds);
             combos = combos
                 .into_iter()
                 .flat_map(|c| {
-                    values.iter().map(move |v| {
+                    (0..size).map(move |i| {
                         let mut c = c.clone();
-                        c.push(v.clone());
+                        c.push(self.domain_value(&param.ty, param.bounds, i));
                         c
                     })
                 })
@@ -819,10 +1011,26 @@ impl Game {
         for (i, a) in args.iter().enumerate() {
             locals[1 + i] = a.clone();
         }
+        match self.first_failing_in(program, def, &mut locals)? {
+            Some(i) => {
+                let reason =
+                    Eval::new(program, &self.state).text(&def.requires[i].reason, &mut locals)?;
+                Ok(Some((i, reason)))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// The index of the first requirement that fails, with `me` and the arguments in `locals`.
+    fn first_failing_in(
+        &self,
+        program: &ir::Program,
+        def: &ir::ActionDef,
+        locals: &mut [Value],
+    ) -> R<Option<usize>> {
         for (i, r) in def.requires.iter().enumerate() {
-            let mut ev = Eval::new(program, &self.state);
-            if !ev.bool(&r.cond, &mut locals)? {
-                return Ok(Some((i, ev.text(&r.reason, &mut locals)?)));
+            if !Eval::new(program, &self.state).bool(&r.cond, locals)? {
+                return Ok(Some(i));
             }
         }
         Ok(None)
@@ -833,15 +1041,16 @@ impl Game {
         let program = self.program.clone();
         match &self.pending {
             Some(Pending::Turn(t)) => {
+                let S::Turn { actions, .. } = &program.block(t.at.0).stmts[t.at.1].kind else {
+                    return "the options are the actions listed".to_string();
+                };
                 let mut words = input.split_whitespace();
                 let name = words.next().unwrap_or("");
-                let Some(&a) = t
-                    .actions
+                let Some(&a) = actions
                     .iter()
                     .find(|a| program.actions[a.index()].name.eq_ignore_ascii_case(name))
                 else {
-                    let names: Vec<&str> = t
-                        .actions
+                    let names: Vec<&str> = actions
                         .iter()
                         .map(|a| program.actions[a.index()].name.as_str())
                         .collect();
@@ -892,7 +1101,7 @@ impl Game {
 
     /// Takes option `index` of `player`'s pending decision.
     pub(super) fn decide(&mut self, player: u8, index: usize) -> R<()> {
-        if self.history.len() > self.limits.decisions {
+        if self.decisions >= self.limits.decisions {
             let span = self.program.procs[self.program.flow.index()].span;
             return Err(err(
                 "decision-limit",
@@ -901,76 +1110,71 @@ impl Game {
                 "make sure the flow ends, for example after a number of rounds",
             ));
         }
-        let name = self.seat_name(player);
+        self.decisions += 1;
+        let record = self.mode.record;
+        let program = self.program.clone();
         match self.pending.take().expect("a pending decision") {
             Pending::Turn(t) => {
-                let (a, args, label) = t.moves[index].clone();
-                self.log.push(LogEntry {
-                    announcement: true,
-                    audience: Audience::All,
-                    text: format!("{name}: {label}"),
-                });
-                let def = &self.program.actions[a.index()];
-                let mut locals = vec![Value::None; def.locals.max(1 + args.len())];
-                locals[0] = Value::Player(player);
-                for (i, v) in args.into_iter().enumerate() {
-                    locals[1 + i] = v;
+                let (a, args) = t.get(&program, index);
+                let def = &program.actions[a.index()];
+                if record {
+                    let label = move_label(&program, &self.state, def, args);
+                    self.announce(
+                        Audience::All,
+                        format!("{}: {label}", self.seat_name(player)),
+                    );
                 }
-                let body = def.body;
-                self.frames.push(Frame {
-                    locals,
-                    cursors: vec![Cursor {
-                        block: body,
-                        pc: 0,
-                        looping: Loop::Once,
-                    }],
-                });
+                let frame = self.push_frame(def.body, def.locals.max(1 + args.len()));
+                frame.locals[0] = Value::Player(player);
+                for (slot, v) in frame.locals[1..].iter_mut().zip(args) {
+                    *slot = v.clone();
+                }
+                self.recycle(t);
             }
             Pending::Choose {
                 options,
-                labels,
                 slot,
                 secret,
                 ..
             } => {
-                let text = format!("{name} chose {}", labels[index]);
-                if secret {
-                    self.log.push(LogEntry {
-                        announcement: true,
-                        audience: Audience::Only(vec![player]),
-                        text,
-                    });
-                    self.log.push(LogEntry {
-                        announcement: true,
-                        audience: Audience::AllBut(vec![player]),
-                        text: format!("{name} chose in secret"),
-                    });
-                } else {
-                    self.log.push(LogEntry {
-                        announcement: true,
-                        audience: Audience::All,
-                        text,
-                    });
+                if record {
+                    let name = self.seat_name(player);
+                    let text = format!(
+                        "{name} chose {}",
+                        option_label(&program, &self.state, &options, index)
+                    );
+                    if secret {
+                        self.announce(Audience::Only(vec![player]), text);
+                        self.announce(
+                            Audience::AllBut(vec![player]),
+                            format!("{name} chose in secret"),
+                        );
+                    } else {
+                        self.announce(Audience::All, text);
+                    }
                 }
                 self.frame().locals[slot as usize] = options[index].clone();
             }
-            Pending::Ask { labels, slot, .. } => {
-                self.log.push(LogEntry {
-                    announcement: true,
-                    audience: Audience::All,
-                    text: format!("{name}: {}", labels[index]),
-                });
+            Pending::Ask { slot, at, .. } => {
+                if record {
+                    let text = format!(
+                        "{}: {}",
+                        self.seat_name(player),
+                        ask_labels(&program, at)[index]
+                    );
+                    self.announce(Audience::All, text);
+                }
                 self.frame().locals[slot as usize] = Value::Bool(index == 0);
             }
             Pending::Secret {
                 players,
                 prompts,
                 options,
-                labels,
                 mut chosen,
                 player_slot,
                 choice_slot,
                 then,
+                at,
             } => {
                 let i = players
                     .iter()
@@ -978,16 +1182,15 @@ impl Game {
                     .position(|(p, c)| *p == player && c.is_none())
                     .expect("a waiting player");
                 chosen[i] = Some(index);
-                self.log.push(LogEntry {
-                    announcement: true,
-                    audience: Audience::Only(vec![player]),
-                    text: format!("{name} chose {} (secret)", labels[i][index]),
-                });
-                self.log.push(LogEntry {
-                    announcement: true,
-                    audience: Audience::AllBut(vec![player]),
-                    text: format!("{name} has chosen"),
-                });
+                if record {
+                    let name = self.seat_name(player);
+                    let label = option_label(&program, &self.state, &options[i], index);
+                    self.announce(
+                        Audience::Only(vec![player]),
+                        format!("{name} chose {label} (secret)"),
+                    );
+                    self.announce(Audience::AllBut(vec![player]), format!("{name} has chosen"));
+                }
                 if chosen.iter().all(Option::is_some) {
                     let items = players
                         .iter()
@@ -1010,16 +1213,48 @@ impl Game {
                         players,
                         prompts,
                         options,
-                        labels,
                         chosen,
                         player_slot,
                         choice_slot,
                         then,
+                        at,
                     });
                 }
             }
         }
         Ok(())
+    }
+
+    /// A line of the log written by the engine about a decision.
+    fn announce(&mut self, audience: Audience, text: String) {
+        self.log.push(LogEntry {
+            announcement: true,
+            audience,
+            text,
+        });
+    }
+
+    /// Renders the prompt of the statement at `at` now, with `seat` bound to a slot for a
+    /// secret choice. A prompt that fails to render says so rather than fail the reader.
+    pub(super) fn render_prompt(&self, at: At, seat: Option<(ir::Slot, u8)>) -> String {
+        let program = &self.program;
+        let prompt = match &program.block(at.0).stmts[at.1].kind {
+            S::Choose { prompt, .. } | S::Ask { prompt, .. } | S::Secretly { prompt, .. } => prompt,
+            _ => return String::new(),
+        };
+        let mut locals = self
+            .frames
+            .last()
+            .map(|f| f.locals.clone())
+            .unwrap_or_default();
+        if let Some((slot, p)) = seat {
+            if let Some(l) = locals.get_mut(slot as usize) {
+                *l = Value::Player(p);
+            }
+        }
+        Eval::new(program, &self.state)
+            .text(prompt, &mut locals)
+            .unwrap_or_else(|e| format!("(the prompt failed: {e})"))
     }
 
     /// Scores everyone, picks the winners and ends the game.
@@ -1050,8 +1285,22 @@ impl Game {
                 (0..n).filter(|p| scores[*p as usize] == best).collect()
             }
         };
+        if self.mode.record {
+            self.log_outcome(&winners, reason.as_deref());
+        }
+        self.frames.clear();
+        self.pending = None;
+        self.outcome = Some(Outcome {
+            winners,
+            scores,
+            reason,
+        });
+        Ok(())
+    }
+
+    fn log_outcome(&mut self, winners: &[u8], reason: Option<&str>) {
         let names: Vec<String> = winners.iter().map(|p| self.seat_name(*p)).collect();
-        if let Some(r) = &reason {
+        if let Some(r) = reason {
             self.log.push(LogEntry {
                 announcement: false,
                 audience: Audience::All,
@@ -1067,32 +1316,43 @@ impl Game {
                 format!("Winner: {}", names.join(", "))
             },
         });
-        self.frames.clear();
-        self.pending = None;
-        self.outcome = Some(Outcome {
-            winners,
-            scores,
-            reason,
-        });
-        Ok(())
     }
 }
 
-fn labels(program: &ir::Program, state: &State, options: &[Value]) -> Vec<String> {
-    let mut labels: Vec<String> = options.iter().map(|v| show(program, state, v)).collect();
-    // Equal labels would make a typed move ambiguous; number the repeats.
-    let mut seen = std::collections::BTreeMap::<String, usize>::new();
-    for l in labels.iter_mut() {
-        let n = seen.entry(l.clone()).or_insert(0);
-        *n += 1;
-        if *n > 1 {
-            *l = format!("{l}#{n}");
-        }
+/// The label of option `index` of a list: the value as shown, numbered (`#2`, `#3`) when an
+/// earlier option is shown the same, so that every option can be typed.
+pub(super) fn option_label(
+    program: &ir::Program,
+    state: &State,
+    options: &[Value],
+    index: usize,
+) -> String {
+    let label = show(program, state, &options[index]);
+    let repeats = options[..index]
+        .iter()
+        .filter(|v| show(program, state, v) == label)
+        .count();
+    if repeats > 0 {
+        format!("{label}#{}", repeats + 1)
+    } else {
+        label
     }
-    labels
 }
 
-fn move_label(program: &ir::Program, state: &State, def: &ir::ActionDef, args: &[Value]) -> String {
+/// The two answers of the `ask` at `at`.
+pub(super) fn ask_labels(program: &ir::Program, at: At) -> [&str; 2] {
+    match &program.block(at.0).stmts[at.1].kind {
+        S::Ask { yes, no, .. } => [yes, no],
+        _ => ["yes", "no"],
+    }
+}
+
+pub(super) fn move_label(
+    program: &ir::Program,
+    state: &State,
+    def: &ir::ActionDef,
+    args: &[Value],
+) -> String {
     let mut s = def.name.clone();
     for a in args {
         s.push(' ');
@@ -1107,14 +1367,6 @@ enum Slot {
     Global(usize),
     Player(usize, usize),
     Field(usize, usize, usize),
-}
-
-/// The list without the first occurrence of `v`, or None if it is absent.
-fn remove_one(xs: &[Value], v: &Value) -> Option<Vec<Value>> {
-    let i = xs.iter().position(|x| x == v)?;
-    let mut out = xs.to_vec();
-    out.remove(i);
-    Some(out)
 }
 
 fn not_in_list(program: &ir::Program, state: &State, v: &Value, span: Span) -> RuntimeError {

@@ -13,8 +13,9 @@ mod state;
 mod view;
 
 pub use error::{MoveError, RuntimeError};
-pub use exec::Limits;
+pub use exec::{Limits, MAX_PARAMS};
 pub use rng::Rng;
+pub use state::Domains;
 pub use state::State;
 pub use view::Viewer;
 
@@ -98,49 +99,103 @@ pub enum DecisionKind {
     Secret,
 }
 
+/// How much a game keeps for people to read, and what it checks.
+///
+/// A game for people ([`Mode::full`]) keeps its log and the label of every decision, backs
+/// up before each move so that a failing rule undoes it, and checks every declared invariant
+/// after every decision. A playout for bots ([`Mode::playout`]) keeps none of that: it plays
+/// the same game (the same chance, the same options in the same order) but renders no text
+/// and builds no record, so that playing a move touches no strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mode {
+    /// Keep the log, the labels of decisions and a backup for every move.
+    pub record: bool,
+    /// Check declared invariants after every decision.
+    pub invariants: bool,
+}
+
+impl Mode {
+    /// Everything kept and checked: the REPL, `meeple test`, scenarios and transcripts.
+    pub fn full() -> Mode {
+        Mode {
+            record: true,
+            invariants: true,
+        }
+    }
+
+    /// Nothing kept, invariants not checked: bots' playouts and simulations.
+    pub fn playout() -> Mode {
+        Mode {
+            record: false,
+            invariants: false,
+        }
+    }
+}
+
+/// Where a paused statement stands: its block and index.
+pub(crate) type At = (ir::BlockId, usize);
+
 #[derive(Debug, Clone)]
 pub(crate) struct Turn {
     pub(crate) player: u8,
-    pub(crate) moves: Vec<(ir::ActionId, Vec<Value>, String)>,
-    /// Actions offered, for explaining refusals.
-    pub(crate) actions: Vec<ir::ActionId>,
+    /// Each legal move: its action and where its arguments start in `args`.
+    pub(crate) moves: Vec<(ir::ActionId, u32)>,
+    /// The arguments of every legal move, one after another.
+    pub(crate) args: Vec<Value>,
+    /// The `turn` statement: the actions it offers, for explaining refusals.
+    pub(crate) at: At,
 }
 
+impl Turn {
+    /// The action and arguments of legal move `i`.
+    pub(crate) fn get(&self, program: &Program, i: usize) -> (ir::ActionId, &[Value]) {
+        let (a, start) = self.moves[i];
+        let n = program.actions[a.index()].params.len();
+        (a, &self.args[start as usize..start as usize + n])
+    }
+}
+
+/// A decision in progress. Prompts are rendered when read, except in a game for people,
+/// which renders them as it pauses so that a failing prompt fails where it is written.
 #[derive(Debug, Clone)]
 pub(crate) enum Pending {
     Turn(Turn),
     Choose {
         player: u8,
-        prompt: String,
-        options: Vec<Value>,
-        labels: Vec<String>,
+        prompt: Option<String>,
+        options: ir::List,
         slot: ir::Slot,
         secret: bool,
+        at: At,
     },
     Ask {
         player: u8,
-        prompt: String,
-        labels: [String; 2],
+        prompt: Option<String>,
         slot: ir::Slot,
+        at: At,
     },
     Secret {
         players: Vec<u8>,
         prompts: Vec<String>,
-        options: Vec<Vec<Value>>,
-        labels: Vec<Vec<String>>,
+        options: Vec<ir::List>,
         chosen: Vec<Option<usize>>,
         player_slot: ir::Slot,
         choice_slot: ir::Slot,
         then: ir::BlockId,
+        at: At,
     },
 }
 
 /// A game in progress.
+///
+/// Cloning a game copies a position cheaply: lists are shared until one side writes them.
+/// That is how a bot explores a move and comes back: clone, play, drop.
 #[derive(Debug, Clone)]
 pub struct Game {
     program: Arc<Program>,
     seed: u64,
     limits: Limits,
+    mode: Mode,
     state: State,
     rng: Rng,
     frames: Vec<exec::Frame>,
@@ -148,6 +203,8 @@ pub struct Game {
     outcome: Option<Outcome>,
     log: Vec<LogEntry>,
     history: Vec<Record>,
+    decisions: usize,
+    spare: exec::Spare,
 }
 
 impl Game {
@@ -156,12 +213,29 @@ impl Game {
         Game::with_limits(program, players, seed, Limits::default())
     }
 
+    /// Starts a playout for bots: the same game as [`Game::new`], without log, labels, backups
+    /// or invariant checks (see [`Mode::playout`]).
+    pub fn playout(program: Arc<Program>, players: u8, seed: u64) -> Result<Game, RuntimeError> {
+        Game::with_mode(program, players, seed, Limits::default(), Mode::playout())
+    }
+
     /// Like [`Game::new`] with explicit limits.
     pub fn with_limits(
         program: Arc<Program>,
         players: u8,
         seed: u64,
         limits: Limits,
+    ) -> Result<Game, RuntimeError> {
+        Game::with_mode(program, players, seed, limits, Mode::full())
+    }
+
+    /// A game with explicit limits and mode.
+    pub fn with_mode(
+        program: Arc<Program>,
+        players: u8,
+        seed: u64,
+        limits: Limits,
+        mode: Mode,
     ) -> Result<Game, RuntimeError> {
         if players < program.min_players || players > program.max_players {
             return Err(RuntimeError::new(
@@ -184,21 +258,105 @@ impl Game {
                 player_vars: Vec::new(),
                 entities: Vec::new(),
                 labels: Default::default(),
+                domains: Default::default(),
             },
             program,
             seed,
             limits,
+            mode,
             rng: Rng::new(seed, 0),
             frames: Vec::new(),
             pending: None,
             outcome: None,
             log: Vec::new(),
             history: Vec::new(),
+            decisions: 0,
+            spare: exec::Spare::default(),
         };
         game.init()?;
         game.run()?;
-        game.check_invariants()?;
+        if game.mode.invariants {
+            game.check_invariants()?;
+        }
         Ok(game)
+    }
+
+    /// What this game keeps and checks.
+    pub fn mode(&self) -> Mode {
+        self.mode
+    }
+
+    /// The number of decisions taken so far.
+    pub fn decisions(&self) -> usize {
+        self.decisions
+    }
+
+    /// The seat that decides next: the only one, or the first in seat order of those making a
+    /// secret choice at once. `None` once the game is over. Allocates nothing.
+    pub fn to_decide(&self) -> Option<u8> {
+        match self.pending.as_ref()? {
+            Pending::Turn(t) => Some(t.player),
+            Pending::Choose { player, .. } | Pending::Ask { player, .. } => Some(*player),
+            Pending::Secret {
+                players, chosen, ..
+            } => players
+                .iter()
+                .zip(chosen)
+                .filter(|(_, c)| c.is_none())
+                .map(|(p, _)| *p)
+                .min(),
+        }
+    }
+
+    /// How many options `seat` has now (0 if it has nothing to decide). Allocates nothing.
+    pub fn option_count(&self, seat: u8) -> usize {
+        match &self.pending {
+            Some(Pending::Turn(t)) if t.player == seat => t.moves.len(),
+            Some(Pending::Choose {
+                player, options, ..
+            }) if *player == seat => options.len(),
+            Some(Pending::Ask { player, .. }) if *player == seat => 2,
+            Some(Pending::Secret {
+                players,
+                options,
+                chosen,
+                ..
+            }) => players
+                .iter()
+                .zip(chosen)
+                .position(|(p, c)| *p == seat && c.is_none())
+                .map_or(0, |i| options[i].len()),
+            _ => 0,
+        }
+    }
+
+    /// Plays option `index` of `seat`'s decision: the fast path for bots, which renders and
+    /// records nothing in a playout. A refused move leaves the game unchanged. In a game for
+    /// people a failing rule is undone as by [`Game::apply`]; in a playout it leaves the game
+    /// over without an outcome, to be dropped.
+    pub fn play(&mut self, seat: u8, index: usize) -> Result<(), MoveError> {
+        if self.mode.record {
+            return self.apply(seat, index);
+        }
+        if index >= self.option_count(seat) {
+            return Err(self.refusal(seat, &format!("#{}", index.saturating_add(1))));
+        }
+        self.advance(seat, index).map_err(|e| {
+            self.pending = None;
+            self.frames.clear();
+            MoveError::Runtime(e)
+        })
+    }
+
+    /// Takes the decision, runs the rules to the next one and checks the invariants if this
+    /// game checks them.
+    fn advance(&mut self, seat: u8, index: usize) -> Result<(), RuntimeError> {
+        self.decide(seat, index)?;
+        self.run()?;
+        if self.mode.invariants {
+            self.check_invariants()?;
+        }
+        Ok(())
     }
 
     /// The program being played.
@@ -231,7 +389,7 @@ impl Game {
         &self.state
     }
 
-    /// The decisions taken so far.
+    /// The decisions taken so far, as typed (empty in a playout, which keeps no record).
     pub fn history(&self) -> &[Record] {
         &self.history
     }
@@ -288,72 +446,61 @@ impl Game {
                 self.seat_name(player)
             )),
             Pending::Choose {
-                player: p, prompt, ..
+                player: p,
+                prompt,
+                at,
+                ..
             }
             | Pending::Ask {
-                player: p, prompt, ..
-            } if *p == player => Some(prompt.clone()),
+                player: p,
+                prompt,
+                at,
+                ..
+            } if *p == player => Some(match prompt {
+                Some(text) => text.clone(),
+                None => self.render_prompt(*at, None),
+            }),
             Pending::Secret {
                 players,
                 prompts,
                 chosen,
+                player_slot,
+                at,
                 ..
             } => players
                 .iter()
                 .zip(chosen)
                 .position(|(p, c)| *p == player && c.is_none())
-                .map(|i| prompts[i].clone()),
+                .map(|i| match prompts.get(i) {
+                    Some(text) => text.clone(),
+                    None => self.render_prompt(*at, Some((*player_slot, player))),
+                }),
             _ => None,
         }
     }
 
     /// The legal options of `player` now; empty if they have nothing to decide.
     pub fn options(&self, player: u8) -> Vec<MoveOption> {
-        let plain = |labels: &[String]| {
-            labels
-                .iter()
-                .map(|l| MoveOption {
-                    label: l.clone(),
-                    detail: None,
-                })
-                .collect()
-        };
-        match &self.pending {
-            Some(Pending::Turn(t)) if t.player == player => t
-                .moves
-                .iter()
-                .map(|(a, _, label)| MoveOption {
-                    label: label.clone(),
-                    detail: self.program.actions[a.index()].description.clone(),
-                })
-                .collect(),
-            Some(Pending::Choose {
-                player: p, labels, ..
-            }) if *p == player => plain(labels),
-            Some(Pending::Ask {
-                player: p, labels, ..
-            }) if *p == player => plain(labels),
-            Some(Pending::Secret {
-                players,
-                labels,
-                chosen,
-                ..
-            }) => players
-                .iter()
-                .zip(chosen)
-                .position(|(p, c)| *p == player && c.is_none())
-                .map(|i| plain(&labels[i]))
-                .unwrap_or_default(),
-            _ => Vec::new(),
-        }
+        (0..self.option_count(player))
+            .map(|i| MoveOption {
+                label: self.option_label(player, i).unwrap_or_default(),
+                detail: match &self.pending {
+                    Some(Pending::Turn(t)) => {
+                        let (a, _) = t.get(&self.program, i);
+                        self.program.actions[a.index()].description.clone()
+                    }
+                    _ => None,
+                },
+            })
+            .collect()
     }
 
     /// Applies `player`'s choice of option `index`. On any error the game is unchanged.
     pub fn apply(&mut self, player: u8, index: usize) -> Result<(), MoveError> {
-        match self.option_label(player, index) {
-            Some(label) => self.apply_checked(player, index, label),
-            None => Err(self.refusal(player, &format!("#{}", index.saturating_add(1)))),
+        if index >= self.option_count(player) {
+            return Err(self.refusal(player, &format!("#{}", index.saturating_add(1))));
         }
+        self.apply_checked(player, index)
     }
 
     /// Applies `player`'s move given as typed (the option's label). On any error the game is
@@ -362,49 +509,49 @@ impl Game {
         let wanted = normalize(input);
         let options = self.options(player);
         match options.iter().position(|o| normalize(&o.label) == wanted) {
-            Some(index) => {
-                let label = options[index].label.clone();
-                self.apply_checked(player, index, label)
-            }
+            Some(index) => self.apply_checked(player, index),
             None => Err(self.refusal(player, input.trim())),
         }
     }
 
-    /// The label of one option, without building the whole list.
+    /// The label of one option, as the player types it.
     fn option_label(&self, player: u8, index: usize) -> Option<String> {
-        match self.pending.as_ref()? {
-            Pending::Turn(t) if t.player == player => t.moves.get(index).map(|m| m.2.clone()),
-            Pending::Choose {
-                player: p, labels, ..
-            } if *p == player => labels.get(index).cloned(),
-            Pending::Ask {
-                player: p, labels, ..
-            } if *p == player => labels.get(index).cloned(),
+        if index >= self.option_count(player) {
+            return None;
+        }
+        let program = &self.program;
+        Some(match self.pending.as_ref()? {
+            Pending::Turn(t) => {
+                let (a, args) = t.get(program, index);
+                exec::move_label(program, &self.state, &program.actions[a.index()], args)
+            }
+            Pending::Choose { options, .. } => {
+                exec::option_label(program, &self.state, options, index)
+            }
+            Pending::Ask { at, .. } => exec::ask_labels(program, *at)[index].to_string(),
             Pending::Secret {
                 players,
-                labels,
+                options,
                 chosen,
                 ..
-            } => players
-                .iter()
-                .zip(chosen)
-                .position(|(p, c)| *p == player && c.is_none())
-                .and_then(|i| labels[i].get(index).cloned()),
-            _ => None,
-        }
+            } => {
+                let i = players
+                    .iter()
+                    .zip(chosen)
+                    .position(|(p, c)| *p == player && c.is_none())?;
+                exec::option_label(program, &self.state, &options[i], index)
+            }
+        })
     }
 
-    fn apply_checked(&mut self, player: u8, index: usize, label: String) -> Result<(), MoveError> {
+    fn apply_checked(&mut self, player: u8, index: usize) -> Result<(), MoveError> {
+        let label = self.option_label(player, index).unwrap_or_default();
         let backup = exec::Backup::take(self);
         self.history.push(Record {
             player,
             choice: label,
         });
-        match self
-            .decide(player, index)
-            .and_then(|()| self.run())
-            .and_then(|()| self.check_invariants())
-        {
+        match self.advance(player, index) {
             Ok(()) => Ok(()),
             Err(e) => {
                 backup.restore(self);

@@ -57,13 +57,13 @@ impl Game {
         if let Some(inner) = t.strip_prefix('[').and_then(|r| r.strip_suffix(']')) {
             let elem = ty.element().unwrap_or(Type::Error);
             if inner.trim().is_empty() {
-                return Ok(Value::List(Vec::new()));
+                return Ok(Value::List(crate::ir::List::new()));
             }
             return inner
                 .split(',')
                 .map(|x| self.parse_value(&elem, x))
-                .collect::<Result<_, _>>()
-                .map(Value::List);
+                .collect::<Result<Vec<_>, _>>()
+                .map(|xs| Value::List(xs.into()));
         }
         if let Ok(n) = t.parse::<i64>() {
             return Ok(Value::Int(n));
@@ -120,7 +120,7 @@ impl Game {
         e: &crate::ir::Expr,
         locals: &mut [Value],
     ) -> Result<Value, RuntimeError> {
-        super::eval::Eval::new(&self.program, &self.state).expr(e, locals)
+        Ok(super::eval::Eval::new(&self.program, &self.state).expr(e, locals)?)
     }
 
     /// Writes a value to a resolved place, clamping bounded ints, as an assignment would.

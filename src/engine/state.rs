@@ -1,7 +1,7 @@
 //! The values of a game in progress: global variables, per-player variables and the fields of
 //! every instance.
 
-use crate::ir::Value;
+use crate::ir::{List, Value};
 use std::sync::Arc;
 
 /// Every variable's value, by index.
@@ -17,4 +17,18 @@ pub struct State {
     pub entities: Vec<Vec<Vec<Value>>>,
     /// Names of instances from `shown as`, rendered at the start: `[KindId][instance]`.
     pub labels: Arc<Vec<Vec<String>>>,
+    /// The lists that never change during a game, built once at its start.
+    pub domains: Arc<Domains>,
+}
+
+/// Every seat, every instance of each kind and every value of each enum, as lists, so that
+/// reading `players`, a kind or an enum as a list builds nothing.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Domains {
+    /// Every seat in order.
+    pub seats: List,
+    /// Every instance of each kind, by `KindId`.
+    pub instances: Vec<List>,
+    /// Every value of each enum, by `EnumId`.
+    pub enum_values: Vec<List>,
 }

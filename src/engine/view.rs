@@ -190,11 +190,12 @@ fn waiting_line(game: &Game, pending: &Pending, viewer: Viewer) -> String {
             }
         }
         Pending::Choose {
-            prompt,
+            player,
             secret: false,
             ..
         }
-        | Pending::Ask { prompt, .. } => {
+        | Pending::Ask { player, .. } => {
+            let prompt = game.prompt(*player).unwrap_or_default();
             format!("waiting for {}: {prompt}", names.join(", "))
         }
         Pending::Choose { .. } | Pending::Secret { .. } => {

@@ -4,7 +4,10 @@
 //! rendering views, logs and moves.
 
 use crate::diag::{SourceMap, Span};
+
+mod list;
 pub use crate::syntax::ast::{AssignOp, BinOp, UnOp, Visibility};
+pub use list::List;
 
 macro_rules! id {
     ($(#[$doc:meta] $name:ident),* $(,)?) => {$(
@@ -102,8 +105,8 @@ pub enum Value {
     Enum(EnumId, u16),
     /// An instance: kind and index.
     Entity(KindId, u32),
-    /// A list.
-    List(Vec<Value>),
+    /// A list, shared until written.
+    List(List),
 }
 
 impl Value {

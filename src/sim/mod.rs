@@ -1,6 +1,6 @@
 //! Simulation: games played to the end by bots, and their transcripts.
 
-use crate::bots::{ask_bot, Bot, BotKind};
+use crate::bots::{ask_bot, Bot, BotKind, RandomBot};
 use crate::engine::{Game, MoveError, RuntimeError, Viewer};
 use crate::ir::Program;
 use std::sync::Arc;
@@ -42,6 +42,18 @@ pub fn random_game(program: Arc<Program>, players: u8, seed: u64) -> Result<Game
         .map(|p| BotKind::Random.make(seed, p))
         .collect();
     play_to_end(&mut game, &mut bots)?;
+    Ok(game)
+}
+
+/// A whole game by random bots on the fast path: the same game as [`random_game`] (the same
+/// choices from the same seed), played without log, labels, backups or invariant checks.
+pub fn random_playout(program: Arc<Program>, players: u8, seed: u64) -> Result<Game, SimError> {
+    let mut game = Game::playout(program, players, seed).map_err(SimError::Start)?;
+    let mut bots: Vec<RandomBot> = (0..players).map(|p| RandomBot::new(seed, p)).collect();
+    while let Some(seat) = game.to_decide() {
+        let index = bots[seat as usize].pick(game.option_count(seat));
+        game.play(seat, index).map_err(SimError::Move)?;
+    }
     Ok(game)
 }
 
