@@ -10,6 +10,8 @@
 //! [`play_with_streams`] from stream 0 draws exactly what the interpreter draws.
 //!
 //! Nothing is allocated: the state is a few fixed arrays, the five alliance pawn sets included.
+//! Each decision can be reported to a recorder as a [`Choice`] (for the tests); [`play`]'s
+//! recorder does nothing and compiles away.
 //!
 //! Used by `benches/native.rs` (as its module) and by `tests/native_reference.rs` (by path).
 #![allow(dead_code)]
@@ -58,15 +60,39 @@ pub struct NativeGame {
     pub honest: [i64; MAX_PLAYERS],
 }
 
-impl NativeGame {
-    /// The winning seats in seat order, as `Outcome::winners` lists them.
-    pub fn winner_seats(&self) -> impl Iterator<Item = u8> + '_ {
-        (0..self.players).filter(|p| self.winners & (1 << p) != 0)
-    }
+/// A decision taken, as the rules name the option: one variant an option of each decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Choice {
+    /// A turn: the action `honest`.
+    Honest,
+    /// A turn: the action `cheat`.
+    Cheat,
+    /// After rolling a 5 or 6 in an alliance: blow the whistle.
+    Whistle,
+    /// After rolling a 5 or 6 in an alliance: take the points.
+    Take,
+    /// Which alliance to turn in (0-based pawn set), when in several.
+    TurnIn(u8),
+    /// Form a new alliance.
+    Form,
+    /// Do not form one.
+    Skip,
+    /// Join the alliance being formed.
+    Join,
+    /// Decline to join.
+    Decline,
+    /// Points kept of a bonus pool.
+    Keep(u32),
+    /// Seat offered the rest of the bonus pool (0-based).
+    OfferTo(u8),
+    /// Accept the offer.
+    Accept,
+    /// Refuse it.
+    Refuse,
 }
 
-/// A game in progress.
-struct Table {
+/// A game in progress; `R` hears of every decision.
+struct Table<R: FnMut(u8, Choice)> {
     n: usize,
     honest: [i64; MAX_PLAYERS],
     skip_next: [bool; MAX_PLAYERS],
@@ -76,6 +102,7 @@ struct Table {
     dice: Rng,
     /// Each seat's random player.
     bots: [Rng; MAX_PLAYERS],
+    record: R,
 }
 
 /// The first random stream [`play`] uses: far from the interpreter's streams 0..=5.
@@ -84,14 +111,20 @@ pub const NATIVE_STREAMS: u64 = 1 << 32;
 /// Plays a whole game of Cheater's Game by random players: deterministic for (players, seed),
 /// and independent of the interpreter's game for the same seed.
 pub fn play(players: u8, seed: u64) -> NativeGame {
-    play_with_streams(players, seed, NATIVE_STREAMS)
+    play_recorded(players, seed, NATIVE_STREAMS, |_, _| {})
 }
 
-/// Like [`play`], with the game's dice and draws from stream `first` of the seed and seat `p`'s
-/// random player from stream `first + 1 + p`. With `first == 0` these are the interpreter's
-/// streams: the native game then draws the same numbers at the same moments as
-/// `meeple::sim::random_game`, as long as the interpreter draws as it does today.
-pub fn play_with_streams(players: u8, seed: u64, first: u64) -> NativeGame {
+/// Like [`play`], telling `record` of every decision (seat, option taken), with the game's dice
+/// and draws from stream `first` of the seed and seat `p`'s random player from stream
+/// `first + 1 + p`. With `first == 0` these are the interpreter's streams: the native game then
+/// draws the same numbers at the same moments as `meeple::sim::random_game`, as long as the
+/// interpreter draws as it does today.
+pub fn play_recorded(
+    players: u8,
+    seed: u64,
+    first: u64,
+    record: impl FnMut(u8, Choice),
+) -> NativeGame {
     assert!(
         (3..=5).contains(&players),
         "Cheater's Game is for 3 to 5 players"
@@ -105,6 +138,7 @@ pub fn play_with_streams(players: u8, seed: u64, first: u64) -> NativeGame {
         decisions: 0,
         dice: Rng::new(seed, first),
         bots: std::array::from_fn(|p| Rng::new(seed, first + 1 + p as u64)),
+        record,
     };
     // setup: `let f = random players`.
     let start = t.dice.index(n);
@@ -122,18 +156,21 @@ pub fn play_with_streams(players: u8, seed: u64, first: u64) -> NativeGame {
     t.finish(players)
 }
 
-impl Table {
-    /// One decision by seat `p` among `options` options: the option's index.
+impl<R: FnMut(u8, Choice)> Table<R> {
+    /// One decision by seat `p` among `options` options: the option's index. `choice` names
+    /// the option for the recorder.
     #[inline]
-    fn decide(&mut self, p: usize, options: usize) -> usize {
+    fn decide(&mut self, p: usize, options: usize, choice: impl FnOnce(usize) -> Choice) -> usize {
         self.decisions += 1;
-        self.bots[p].index(options)
+        let i = self.bots[p].index(options);
+        (self.record)(p as u8, choice(i));
+        i
     }
 
-    /// A 2-option `ask`: true for the first option.
+    /// A 2-option `ask`: true for the first option, `yes`.
     #[inline]
-    fn ask(&mut self, p: usize) -> bool {
-        self.decide(p, 2) == 0
+    fn ask(&mut self, p: usize, yes: Choice, no: Choice) -> bool {
+        self.decide(p, 2, |i| if i == 0 { yes } else { no }) == 0
     }
 
     #[inline]
@@ -149,7 +186,8 @@ impl Table {
             .iter()
             .any(|a| !a.in_play || a.leader as usize == p);
         let options = if cheat_legal { 2 } else { 1 };
-        match self.decide(p, options) {
+        const ACTIONS: [Choice; 2] = [Choice::Honest, Choice::Cheat];
+        match self.decide(p, options, |i| ACTIONS[i]) {
             0 => self.honest(p),
             _ => self.cheat(p),
         }
@@ -166,11 +204,11 @@ impl Table {
                 count += 1;
             }
         }
-        if r >= 5 && count > 0 && self.ask(me) {
+        if r >= 5 && count > 0 && self.ask(me, Choice::Whistle, Choice::Take) {
             let a = if count == 1 {
                 mine[0]
             } else {
-                mine[self.decide(me, count)]
+                mine[self.decide(me, count, |i| Choice::TurnIn(mine[i]))]
             };
             self.whistleblow(me, a as usize);
         } else {
@@ -182,11 +220,11 @@ impl Table {
     fn cheat(&mut self, me: usize) {
         let n = self.n;
         if let Some(free) = self.alliances.iter().position(|a| !a.in_play) {
-            if self.ask(me) {
+            if self.ask(me, Choice::Form, Choice::Skip) {
                 let mut joined = 0u8;
                 for i in 1..n {
                     let q = (me + i) % n;
-                    if self.ask(q) {
+                    if self.ask(q, Choice::Join, Choice::Decline) {
                         joined |= 1 << q;
                     }
                 }
@@ -226,9 +264,12 @@ impl Table {
 
     /// `effect offer_bonus`: keep 0..=pool, offer the rest to another player, who may accept.
     fn offer_bonus(&mut self, roller: usize, pool: i64) {
-        let keep = self.decide(roller, pool as usize + 1) as i64;
-        let to = (roller + 1 + self.decide(roller, self.n - 1)) % self.n;
-        if self.ask(to) {
+        let n = self.n;
+        let keep = self.decide(roller, pool as usize + 1, |i| Choice::Keep(i as u32)) as i64;
+        // others(roller): the seats to the roller's left, in order.
+        let other = |i: usize| (roller + 1 + i) % n;
+        let to = other(self.decide(roller, n - 1, |i| Choice::OfferTo(other(i) as u8)));
+        if self.ask(to, Choice::Accept, Choice::Refuse) {
             self.honest[roller] += keep;
             self.honest[to] += pool - keep;
         }
