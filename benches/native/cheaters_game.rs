@@ -7,13 +7,14 @@
 //! are laid out as `meeple::sim::random_game` lays them out: one stream for the game's dice and
 //! draws, and the next ones for each seat's random player. [`play`] takes streams the
 //! interpreter does not use, so that for the same seed the two sides play independent games;
-//! [`play_with_streams`] from stream 0 draws exactly what the interpreter draws.
+//! [`play_recorded`] from stream 0 draws exactly what the interpreter draws.
 //!
 //! Nothing is allocated: the state is a few fixed arrays, the five alliance pawn sets included.
 //! Each decision can be reported to a recorder as a [`Choice`] (for the tests); [`play`]'s
 //! recorder does nothing and compiles away.
 //!
-//! Used by `benches/native.rs` (as its module) and by `tests/native_reference.rs` (by path).
+//! Used by `benches/native.rs` (as its module) and by `tests/native_reference.rs` (by path);
+//! neither uses all of it.
 #![allow(dead_code)]
 
 use meeple::engine::Rng;
