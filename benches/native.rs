@@ -1,0 +1,181 @@
+//! The interpreter against a hand-written Rust Cheater's Game (`benches/native/cheaters_game.rs`),
+//! in decisions per CPU-second of this thread, for 3, 4 and 5 players.
+//!
+//! Both sides play random games of `rules/cheaters_game.rules` (`tests/native_reference.rs`
+//! checks that they play the same game). They are measured side by side in one run:
+//! repetitions alternate native, meeple, native, meeple, …, each repetition a fixed number of
+//! games (seeds 1..=games, the same every repetition) sized for about [`REPETITION`] of CPU
+//! time. For each player count it prints min / median / max decisions per CPU-second of both
+//! sides, and how many times faster the native game is: the ratio of the medians, and the
+//! least and greatest ratio of a native repetition to the meeple repetition that followed it.
+//!
+//! `cargo bench --bench native` runs it; `cargo bench --bench native -- 4` keeps only the rows
+//! whose name (`cheaters_game/3` …) contains `4`.
+
+#[path = "native/cheaters_game.rs"]
+mod cheaters_game;
+
+use meeple::ir::Program;
+use meeple::load::load;
+use meeple::sim::random_game;
+use std::hint::black_box;
+use std::io::Write;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Repetitions of each side.
+const REPETITIONS: usize = 9;
+/// CPU time one repetition aims at.
+const REPETITION: Duration = Duration::from_millis(300);
+/// CPU time spent playing before the games per repetition are sized.
+const WARM_UP: Duration = Duration::from_millis(100);
+
+/// CPU time consumed by this thread so far.
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant the OS knows.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// The interpreter's side: random games with these seeds; the decisions they took.
+fn meeple_playouts(
+    program: &Arc<Program>,
+    players: u8,
+    seeds: std::ops::RangeInclusive<u64>,
+) -> u64 {
+    let mut decisions = 0;
+    for seed in seeds {
+        let game = random_game(program.clone(), players, seed).expect("the game plays to its end");
+        decisions += game.history().len() as u64;
+    }
+    decisions
+}
+
+/// The native side: the same, by the hand-written game.
+fn native_playouts(players: u8, seeds: std::ops::RangeInclusive<u64>) -> u64 {
+    let mut decisions = 0;
+    for seed in seeds {
+        decisions += black_box(cheaters_game::play(players, black_box(seed))).decisions as u64;
+    }
+    decisions
+}
+
+/// Decisions per CPU-second of one call of `f`.
+fn rate(f: impl FnOnce() -> u64) -> f64 {
+    let start = thread_cpu_time();
+    let decisions = f();
+    let cpu = thread_cpu_time() - start;
+    decisions as f64 / cpu.as_secs_f64()
+}
+
+/// How many games of `one(seed)` take about [`REPETITION`] of CPU time, after a warm-up.
+fn games_per_repetition(mut one: impl FnMut(u64) -> u64) -> u64 {
+    let start = thread_cpu_time();
+    let mut games = 0;
+    while games < 10 || thread_cpu_time() - start < WARM_UP {
+        games += 1;
+        black_box(one(games));
+    }
+    let per_game = (thread_cpu_time() - start).as_secs_f64() / games as f64;
+    ((REPETITION.as_secs_f64() / per_game) as u64).max(1)
+}
+
+fn median(xs: &[f64]) -> f64 {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn min(xs: &[f64]) -> f64 {
+    xs.iter().copied().fold(f64::INFINITY, f64::min)
+}
+
+fn max(xs: &[f64]) -> f64 {
+    xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    // `cargo bench` passes `--bench`; any other word filters the rows by name.
+    let filters: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    let path = root.join("rules/cheaters_game.rules");
+    let loaded = load(&path, &[]);
+    let program = Arc::new(
+        loaded
+            .program
+            .expect("rules/cheaters_game.rules does not check"),
+    );
+    let mut rows = Vec::new();
+    for players in program.min_players..=program.max_players {
+        let name = format!("cheaters_game/{players}");
+        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+            continue;
+        }
+        eprint!("\r{name}: sizing ...{:30}", "");
+        let _ = std::io::stderr().flush();
+        let native_games = games_per_repetition(|s| native_playouts(players, s..=s));
+        let meeple_games = games_per_repetition(|s| meeple_playouts(&program, players, s..=s));
+        let mut native = Vec::new();
+        let mut meeple = Vec::new();
+        for r in 0..REPETITIONS {
+            eprint!(
+                "\r{name}: repetition {} of {REPETITIONS} ...{:10}",
+                r + 1,
+                ""
+            );
+            let _ = std::io::stderr().flush();
+            native.push(rate(|| native_playouts(players, 1..=native_games)));
+            meeple.push(rate(|| {
+                meeple_playouts(&program, players, 1..=meeple_games)
+            }));
+        }
+        rows.push((name, native_games, meeple_games, native, meeple));
+    }
+    eprint!("\r{:60}\r", "");
+    if rows.is_empty() {
+        println!("no rows matched");
+        return;
+    }
+    println!(
+        "decisions per CPU-second, {REPETITIONS} repetitions a side (games per repetition in brackets)"
+    );
+    println!(
+        "{:16}  {:>36}  {:>30}  {:>7}  {:>15}",
+        "rules/players",
+        "native: min / median / max",
+        "meeple: min / median / max",
+        "ratio",
+        "pairs"
+    );
+    let m = |x: f64| format!("{:.2}M", x / 1e6);
+    let k = |x: f64| format!("{:.0}k", x / 1e3);
+    for (name, native_games, meeple_games, native, meeple) in &rows {
+        let pairs: Vec<f64> = native.iter().zip(meeple).map(|(n, m)| n / m).collect();
+        println!(
+            "{name:16}  {:>36}  {:>30}  {:>6.1}x  {:>15}",
+            format!(
+                "{} / {} / {} ({native_games})",
+                m(min(native)),
+                m(median(native)),
+                m(max(native))
+            ),
+            format!(
+                "{} / {} / {} ({meeple_games})",
+                k(min(meeple)),
+                k(median(meeple)),
+                k(max(meeple))
+            ),
+            median(native) / median(meeple),
+            format!("{:.1}x..{:.1}x", min(&pairs), max(&pairs)),
+        );
+    }
+}
