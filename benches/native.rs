@@ -17,7 +17,7 @@ mod cheaters_game;
 
 use meeple::ir::Program;
 use meeple::load::load;
-use meeple::sim::random_game;
+use meeple::sim::random_playout;
 use std::hint::black_box;
 use std::io::Write;
 use std::path::PathBuf;
@@ -51,8 +51,9 @@ fn meeple_playouts(
 ) -> u64 {
     let mut decisions = 0;
     for seed in seeds {
-        let game = random_game(program.clone(), players, seed).expect("the game plays to its end");
-        decisions += game.history().len() as u64;
+        let game =
+            random_playout(program.clone(), players, seed).expect("the game plays to its end");
+        decisions += game.decisions() as u64;
     }
     decisions
 }
