@@ -321,18 +321,19 @@ impl Game {
     }
 
     fn eval(&mut self, e: &ir::Expr) -> R<Value> {
-        let program = self.program.clone();
         let frame = self.frames.last_mut().expect("a running frame");
-        Ok(Eval::new(&program, &self.state).expr(e, &mut frame.locals)?)
+        Ok(Eval::new(&self.program, &self.state).expr(e, &mut frame.locals)?)
     }
 
     fn eval_with<T>(
         &mut self,
         f: impl FnOnce(&mut Eval, &mut Vec<Value>) -> super::eval::R<T>,
     ) -> R<T> {
-        let program = self.program.clone();
         let frame = self.frames.last_mut().expect("a running frame");
-        Ok(f(&mut Eval::new(&program, &self.state), &mut frame.locals)?)
+        Ok(f(
+            &mut Eval::new(&self.program, &self.state),
+            &mut frame.locals,
+        )?)
     }
 
     fn exec(&mut self, program: &ir::Program, stmt: &ir::Stmt, here: (BlockId, usize)) -> R<()> {
