@@ -5,7 +5,6 @@ use super::error::RuntimeError;
 use super::state::State;
 use crate::diag::Span;
 use crate::ir::{self, BinOp, Builtin, ExprKind as K, List, Program, QueryKind, UnOp, Value};
-use std::cell::RefCell;
 
 /// Deepest nesting of function calls before a runaway recursion is stopped.
 pub const MAX_CALL_DEPTH: usize = 200;
@@ -29,29 +28,10 @@ fn err(code: &'static str, msg: impl Into<String>, span: Span, help: &str) -> Bo
     Box::new(RuntimeError::new(code, msg, span, help))
 }
 
-thread_local! {
-    /// Local slots of `def` calls, reused so that a call allocates nothing.
-    static CALL_FRAMES: RefCell<Vec<Vec<Value>>> = const { RefCell::new(Vec::new()) };
-}
-
 fn take_call_frame(len: usize) -> Vec<Value> {
-    let mut frame = CALL_FRAMES
-        .try_with(|f| f.borrow_mut().pop())
-        .ok()
-        .flatten()
-        .unwrap_or_default();
+    let mut frame = super::spare::values();
     frame.resize(len, Value::None);
     frame
-}
-
-fn give_back_call_frame(mut frame: Vec<Value>) {
-    frame.clear();
-    let _ = CALL_FRAMES.try_with(|f| {
-        let mut f = f.borrow_mut();
-        if f.len() < 256 {
-            f.push(frame);
-        }
-    });
 }
 
 /// A list read for a query: borrowed where it lies in the state, or held.
@@ -118,7 +98,7 @@ impl<'a> Eval<'a> {
                     match self.expr(a, locals) {
                         Ok(v) => frame[i] = v,
                         Err(e) => {
-                            give_back_call_frame(frame);
+                            super::spare::give_values(frame);
                             return Err(e);
                         }
                     }
@@ -126,7 +106,7 @@ impl<'a> Eval<'a> {
                 self.depth += 1;
                 let v = self.expr(&def.body, &mut frame);
                 self.depth -= 1;
-                give_back_call_frame(frame);
+                super::spare::give_values(frame);
                 v?
             }
             K::Builtin(b, args) => self.call_builtin(*b, args, e.span, locals)?,
@@ -544,12 +524,13 @@ impl<'a> Eval<'a> {
                     ));
                 }
                 let n = xs.len();
-                let mut masks: Vec<u32> = (0u32..(1 << n)).collect();
+                let mut masks = super::spare::indices();
+                masks.extend(0..(1usize << n));
                 // Smaller subsets first, so that "commit nothing" leads the list.
                 masks.sort_by_key(|m| m.count_ones());
-                masks
-                    .into_iter()
-                    .map(|mask| {
+                let subsets = masks
+                    .iter()
+                    .map(|&mask| {
                         Value::List(
                             (0..n)
                                 .filter(|i| mask & (1 << i) != 0)
@@ -557,8 +538,9 @@ impl<'a> Eval<'a> {
                                 .collect(),
                         )
                     })
-                    .collect::<List>()
-                    .into_value()
+                    .collect::<List>();
+                super::spare::give_indices(masks);
+                subsets.into_value()
             }
             (Builtin::AtSeat, Value::Int(i)) => {
                 if i < 1 || i > players as i64 {
@@ -670,31 +652,34 @@ impl<'a> Eval<'a> {
             QueryKind::Top | QueryKind::Bottom | QueryKind::Sorted => {
                 // Keys of every element that passes, flat, `keys.len()` to an element.
                 let width = keys.len();
-                let mut ranked_keys: Vec<i64> = Vec::new();
+                let mut ranked_keys = super::spare::values();
                 let mut ranked = List::new();
-                self.each(slot, source, filter, None, locals, |ev, item, locals| {
+                let visited = self.each(slot, source, filter, None, locals, |ev, item, locals| {
                     for k in keys {
-                        ranked_keys.push(ev.int(k, locals)?);
+                        ranked_keys.push(Value::Int(ev.int(k, locals)?));
                     }
                     ranked.push(item.clone());
                     Ok(())
-                })?;
-                let key = |i: usize| &ranked_keys[i * width..(i + 1) * width];
-                let mut order: Vec<usize> = (0..ranked.len()).collect();
-                if kind == QueryKind::Sorted {
-                    order.sort_by(|a, b| key(*a).cmp(key(*b)));
-                } else {
-                    let best = if kind == QueryKind::Top {
-                        order.iter().map(|i| key(*i)).max()
+                });
+                let mut order = super::spare::indices();
+                if visited.is_ok() {
+                    let key = |i: usize| &ranked_keys[i * width..(i + 1) * width];
+                    order.extend(0..ranked.len());
+                    if kind == QueryKind::Sorted {
+                        order.sort_by(|a, b| key(*a).cmp(key(*b)));
                     } else {
-                        order.iter().map(|i| key(*i)).min()
-                    };
-                    let best = best.map(<[i64]>::to_vec);
-                    order.retain(|i| Some(key(*i)) == best.as_deref());
+                        let best = if kind == QueryKind::Top {
+                            order.iter().copied().max_by(|a, b| key(*a).cmp(key(*b)))
+                        } else {
+                            order.iter().copied().min_by(|a, b| key(*a).cmp(key(*b)))
+                        };
+                        order.retain(|i| best.is_some_and(|b| key(*i) == key(b)));
+                    }
                 }
-                Ok(Value::List(
-                    order.into_iter().map(|i| ranked[i].clone()).collect(),
-                ))
+                let result: List = order.iter().map(|i| ranked[*i].clone()).collect();
+                super::spare::give_values(ranked_keys);
+                super::spare::give_indices(order);
+                visited.map(|()| Value::List(result))
             }
         }
     }

@@ -4,8 +4,11 @@
 //! frames is plain data, so a paused game can be cloned, backed up and restored.
 
 use super::eval::Eval;
+use super::spare;
 use super::State;
-use super::{show, At, Audience, Game, LogEntry, Outcome, Pending, RuntimeError, Turn};
+use super::{
+    show, At, Audience, Game, LogEntry, Outcome, Pending, RuntimeError, SecretChoice, Turn,
+};
 use crate::diag::Span;
 use crate::ir::{self, AssignOp, BlockId, List, Place, StmtKind as S, Value};
 
@@ -33,7 +36,7 @@ impl Default for Limits {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Frame {
     locals: Vec<Value>,
     cursors: Vec<Cursor>,
@@ -65,29 +68,14 @@ enum Loop {
     Secret {
         player_slot: ir::Slot,
         choice_slot: ir::Slot,
-        items: Vec<(u8, Value)>,
+        /// Every seat's choice, all made.
+        choices: Vec<SecretChoice>,
         next: usize,
     },
 }
 
 /// The most parameters an action may have (the checker enforces it).
 pub const MAX_PARAMS: usize = 8;
-
-/// Buffers kept between decisions so that pausing and resuming allocates nothing: finished
-/// frames and the vectors of consumed turns. A copy of a game starts without them.
-#[derive(Debug, Default)]
-pub(crate) struct Spare {
-    frames: Vec<Frame>,
-    moves: Vec<Vec<(ir::ActionId, u32)>>,
-    args: Vec<Vec<Value>>,
-    locals: Vec<Value>,
-}
-
-impl Clone for Spare {
-    fn clone(&self) -> Spare {
-        Spare::default()
-    }
-}
 
 /// What a failed move must put back. Lists are shared with the game until it writes them,
 /// so a backup copies handles, not elements.
@@ -254,10 +242,7 @@ impl Game {
 
     /// A new frame running `body` with `locals` slots, all `none`, from the spare frames.
     fn push_frame(&mut self, body: BlockId, locals: usize) -> &mut Frame {
-        let mut frame = self.spare.frames.pop().unwrap_or(Frame {
-            locals: Vec::new(),
-            cursors: Vec::new(),
-        });
+        let mut frame = spare::frame();
         frame.locals.resize(locals, Value::None);
         frame.cursors.push(Cursor {
             block: body,
@@ -273,9 +258,7 @@ impl Game {
         if let Some(mut frame) = self.frames.pop() {
             frame.locals.clear();
             frame.cursors.clear();
-            if self.spare.frames.len() < 64 {
-                self.spare.frames.push(frame);
-            }
+            spare::give_frame(frame);
         }
     }
 
@@ -543,14 +526,22 @@ impl Game {
                 then,
             } => {
                 let who = self.eval_with(|ev, l| ev.list(players, l))?;
-                let mut seats = Vec::new();
-                let mut prompts = Vec::new();
-                let mut opts = Vec::new();
+                let mut choices = spare::secret_choices();
                 for w in who.iter() {
                     let Value::Player(p) = *w else { continue };
                     self.frame().locals[*player_slot as usize] = Value::Player(p);
-                    let o = self.eval_with(|ev, l| ev.list(options, l))?;
+                    let found = self
+                        .eval_with(|ev, l| ev.list(options, l))
+                        .and_then(|o| Ok((o, self.eager_text(prompt)?)));
+                    let (o, prompt) = match found {
+                        Ok(found) => found,
+                        Err(e) => {
+                            spare::give_secret_choices(choices);
+                            return Err(e);
+                        }
+                    };
                     if o.is_empty() {
+                        spare::give_secret_choices(choices);
                         return Err(err(
                             "no-options",
                             format!("{} must choose from an empty list", self.seat_name(p)),
@@ -558,19 +549,18 @@ impl Game {
                             "make sure every player has something to choose",
                         ));
                     }
-                    if let Some(text) = self.eager_text(prompt)? {
-                        prompts.push(text);
-                    }
-                    opts.push(o);
-                    seats.push(p);
+                    choices.push(SecretChoice {
+                        seat: p,
+                        prompt,
+                        options: o,
+                        chosen: None,
+                    });
                 }
-                if !seats.is_empty() {
-                    let n = seats.len();
+                if choices.is_empty() {
+                    spare::give_secret_choices(choices);
+                } else {
                     self.pending = Some(Pending::Secret {
-                        players: seats,
-                        prompts,
-                        options: opts,
-                        chosen: vec![None; n],
+                        choices,
                         player_slot: *player_slot,
                         choice_slot: *choice_slot,
                         then: *then,
@@ -579,20 +569,18 @@ impl Game {
                 }
             }
             S::Call { proc, args } => {
-                let mut values = std::mem::take(&mut self.spare.locals);
+                let mut values = spare::values();
                 for a in args {
                     match self.eval(a) {
                         Ok(v) => values.push(v),
                         Err(e) => {
-                            values.clear();
-                            self.spare.locals = values;
+                            spare::give_values(values);
                             return Err(e);
                         }
                     }
                 }
                 if self.frames.len() >= self.limits.call_depth {
-                    values.clear();
-                    self.spare.locals = values;
+                    spare::give_values(values);
                     return Err(err(
                         "call-depth",
                         format!("calls nest more than {} deep", self.limits.call_depth),
@@ -601,7 +589,7 @@ impl Game {
                     ));
                 }
                 self.push_proc(*proc, &mut values);
-                self.spare.locals = values;
+                spare::give_values(values);
             }
         }
         Ok(())
@@ -618,13 +606,9 @@ impl Game {
     }
 
     /// Gives a consumed turn's vectors back for the next turn.
-    pub(super) fn recycle(&mut self, mut turn: Turn) {
-        turn.moves.clear();
-        turn.args.clear();
-        if self.spare.moves.len() < 4 {
-            self.spare.moves.push(turn.moves);
-            self.spare.args.push(turn.args);
-        }
+    pub(super) fn recycle(&mut self, turn: Turn) {
+        spare::give_moves(turn.moves);
+        spare::give_values(turn.args);
     }
 
     fn end_of_block(&mut self, program: &ir::Program) -> R<()> {
@@ -699,17 +683,20 @@ impl Game {
             Loop::Secret {
                 player_slot,
                 choice_slot,
-                items,
+                choices,
                 next,
             } => {
-                if *next < items.len() {
-                    let (p, v) = items[*next].clone();
+                if let Some(c) = choices.get(*next) {
                     *next += 1;
-                    frame.locals[*player_slot as usize] = Value::Player(p);
-                    frame.locals[*choice_slot as usize] = v;
+                    frame.locals[*player_slot as usize] = Value::Player(c.seat);
+                    frame.locals[*choice_slot as usize] = c.options[c.chosen.unwrap_or(0)].clone();
                     cursor.pc = 0;
-                } else {
-                    frame.cursors.pop();
+                } else if let Some(Cursor {
+                    looping: Loop::Secret { choices, .. },
+                    ..
+                }) = frame.cursors.pop()
+                {
+                    spare::give_secret_choices(choices);
                 }
             }
         }
@@ -827,7 +814,7 @@ impl Game {
     pub(super) fn refresh_pending(&mut self) -> R<()> {
         match &self.pending {
             None => return Ok(()),
-            Some(Pending::Secret { chosen, .. }) if chosen.iter().any(Option::is_some) => {
+            Some(Pending::Secret { choices, .. }) if choices.iter().any(|c| c.chosen.is_some()) => {
                 return Ok(())
             }
             Some(_) => {}
@@ -870,14 +857,13 @@ impl Game {
     ) -> R<Turn> {
         let mut turn = Turn {
             player,
-            moves: self.spare.moves.pop().unwrap_or_default(),
-            args: self.spare.args.pop().unwrap_or_default(),
+            moves: spare::moves(),
+            args: spare::values(),
             at,
         };
-        let mut locals = std::mem::take(&mut self.spare.locals);
+        let mut locals = spare::values();
         let result = self.collect_moves(program, player, actions, &mut turn, &mut locals);
-        locals.clear();
-        self.spare.locals = locals;
+        spare::give_values(locals);
         match result {
             Ok(()) => Ok(turn),
             Err(e) => {
@@ -1168,53 +1154,40 @@ impl Game {
                 self.frame().locals[slot as usize] = Value::Bool(index == 0);
             }
             Pending::Secret {
-                players,
-                prompts,
-                options,
-                mut chosen,
+                mut choices,
                 player_slot,
                 choice_slot,
                 then,
                 at,
             } => {
-                let i = players
-                    .iter()
-                    .zip(&chosen)
-                    .position(|(p, c)| *p == player && c.is_none())
+                let c = choices
+                    .iter_mut()
+                    .find(|c| c.seat == player && c.chosen.is_none())
                     .expect("a waiting player");
-                chosen[i] = Some(index);
+                c.chosen = Some(index);
                 if record {
                     let name = self.seat_name(player);
-                    let label = option_label(&program, &self.state, &options[i], index);
+                    let label = option_label(&program, &self.state, &c.options, index);
                     self.announce(
                         Audience::Only(vec![player]),
                         format!("{name} chose {label} (secret)"),
                     );
                     self.announce(Audience::AllBut(vec![player]), format!("{name} has chosen"));
                 }
-                if chosen.iter().all(Option::is_some) {
-                    let items = players
-                        .iter()
-                        .zip(&chosen)
-                        .zip(&options)
-                        .map(|((p, c), o)| (*p, o[c.expect("chosen")].clone()))
-                        .collect();
+                if choices.iter().all(|c| c.chosen.is_some()) {
                     self.frame().cursors.push(Cursor {
                         block: then,
                         pc: usize::MAX,
                         looping: Loop::Secret {
                             player_slot,
                             choice_slot,
-                            items,
+                            choices,
                             next: 0,
                         },
                     });
                 } else {
                     self.pending = Some(Pending::Secret {
-                        players,
-                        prompts,
-                        options,
-                        chosen,
+                        choices,
                         player_slot,
                         choice_slot,
                         then,
@@ -1262,11 +1235,13 @@ impl Game {
     pub(super) fn finish(&mut self, reason: Option<String>) -> R<()> {
         let program = self.program.clone();
         let n = self.state.players;
-        let mut scores = Vec::new();
+        let mut scores = Vec::with_capacity(n as usize);
+        let mut locals = spare::values();
         for p in 0..n {
             let s = match &program.score {
                 Some(f) => {
-                    let mut locals = vec![Value::None; f.locals.max(1)];
+                    locals.clear();
+                    locals.resize(f.locals.max(1), Value::None);
                     locals[0] = Value::Player(p);
                     Eval::new(&program, &self.state).int(&f.body, &mut locals)?
                 }
@@ -1276,7 +1251,8 @@ impl Game {
         }
         let winners = match &program.winners {
             Some(f) => {
-                let mut locals = vec![Value::None; f.locals.max(1)];
+                locals.clear();
+                locals.resize(f.locals.max(1), Value::None);
                 Eval::new(&program, &self.state)
                     .expr(&f.body, &mut locals)?
                     .seats()
@@ -1286,10 +1262,13 @@ impl Game {
                 (0..n).filter(|p| scores[*p as usize] == best).collect()
             }
         };
+        spare::give_values(locals);
         if self.mode.record {
             self.log_outcome(&winners, reason.as_deref());
         }
-        self.frames.clear();
+        while !self.frames.is_empty() {
+            self.pop_frame();
+        }
         self.pending = None;
         self.outcome = Some(Outcome {
             winners,

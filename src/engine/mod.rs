@@ -9,6 +9,7 @@ mod eval;
 mod exec;
 mod rng;
 mod setup;
+mod spare;
 mod state;
 mod view;
 
@@ -175,15 +176,29 @@ pub(crate) enum Pending {
         at: At,
     },
     Secret {
-        players: Vec<u8>,
-        prompts: Vec<String>,
-        options: Vec<ir::List>,
-        chosen: Vec<Option<usize>>,
+        choices: Vec<SecretChoice>,
         player_slot: ir::Slot,
         choice_slot: ir::Slot,
         then: ir::BlockId,
         at: At,
     },
+}
+
+/// One seat's part of a secret choice made by several at once.
+#[derive(Debug, Clone)]
+pub(crate) struct SecretChoice {
+    pub(crate) seat: u8,
+    /// Rendered as the choice paused, in a game for people only.
+    pub(crate) prompt: Option<String>,
+    pub(crate) options: ir::List,
+    pub(crate) chosen: Option<usize>,
+}
+
+/// The part of a secret choice that `seat` has still to make.
+fn open_choice(choices: &[SecretChoice], seat: u8) -> Option<&SecretChoice> {
+    choices
+        .iter()
+        .find(|c| c.seat == seat && c.chosen.is_none())
 }
 
 /// A game in progress.
@@ -204,7 +219,6 @@ pub struct Game {
     log: Vec<LogEntry>,
     history: Vec<Record>,
     decisions: usize,
-    spare: exec::Spare,
 }
 
 impl Game {
@@ -271,7 +285,6 @@ impl Game {
             log: Vec::new(),
             history: Vec::new(),
             decisions: 0,
-            spare: exec::Spare::default(),
         };
         game.init()?;
         game.run()?;
@@ -297,13 +310,10 @@ impl Game {
         match self.pending.as_ref()? {
             Pending::Turn(t) => Some(t.player),
             Pending::Choose { player, .. } | Pending::Ask { player, .. } => Some(*player),
-            Pending::Secret {
-                players, chosen, ..
-            } => players
+            Pending::Secret { choices, .. } => choices
                 .iter()
-                .zip(chosen)
-                .filter(|(_, c)| c.is_none())
-                .map(|(p, _)| *p)
+                .filter(|c| c.chosen.is_none())
+                .map(|c| c.seat)
                 .min(),
         }
     }
@@ -316,16 +326,9 @@ impl Game {
                 player, options, ..
             }) if *player == seat => options.len(),
             Some(Pending::Ask { player, .. }) if *player == seat => 2,
-            Some(Pending::Secret {
-                players,
-                options,
-                chosen,
-                ..
-            }) => players
-                .iter()
-                .zip(chosen)
-                .position(|(p, c)| *p == seat && c.is_none())
-                .map_or(0, |i| options[i].len()),
+            Some(Pending::Secret { choices, .. }) => {
+                open_choice(choices, seat).map_or(0, |c| c.options.len())
+            }
             _ => 0,
         }
     }
@@ -412,14 +415,11 @@ impl Game {
             Some(Pending::Choose { player, .. }) | Some(Pending::Ask { player, .. }) => {
                 vec![*player]
             }
-            Some(Pending::Secret {
-                players, chosen, ..
-            }) => {
-                let mut w: Vec<u8> = players
+            Some(Pending::Secret { choices, .. }) => {
+                let mut w: Vec<u8> = choices
                     .iter()
-                    .zip(chosen)
-                    .filter(|(_, c)| c.is_none())
-                    .map(|(p, _)| *p)
+                    .filter(|c| c.chosen.is_none())
+                    .map(|c| c.seat)
                     .collect();
                 w.sort_unstable();
                 w.dedup();
@@ -461,20 +461,14 @@ impl Game {
                 None => self.render_prompt(*at, None),
             }),
             Pending::Secret {
-                players,
-                prompts,
-                chosen,
+                choices,
                 player_slot,
                 at,
                 ..
-            } => players
-                .iter()
-                .zip(chosen)
-                .position(|(p, c)| *p == player && c.is_none())
-                .map(|i| match prompts.get(i) {
-                    Some(text) => text.clone(),
-                    None => self.render_prompt(*at, Some((*player_slot, player))),
-                }),
+            } => open_choice(choices, player).map(|c| match &c.prompt {
+                Some(text) => text.clone(),
+                None => self.render_prompt(*at, Some((*player_slot, player))),
+            }),
             _ => None,
         }
     }
@@ -529,17 +523,9 @@ impl Game {
                 exec::option_label(program, &self.state, options, index)
             }
             Pending::Ask { at, .. } => exec::ask_labels(program, *at)[index].to_string(),
-            Pending::Secret {
-                players,
-                options,
-                chosen,
-                ..
-            } => {
-                let i = players
-                    .iter()
-                    .zip(chosen)
-                    .position(|(p, c)| *p == player && c.is_none())?;
-                exec::option_label(program, &self.state, &options[i], index)
+            Pending::Secret { choices, .. } => {
+                let c = open_choice(choices, player)?;
+                exec::option_label(program, &self.state, &c.options, index)
             }
         })
     }
