@@ -473,6 +473,30 @@ impl Game {
         }
     }
 
+    /// The action that option `index` of `seat`'s turn would take, by name (`None` if the
+    /// pending decision is not `seat`'s turn). Allocates nothing.
+    pub fn option_action(&self, seat: u8, index: usize) -> Option<&str> {
+        match &self.pending {
+            Some(Pending::Turn(t)) if t.player == seat && index < t.moves.len() => {
+                let (a, _) = t.get(&self.program, index);
+                Some(self.program.actions[a.index()].name.as_str())
+            }
+            _ => None,
+        }
+    }
+
+    /// Where the pending decision is written in the rules (the `turn`, `choose`, `ask` or
+    /// `secretly` statement): tells decisions apart for statistics. Allocates nothing.
+    pub fn decision_span(&self) -> Option<crate::diag::Span> {
+        let at = match self.pending.as_ref()? {
+            Pending::Turn(t) => t.at,
+            Pending::Choose { at, .. } | Pending::Ask { at, .. } | Pending::Secret { at, .. } => {
+                *at
+            }
+        };
+        Some(self.program.block(at.0).stmts[at.1].span)
+    }
+
     /// The legal options of `player` now; empty if they have nothing to decide.
     pub fn options(&self, player: u8) -> Vec<MoveOption> {
         (0..self.option_count(player))
@@ -508,8 +532,9 @@ impl Game {
         }
     }
 
-    /// The label of one option, as the player types it.
-    fn option_label(&self, player: u8, index: usize) -> Option<String> {
+    /// The label of one option, as the player types it (rendered now; the fast path never
+    /// needs it).
+    pub fn option_label(&self, player: u8, index: usize) -> Option<String> {
         if index >= self.option_count(player) {
             return None;
         }
