@@ -328,6 +328,7 @@ impl<'a> Checker<'a> {
                         locals: 0,
                         body: ir::BlockId(0),
                         span: a.name.span,
+                        plan: ir::MovePlan::default(),
                     });
                 }
                 ast::Decl::Flow(_) => counts[0] += 1,
@@ -957,6 +958,7 @@ impl<'a> Checker<'a> {
         def.requires = requires;
         def.body = body;
         def.locals = scope.max_slots();
+        def.plan = ir::MovePlan::of(def);
     }
 
     fn bind_param(&mut self, scope: &mut Scope, name: &ast::Name, ty: Type) {

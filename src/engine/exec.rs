@@ -902,19 +902,27 @@ impl Game {
             if sizes[..n].contains(&0) {
                 continue;
             }
+            // Requirements that read no parameter decide for every combination at once.
+            let plan = def.plan;
+            locals.clear();
+            locals.resize(def.locals.max(1 + n), Value::None);
+            locals[0] = Value::Player(player);
+            if !self.all_hold(program, &def.requires[..plan.shared], locals)? {
+                continue;
+            }
+            let rest = &def.requires[plan.shared..];
+            if plan.narrow {
+                self.narrowed_moves(program, a, &rest[0], &rest[1..], locals, turn)?;
+                continue;
+            }
             let mut digits = [0usize; MAX_PARAMS];
             loop {
-                locals.clear();
-                locals.resize(def.locals.max(1 + n), Value::None);
-                locals[0] = Value::Player(player);
                 for (i, (p, d)) in def.params.iter().zip(digits).enumerate() {
                     locals[1 + i] = self.domain_value(&p.ty, p.bounds, d);
                 }
-                if self.first_failing_in(program, def, locals)?.is_none() {
+                if self.all_hold(program, rest, locals)? {
                     turn.moves.push((a, turn.args.len() as u32));
-                    for (p, d) in def.params.iter().zip(digits) {
-                        turn.args.push(self.domain_value(&p.ty, p.bounds, d));
-                    }
+                    turn.args.extend_from_slice(&locals[1..1 + n]);
                 }
                 // Advance the odometer; done when every digit has wrapped.
                 let mut i = n;
@@ -935,6 +943,89 @@ impl Game {
             }
         }
         Ok(())
+    }
+
+    /// The moves of a one-parameter action whose next requirement is `p in xs`: only the
+    /// elements of `xs` are tried, in the order of the parameter's values.
+    fn narrowed_moves(
+        &self,
+        program: &ir::Program,
+        a: ir::ActionId,
+        membership: &ir::Require,
+        rest: &[ir::Require],
+        locals: &mut [Value],
+        turn: &mut Turn,
+    ) -> R<()> {
+        let def = &program.actions[a.index()];
+        let param = &def.params[0];
+        let ir::ExprKind::Binary(_, _, list) = &membership.cond.kind else {
+            return Ok(());
+        };
+        let mut candidates = spare::indices();
+        let found = Eval::new(program, &self.state)
+            .items(list, locals)
+            .map(|items| {
+                candidates.extend(
+                    items
+                        .iter()
+                        .filter_map(|v| self.domain_index(program, &param.ty, param.bounds, v)),
+                );
+            });
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut result = found.map_err(RuntimeError::from);
+        if result.is_ok() {
+            for &d in candidates.iter() {
+                locals[1] = self.domain_value(&param.ty, param.bounds, d);
+                match self.all_hold(program, rest, locals) {
+                    Ok(true) => {
+                        turn.moves.push((a, turn.args.len() as u32));
+                        turn.args.push(locals[1].clone());
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+        }
+        spare::give_indices(candidates);
+        result
+    }
+
+    /// True if every requirement holds, with `me` and the arguments in `locals`.
+    fn all_hold(
+        &self,
+        program: &ir::Program,
+        requires: &[ir::Require],
+        locals: &mut [Value],
+    ) -> R<bool> {
+        for r in requires {
+            if !Eval::new(program, &self.state).bool(&r.cond, locals)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Where a value stands among a parameter's values, if it is one of them.
+    fn domain_index(
+        &self,
+        program: &ir::Program,
+        ty: &ir::Type,
+        bounds: Option<(i64, i64)>,
+        v: &Value,
+    ) -> Option<usize> {
+        let i = match (ty, bounds, v) {
+            (ir::Type::Player, _, Value::Player(p)) => *p as usize,
+            (ir::Type::Bool, _, Value::Bool(b)) => usize::from(!*b),
+            (ir::Type::Enum(e), _, Value::Enum(f, i)) if e == f => *i as usize,
+            (ir::Type::Entity(k), _, Value::Entity(j, i)) if k == j => *i as usize,
+            (ir::Type::Int, Some((lo, _)), Value::Int(n)) => usize::try_from(n.checked_sub(lo)?).ok()?,
+            _ => return None,
+        };
+        (i < self.domain_size(program, ty, bounds)).then_some(i)
     }
 
     /// How many values a parameter of this type takes.

@@ -6,8 +6,10 @@
 use crate::diag::{SourceMap, Span};
 
 mod list;
+mod plan;
 pub use crate::syntax::ast::{AssignOp, BinOp, UnOp, Visibility};
 pub use list::List;
+pub use plan::{reads_locals, MovePlan};
 
 macro_rules! id {
     ($(#[$doc:meta] $name:ident),* $(,)?) => {$(
@@ -275,6 +277,8 @@ pub struct ActionDef {
     pub body: BlockId,
     /// Where it is declared.
     pub span: Span,
+    /// How a turn lists its moves quickly.
+    pub plan: MovePlan,
 }
 
 /// A function of one player, or of none, evaluated at the end.
