@@ -14,15 +14,16 @@
 
 #[path = "native/cheaters_game.rs"]
 mod cheaters_game;
+#[path = "support/mod.rs"]
+mod support;
 
 use meeple::ir::Program;
 use meeple::load::load;
 use meeple::sim::random_playout;
 use std::hint::black_box;
-use std::io::Write;
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
+use support::{calls_per, cpu_time, filters, matches, root, Progress, Spread};
 
 /// Repetitions of each side.
 const REPETITIONS: usize = 9;
@@ -30,18 +31,6 @@ const REPETITIONS: usize = 9;
 const REPETITION: Duration = Duration::from_millis(300);
 /// CPU time spent playing before the games per repetition are sized.
 const WARM_UP: Duration = Duration::from_millis(100);
-
-/// CPU time consumed by this thread so far.
-fn thread_cpu_time() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant the OS knows.
-    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    assert_eq!(rc, 0, "clock_gettime(CLOCK_THREAD_CPUTIME_ID) failed");
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
 
 /// The interpreter's side: random games with these seeds; the decisions they took.
 fn meeple_playouts(
@@ -69,71 +58,41 @@ fn native_playouts(players: u8, seeds: std::ops::RangeInclusive<u64>) -> u64 {
 
 /// Decisions per CPU-second of one call of `f`.
 fn rate(f: impl FnOnce() -> u64) -> f64 {
-    let start = thread_cpu_time();
-    let decisions = f();
-    let cpu = thread_cpu_time() - start;
+    let (decisions, cpu) = cpu_time(f);
     decisions as f64 / cpu.as_secs_f64()
 }
 
 /// How many games of `one(seed)` take about [`REPETITION`] of CPU time, after a warm-up.
-fn games_per_repetition(mut one: impl FnMut(u64) -> u64) -> u64 {
-    let start = thread_cpu_time();
-    let mut games = 0;
-    while games < 10 || thread_cpu_time() - start < WARM_UP {
-        games += 1;
-        black_box(one(games));
-    }
-    let per_game = (thread_cpu_time() - start).as_secs_f64() / games as f64;
-    ((REPETITION.as_secs_f64() / per_game) as u64).max(1)
-}
-
-fn median(xs: &[f64]) -> f64 {
-    let mut v = xs.to_vec();
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}
-
-fn min(xs: &[f64]) -> f64 {
-    xs.iter().copied().fold(f64::INFINITY, f64::min)
-}
-
-fn max(xs: &[f64]) -> f64 {
-    xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)
+fn games_per_repetition(one: impl FnMut(u64) -> u64) -> u64 {
+    calls_per(REPETITION, WARM_UP, one)
 }
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // `cargo bench` passes `--bench`; any other word filters the rows by name.
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    let path = root.join("rules/cheaters_game.rules");
+    let filters = filters();
+    let path = root().join("rules/cheaters_game.rules");
     let loaded = load(&path, &[]);
     let program = Arc::new(
         loaded
             .program
             .expect("rules/cheaters_game.rules does not check"),
     );
+    let progress = Progress::new();
     let mut rows = Vec::new();
     for players in program.min_players..=program.max_players {
         let name = format!("cheaters_game/{players}");
-        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+        if !matches(&filters, &name) {
             continue;
         }
-        eprint!("\r{name}: sizing ...{:30}", "");
-        let _ = std::io::stderr().flush();
+        progress.show(format_args!("{name}: sizing ..."));
         let native_games = games_per_repetition(|s| native_playouts(players, s..=s));
         let meeple_games = games_per_repetition(|s| meeple_playouts(&program, players, s..=s));
         let mut native = Vec::new();
         let mut meeple = Vec::new();
         for r in 0..REPETITIONS {
-            eprint!(
-                "\r{name}: repetition {} of {REPETITIONS} ...{:10}",
-                r + 1,
-                ""
-            );
-            let _ = std::io::stderr().flush();
+            progress.show(format_args!(
+                "{name}: repetition {} of {REPETITIONS} ...",
+                r + 1
+            ));
             native.push(rate(|| native_playouts(players, 1..=native_games)));
             meeple.push(rate(|| {
                 meeple_playouts(&program, players, 1..=meeple_games)
@@ -141,7 +100,7 @@ fn main() {
         }
         rows.push((name, native_games, meeple_games, native, meeple));
     }
-    eprint!("\r{:60}\r", "");
+    progress.done();
     if rows.is_empty() {
         println!("no rows matched");
         return;
@@ -161,22 +120,24 @@ fn main() {
     let k = |x: f64| format!("{:.0}k", x / 1e3);
     for (name, native_games, meeple_games, native, meeple) in &rows {
         let pairs: Vec<f64> = native.iter().zip(meeple).map(|(n, m)| n / m).collect();
+        let pairs = Spread::of(&pairs);
+        let (native, meeple) = (Spread::of(native), Spread::of(meeple));
         println!(
             "{name:16}  {:>36}  {:>30}  {:>6.1}x  {:>15}",
             format!(
                 "{} / {} / {} ({native_games})",
-                m(min(native)),
-                m(median(native)),
-                m(max(native))
+                m(native.min),
+                m(native.median),
+                m(native.max)
             ),
             format!(
                 "{} / {} / {} ({meeple_games})",
-                k(min(meeple)),
-                k(median(meeple)),
-                k(max(meeple))
+                k(meeple.min),
+                k(meeple.median),
+                k(meeple.max)
             ),
-            median(native) / median(meeple),
-            format!("{:.1}x..{:.1}x", min(&pairs), max(&pairs)),
+            native.median / meeple.median,
+            format!("{:.1}x..{:.1}x", pairs.min, pairs.max),
         );
     }
 }

@@ -1,120 +1,179 @@
-//! Throughput of the engine: random-bot games of every rules file in `rules/` (variants
-//! included), for every player count the game allows. Each row warms up briefly, then plays
-//! games with successive seeds for about a second.
+//! Throughput of the engine in CPU time: random-bot games on the fast path
+//! (`meeple::sim::random_playout`) of every rules file in `rules/` (variants included), for
+//! every player count the game allows.
 //!
-//! `cargo bench` runs it; `cargo bench -- race` keeps only files whose path contains `race`.
+//! Each row is first warmed up and sized: a repetition is a fixed number of games (seeds
+//! 1..=games, the same every repetition) taking about [`REPETITION`] of CPU time of this
+//! thread. Then the rows take turns: repetition 1 of every row, then repetition 2 of every row,
+//! and so on, so that a burst of load on the machine falls on one repetition of several rows
+//! rather than on every repetition of one row. Each row prints decisions per CPU-second
+//! (min / median / max over its [`REPETITIONS`] repetitions and their range as a percentage
+//! of the median), games per CPU-second (median), decisions per game and failed games. A
+//! failed game's CPU time counts; its decisions do not.
+//!
+//! `cargo bench --bench playouts` runs it; `cargo bench --bench playouts -- race` keeps only
+//! the files whose path contains `race`.
 
+#[path = "support/mod.rs"]
+mod support;
+
+use meeple::ir::Program;
 use meeple::load::load;
 use meeple::sim::random_playout;
-use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Duration;
+use support::{calls_per, cpu_time, filters, matches, rules_files, Progress, Spread};
 
-const WARM_UP: Duration = Duration::from_millis(200);
-const MEASURE: Duration = Duration::from_secs(1);
+/// Repetitions of each row.
+const REPETITIONS: usize = 5;
+/// CPU time one repetition aims at.
+const REPETITION: Duration = Duration::from_millis(200);
+/// CPU time spent playing before the games per repetition are sized.
+const WARM_UP: Duration = Duration::from_millis(100);
 
-fn rules_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
-    for p in entries {
-        if p.is_dir() {
-            rules_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "rules") {
-            out.push(p);
-        }
-    }
-}
-
-/// What one timed run of games gave.
-struct Run {
-    games: u64,
+/// What one repetition of a row gave.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Tally {
     decisions: u64,
     failed: u64,
-    elapsed: Duration,
 }
 
-/// Plays games with seeds from `seed` on until `budget` has passed (at least one game).
-fn run(program: &Arc<meeple::ir::Program>, players: u8, seed: &mut u64, budget: Duration) -> Run {
-    let start = Instant::now();
-    let mut r = Run {
-        games: 0,
+/// Plays the games with these seeds.
+fn playouts(program: &Arc<Program>, players: u8, seeds: std::ops::RangeInclusive<u64>) -> Tally {
+    let mut t = Tally {
         decisions: 0,
         failed: 0,
-        elapsed: Duration::ZERO,
     };
-    while r.games == 0 || start.elapsed() < budget {
-        match random_playout(program.clone(), players, *seed) {
-            Ok(game) => r.decisions += game.decisions() as u64,
-            Err(_) => r.failed += 1,
+    for seed in seeds {
+        match random_playout(program.clone(), players, seed) {
+            Ok(game) => t.decisions += game.decisions() as u64,
+            Err(_) => t.failed += 1,
         }
-        r.games += 1;
-        *seed += 1;
     }
-    r.elapsed = start.elapsed();
-    r
+    t
+}
+
+struct Row {
+    name: String,
+    program: Arc<Program>,
+    players: u8,
+    games: u64,
+    tallies: Vec<Tally>,
+    cpu: Vec<Duration>,
 }
 
 fn main() {
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    // `cargo bench` passes `--bench`; any other word filters the files by path.
-    let filters: Vec<String> = std::env::args()
-        .skip(1)
-        .filter(|a| !a.starts_with("--"))
-        .collect();
-    let mut files = Vec::new();
-    rules_files(&root.join("rules"), &mut files);
-    // By path text, so that a game comes before the variants in its folder.
-    files.sort_by_key(|p| p.to_string_lossy().into_owned());
+    let filters = filters();
+    let progress = Progress::new();
     let mut rows = Vec::new();
-    for path in &files {
-        let name = path
-            .strip_prefix(&root)
-            .unwrap_or(path)
-            .to_string_lossy()
-            .replace('\\', "/");
-        if !filters.is_empty() && !filters.iter().any(|f| name.contains(f.as_str())) {
+    let mut skipped = Vec::new();
+    for (name, path) in rules_files() {
+        if !matches(&filters, &name) {
             continue;
         }
-        let loaded = load(path, &[]);
+        let loaded = load(&path, &[]);
         let Some(program) = loaded.program else {
-            eprintln!(
+            skipped.push(format!(
                 "{name}: does not check ({} errors); skipped",
                 loaded.diagnostics.error_count()
-            );
+            ));
             continue;
         };
         let program = Arc::new(program);
         for players in program.min_players..=program.max_players {
-            eprint!("\r{name}, {players} players ...{:20}", "");
-            let _ = std::io::stderr().flush();
-            let mut seed = 1;
-            run(&program, players, &mut seed, WARM_UP);
-            let r = run(&program, players, &mut seed, MEASURE);
-            rows.push((name.clone(), players, r));
+            progress.show(format_args!("{name}, {players} players: sizing ..."));
+            let games = calls_per(REPETITION, WARM_UP, |seed| {
+                playouts(&program, players, seed..=seed)
+            });
+            rows.push(Row {
+                name: name.clone(),
+                program: program.clone(),
+                players,
+                games,
+                tallies: Vec::new(),
+                cpu: Vec::new(),
+            });
         }
     }
-    eprint!("\r{:60}\r", "");
-    let width = rows.iter().map(|r| r.0.len()).max().unwrap_or(4).max(5);
-    println!(
-        "{:width$}  {:>7}  {:>7}  {:>9}  {:>12}  {:>10}  {:>6}",
-        "rules", "players", "games", "games/s", "decisions/s", "dec/game", "failed"
-    );
-    for (name, players, r) in &rows {
-        let secs = r.elapsed.as_secs_f64();
-        println!(
-            "{name:width$}  {players:>7}  {:>7}  {:>9.1}  {:>12.0}  {:>10.1}  {:>6}",
-            r.games,
-            r.games as f64 / secs,
-            r.decisions as f64 / secs,
-            r.decisions as f64 / r.games as f64,
-            r.failed,
-        );
+    for r in 0..REPETITIONS {
+        for row in &mut rows {
+            progress.show(format_args!(
+                "repetition {} of {REPETITIONS}: {}, {} players ...",
+                r + 1,
+                row.name,
+                row.players
+            ));
+            let (tally, cpu) = cpu_time(|| playouts(&row.program, row.players, 1..=row.games));
+            row.tallies.push(tally);
+            row.cpu.push(cpu);
+        }
+    }
+    progress.done();
+    for s in &skipped {
+        println!("{s}");
     }
     if rows.is_empty() {
         println!("no rules files matched");
+        return;
+    }
+    println!(
+        "random playouts, per CPU-second of this thread: {REPETITIONS} repetitions a row, \
+         each the same games (seeds 1..=games) sized to about {} ms",
+        REPETITION.as_millis()
+    );
+    let width = rows.iter().map(|r| r.name.len()).max().unwrap_or(0).max(5);
+    println!(
+        "{:width$}  {:>7}  {:>5}  {:>26}  {:>6}  {:>9}  {:>8}  {:>6}",
+        "rules",
+        "players",
+        "games",
+        "decisions/s min/med/max",
+        "range",
+        "games/s",
+        "dec/game",
+        "failed"
+    );
+    let k = |x: f64| format!("{:.0}k", x / 1e3);
+    let mut unsteady = Vec::new();
+    for row in &rows {
+        let t = row.tallies[0];
+        if row.tallies.iter().any(|x| *x != t) {
+            unsteady.push(format!("{}, {} players", row.name, row.players));
+        }
+        let per_second = |count: &dyn Fn(&Tally) -> u64| {
+            let rates: Vec<f64> = row
+                .tallies
+                .iter()
+                .zip(&row.cpu)
+                .map(|(t, cpu)| count(t) as f64 / cpu.as_secs_f64())
+                .collect();
+            Spread::of(&rates)
+        };
+        let decisions = per_second(&|t| t.decisions);
+        let games = per_second(&|_| row.games);
+        let played = row.games - t.failed;
+        println!(
+            "{:width$}  {:>7}  {:>5}  {:>26}  {:>5.1}%  {:>9.1}  {:>8}  {:>6}",
+            row.name,
+            row.players,
+            row.games,
+            format!(
+                "{} / {} / {}",
+                k(decisions.min),
+                k(decisions.median),
+                k(decisions.max)
+            ),
+            decisions.range_percent(),
+            games.median,
+            if played == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1}", t.decisions as f64 / played as f64)
+            },
+            t.failed,
+        );
+    }
+    for u in &unsteady {
+        println!("warning: {u}: the same seeds gave different games in different repetitions");
     }
 }
