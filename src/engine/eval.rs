@@ -186,6 +186,12 @@ impl<'a> Eval<'a> {
 
     /// Evaluates a player.
     pub fn player(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<u8> {
+        // `me.x` and `p.x` read a local: no need to copy it out first.
+        if let K::Local(s) = e.kind {
+            if let Value::Player(p) = locals[s as usize] {
+                return Ok(p);
+            }
+        }
         match self.expr(e, locals)? {
             Value::Player(p) => Ok(p),
             Value::None => Err(err(
@@ -239,6 +245,13 @@ impl<'a> Eval<'a> {
     }
 
     fn entity(&mut self, e: &ir::Expr, k: ir::KindId, locals: &mut [Value]) -> R<usize> {
+        if let K::Local(s) = e.kind {
+            if let Value::Entity(kk, i) = locals[s as usize] {
+                if kk == k {
+                    return Ok(i as usize);
+                }
+            }
+        }
         match self.expr(e, locals)? {
             Value::Entity(kk, i) if kk == k => Ok(i as usize),
             Value::None => Err(err(
@@ -293,6 +306,24 @@ impl<'a> Eval<'a> {
                 return Ok(Value::Bool(found == (op == BinOp::In)));
             }
             _ => {}
+        }
+        if let BinOp::Eq | BinOp::Ne = op {
+            // Comparing with a local or a constant reads it in place.
+            let same = match (&a.kind, &b.kind) {
+                (K::Local(s), K::Const(c)) | (K::Const(c), K::Local(s)) => {
+                    Some(locals[*s as usize] == *c)
+                }
+                (K::Local(s), K::Local(t)) => Some(locals[*s as usize] == locals[*t as usize]),
+                (_, K::Const(c)) => Some(self.expr(a, locals)? == *c),
+                (K::Local(s), _) => {
+                    let y = self.expr(b, locals)?;
+                    Some(locals[*s as usize] == y)
+                }
+                _ => None,
+            };
+            if let Some(same) = same {
+                return Ok(Value::Bool(same == (op == BinOp::Eq)));
+            }
         }
         let x = self.expr(a, locals)?;
         let y = self.expr(b, locals)?;

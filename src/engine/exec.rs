@@ -1022,7 +1022,9 @@ impl Game {
             (ir::Type::Bool, _, Value::Bool(b)) => usize::from(!*b),
             (ir::Type::Enum(e), _, Value::Enum(f, i)) if e == f => *i as usize,
             (ir::Type::Entity(k), _, Value::Entity(j, i)) if k == j => *i as usize,
-            (ir::Type::Int, Some((lo, _)), Value::Int(n)) => usize::try_from(n.checked_sub(lo)?).ok()?,
+            (ir::Type::Int, Some((lo, _)), Value::Int(n)) => {
+                usize::try_from(n.checked_sub(lo)?).ok()?
+            }
             _ => return None,
         };
         (i < self.domain_size(program, ty, bounds)).then_some(i)

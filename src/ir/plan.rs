@@ -33,12 +33,15 @@ impl MovePlan {
             .take_while(|r| !reads_params(&r.cond))
             .count();
         let narrow = action.params.len() == 1
-            && action.requires.get(shared).is_some_and(|r| match &r.cond.kind {
-                ExprKind::Binary(BinOp::In, x, xs) => {
-                    matches!(x.kind, ExprKind::Local(1)) && !reads_params(xs)
-                }
-                _ => false,
-            });
+            && action
+                .requires
+                .get(shared)
+                .is_some_and(|r| match &r.cond.kind {
+                    ExprKind::Binary(BinOp::In, x, xs) => {
+                        matches!(x.kind, ExprKind::Local(1)) && !reads_params(xs)
+                    }
+                    _ => false,
+                });
         MovePlan { shared, narrow }
     }
 }
@@ -113,7 +116,11 @@ action rest {
     fn shared_requirements_and_a_membership_narrowing_are_found() {
         let p = plans(GAME);
         assert_eq!((p[0].shared, p[0].narrow), (1, true), "play");
-        assert_eq!((p[1].shared, p[1].narrow), (0, false), "two parameters never narrow");
+        assert_eq!(
+            (p[1].shared, p[1].narrow),
+            (0, false),
+            "two parameters never narrow"
+        );
         assert_eq!(
             (p[2].shared, p[2].narrow),
             (1, false),
