@@ -175,3 +175,14 @@ mod tests {
         assert_eq!(again.len(), 1);
     }
 }
+#[cfg(test)]
+mod size {
+    #[test]
+    fn a_value_and_an_evaluation_result_are_two_words() {
+        assert_eq!(std::mem::size_of::<super::Value>(), 16);
+        assert_eq!(
+            std::mem::size_of::<Result<super::Value, Box<crate::engine::RuntimeError>>>(),
+            16
+        );
+    }
+}
