@@ -130,8 +130,9 @@ impl<'a> Eval<'a> {
             }
             K::List(items) => {
                 let mut out = List::new();
+                let elements = out.make_mut();
                 for x in items {
-                    out.push(self.expr(x, locals)?);
+                    elements.push(self.expr(x, locals)?);
                 }
                 Value::List(out)
             }
@@ -674,8 +675,9 @@ impl<'a> Eval<'a> {
             }
             QueryKind::List => {
                 let mut out = List::new();
+                let elements = out.make_mut();
                 self.each(slot, source, filter, map, locals, |_, v, _| {
-                    out.push(v.clone());
+                    elements.push(v.clone());
                     Ok(())
                 })?;
                 Ok(Value::List(out))
