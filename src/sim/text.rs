@@ -1,13 +1,13 @@
 //! The text rendering of a simulation [`Report`], and its per-game CSV. Both depend only on the
 //! report (and records), so a merged report prints exactly as a single run.
 
-use super::report::{Meta, Report};
+use super::report::{FailureReport, Meta, Report};
 use super::run::GameRecord;
 use super::stats::Proportion;
 use std::fmt::Write;
 
-/// Failures listed one by one in the text; the rest are counted (all are in `--json`).
-const FAILURES_LISTED: usize = 10;
+/// Failures listed by seed for each failing rule; the rest are counted (all are in `--json`).
+const FAILURES_LISTED: usize = 6;
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
@@ -241,24 +241,41 @@ fn failures(out: &mut String, r: &Report) {
     }
     let _ = writeln!(
         out,
-        "Failures: {} of {} ({})",
+        "Failures: {} of {} ({}); every one is in --json and --csv",
         r.failed,
         games(r.played),
         share(r.failed, r.played)
     );
-    for f in r.failures.iter().take(FAILURES_LISTED) {
-        let _ = writeln!(
-            out,
-            "  seed {}, decision {}: {}: {}\n    at {}\n    replay: {}",
-            f.seed, f.decision, f.code, f.message, f.at, f.reproduce
-        );
+    // One paragraph a failing rule (code and place), in order of first failure.
+    let mut sites: Vec<(&str, &str, Vec<&FailureReport>)> = Vec::new();
+    for f in &r.failures {
+        match sites
+            .iter_mut()
+            .find(|(code, at, _)| *code == f.code && *at == f.at)
+        {
+            Some((_, _, list)) => list.push(f),
+            None => sites.push((&f.code, &f.at, vec![f])),
+        }
     }
-    if r.failures.len() > FAILURES_LISTED {
+    for (code, at, list) in &sites {
+        let first = list[0];
         let _ = writeln!(
             out,
-            "  ... and {} more (every one is in --json and --csv)",
-            r.failures.len() - FAILURES_LISTED
+            "  {code} at {at}, in {}: {}",
+            games(list.len() as u64),
+            first.message
         );
+        let shown: Vec<String> = list
+            .iter()
+            .take(FAILURES_LISTED)
+            .map(|f| format!("seed {} (decision {})", f.seed, f.decision))
+            .collect();
+        let more = match list.len().saturating_sub(FAILURES_LISTED) {
+            0 => String::new(),
+            n => format!(", and {n} more"),
+        };
+        let _ = writeln!(out, "    {}{more}", shown.join(", "));
+        let _ = writeln!(out, "    replay: {}", first.reproduce);
     }
 }
 
@@ -272,7 +289,8 @@ fn field(s: &str) -> String {
 }
 
 /// One row a game: index, seed, decisions, winners (seat names, space-separated), one score
-/// column a seat, the `end game` reason and the failure (`code at file:line:col: message`).
+/// column a seat, the `end game` reason and the failure
+/// (`decision D: code at file:line:col: message`).
 pub fn csv(meta: &Meta, records: &[GameRecord]) -> String {
     let mut out = String::from("index,seed,decisions,winners");
     for s in &meta.seats {
@@ -303,7 +321,12 @@ pub fn csv(meta: &Meta, records: &[GameRecord]) -> String {
         let failure = r
             .failure
             .as_ref()
-            .map(|f| format!("{} at {}: {}", f.code, f.at, f.message))
+            .map(|f| {
+                format!(
+                    "decision {}: {} at {}: {}",
+                    f.decision, f.code, f.at, f.message
+                )
+            })
             .unwrap_or_default();
         let _ = writeln!(
             out,
