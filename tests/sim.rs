@@ -188,7 +188,29 @@ fn shards_split_the_games_by_index() {
         bots: vec![BotKind::Random; 3],
         shard: Some(s),
     };
-    assert_eq!(batch.indices(), [2, 10, 18]);
+    assert_eq!(batch.indices().collect::<Vec<_>>(), [2, 10, 18]);
+    assert_eq!(batch.len(), 3);
+    // every game in exactly one shard, whatever G and N
+    for games in [0, 1, 7, 8, 9, 64] {
+        for count in 1..=9 {
+            let mut all: Vec<u64> = (1..=count)
+                .flat_map(|index| {
+                    let b = Batch {
+                        games,
+                        shard: Some(Shard { index, count }),
+                        ..batch.clone()
+                    };
+                    b.indices().collect::<Vec<_>>()
+                })
+                .collect();
+            all.sort_unstable();
+            assert_eq!(
+                all,
+                (0..games).collect::<Vec<_>>(),
+                "{games} games, {count} shards"
+            );
+        }
+    }
 }
 
 // ------------------------------------------------------------------------------- failures

@@ -84,7 +84,7 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
         action_names: program.actions.iter().map(|a| a.name.clone()).collect(),
     };
 
-    let bar = progress_bar(batch.indices().len() as u64);
+    let bar = progress_bar(batch.len());
     let threads = args.threads.map(|t| t as usize);
     let records = match run_batch(&program, &batch, threads, &|| bar.inc(1)) {
         Ok(r) => r,
@@ -157,9 +157,9 @@ fn progress_bar(games: u64) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::with_draw_target(Some(games), ProgressDrawTarget::stderr());
-    if let Ok(style) = ProgressStyle::with_template(
-        "{bar:40} {pos}/{len} games · {per_sec} · {elapsed} elapsed · ETA {eta}",
-    ) {
+    if let Ok(style) =
+        ProgressStyle::with_template("{bar:40} {pos}/{len} games · {elapsed} elapsed · ETA {eta}")
+    {
         bar.set_style(style);
     }
     bar

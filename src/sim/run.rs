@@ -67,11 +67,30 @@ pub struct Batch {
 }
 
 impl Batch {
+    /// How many games this batch plays (its shard's, or all).
+    pub fn len(&self) -> u64 {
+        match self.shard {
+            None => self.games,
+            Some(s) => (self.games + s.count - s.index) / s.count,
+        }
+    }
+
+    /// True if the batch plays no game.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The index in the whole batch of the `j`-th game this batch plays.
+    pub fn game(&self, j: u64) -> u64 {
+        match self.shard {
+            None => j,
+            Some(s) => s.index - 1 + j * s.count,
+        }
+    }
+
     /// The indices of the games this batch plays, in order.
-    pub fn indices(&self) -> Vec<u64> {
-        (0..self.games)
-            .filter(|i| self.shard.is_none_or(|s| s.contains(*i)))
-            .collect()
+    pub fn indices(&self) -> impl Iterator<Item = u64> + '_ {
+        (0..self.len()).map(|j| self.game(j))
     }
 
     /// The seed of game `i`.
@@ -218,12 +237,11 @@ pub fn run_batch(
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()?;
-    let indices = batch.indices();
     let mut records: Vec<GameRecord> = pool.install(|| {
-        indices
-            .par_iter()
-            .map(|i| {
-                let r = play_game(program, batch, *i);
+        (0..batch.len())
+            .into_par_iter()
+            .map(|j| {
+                let r = play_game(program, batch, batch.game(j));
                 progress();
                 r
             })
