@@ -1,4 +1,7 @@
 //! Bots: players run by the program. A bot sees only its own view and its own options.
+//!
+//! Two interfaces: [`Bot`] decides from a rendered [`BotView`] (the REPL, transcripts), and
+//! [`Policy`] decides on the fast path from the game itself (simulations, playouts).
 
 use crate::engine::{Game, MoveOption, Rng, Viewer};
 use std::collections::BTreeMap;
@@ -60,6 +63,22 @@ impl Bot for RandomBot {
     }
 }
 
+/// A bot for the fast path: it decides for `seat` from the game itself, without rendered text.
+///
+/// An implementation must use only what `seat` may know: the number of options, the kind and
+/// place of the decision, its own options' actions and labels, and the game as `seat` sees it
+/// (`Game::view` for that seat). A search bot must not read other seats' hidden state.
+pub trait Policy {
+    /// Picks one of `game.option_count(seat)` options by index; `seat` is deciding now.
+    fn decide(&mut self, game: &Game, seat: u8) -> usize;
+}
+
+impl Policy for RandomBot {
+    fn decide(&mut self, game: &Game, seat: u8) -> usize {
+        self.pick(game.option_count(seat))
+    }
+}
+
 /// Asks `bot` for `seat`'s decision, showing it only that seat's view.
 pub fn ask_bot(game: &Game, seat: u8, bot: &mut dyn Bot) -> Option<usize> {
     let options = game.options(seat);
@@ -99,6 +118,20 @@ impl BotKind {
             other => Err(BotSpecError(format!(
                 "unknown bot `{other}`; the bots are: random"
             ))),
+        }
+    }
+
+    /// The kind's name, as written in `--bots`.
+    pub fn name(self) -> &'static str {
+        match self {
+            BotKind::Random => "random",
+        }
+    }
+
+    /// A fast-path [`Policy`] of this kind for a seat; its choices follow from the seed.
+    pub fn policy(self, seed: u64, seat: u8) -> Box<dyn Policy + Send> {
+        match self {
+            BotKind::Random => Box::new(RandomBot::new(seed, seat)),
         }
     }
 
@@ -159,6 +192,14 @@ impl BotSpec {
         (0..players).all(|p| self.for_seat(p).is_some())
     }
 
+    /// The bot kind of every seat of a `players`-seat game, seats the spec leaves out played
+    /// by `default`.
+    pub fn kinds(&self, players: u8, default: BotKind) -> Vec<BotKind> {
+        (0..players)
+            .map(|p| self.for_seat(p).unwrap_or(default))
+            .collect()
+    }
+
     /// Seats named that the game does not have.
     pub fn check_seats(&self, players: u8) -> Result<(), BotSpecError> {
         match self.seats.keys().find(|s| **s >= players) {
@@ -186,5 +227,6 @@ mod tests {
         assert!(BotSpec::parse("x=random").is_err());
         assert!(BotSpec::parse("genius").is_err());
         assert!(s.check_seats(3).is_err());
+        assert_eq!(s.kinds(2, BotKind::Random), [BotKind::Random; 2]);
     }
 }

@@ -1,4 +1,18 @@
-//! Simulation: games played to the end by bots, and their transcripts.
+//! Simulation: games played to the end by bots, and their transcripts; batches of games on
+//! every core with their statistics (`meeple sim`).
+//!
+//! [`run`] plays a batch into per-game records, [`report`] computes the statistics from them,
+//! [`text`] renders them, [`merge`] combines shards, [`stats`] holds the arithmetic.
+
+pub mod merge;
+pub mod report;
+pub mod run;
+pub mod stats;
+pub mod text;
+
+pub use merge::{merge, parse_shard, MergeError};
+pub use report::{Meta, Report, SCHEMA};
+pub use run::{play_game, run_batch, Batch, Failure, GameRecord, Shard};
 
 use crate::bots::{ask_bot, Bot, BotKind, RandomBot};
 use crate::engine::{Game, MoveError, RuntimeError, Viewer};

@@ -1,0 +1,102 @@
+//! `meeple sim merge`: shard documents (`--shard K/N --json`) combined into the report that one
+//! run of the whole batch gives.
+
+use super::report::{Report, SCHEMA};
+use super::run::GameRecord;
+use std::collections::BTreeSet;
+use std::fmt;
+
+/// Why shard documents cannot be merged.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MergeError(pub String);
+
+impl fmt::Display for MergeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for MergeError {}
+
+/// Parses one shard document; `name` is used in errors.
+pub fn parse_shard(name: &str, text: &str) -> Result<Report, MergeError> {
+    let value: serde_json::Value = serde_json::from_str(text)
+        .map_err(|e| MergeError(format!("{name}: not a JSON document: {e}")))?;
+    match value.get("schema").and_then(|s| s.as_str()) {
+        Some(SCHEMA) => {}
+        Some(other) => {
+            return Err(MergeError(format!(
+                "{name}: schema `{other}`, expected `{SCHEMA}`"
+            )))
+        }
+        None => {
+            return Err(MergeError(format!(
+                "{name}: not a `meeple sim --json` document (no schema)"
+            )))
+        }
+    }
+    let report: Report =
+        serde_json::from_value(value).map_err(|e| MergeError(format!("{name}: {e}")))?;
+    if report.records.is_none() {
+        return Err(MergeError(format!(
+            "{name}: has no per-game records; run `meeple sim` with --shard K/N --json"
+        )));
+    }
+    Ok(report)
+}
+
+/// Merges shard reports (`(file name, report)`) of one batch into the report of the whole
+/// batch, with the records in game order. Every shard `1..=N` must be present once, and the shards must agree on what was
+/// simulated (game, variants, file, players, bots, seed, games).
+pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), MergeError> {
+    let Some((first_name, first)) = shards.first() else {
+        return Err(MergeError("no shard files given".into()));
+    };
+    let mut meta = first.meta.clone();
+    let count = meta.shard.map_or(1, |s| s.count);
+    meta.shard = None;
+    let mut seen = BTreeSet::new();
+    let mut records: Vec<GameRecord> = Vec::new();
+    for (name, report) in shards {
+        let mut m = report.meta.clone();
+        let shard = m.shard.take();
+        if m != meta {
+            return Err(MergeError(format!(
+                "{name} simulates something else than {first_name} (game, variants, file, \
+                 players, bots, seed or number of games differ)"
+            )));
+        }
+        let (index, n) = shard.map_or((1, 1), |s| (s.index, s.count));
+        if n != count {
+            return Err(MergeError(format!(
+                "{name} is shard {index}/{n}, but {first_name} cuts the batch into {count}"
+            )));
+        }
+        if !seen.insert(index) {
+            return Err(MergeError(format!("shard {index}/{count} is given twice")));
+        }
+        records.extend(report.records.iter().flatten().cloned());
+    }
+    let missing: Vec<String> = (1..=count)
+        .filter(|k| !seen.contains(k))
+        .map(|k| format!("{k}/{count}"))
+        .collect();
+    if !missing.is_empty() {
+        return Err(MergeError(format!(
+            "missing shard{}: {}",
+            if missing.len() == 1 { "" } else { "s" },
+            missing.join(", ")
+        )));
+    }
+    records.sort_by_key(|r| r.index);
+    let indices_ok = records.len() as u64 == meta.games
+        && records.iter().enumerate().all(|(i, r)| r.index == i as u64);
+    if !indices_ok {
+        return Err(MergeError(format!(
+            "the shards hold {} game records, not games 0 to {} once each",
+            records.len(),
+            meta.games.saturating_sub(1)
+        )));
+    }
+    Ok((Report::new(meta, &records), records))
+}

@@ -1,0 +1,417 @@
+//! The report of a batch of simulated games, computed from its records in game order so that it
+//! is the same whatever the thread count or sharding. Serialized as the `meeple-sim/1` JSON
+//! document (see `docs/sim.md`); rendered as text by [`super::text`].
+
+use super::run::{GameRecord, Shard};
+use super::stats::{mean, median, percentile, sorted, Proportion};
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// The schema name of the JSON document.
+pub const SCHEMA: &str = "meeple-sim/1";
+
+/// What was simulated: everything a report says besides its statistics.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meta {
+    /// The game's title.
+    pub game: String,
+    /// The variants applied, by title.
+    pub variants: Vec<String>,
+    /// The rules file, as given on the command line.
+    pub file: String,
+    /// The `--variant` files, as given.
+    pub variant_files: Vec<String>,
+    /// Seats at the table.
+    pub players: u8,
+    /// Seat names, in seat order.
+    pub seats: Vec<String>,
+    /// The bot of each seat, by kind name.
+    pub bots: Vec<String>,
+    /// The seed of game 0; game `i` uses `seed + i`.
+    pub seed: u64,
+    /// Games in the whole batch.
+    pub games: u64,
+    /// The shard this report covers, if only one.
+    pub shard: Option<Shard>,
+    /// Every action of the program, in program order.
+    pub action_names: Vec<String>,
+}
+
+impl Meta {
+    /// The `--bots` value that gives every seat its bot: `random`, or `1=random,2=...`.
+    pub fn bots_spec(&self) -> String {
+        match self.bots.first() {
+            Some(first) if self.bots.iter().all(|b| b == first) => first.clone(),
+            _ => self
+                .bots
+                .iter()
+                .enumerate()
+                .map(|(i, b)| format!("{}={b}", i + 1))
+                .collect::<Vec<_>>()
+                .join(","),
+        }
+    }
+
+    /// The command that replays game `seed` with a full log: `meeple play FILE ... --bots ...`.
+    pub fn reproduce(&self, seed: u64) -> String {
+        let mut cmd = format!("meeple play {}", shell_word(&self.file));
+        for v in &self.variant_files {
+            cmd.push_str(&format!(" --variant {}", shell_word(v)));
+        }
+        cmd.push_str(&format!(
+            " --players {} --seed {seed} --bots {}",
+            self.players,
+            self.bots_spec()
+        ));
+        cmd
+    }
+}
+
+/// A word quoted for a POSIX shell if it needs quoting.
+fn shell_word(s: &str) -> String {
+    let plain = !s.is_empty()
+        && s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,@".contains(c));
+    if plain {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+/// One seat's wins.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatWins {
+    /// The seat's name.
+    pub seat: String,
+    /// Games it won alone, out of the finished games, with the 95% Wilson interval.
+    pub win: Proportion,
+    /// Games whose win it shared with other seats.
+    pub shared: u64,
+}
+
+/// Seat 1's win rate against an even share.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FirstSeat {
+    /// Seat 1's name.
+    pub seat: String,
+    /// Its sole wins out of the finished games, with the 95% Wilson interval.
+    pub win: Proportion,
+    /// `1 / players`: the rate of a seat with no advantage, if every game had one winner.
+    pub expected: f64,
+    /// `win.rate - expected`.
+    pub difference: f64,
+}
+
+/// How many games ended one way.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Ending {
+    /// The `end game` reason, or `null` for a normal end (the flow ran out).
+    pub reason: Option<String>,
+    /// Games that ended so.
+    pub games: u64,
+}
+
+/// Game length in decisions, over the finished games.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Length {
+    /// The mean.
+    pub mean: f64,
+    /// The median.
+    pub median: f64,
+    /// The 5th percentile (nearest rank).
+    pub p5: f64,
+    /// The 95th percentile (nearest rank).
+    pub p95: f64,
+    /// The shortest game.
+    pub min: u64,
+    /// The longest game.
+    pub max: u64,
+}
+
+/// One seat's final scores over the finished games.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatScores {
+    /// The seat's name.
+    pub seat: String,
+    /// The mean score.
+    pub mean: f64,
+    /// The lowest.
+    pub min: i64,
+    /// The highest.
+    pub max: i64,
+}
+
+/// The winner's lead over the best non-winner.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Margin {
+    /// Finished games with at least one winner and one non-winner.
+    pub games: u64,
+    /// The mean margin.
+    pub mean: f64,
+    /// The median margin.
+    pub median: f64,
+}
+
+/// How often one action was taken.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActionCount {
+    /// The action's name.
+    pub name: String,
+    /// Times taken, over every game played.
+    pub taken: u64,
+    /// `taken` over all turns taken.
+    pub share: f64,
+}
+
+/// Legal options per decision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Branching {
+    /// Decisions taken, over every game played.
+    pub decisions: u64,
+    /// Mean legal options per decision.
+    pub mean: f64,
+    /// The most options any decision had.
+    pub max: u64,
+}
+
+/// A game in which a rule failed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FailureReport {
+    /// The game's index in the batch.
+    pub index: u64,
+    /// Its seed.
+    pub seed: u64,
+    /// The decision that failed, counting from 1 (0: the game could not start).
+    pub decision: u64,
+    /// The error's code.
+    pub code: String,
+    /// The error's message.
+    pub message: String,
+    /// The failing rule, `file:line:column`.
+    pub at: String,
+    /// The command that replays the game with its full log.
+    pub reproduce: String,
+}
+
+/// Every statistic of a batch, in the order of the JSON document.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Report {
+    /// Always [`SCHEMA`].
+    pub schema: String,
+    /// What was simulated.
+    #[serde(flatten)]
+    pub meta: Meta,
+    /// Games played in this report (the shard's, or all).
+    pub played: u64,
+    /// Games that reached their end.
+    pub finished: u64,
+    /// Games in which a rule failed.
+    pub failed: u64,
+    /// Each seat's wins.
+    pub wins: Vec<SeatWins>,
+    /// Finished games won by two seats or more.
+    pub shared_wins: u64,
+    /// Finished games nobody won.
+    pub nobody_wins: u64,
+    /// Seat 1 against an even share (absent with no finished game).
+    pub first_seat: Option<FirstSeat>,
+    /// How the finished games ended, most frequent first.
+    pub endings: Vec<Ending>,
+    /// Game length in decisions.
+    pub length: Length,
+    /// Each seat's scores.
+    pub scores: Vec<SeatScores>,
+    /// The winner's margin over the runner-up.
+    pub margin: Margin,
+    /// Every action of the program with how often it was taken, in program order.
+    pub actions: Vec<ActionCount>,
+    /// The actions never taken in any game played.
+    pub never_taken: Vec<String>,
+    /// Legal options per decision.
+    pub branching: Branching,
+    /// Every game in which a rule failed, in game order.
+    pub failures: Vec<FailureReport>,
+    /// The per-game records, kept in shard files for `meeple sim merge`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub records: Option<Vec<GameRecord>>,
+}
+
+impl Report {
+    /// Computes the report of `records`, which must be sorted by game index.
+    pub fn new(meta: Meta, records: &[GameRecord]) -> Report {
+        let finished: Vec<&GameRecord> = records.iter().filter(|r| r.finished()).collect();
+        let n = finished.len() as u64;
+        let players = meta.players as usize;
+
+        let mut sole = vec![0u64; players];
+        let mut shared = vec![0u64; players];
+        let (mut shared_wins, mut nobody_wins) = (0, 0);
+        for r in &finished {
+            match r.winners.as_slice() {
+                [] => nobody_wins += 1,
+                [w] => sole[*w as usize] += 1,
+                many => {
+                    shared_wins += 1;
+                    for w in many {
+                        shared[*w as usize] += 1;
+                    }
+                }
+            }
+        }
+        let wins: Vec<SeatWins> = (0..players)
+            .map(|p| SeatWins {
+                seat: meta.seats[p].clone(),
+                win: Proportion::new(sole[p], n),
+                shared: shared[p],
+            })
+            .collect();
+        let first_seat = (n > 0 && players > 0).then(|| {
+            let expected = 1.0 / players as f64;
+            FirstSeat {
+                seat: meta.seats[0].clone(),
+                win: wins[0].win,
+                expected,
+                difference: wins[0].win.rate - expected,
+            }
+        });
+
+        let mut by_reason: BTreeMap<Option<String>, u64> = BTreeMap::new();
+        for r in &finished {
+            *by_reason.entry(r.reason.clone()).or_default() += 1;
+        }
+        let mut endings: Vec<Ending> = by_reason
+            .into_iter()
+            .map(|(reason, games)| Ending { reason, games })
+            .collect();
+        endings.sort_by_key(|e| std::cmp::Reverse(e.games));
+
+        let lengths = sorted(finished.iter().map(|r| r.decisions as f64).collect());
+        let length = Length {
+            mean: mean(&lengths),
+            median: median(&lengths),
+            p5: percentile(&lengths, 5.0),
+            p95: percentile(&lengths, 95.0),
+            min: finished.iter().map(|r| r.decisions).min().unwrap_or(0),
+            max: finished.iter().map(|r| r.decisions).max().unwrap_or(0),
+        };
+
+        let scores = (0..players)
+            .map(|p| {
+                let s: Vec<i64> = finished
+                    .iter()
+                    .filter_map(|r| r.scores.get(p).copied())
+                    .collect();
+                SeatScores {
+                    seat: meta.seats[p].clone(),
+                    mean: mean(&s.iter().map(|v| *v as f64).collect::<Vec<_>>()),
+                    min: s.iter().copied().min().unwrap_or(0),
+                    max: s.iter().copied().max().unwrap_or(0),
+                }
+            })
+            .collect();
+
+        let margins = sorted(finished.iter().filter_map(|r| margin(r)).collect());
+        let margin = Margin {
+            games: margins.len() as u64,
+            mean: mean(&margins),
+            median: median(&margins),
+        };
+
+        let mut taken = vec![0u64; meta.action_names.len()];
+        for r in records {
+            for (t, c) in taken.iter_mut().zip(&r.actions) {
+                *t += c;
+            }
+        }
+        let turns: u64 = taken.iter().sum();
+        let actions: Vec<ActionCount> = meta
+            .action_names
+            .iter()
+            .zip(&taken)
+            .map(|(name, t)| ActionCount {
+                name: name.clone(),
+                taken: *t,
+                share: if turns == 0 {
+                    0.0
+                } else {
+                    *t as f64 / turns as f64
+                },
+            })
+            .collect();
+        let never_taken = actions
+            .iter()
+            .filter(|a| a.taken == 0)
+            .map(|a| a.name.clone())
+            .collect();
+
+        let decisions: u64 = records.iter().map(|r| r.decisions).sum();
+        let options: u64 = records.iter().map(|r| r.options).sum();
+        let branching = Branching {
+            decisions,
+            mean: if decisions == 0 {
+                0.0
+            } else {
+                options as f64 / decisions as f64
+            },
+            max: records.iter().map(|r| r.max_options).max().unwrap_or(0),
+        };
+
+        let failures = records
+            .iter()
+            .filter_map(|r| {
+                let f = r.failure.as_ref()?;
+                Some(FailureReport {
+                    index: r.index,
+                    seed: r.seed,
+                    decision: f.decision,
+                    code: f.code.clone(),
+                    message: f.message.clone(),
+                    at: f.at.clone(),
+                    reproduce: meta.reproduce(r.seed),
+                })
+            })
+            .collect::<Vec<_>>();
+
+        Report {
+            schema: SCHEMA.to_string(),
+            played: records.len() as u64,
+            finished: n,
+            failed: failures.len() as u64,
+            meta,
+            wins,
+            shared_wins,
+            nobody_wins,
+            first_seat,
+            endings,
+            length,
+            scores,
+            margin,
+            actions,
+            never_taken,
+            branching,
+            failures,
+            records: None,
+        }
+    }
+
+    /// Pretty JSON ending in a newline.
+    pub fn to_json(&self) -> String {
+        let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
+        s.push('\n');
+        s
+    }
+}
+
+/// The best winner's score minus the best non-winner's, if the game has both.
+fn margin(r: &GameRecord) -> Option<f64> {
+    let best = |winning: bool| {
+        r.scores
+            .iter()
+            .enumerate()
+            .filter(|(p, _)| r.winners.contains(&(*p as u8)) == winning)
+            .map(|(_, s)| *s)
+            .max()
+    };
+    Some((best(true)? - best(false)?) as f64)
+}

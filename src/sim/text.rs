@@ -1,0 +1,339 @@
+//! The text rendering of a simulation [`Report`], and its per-game CSV. Both depend only on the
+//! report (and records), so a merged report prints exactly as a single run.
+
+use super::report::{FailureReport, Meta, Report};
+use super::run::GameRecord;
+use super::stats::Proportion;
+use std::fmt::Write;
+
+/// Failures listed by seed for each failing rule; the rest are counted (all are in `--json`).
+const FAILURES_LISTED: usize = 6;
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", 100.0 * x)
+}
+
+fn interval(p: &Proportion) -> String {
+    format!("[{}, {}]", pct(p.low), pct(p.high))
+}
+
+/// `1 game`, `3 games`.
+fn games(n: u64) -> String {
+    if n == 1 {
+        "1 game".into()
+    } else {
+        format!("{n} games")
+    }
+}
+
+/// The share of `n` in `of`, as `12.5%` (`-` for none).
+fn share(n: u64, of: u64) -> String {
+    if of == 0 {
+        "-".into()
+    } else {
+        pct(n as f64 / of as f64)
+    }
+}
+
+/// A number with at most one decimal, without a trailing `.0`.
+fn num(x: f64) -> String {
+    let s = format!("{x:.1}");
+    s.strip_suffix(".0").map_or(s.clone(), str::to_string)
+}
+
+/// The report as text, one section a paragraph.
+pub fn render(report: &Report) -> String {
+    let mut out = String::new();
+    header(&mut out, report);
+    wins(&mut out, report);
+    if report.finished > 0 {
+        endings_and_length(&mut out, report);
+        scores(&mut out, report);
+    }
+    actions(&mut out, report);
+    failures(&mut out, report);
+    out
+}
+
+fn header(out: &mut String, r: &Report) {
+    let m = &r.meta;
+    let variants = if m.variants.is_empty() {
+        String::new()
+    } else {
+        format!(" with {}", m.variants.join(", "))
+    };
+    let _ = writeln!(out, "{}{variants}: {}", m.game, m.file);
+    let last = m.seed.wrapping_add(m.games.saturating_sub(1));
+    let _ = writeln!(
+        out,
+        "{} players, {} (seeds {} to {last}), bots: {}",
+        m.players,
+        games(m.games),
+        m.seed,
+        m.bots_spec()
+    );
+    if let Some(s) = m.shard {
+        let _ = writeln!(
+            out,
+            "shard {s}: {} (game i when i % {} = {})",
+            games(r.played),
+            s.count,
+            s.index - 1
+        );
+    }
+    let _ = writeln!(out, "{} finished, {} failed\n", r.finished, r.failed);
+}
+
+fn wins(out: &mut String, r: &Report) {
+    if r.finished == 0 {
+        let _ = writeln!(out, "No game finished.\n");
+        return;
+    }
+    let width = r
+        .meta
+        .seats
+        .iter()
+        .map(|s| s.len())
+        .max()
+        .unwrap_or(2)
+        .max(4);
+    let _ = writeln!(
+        out,
+        "Wins (sole winner, of {} finished; 95% Wilson interval)",
+        r.finished
+    );
+    for w in &r.wins {
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>7}  {:>6}  {:<16}  shared {}",
+            w.seat,
+            w.win.count,
+            pct(w.win.rate),
+            interval(&w.win),
+            w.shared
+        );
+    }
+    let _ = writeln!(
+        out,
+        "  shared wins: {} ({}); nobody wins: {} ({})",
+        games(r.shared_wins),
+        share(r.shared_wins, r.finished),
+        games(r.nobody_wins),
+        share(r.nobody_wins, r.finished)
+    );
+    if let Some(f) = &r.first_seat {
+        let verdict = if f.expected < f.win.low {
+            "an advantage"
+        } else if f.expected > f.win.high {
+            "a disadvantage"
+        } else {
+            "no clear advantage"
+        };
+        let _ = writeln!(
+            out,
+            "First-seat advantage: {} wins {} {} against 1/{} = {} ({:+.1} points): {verdict}",
+            f.seat,
+            pct(f.win.rate),
+            interval(&f.win),
+            r.meta.players,
+            pct(f.expected),
+            100.0 * f.difference
+        );
+    }
+    out.push('\n');
+}
+
+fn endings_and_length(out: &mut String, r: &Report) {
+    let _ = writeln!(out, "Endings");
+    for e in &r.endings {
+        let name = match &e.reason {
+            Some(reason) => format!("end game \"{reason}\""),
+            None => "normal end".into(),
+        };
+        let _ = writeln!(
+            out,
+            "  {:>7}  {:>6}  {name}",
+            e.games,
+            share(e.games, r.finished)
+        );
+    }
+    let l = &r.length;
+    let _ = writeln!(
+        out,
+        "\nLength in decisions: mean {}, median {}, 5th percentile {}, 95th percentile {} (min {}, max {})",
+        num(l.mean),
+        num(l.median),
+        num(l.p5),
+        num(l.p95),
+        l.min,
+        l.max
+    );
+    out.push('\n');
+}
+
+fn scores(out: &mut String, r: &Report) {
+    let width = r
+        .meta
+        .seats
+        .iter()
+        .map(|s| s.len())
+        .max()
+        .unwrap_or(2)
+        .max(4);
+    let _ = writeln!(
+        out,
+        "Scores  {:<width$}  {:>8}  {:>6}  {:>6}",
+        "", "mean", "min", "max"
+    );
+    for s in &r.scores {
+        let _ = writeln!(
+            out,
+            "        {:<width$}  {:>8.2}  {:>6}  {:>6}",
+            s.seat, s.mean, s.min, s.max
+        );
+    }
+    let m = &r.margin;
+    if m.games > 0 {
+        let _ = writeln!(
+            out,
+            "Winner's margin over the runner-up: mean {}, median {} ({})",
+            num(m.mean),
+            num(m.median),
+            games(m.games)
+        );
+    }
+    out.push('\n');
+}
+
+fn actions(out: &mut String, r: &Report) {
+    let turns: u64 = r.actions.iter().map(|a| a.taken).sum();
+    let _ = writeln!(out, "Actions taken ({turns} turns)");
+    let width = r.actions.iter().map(|a| a.name.len()).max().unwrap_or(0);
+    for a in &r.actions {
+        let _ = writeln!(
+            out,
+            "  {:<width$}  {:>9}  {:>6}",
+            a.name,
+            a.taken,
+            pct(a.share)
+        );
+    }
+    if !r.never_taken.is_empty() {
+        let _ = writeln!(
+            out,
+            "  never taken in {}: {}",
+            games(r.played),
+            r.never_taken.join(", ")
+        );
+    }
+    let b = &r.branching;
+    let _ = writeln!(
+        out,
+        "\nBranching: {:.2} legal options per decision on average, at most {} ({} decisions)\n",
+        b.mean, b.max, b.decisions
+    );
+}
+
+fn failures(out: &mut String, r: &Report) {
+    if r.failures.is_empty() {
+        let _ = writeln!(out, "Failures: none");
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "Failures: {} of {} ({}); every one is in --json and --csv",
+        r.failed,
+        games(r.played),
+        share(r.failed, r.played)
+    );
+    // One paragraph a failing rule (code and place), in order of first failure.
+    let mut sites: Vec<(&str, &str, Vec<&FailureReport>)> = Vec::new();
+    for f in &r.failures {
+        match sites
+            .iter_mut()
+            .find(|(code, at, _)| *code == f.code && *at == f.at)
+        {
+            Some((_, _, list)) => list.push(f),
+            None => sites.push((&f.code, &f.at, vec![f])),
+        }
+    }
+    for (code, at, list) in &sites {
+        let first = list[0];
+        let _ = writeln!(
+            out,
+            "  {code} at {at}, in {}: {}",
+            games(list.len() as u64),
+            first.message
+        );
+        let shown: Vec<String> = list
+            .iter()
+            .take(FAILURES_LISTED)
+            .map(|f| format!("seed {} (decision {})", f.seed, f.decision))
+            .collect();
+        let more = match list.len().saturating_sub(FAILURES_LISTED) {
+            0 => String::new(),
+            n => format!(", and {n} more"),
+        };
+        let _ = writeln!(out, "    {}{more}", shown.join(", "));
+        let _ = writeln!(out, "    replay: {}", first.reproduce);
+    }
+}
+
+/// A CSV field, quoted when it needs to be.
+fn field(s: &str) -> String {
+    if s.contains([',', '"', '\n', '\r']) {
+        format!("\"{}\"", s.replace('"', "\"\""))
+    } else {
+        s.to_string()
+    }
+}
+
+/// One row a game: index, seed, decisions, winners (seat names, space-separated), one score
+/// column a seat, the `end game` reason and the failure
+/// (`decision D: code at file:line:col: message`).
+pub fn csv(meta: &Meta, records: &[GameRecord]) -> String {
+    let mut out = String::from("index,seed,decisions,winners");
+    for s in &meta.seats {
+        out.push(',');
+        out.push_str(&field(&format!("score_{s}")));
+    }
+    out.push_str(",reason,failure\n");
+    for r in records {
+        let winners: Vec<&str> = r
+            .winners
+            .iter()
+            .filter_map(|w| meta.seats.get(*w as usize).map(String::as_str))
+            .collect();
+        let _ = write!(
+            out,
+            "{},{},{},{}",
+            r.index,
+            r.seed,
+            r.decisions,
+            field(&winners.join(" "))
+        );
+        for p in 0..meta.seats.len() {
+            out.push(',');
+            if let Some(s) = r.scores.get(p) {
+                out.push_str(&s.to_string());
+            }
+        }
+        let failure = r
+            .failure
+            .as_ref()
+            .map(|f| {
+                format!(
+                    "decision {}: {} at {}: {}",
+                    f.decision, f.code, f.at, f.message
+                )
+            })
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            ",{},{}",
+            field(r.reason.as_deref().unwrap_or("")),
+            field(&failure)
+        );
+    }
+    out
+}

@@ -1,0 +1,492 @@
+//! `meeple sim` end to end and its library: the report is the same for any thread count, shards
+//! merge into exactly the report of one run, failing rules are reported with their seed and
+//! decision, the Wilson intervals match hand-computed values, and the JSON document has its
+//! schema and every documented field.
+
+mod common;
+
+use meeple::bots::{BotKind, Policy, RandomBot};
+use meeple::engine::{Game, MoveError};
+use meeple::sim::stats::{wilson, Proportion, Z95};
+use meeple::sim::{run_batch, Batch, GameRecord, Shard};
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::sync::Arc;
+
+const GAME: &str = "rules/cheaters_game.rules";
+const OVERDRAW: &str = "tests/fixtures/run/overdraw.rules";
+
+/// Runs `meeple` from the crate root without colour, stdin closed.
+fn run(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .output()
+        .expect("the meeple binary runs")
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().expect("an exit code, not a signal")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8 output")
+}
+
+/// A scratch folder under `target/`, relative to the crate root.
+fn scratch(name: &str) -> String {
+    let rel = format!("target/sim-tests/{name}");
+    std::fs::create_dir_all(Path::new(env!("CARGO_MANIFEST_DIR")).join(&rel))
+        .expect("scratch folder");
+    rel
+}
+
+fn json(o: &Output) -> serde_json::Value {
+    serde_json::from_slice(&o.stdout).expect("one JSON document")
+}
+
+fn program(path: &str) -> Arc<meeple::ir::Program> {
+    common::program(path)
+}
+
+// --------------------------------------------------------------------------- determinism
+
+#[test]
+fn the_text_report_is_byte_identical_for_any_thread_count() {
+    for (file, players) in [(GAME, "4"), (OVERDRAW, "3")] {
+        let report = |threads: &str| {
+            let o = run(&[
+                "sim",
+                file,
+                "--players",
+                players,
+                "--games",
+                "300",
+                "--seed",
+                "7",
+                "--threads",
+                threads,
+            ]);
+            assert!(code(&o) <= 1, "{}", stderr(&o));
+            o.stdout
+        };
+        let one = report("1");
+        assert!(!one.is_empty());
+        assert_eq!(one, report("2"), "{file}: 1 thread vs 2");
+        assert_eq!(one, report("3"), "{file}: 1 thread vs 3");
+    }
+}
+
+#[test]
+fn the_records_are_in_game_order_and_the_same_for_any_thread_count() {
+    let program = program(GAME);
+    let batch = Batch {
+        players: 3,
+        games: 64,
+        seed: 100,
+        bots: vec![BotKind::Random; 3],
+        shard: None,
+    };
+    let one = run_batch(&program, &batch, Some(1), &|| {}).expect("a pool");
+    let two = run_batch(&program, &batch, Some(2), &|| {}).expect("a pool");
+    assert_eq!(one, two);
+    let indices: Vec<u64> = one.iter().map(|r| r.index).collect();
+    assert_eq!(indices, (0..64).collect::<Vec<_>>());
+    assert!(one.iter().all(|r| r.seed == 100 + r.index));
+}
+
+#[test]
+fn a_simulated_game_is_the_random_playout_of_its_seed() {
+    let program = program(GAME);
+    let batch = Batch {
+        players: 4,
+        games: 20,
+        seed: 1,
+        bots: vec![BotKind::Random; 4],
+        shard: None,
+    };
+    for r in run_batch(&program, &batch, Some(1), &|| {}).expect("a pool") {
+        let game = meeple::sim::random_playout(program.clone(), 4, r.seed).expect("plays");
+        let o = game.outcome().expect("over");
+        assert_eq!(r.decisions, game.decisions() as u64, "seed {}", r.seed);
+        assert_eq!(r.winners, o.winners, "seed {}", r.seed);
+        assert_eq!(r.scores, o.scores, "seed {}", r.seed);
+        assert_eq!(r.reason, o.reason, "seed {}", r.seed);
+        let turns: u64 = r.actions.iter().sum();
+        assert!(turns > 0 && turns <= r.decisions);
+    }
+}
+
+// --------------------------------------------------------------------------------- shards
+
+#[test]
+fn two_shards_merged_print_exactly_the_report_of_one_run() {
+    let dir = scratch("merge");
+    let base = [OVERDRAW, "--players", "2", "--games", "250", "--seed", "3"];
+    let single = run(&[&["sim"][..], &base].concat());
+    assert_eq!(code(&single), 1, "overdraw fails in some games");
+    let mut files = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let o = run(&[&["sim"][..], &base, &["--shard", k, "--json"]].concat());
+        assert_eq!(code(&o), 1, "{}", stderr(&o));
+        let doc = json(&o);
+        let records = doc["records"]
+            .as_array()
+            .expect("a shard keeps its records");
+        assert_eq!(records.len(), 125);
+        let path = format!("{dir}/shard-{}.json", &k[..1]);
+        std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path), &o.stdout)
+            .expect("write the shard");
+        files.push(path);
+    }
+    // given in any order
+    let merged = run(&["sim", "merge", &files[1], &files[0]]);
+    assert_eq!(code(&merged), 1, "{}", stderr(&merged));
+    assert_eq!(stdout(&merged), stdout(&single), "text, byte for byte");
+
+    let single_json = run(&[&["sim"][..], &base, &["--json"]].concat());
+    let merged_json = run(&["sim", "merge", "--json", &files[0], &files[1]]);
+    assert_eq!(
+        merged_json.stdout, single_json.stdout,
+        "JSON, byte for byte"
+    );
+    assert!(json(&single_json).get("records").is_none());
+
+    let single_csv = run(&[&["sim"][..], &base, &["--csv"]].concat());
+    let merged_csv = run(&["sim", "merge", "--csv", &files[0], &files[1]]);
+    assert_eq!(merged_csv.stdout, single_csv.stdout, "CSV, byte for byte");
+
+    let missing = run(&["sim", "merge", &files[0]]);
+    assert_eq!(code(&missing), 1);
+    assert!(
+        stderr(&missing).contains("missing shard: 2/2"),
+        "{}",
+        stderr(&missing)
+    );
+    let twice = run(&["sim", "merge", &files[0], &files[0]]);
+    assert!(stderr(&twice).contains("given twice"), "{}", stderr(&twice));
+}
+
+#[test]
+fn shards_split_the_games_by_index() {
+    let s = Shard::parse("3/8").expect("parses");
+    assert_eq!((s.index, s.count), (3, 8));
+    assert!(s.contains(2) && s.contains(10) && !s.contains(3));
+    for bad in ["0/8", "9/8", "3", "a/b", "1/0"] {
+        assert!(Shard::parse(bad).is_err(), "{bad}");
+    }
+    let batch = Batch {
+        players: 3,
+        games: 20,
+        seed: 1,
+        bots: vec![BotKind::Random; 3],
+        shard: Some(s),
+    };
+    assert_eq!(batch.indices().collect::<Vec<_>>(), [2, 10, 18]);
+    assert_eq!(batch.len(), 3);
+    // every game in exactly one shard, whatever G and N
+    for games in [0, 1, 7, 8, 9, 64] {
+        for count in 1..=9 {
+            let mut all: Vec<u64> = (1..=count)
+                .flat_map(|index| {
+                    let b = Batch {
+                        games,
+                        shard: Some(Shard { index, count }),
+                        ..batch.clone()
+                    };
+                    b.indices().collect::<Vec<_>>()
+                })
+                .collect();
+            all.sort_unstable();
+            assert_eq!(
+                all,
+                (0..games).collect::<Vec<_>>(),
+                "{games} games, {count} shards"
+            );
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------- failures
+
+#[test]
+fn a_failing_rule_is_reported_with_its_seed_decision_and_replay_command() {
+    let o = run(&["sim", OVERDRAW, "-p", "2", "-g", "60", "--json"]);
+    assert_eq!(code(&o), 1, "a failure exits 1");
+    let doc = json(&o);
+    let failures = doc["failures"].as_array().expect("failures");
+    assert!(!failures.is_empty() && failures.len() < 60, "{failures:?}");
+    assert_eq!(doc["failed"], failures.len());
+    let program = program(OVERDRAW);
+    for f in failures {
+        assert_eq!(f["code"], "out-of-range", "{f}");
+        assert_eq!(f["at"], format!("{OVERDRAW}:18:16"), "{f}");
+        let seed = f["seed"].as_u64().expect("a seed");
+        assert_eq!(
+            f["reproduce"],
+            format!("meeple play {OVERDRAW} --players 2 --seed {seed} --bots random")
+        );
+        // The decision number is the one a full game (as `meeple play` plays it) fails at.
+        let mut game = Game::new(program.clone(), 2, seed).expect("starts");
+        let mut bots: Vec<RandomBot> = (0..2).map(|p| RandomBot::new(seed, p)).collect();
+        let mut decision = 0;
+        let failed_at = loop {
+            let seat = game.to_decide().expect("fails before its end");
+            decision += 1;
+            let i = bots[seat as usize].decide(&game, seat);
+            match game.play(seat, i) {
+                Ok(()) => {}
+                Err(MoveError::Runtime(e)) => {
+                    assert_eq!(e.code, "out-of-range");
+                    break decision;
+                }
+                Err(e) => panic!("refused: {e}"),
+            }
+        };
+        assert_eq!(f["decision"], failed_at, "seed {seed}");
+    }
+
+    let text = run(&["sim", OVERDRAW, "-p", "2", "-g", "60"]);
+    let out = stdout(&text);
+    let first = &failures[0];
+    assert!(
+        out.contains(&format!(
+            "seed {} (decision {})",
+            first["seed"], first["decision"]
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("out-of-range at {OVERDRAW}:18:16")),
+        "{out}"
+    );
+    assert!(out.contains("nth(…, 4) of a list of 3"), "{out}");
+    assert!(
+        out.contains(first["reproduce"].as_str().expect("a command")),
+        "{out}"
+    );
+
+    // The replay command fails the same way.
+    let seed = first["seed"].to_string();
+    let replay = run(&[
+        "play",
+        OVERDRAW,
+        "--players",
+        "2",
+        "--seed",
+        &seed,
+        "--bots",
+        "random",
+    ]);
+    assert_eq!(code(&replay), 1);
+    assert!(
+        stderr(&replay).contains("out-of-range"),
+        "{}",
+        stderr(&replay)
+    );
+    assert!(stderr(&replay).contains(&format!("{OVERDRAW}:18:16")));
+}
+
+#[test]
+fn actions_never_taken_endings_and_csv_rows() {
+    let o = run(&["sim", OVERDRAW, "-p", "2", "-g", "100"]);
+    let out = stdout(&o);
+    assert!(out.contains("never taken in 100 games: hoard"), "{out}");
+    assert!(out.contains("normal end"), "{out}");
+    assert!(out.contains("end game \"P1 rolls a six\""), "{out}");
+
+    let csv = stdout(&run(&["sim", OVERDRAW, "-p", "2", "-g", "100", "--csv"]));
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        rows[0],
+        "index,seed,decisions,winners,score_P1,score_P2,reason,failure"
+    );
+    assert_eq!(rows.len(), 101, "a header and one row a game");
+    assert!(rows[1].starts_with("0,1,"), "{}", rows[1]);
+    assert!(rows
+        .iter()
+        .any(|r| r.contains("decision ") && r.contains("out-of-range")));
+    assert!(rows.iter().any(|r| r.contains(",P1 rolls a six,")));
+}
+
+// ---------------------------------------------------------------------------- statistics
+
+#[test]
+fn wilson_intervals_match_hand_computed_values() {
+    let close = |a: f64, b: f64| (a - b).abs() < 5e-5;
+    // 50 of 100: (0.5 ± 1.96·√(0.0025 + 0.000096)) / 1.03841 = [0.4038, 0.5962].
+    let (lo, hi) = wilson(50, 100, Z95);
+    assert!(close(lo, 0.4038) && close(hi, 0.5962), "{lo} {hi}");
+    // 0 of 10: [0, (z²/10) / (1 + z²/10)] = [0, 0.2775].
+    let (lo, hi) = wilson(0, 10, Z95);
+    assert!(close(lo, 0.0) && close(hi, 0.2775), "{lo} {hi}");
+    // 1 of 4: centre (0.25 + 0.4802) / 1.9604 = 0.3725, half 1.96·√(0.046875 + 0.060024) / 1.9604.
+    let p = Proportion::new(1, 4);
+    assert_eq!(p.rate, 0.25);
+    assert!(close(p.low, 0.04559) && close(p.high, 0.69936), "{p:?}");
+}
+
+#[test]
+fn the_report_counts_sole_shared_and_nobody_wins_apart() {
+    let meta = meeple::sim::Meta {
+        game: "T".into(),
+        variants: vec![],
+        file: "t.rules".into(),
+        variant_files: vec![],
+        players: 2,
+        seats: vec!["P1".into(), "P2".into()],
+        bots: vec!["random".into(); 2],
+        seed: 1,
+        games: 4,
+        shard: None,
+        action_names: vec!["a".into(), "b".into()],
+    };
+    let record = |index: u64, winners: Vec<u8>, scores: Vec<i64>, decisions: u64| GameRecord {
+        index,
+        seed: 1 + index,
+        decisions,
+        options: 2 * decisions,
+        max_options: 2,
+        winners,
+        scores,
+        reason: None,
+        actions: vec![decisions, 0],
+        failure: None,
+    };
+    let records = [
+        record(0, vec![0], vec![5, 2], 10),
+        record(1, vec![0], vec![4, 4], 20),
+        record(2, vec![0, 1], vec![3, 3], 30),
+        record(3, vec![], vec![0, 0], 40),
+    ];
+    let r = meeple::sim::Report::new(meta, &records);
+    assert_eq!((r.wins[0].win.count, r.wins[0].win.of), (2, 4));
+    assert_eq!((r.wins[1].win.count, r.wins[1].shared), (0, 1));
+    assert_eq!((r.shared_wins, r.nobody_wins), (1, 1));
+    assert_eq!(r.wins[0].win.low, wilson(2, 4, Z95).0);
+    let first = r.first_seat.as_ref().expect("games finished");
+    assert_eq!((first.expected, first.difference), (0.5, 0.0));
+    assert_eq!((r.length.mean, r.length.median), (25.0, 25.0));
+    assert_eq!((r.length.p5, r.length.p95), (10.0, 40.0));
+    assert_eq!((r.margin.games, r.margin.mean), (2, 1.5));
+    assert_eq!(r.never_taken, ["b"]);
+    assert_eq!(r.branching.mean, 2.0);
+    assert_eq!(
+        (r.scores[0].mean, r.scores[0].min, r.scores[0].max),
+        (3.0, 0, 5)
+    );
+}
+
+// -------------------------------------------------------------------------------- the CLI
+
+#[test]
+fn the_json_document_has_its_schema_and_every_documented_field() {
+    let o = run(&["sim", GAME, "-p", "3", "-g", "50"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let o = run(&["sim", GAME, "-p", "3", "-g", "50", "--json"]);
+    let doc = json(&o);
+    assert_eq!(doc["schema"], "meeple-sim/1");
+    assert_eq!(doc["games"], 50);
+    assert_eq!(doc["played"], 50);
+    assert_eq!(doc["seats"], serde_json::json!(["P1", "P2", "P3"]));
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/sim.md"))
+        .expect("docs/sim.md");
+    let mut keys: Vec<String> = Vec::new();
+    collect_keys(&doc, &mut keys);
+    // A shard with failures has every optional part: records, failures, shard.
+    let shard = run(&[
+        "sim", OVERDRAW, "-p", "2", "-g", "40", "--shard", "1/2", "--json",
+    ]);
+    let shard = json(&shard);
+    assert_eq!(shard["shard"], serde_json::json!({"index": 1, "count": 2}));
+    assert!(!shard["failures"].as_array().expect("failures").is_empty());
+    collect_keys(&shard, &mut keys);
+    for key in keys {
+        assert!(
+            docs.contains(&format!("`{key}`")),
+            "docs/sim.md does not document `{key}`"
+        );
+    }
+}
+
+/// Every object key in a JSON value, recursively.
+fn collect_keys(v: &serde_json::Value, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                out.push(k.clone());
+                collect_keys(v, out);
+            }
+        }
+        serde_json::Value::Array(items) => items.iter().for_each(|i| collect_keys(i, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn usage_errors_exit_2_and_every_flag_has_help() {
+    for args in [
+        &["sim", GAME, "--players", "4"][..],
+        &["sim", GAME, "--games", "10"],
+        &["sim", GAME, "-p", "9", "-g", "10"],
+        &["sim", GAME, "-p", "4", "-g", "10", "--json", "--csv"],
+        &["sim", GAME, "-p", "4", "-g", "10", "--shard", "0/4"],
+        &["sim", GAME, "-p", "4", "-g", "10", "--bots", "7=random"],
+        &["sim", GAME, "-p", "4", "-g", "10", "--threads", "0"],
+        &["sim", "merge"],
+    ] {
+        assert_eq!(code(&run(args)), 2, "{args:?}");
+    }
+    let help = stdout(&run(&["sim", "-h"]));
+    for flag in [
+        "--variant",
+        "--players",
+        "--games",
+        "--bots",
+        "--seed",
+        "--threads",
+        "--json",
+        "--csv",
+        "--shard",
+        "merge",
+    ] {
+        let line = help
+            .lines()
+            .find(|l| l.trim_start().starts_with(flag) || l.contains(&format!(", {flag}")))
+            .unwrap_or_else(|| panic!("{flag} is not in --help:\n{help}"));
+        assert!(
+            line.trim().len() > flag.len() + 8,
+            "{flag} has no help text: {line}"
+        );
+    }
+    let merge_help = stdout(&run(&["sim", "merge", "--help"]));
+    assert!(merge_help.contains("--json") && merge_help.contains("SHARD.json"));
+}
+
+#[test]
+fn a_variant_is_simulated_and_named_in_the_replay_command() {
+    let o = run(&[
+        "sim",
+        GAME,
+        "--variant",
+        "rules/cheaters_game/win_the_race.rules",
+        "-p",
+        "3",
+        "-g",
+        "40",
+        "--json",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    assert_eq!(
+        doc["variant_files"][0],
+        "rules/cheaters_game/win_the_race.rules"
+    );
+    assert!(!doc["variants"].as_array().expect("variants").is_empty());
+}
