@@ -3,6 +3,10 @@
 //! Two interfaces: [`Bot`] decides from a rendered [`BotView`] (the REPL, transcripts), and
 //! [`Policy`] decides on the fast path from the game itself (simulations, playouts).
 
+mod mcts;
+
+pub use mcts::MctsBot;
+
 use crate::engine::{Game, MoveOption, Rng, Viewer};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -79,6 +83,12 @@ impl Policy for RandomBot {
     }
 }
 
+impl Bot for MctsBot {
+    fn choose(&mut self, view: &BotView) -> usize {
+        self.decide(view.game, view.seat)
+    }
+}
+
 /// Asks `bot` for `seat`'s decision, showing it only that seat's view.
 pub fn ask_bot(game: &Game, seat: u8, bot: &mut dyn Bot) -> Option<usize> {
     let options = game.options(seat);
@@ -109,22 +119,40 @@ pub struct BotSpec {
 pub enum BotKind {
     /// [`RandomBot`].
     Random,
+    /// [`MctsBot`] with this many iterations a decision.
+    Mcts(u32),
 }
+
+/// Iterations of `mcts` when `--bots` gives none.
+pub const DEFAULT_MCTS_ITERATIONS: u32 = 1000;
 
 impl BotKind {
     fn parse(s: &str) -> Result<BotKind, BotSpecError> {
-        match s.trim().to_lowercase().as_str() {
-            "random" => Ok(BotKind::Random),
-            other => Err(BotSpecError(format!(
-                "unknown bot `{other}`; the bots are: random"
+        let s = s.trim().to_lowercase();
+        let (name, budget) = match s.split_once(':') {
+            Some((name, budget)) => (name, Some(budget)),
+            None => (s.as_str(), None),
+        };
+        match (name, budget) {
+            ("random", None) => Ok(BotKind::Random),
+            ("mcts", None) => Ok(BotKind::Mcts(DEFAULT_MCTS_ITERATIONS)),
+            ("mcts", Some(n)) => match n.parse::<u32>() {
+                Ok(n) if n > 0 => Ok(BotKind::Mcts(n)),
+                _ => Err(BotSpecError(format!(
+                    "`mcts:{n}`: the iterations must be a whole number from 1, such as mcts:1000"
+                ))),
+            },
+            _ => Err(BotSpecError(format!(
+                "unknown bot `{s}`; the bots are: random, mcts, mcts:ITERATIONS"
             ))),
         }
     }
 
     /// The kind's name, as written in `--bots`.
-    pub fn name(self) -> &'static str {
+    pub fn name(self) -> String {
         match self {
-            BotKind::Random => "random",
+            BotKind::Random => "random".to_string(),
+            BotKind::Mcts(n) => format!("mcts:{n}"),
         }
     }
 
@@ -132,6 +160,7 @@ impl BotKind {
     pub fn policy(self, seed: u64, seat: u8) -> Box<dyn Policy + Send> {
         match self {
             BotKind::Random => Box::new(RandomBot::new(seed, seat)),
+            BotKind::Mcts(n) => Box::new(MctsBot::new(seed, seat, n)),
         }
     }
 
@@ -139,6 +168,7 @@ impl BotKind {
     pub fn make(self, seed: u64, seat: u8) -> Box<dyn Bot> {
         match self {
             BotKind::Random => Box::new(RandomBot::new(seed, seat)),
+            BotKind::Mcts(n) => Box::new(MctsBot::new(seed, seat, n)),
         }
     }
 }

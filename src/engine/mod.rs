@@ -4,6 +4,7 @@
 //! Invariants: deterministic for (program, seed, decisions); a failed move leaves the game as it
 //! was; every run is bounded by [`Limits`].
 
+mod determinize;
 mod error;
 mod eval;
 mod exec;
@@ -483,6 +484,30 @@ impl Game {
             }
             _ => None,
         }
+    }
+
+    /// What option `index` of `seat`'s decision is, as a number: equal for the same move
+    /// (the same action and arguments, the same value chosen, the same answer) whatever its
+    /// position in the list, so that a search can recognise a move across imagined states.
+    pub fn option_key(&self, seat: u8, index: usize) -> Option<u64> {
+        use std::hash::{Hash, Hasher};
+        if index >= self.option_count(seat) {
+            return None;
+        }
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        match self.pending.as_ref()? {
+            Pending::Turn(t) => {
+                let (a, args) = t.get(&self.program, index);
+                (0u8, a.0, args).hash(&mut h);
+            }
+            Pending::Choose { options, .. } => (1u8, &options[index]).hash(&mut h),
+            Pending::Ask { .. } => (2u8, index).hash(&mut h),
+            Pending::Secret { choices, .. } => {
+                let c = open_choice(choices, seat)?;
+                (3u8, &c.options[index]).hash(&mut h);
+            }
+        }
+        Some(h.finish())
     }
 
     /// Where the pending decision is written in the rules (the `turn`, `choose`, `ask` or

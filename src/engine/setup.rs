@@ -87,7 +87,13 @@ impl Game {
             }
         }
         for (k, kind) in program.kinds.iter().enumerate() {
-            if let Some(i) = kind.names.iter().position(|n| n == t) {
+            // An instance by its declared name, or by its `shown as` name, as views print it.
+            let shown = self
+                .state
+                .labels
+                .get(k)
+                .and_then(|l| l.iter().position(|n| n == t));
+            if let Some(i) = kind.names.iter().position(|n| n == t).or(shown) {
                 return Ok(Value::Entity(crate::ir::KindId(k as u32), i as u32));
             }
         }

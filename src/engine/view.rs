@@ -30,7 +30,7 @@ impl Viewer {
 
 /// Whether `viewer` may see a variable or field whose owner (or instance) is `subject`. An
 /// onlooker sees what every seat may see: only what is public.
-fn visible(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -> bool {
+pub(super) fn visible(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -> bool {
     match viewer {
         Viewer::Player(_) => visible_to_seat(game, def, subject, viewer),
         Viewer::Spectator => {

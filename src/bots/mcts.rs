@@ -1,0 +1,167 @@
+//! A search bot: single-observer information-set Monte Carlo tree search (SO-ISMCTS).
+//!
+//! Each iteration imagines the game as the bot's seat might (`Game::determinize`: what the seat
+//! cannot see redealt at random, chance drawn afresh), walks a tree of moves shared by all the
+//! imagined games, adds one move, plays on at random to the end, and credits the result to the
+//! moves on the way, each for the seat that made it. Moves are recognised across imagined games
+//! by their key (`Game::option_key`), and a move is compared with its siblings only over the
+//! iterations in which it was available. The budget is a number of iterations, not time, so a
+//! game with search bots replays exactly from its seed.
+//!
+//! Honest by construction: the bot reads the game only through `determinize` for its own seat,
+//! and the options of its own decision.
+
+use super::Policy;
+use crate::engine::{Game, Rng};
+
+/// How much the search explores moves it knows little about (UCB1's constant).
+const EXPLORATION: f64 = 0.7;
+
+/// A node of the search tree: a move, by the seat that made it.
+struct Node {
+    /// The move's key.
+    key: u64,
+    /// The seat that made the move into this node.
+    mover: u8,
+    /// Iterations that went through this node.
+    visits: u32,
+    /// Iterations in which this move could have been chosen.
+    available: u32,
+    /// Sum of the mover's rewards over the visits.
+    reward: f64,
+    /// Moves tried from here, by index into the tree.
+    children: Vec<usize>,
+}
+
+impl Node {
+    fn new(key: u64, mover: u8) -> Node {
+        Node {
+            key,
+            mover,
+            visits: 0,
+            available: 0,
+            reward: 0.0,
+            children: Vec::new(),
+        }
+    }
+
+    fn ucb(&self) -> f64 {
+        let visits = f64::from(self.visits.max(1));
+        self.reward / visits + EXPLORATION * (f64::from(self.available.max(1)).ln() / visits).sqrt()
+    }
+}
+
+/// A bot that searches `iterations` imagined games for each decision with more than one option.
+pub struct MctsBot {
+    rng: Rng,
+    iterations: u32,
+}
+
+impl MctsBot {
+    /// A search bot for a seat; its choices follow from the game's seed.
+    pub fn new(seed: u64, seat: u8, iterations: u32) -> MctsBot {
+        MctsBot {
+            rng: Rng::new(seed, 1000 + seat as u64),
+            iterations: iterations.max(1),
+        }
+    }
+
+    fn random_below(&mut self, n: usize) -> usize {
+        self.rng.index(n)
+    }
+
+    /// One iteration: imagine, select and expand, play out, credit.
+    fn iterate(&mut self, game: &Game, seat: u8, tree: &mut Vec<Node>, keys: &mut Vec<u64>) {
+        let seed = self.rng.below(u64::MAX);
+        let mut g = game.determinize(seat, seed);
+        let mut path = vec![0usize];
+        let mut node = 0;
+        let mut failed = false;
+        while let Some(p) = g.to_decide() {
+            let count = g.option_count(p);
+            keys.clear();
+            keys.extend((0..count).filter_map(|i| g.option_key(p, i)));
+            for i in 0..tree[node].children.len() {
+                let c = tree[node].children[i];
+                if keys.contains(&tree[c].key) {
+                    tree[c].available += 1;
+                }
+            }
+            let tried = |k: &u64| tree[node].children.iter().any(|&c| tree[c].key == *k);
+            let untried: Vec<usize> = (0..keys.len()).filter(|&i| !tried(&keys[i])).collect();
+            let (index, child, expanded) = if untried.is_empty() {
+                let best = tree[node]
+                    .children
+                    .iter()
+                    .copied()
+                    .filter(|&c| keys.contains(&tree[c].key))
+                    .max_by(|&a, &b| tree[a].ucb().total_cmp(&tree[b].ucb()));
+                let Some(best) = best else { break };
+                let index = keys.iter().position(|k| *k == tree[best].key).unwrap_or(0);
+                (index, best, false)
+            } else {
+                let index = untried[self.random_below(untried.len())];
+                tree.push(Node::new(keys[index], p));
+                let child = tree.len() - 1;
+                tree[child].available = 1;
+                tree[node].children.push(child);
+                (index, child, true)
+            };
+            if g.play(p, index).is_err() {
+                failed = true;
+                break;
+            }
+            path.push(child);
+            node = child;
+            if expanded {
+                break;
+            }
+        }
+        // Play on at random to the end.
+        while !failed {
+            let Some(p) = g.to_decide() else { break };
+            let index = self.random_below(g.option_count(p));
+            failed = g.play(p, index).is_err();
+        }
+        let winners = g.outcome().map(|o| o.winners.clone()).unwrap_or_default();
+        for &n in &path {
+            let reward = if !failed && winners.contains(&tree[n].mover) {
+                1.0 / winners.len() as f64
+            } else {
+                0.0
+            };
+            tree[n].visits += 1;
+            tree[n].reward += reward;
+        }
+    }
+}
+
+impl Policy for MctsBot {
+    fn decide(&mut self, game: &Game, seat: u8) -> usize {
+        let count = game.option_count(seat);
+        if count <= 1 {
+            return 0;
+        }
+        let mut tree = vec![Node::new(0, seat)];
+        let mut keys = Vec::new();
+        for _ in 0..self.iterations {
+            self.iterate(game, seat, &mut tree, &mut keys);
+        }
+        // The most visited of the moves open now (ties: the first listed).
+        let mut best = (0, 0);
+        for i in 0..count {
+            let Some(key) = game.option_key(seat, i) else {
+                continue;
+            };
+            let visits = tree[0]
+                .children
+                .iter()
+                .find(|&&c| tree[c].key == key)
+                .map_or(0, |&c| tree[c].visits);
+            if visits > best.1 {
+                best = (i, visits);
+            }
+        }
+        best.0
+    }
+}

@@ -1,0 +1,177 @@
+//! A game as one seat might imagine it: what that seat cannot see, redealt at random.
+//!
+//! Search bots must not read what their seat cannot see. They search copies of the game in
+//! which every value hidden from their seat has been shuffled among the places hidden from it
+//! (counts preserved: each list keeps its length, and values move only among values of their
+//! own kind), and in which chance is drawn from a fresh stream. The shuffle starts from the
+//! hidden values in sorted order, so the copy depends only on what the seat can see, the
+//! collection of hidden values, and the seed: two games that differ only in where hidden
+//! values lie give the same copies.
+//!
+//! Known limit: values held by the rule that is running (its local names) are not redealt.
+
+use super::view::{visible, Viewer};
+use super::{Game, Mode, Pending, Rng};
+use crate::ir::{KindId, Value, VarDef};
+
+/// Where a hidden value lies.
+#[derive(Clone, Copy)]
+enum Spot {
+    Global(usize),
+    PlayerVar(usize, usize),
+    Field(usize, usize, usize),
+}
+
+/// A hidden value's place: the variable or field, and its position if it is a list element.
+#[derive(Clone, Copy)]
+struct Place {
+    spot: Spot,
+    element: Option<usize>,
+}
+
+/// Values move only among values of the same kind: instances of one kind, values of one enum,
+/// seats, numbers, truth values, `none`.
+fn group(v: &Value) -> Option<(u8, u32)> {
+    Some(match v {
+        Value::None => (0, 0),
+        Value::Bool(_) => (1, 0),
+        Value::Int(_) => (2, 0),
+        Value::Player(_) => (3, 0),
+        Value::Enum(e, _) => (4, e.0),
+        Value::Entity(k, _) => (5, k.0),
+        // A list inside a list stays where it is.
+        Value::List(_) => return None,
+    })
+}
+
+impl Game {
+    /// A copy of this game as `seat` might imagine it (see the module documentation), played
+    /// as a playout: no log, no record, no invariant checks.
+    pub fn determinize(&self, seat: u8, seed: u64) -> Game {
+        let mut copy = self.clone();
+        copy.mode = Mode::playout();
+        copy.log.clear();
+        copy.history.clear();
+        copy.rng = Rng::new(seed, u64::MAX);
+        let mut shuffler = Rng::new(seed, u64::MAX - 1);
+        let places = self.hidden_places(seat);
+        // One group at a time: gather its values, sort them, shuffle, put them back.
+        let mut groups: Vec<(u8, u32)> = places
+            .iter()
+            .filter_map(|p| group(self.value_at(*p)))
+            .collect();
+        groups.sort_unstable();
+        groups.dedup();
+        for g in groups {
+            let spots: Vec<Place> = places
+                .iter()
+                .copied()
+                .filter(|p| group(self.value_at(*p)) == Some(g))
+                .collect();
+            let mut values: Vec<Value> = spots.iter().map(|p| self.value_at(*p).clone()).collect();
+            values.sort();
+            shuffler.shuffle(&mut values);
+            for (p, v) in spots.into_iter().zip(values) {
+                copy.set_at(p, v);
+            }
+        }
+        copy.forget_others_secret_choices(seat);
+        copy
+    }
+
+    /// Every place whose value `seat` cannot see, in a fixed order.
+    fn hidden_places(&self, seat: u8) -> Vec<Place> {
+        let program = self.program.clone();
+        let viewer = Viewer::Player(seat);
+        let mut places = Vec::new();
+        let mut add = |game: &Game, def: &VarDef, subject: Value, spot: Spot, v: &Value| {
+            if visible(game, def, &subject, viewer) {
+                return;
+            }
+            match v {
+                Value::List(xs) => places.extend((0..xs.len()).map(|i| Place {
+                    spot,
+                    element: Some(i),
+                })),
+                _ => places.push(Place {
+                    spot,
+                    element: None,
+                }),
+            }
+        };
+        for (g, def) in program.globals.iter().enumerate() {
+            add(
+                self,
+                def,
+                Value::None,
+                Spot::Global(g),
+                &self.state.globals[g],
+            );
+        }
+        for p in 0..self.state.players as usize {
+            for (v, def) in program.player_vars.iter().enumerate() {
+                let value = &self.state.player_vars[p][v];
+                add(
+                    self,
+                    def,
+                    Value::Player(p as u8),
+                    Spot::PlayerVar(p, v),
+                    value,
+                );
+            }
+        }
+        for (k, kind) in program.kinds.iter().enumerate() {
+            for i in 0..self.state.entities[k].len() {
+                for (f, def) in kind.fields.iter().enumerate() {
+                    let it = Value::Entity(KindId(k as u32), i as u32);
+                    let value = &self.state.entities[k][i][f];
+                    add(self, def, it, Spot::Field(k, i, f), value);
+                }
+            }
+        }
+        places
+    }
+
+    fn value_at(&self, p: Place) -> &Value {
+        let v = match p.spot {
+            Spot::Global(g) => &self.state.globals[g],
+            Spot::PlayerVar(q, v) => &self.state.player_vars[q][v],
+            Spot::Field(k, i, f) => &self.state.entities[k][i][f],
+        };
+        match (v, p.element) {
+            (Value::List(xs), Some(i)) => &xs[i],
+            (v, _) => v,
+        }
+    }
+
+    fn set_at(&mut self, p: Place, new: Value) {
+        let v = match p.spot {
+            Spot::Global(g) => &mut self.state.globals[g],
+            Spot::PlayerVar(q, v) => &mut self.state.player_vars[q][v],
+            Spot::Field(k, i, f) => &mut self.state.entities[k][i][f],
+        };
+        match (v, p.element) {
+            (Value::List(xs), Some(i)) => xs.make_mut()[i] = new,
+            (v, _) => *v = new,
+        }
+    }
+
+    /// In a secret choice that `seat` is making, the others' choices already made are secret:
+    /// they are taken back, and everyone is asked again in the imagined state.
+    fn forget_others_secret_choices(&mut self, seat: u8) {
+        let Some(Pending::Secret { choices, .. }) = &self.pending else {
+            return;
+        };
+        if choices.iter().all(|c| c.chosen.is_none() || c.seat == seat) {
+            return;
+        }
+        if let Some(Pending::Secret { choices, .. }) = &mut self.pending {
+            for c in choices.iter_mut() {
+                c.chosen = None;
+            }
+        }
+        // The options are listed again from the imagined state. A failure leaves the copy as
+        // it is: a bot searching it finds that line of play ends there.
+        let _ = self.refresh_pending();
+    }
+}

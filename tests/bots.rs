@@ -1,0 +1,128 @@
+//! The search bot: honest (it decides the same whatever lies where its seat cannot see),
+//! reproducible from its seed, better than chance, and seated by `--bots`.
+
+mod common;
+
+use common::{global, load_rel, player_var};
+use meeple::bots::{BotKind, BotSpec, MctsBot, Policy, RandomBot};
+use meeple::engine::{show, Game};
+use meeple::ir::Value;
+use std::sync::Arc;
+
+fn program(path: &str) -> Arc<meeple::ir::Program> {
+    Arc::new(load_rel(path, &[]).program.expect("checks"))
+}
+
+fn list(v: Value) -> Vec<Value> {
+    match v {
+        Value::List(xs) => xs.to_vec(),
+        other => panic!("{other:?} is not a list"),
+    }
+}
+
+fn written(game: &Game, values: &[Value]) -> String {
+    let shown: Vec<String> = values
+        .iter()
+        .map(|v| show(game.program(), game.state(), v))
+        .collect();
+    format!("[{}]", shown.join(", "))
+}
+
+/// A game of Hidden Hands where P1 decides, and the same game with P2's first card and the
+/// deck's first card swapped: nothing P1 can see differs.
+fn twin_games() -> (Game, Game) {
+    let program = program("tests/fixtures/info/hidden_hands.rules");
+    let mut a = Game::new(program, 3, 11).expect("starts");
+    let mut random: Vec<RandomBot> = (0..3).map(|s| RandomBot::new(11, s)).collect();
+    // Play until P1 decides again, with cards in P2's hand and in the deck.
+    for _ in 0..3 {
+        let seat = a.to_decide().expect("not over");
+        let i = random[seat as usize].pick(a.option_count(seat));
+        a.play(seat, i).expect("legal");
+    }
+    while a.to_decide() != Some(0) {
+        let seat = a.to_decide().expect("not over");
+        a.play(seat, 0).expect("legal");
+    }
+    let mut hand = list(player_var(&a, 1, "hand"));
+    let mut deck = list(global(&a, "deck"));
+    assert!(!hand.is_empty() && !deck.is_empty(), "something to swap");
+    assert_ne!(hand[0], deck[0]);
+    std::mem::swap(&mut hand[0], &mut deck[0]);
+    let mut b = a.clone();
+    let (hand, deck) = (written(&b, &hand), written(&b, &deck));
+    b.set_value("P2.hand", &hand).expect("sets");
+    b.set_value("deck", &deck).expect("sets");
+    assert_ne!(a.state(), b.state(), "the true states differ");
+    assert_eq!(
+        a.view(meeple::engine::Viewer::Player(0)),
+        b.view(meeple::engine::Viewer::Player(0)),
+        "but not as P1 sees them"
+    );
+    (a, b)
+}
+
+#[test]
+fn imagined_games_depend_only_on_what_the_seat_can_see() {
+    let (a, b) = twin_games();
+    for seed in 0..20 {
+        assert_eq!(
+            a.determinize(0, seed).state(),
+            b.determinize(0, seed).state(),
+            "seed {seed}"
+        );
+    }
+    // What P1 sees is never redealt.
+    let imagined = a.determinize(0, 3);
+    assert_eq!(player_var(&imagined, 0, "hand"), player_var(&a, 0, "hand"));
+    assert_eq!(global(&imagined, "discard"), global(&a, "discard"));
+}
+
+#[test]
+fn the_search_bot_moves_the_same_whatever_lies_where_it_cannot_see() {
+    let (a, b) = twin_games();
+    for seed in 1..=5 {
+        let on_a = MctsBot::new(seed, 0, 150).decide(&a, 0);
+        let on_b = MctsBot::new(seed, 0, 150).decide(&b, 0);
+        assert_eq!(on_a, on_b, "seed {seed}");
+    }
+}
+
+#[test]
+fn the_search_bot_wins_more_than_its_share_against_random_bots() {
+    let program = program("rules/cheaters_game.rules");
+    let mut wins = 0;
+    let games = 10;
+    for seed in 1..=games {
+        let mut game = Game::playout(program.clone(), 3, seed).expect("starts");
+        let mut bots: Vec<Box<dyn Policy>> = vec![
+            Box::new(MctsBot::new(seed, 0, 60)),
+            Box::new(RandomBot::new(seed, 1)),
+            Box::new(RandomBot::new(seed, 2)),
+        ];
+        while let Some(seat) = game.to_decide() {
+            let i = bots[seat as usize].decide(&game, seat);
+            game.play(seat, i).expect("legal");
+        }
+        if game.outcome().expect("over").winners == [0] {
+            wins += 1;
+        }
+    }
+    // Random play wins a third of the time; the search bot should win most games.
+    assert!(wins >= 7, "the search bot won {wins} of {games}");
+}
+
+#[test]
+fn bots_are_seated_by_their_spec() {
+    let spec = BotSpec::parse("1=mcts:2000,2=random").expect("parses");
+    assert_eq!(spec.for_seat(0), Some(BotKind::Mcts(2000)));
+    assert_eq!(spec.for_seat(1), Some(BotKind::Random));
+    assert_eq!(
+        BotSpec::parse("mcts").expect("parses").all,
+        Some(BotKind::Mcts(1000))
+    );
+    for bad in ["mcts:0", "mcts:many", "clever"] {
+        let e = BotSpec::parse(bad).expect_err(bad);
+        assert!(e.to_string().contains("mcts"), "{bad}: {e}");
+    }
+}
