@@ -6,9 +6,7 @@
 use super::eval::Eval;
 use super::spare;
 use super::State;
-use super::{
-    show, At, Audience, Game, LogEntry, Outcome, Pending, RuntimeError, SecretChoice, Turn,
-};
+use super::{show, Audience, Game, LogEntry, Outcome, Pending, RuntimeError, SecretChoice, Turn};
 use crate::diag::Span;
 use crate::ir::{self, AssignOp, BlockId, List, Place, StmtKind as S, Value};
 
@@ -38,19 +36,19 @@ impl Default for Limits {
 
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Frame {
-    locals: Vec<Value>,
-    cursors: Vec<Cursor>,
+    pub(super) locals: Vec<Value>,
+    pub(super) cursors: Vec<Cursor>,
 }
 
 #[derive(Debug, Clone)]
-struct Cursor {
-    block: BlockId,
-    pc: usize,
-    looping: Loop,
+pub(super) struct Cursor {
+    pub(super) block: BlockId,
+    pub(super) pc: usize,
+    pub(super) looping: Loop,
 }
 
 #[derive(Debug, Clone)]
-enum Loop {
+pub(super) enum Loop {
     Once,
     For {
         slot: ir::Slot,
@@ -116,9 +114,14 @@ impl Backup {
     }
 }
 
-type R<T> = Result<T, RuntimeError>;
+pub(super) type R<T> = Result<T, RuntimeError>;
 
-fn err(code: &'static str, msg: impl Into<String>, span: Span, help: &str) -> RuntimeError {
+pub(super) fn err(
+    code: &'static str,
+    msg: impl Into<String>,
+    span: Span,
+    help: &str,
+) -> RuntimeError {
     RuntimeError::new(code, msg, span, help)
 }
 
@@ -241,7 +244,7 @@ impl Game {
     }
 
     /// A new frame running `body` with `locals` slots, all `none`, from the spare frames.
-    fn push_frame(&mut self, body: BlockId, locals: usize) -> &mut Frame {
+    pub(super) fn push_frame(&mut self, body: BlockId, locals: usize) -> &mut Frame {
         let mut frame = spare::frame();
         frame.locals.resize(locals, Value::None);
         frame.cursors.push(Cursor {
@@ -254,7 +257,7 @@ impl Game {
     }
 
     /// A finished frame, emptied and kept for the next call.
-    fn pop_frame(&mut self) {
+    pub(super) fn pop_frame(&mut self) {
         if let Some(mut frame) = self.frames.pop() {
             frame.locals.clear();
             frame.cursors.clear();
@@ -299,7 +302,7 @@ impl Game {
         Ok(())
     }
 
-    fn frame(&mut self) -> &mut Frame {
+    pub(super) fn frame(&mut self) -> &mut Frame {
         self.frames.last_mut().expect("a running frame")
     }
 
@@ -845,595 +848,7 @@ impl Game {
         }
         Ok(())
     }
-
-    /// Every legal (action, arguments) for `player` among `actions`, in the order of the
-    /// actions and, within one, of their parameters' values (the last parameter fastest).
-    fn legal_moves(
-        &mut self,
-        program: &ir::Program,
-        player: u8,
-        actions: &[ir::ActionId],
-        at: At,
-    ) -> R<Turn> {
-        let mut turn = Turn {
-            player,
-            moves: spare::moves(),
-            args: spare::values(),
-            at,
-        };
-        let mut locals = spare::values();
-        let result = self.collect_moves(program, player, actions, &mut turn, &mut locals);
-        spare::give_values(locals);
-        match result {
-            Ok(()) => Ok(turn),
-            Err(e) => {
-                self.recycle(turn);
-                Err(e)
-            }
-        }
-    }
-
-    fn collect_moves(
-        &self,
-        program: &ir::Program,
-        player: u8,
-        actions: &[ir::ActionId],
-        turn: &mut Turn,
-        locals: &mut Vec<Value>,
-    ) -> R<()> {
-        for &a in actions {
-            let def = &program.actions[a.index()];
-            let n = def.params.len();
-            // An odometer over the parameters' values: each index counts up to its domain's
-            // size, the last fastest.
-            let sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
-                def.params
-                    .get(i)
-                    .map_or(1, |p| self.domain_size(program, &p.ty, p.bounds))
-            });
-            if n > sizes.len() {
-                return Err(err(
-                    "too-many-parameters",
-                    format!("`{}` has more than {} parameters", def.name, sizes.len()),
-                    def.span,
-                    "choose the rest inside the action with `choose`",
-                ));
-            }
-            if sizes[..n].contains(&0) {
-                continue;
-            }
-            // Requirements that read no parameter decide for every combination at once.
-            let plan = def.plan;
-            locals.clear();
-            locals.resize(def.locals.max(1 + n), Value::None);
-            locals[0] = Value::Player(player);
-            if !self.all_hold(program, &def.requires[..plan.shared], locals)? {
-                continue;
-            }
-            let rest = &def.requires[plan.shared..];
-            if plan.narrow {
-                self.narrowed_moves(program, a, &rest[0], &rest[1..], locals, turn)?;
-                continue;
-            }
-            let mut digits = [0usize; MAX_PARAMS];
-            loop {
-                for (i, (p, d)) in def.params.iter().zip(digits).enumerate() {
-                    locals[1 + i] = self.domain_value(&p.ty, p.bounds, d);
-                }
-                if self.all_hold(program, rest, locals)? {
-                    turn.moves.push((a, turn.args.len() as u32));
-                    turn.args.extend_from_slice(&locals[1..1 + n]);
-                }
-                // Advance the odometer; done when every digit has wrapped.
-                let mut i = n;
-                let done = loop {
-                    if i == 0 {
-                        break true;
-                    }
-                    i -= 1;
-                    digits[i] += 1;
-                    if digits[i] < sizes[i] {
-                        break false;
-                    }
-                    digits[i] = 0;
-                };
-                if done {
-                    break;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// The moves of a one-parameter action whose next requirement is `p in xs`: only the
-    /// elements of `xs` are tried, in the order of the parameter's values.
-    fn narrowed_moves(
-        &self,
-        program: &ir::Program,
-        a: ir::ActionId,
-        membership: &ir::Require,
-        rest: &[ir::Require],
-        locals: &mut [Value],
-        turn: &mut Turn,
-    ) -> R<()> {
-        let def = &program.actions[a.index()];
-        let param = &def.params[0];
-        let ir::ExprKind::Binary(_, _, list) = &membership.cond.kind else {
-            return Ok(());
-        };
-        let mut candidates = spare::indices();
-        let found = Eval::new(program, &self.state)
-            .items(list, locals)
-            .map(|items| {
-                candidates.extend(
-                    items
-                        .iter()
-                        .filter_map(|v| self.domain_index(program, &param.ty, param.bounds, v)),
-                );
-            });
-        candidates.sort_unstable();
-        candidates.dedup();
-        let mut result = found.map_err(RuntimeError::from);
-        if result.is_ok() {
-            for &d in candidates.iter() {
-                locals[1] = self.domain_value(&param.ty, param.bounds, d);
-                match self.all_hold(program, rest, locals) {
-                    Ok(true) => {
-                        turn.moves.push((a, turn.args.len() as u32));
-                        turn.args.push(locals[1].clone());
-                    }
-                    Ok(false) => {}
-                    Err(e) => {
-                        result = Err(e);
-                        break;
-                    }
-                }
-            }
-        }
-        spare::give_indices(candidates);
-        result
-    }
-
-    /// True if every requirement holds, with `me` and the arguments in `locals`.
-    fn all_hold(
-        &self,
-        program: &ir::Program,
-        requires: &[ir::Require],
-        locals: &mut [Value],
-    ) -> R<bool> {
-        for r in requires {
-            if !Eval::new(program, &self.state).bool(&r.cond, locals)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
-
-    /// Where a value stands among a parameter's values, if it is one of them.
-    fn domain_index(
-        &self,
-        program: &ir::Program,
-        ty: &ir::Type,
-        bounds: Option<(i64, i64)>,
-        v: &Value,
-    ) -> Option<usize> {
-        let i = match (ty, bounds, v) {
-            (ir::Type::Player, _, Value::Player(p)) => *p as usize,
-            (ir::Type::Bool, _, Value::Bool(b)) => usize::from(!*b),
-            (ir::Type::Enum(e), _, Value::Enum(f, i)) if e == f => *i as usize,
-            (ir::Type::Entity(k), _, Value::Entity(j, i)) if k == j => *i as usize,
-            (ir::Type::Int, Some((lo, _)), Value::Int(n)) => {
-                usize::try_from(n.checked_sub(lo)?).ok()?
-            }
-            _ => return None,
-        };
-        (i < self.domain_size(program, ty, bounds)).then_some(i)
-    }
-
-    /// How many values a parameter of this type takes.
-    fn domain_size(
-        &self,
-        program: &ir::Program,
-        ty: &ir::Type,
-        bounds: Option<(i64, i64)>,
-    ) -> usize {
-        match (ty, bounds) {
-            (ir::Type::Player, _) => self.state.players as usize,
-            (ir::Type::Bool, _) => 2,
-            (ir::Type::Enum(e), _) => program.enums[e.index()].values.len(),
-            (ir::Type::Entity(k), _) => self.state.entities[k.index()].len(),
-            (ir::Type::Int, Some((lo, hi))) if hi >= lo => (hi - lo + 1) as usize,
-            _ => 0,
-        }
-    }
-
-    /// The `i`-th value of a parameter's domain.
-    fn domain_value(&self, ty: &ir::Type, bounds: Option<(i64, i64)>, i: usize) -> Value {
-        match (ty, bounds) {
-            (ir::Type::Player, _) => Value::Player(i as u8),
-            (ir::Type::Bool, _) => Value::Bool(i == 0),
-            (ir::Type::Enum(e), _) => Value::Enum(*e, i as u16),
-            (ir::Type::Entity(k), _) => Value::Entity(*k, i as u32),
-            (ir::Type::Int, Some((lo, _))) => Value::Int(lo + i as i64),
-            _ => Value::None,
-        }
-    }
-
-    /// Every combination of parameter values of an action (for explaining a typed move).
-    fn domains(&self, program: &ir::Program, def: &ir::ActionDef) -> Vec<Vec<Value>> {
-        let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
-        for param in &def.params {
-            let size = self.domain_size(program, &param.ty, param.bounds);
-            combos = combos
-                .into_iter()
-                .flat_map(|c| {
-                    (0..size).map(move |i| {
-                        let mut c = c.clone();
-                        c.push(self.domain_value(&param.ty, param.bounds, i));
-                        c
-                    })
-                })
-                .collect();
-        }
-        combos
-    }
-
-    /// The first requirement that fails, with its rendered reason.
-    fn first_failing(
-        &self,
-        program: &ir::Program,
-        def: &ir::ActionDef,
-        player: u8,
-        args: &[Value],
-    ) -> R<Option<(usize, String)>> {
-        let mut locals = vec![Value::None; def.locals.max(1 + args.len())];
-        locals[0] = Value::Player(player);
-        for (i, a) in args.iter().enumerate() {
-            locals[1 + i] = a.clone();
-        }
-        match self.first_failing_in(program, def, &mut locals)? {
-            Some(i) => {
-                let reason =
-                    Eval::new(program, &self.state).text(&def.requires[i].reason, &mut locals)?;
-                Ok(Some((i, reason)))
-            }
-            None => Ok(None),
-        }
-    }
-
-    /// The index of the first requirement that fails, with `me` and the arguments in `locals`.
-    fn first_failing_in(
-        &self,
-        program: &ir::Program,
-        def: &ir::ActionDef,
-        locals: &mut [Value],
-    ) -> R<Option<usize>> {
-        for (i, r) in def.requires.iter().enumerate() {
-            if !Eval::new(program, &self.state).bool(&r.cond, locals)? {
-                return Ok(Some(i));
-            }
-        }
-        Ok(None)
-    }
-
-    /// Why a typed move is not legal for `player`, in the rules' own words.
-    pub(super) fn why_not(&self, player: u8, input: &str) -> String {
-        let program = self.program.clone();
-        match &self.pending {
-            Some(Pending::Turn(t)) => {
-                let S::Turn { actions, .. } = &program.block(t.at.0).stmts[t.at.1].kind else {
-                    return "the options are the actions listed".to_string();
-                };
-                let mut words = input.split_whitespace();
-                let name = words.next().unwrap_or("");
-                let Some(&a) = actions
-                    .iter()
-                    .find(|a| program.actions[a.index()].name.eq_ignore_ascii_case(name))
-                else {
-                    let names: Vec<&str> = actions
-                        .iter()
-                        .map(|a| program.actions[a.index()].name.as_str())
-                        .collect();
-                    return match crate::check::suggest_name(name, names.iter().copied()) {
-                        Some(s) => format!("there is no action `{name}` now; did you mean `{s}`?"),
-                        None => format!(
-                            "there is no action `{name}` now; the actions are {}",
-                            names.join(", ")
-                        ),
-                    };
-                };
-                let def = &program.actions[a.index()];
-                let rest: Vec<String> = words.map(str::to_lowercase).collect();
-                let combos = self.domains(&program, def);
-                let Some(args) = combos.into_iter().find(|c| {
-                    c.iter()
-                        .map(|v| show(&program, &self.state, v).to_lowercase())
-                        .collect::<Vec<_>>()
-                        == rest
-                }) else {
-                    let params: Vec<String> =
-                        def.params.iter().map(|p| format!("<{}>", p.name)).collect();
-                    return format!(
-                        "`{}` takes {} argument(s): {} {}",
-                        def.name,
-                        def.params.len(),
-                        def.name,
-                        params.join(" ")
-                    );
-                };
-                match self.first_failing(&program, def, player, &args) {
-                    Ok(Some((i, reason))) => {
-                        let cond = program.sources.snippet(def.requires[i].cond.span);
-                        format!("{reason} (requires `{cond}`)")
-                    }
-                    Ok(None) => "it is allowed".to_string(),
-                    Err(e) => format!("a requirement failed to evaluate: {e}"),
-                }
-            }
-            Some(_) => {
-                let labels: Vec<String> =
-                    self.options(player).into_iter().map(|o| o.label).collect();
-                format!("the options are: {}", labels.join(", "))
-            }
-            None => "the game is over".to_string(),
-        }
-    }
-
-    /// Takes option `index` of `player`'s pending decision.
-    pub(super) fn decide(&mut self, player: u8, index: usize) -> R<()> {
-        if self.decisions >= self.limits.decisions {
-            let span = self.program.procs[self.program.flow.index()].span;
-            return Err(err(
-                "decision-limit",
-                format!("the game passed {} decisions", self.limits.decisions),
-                span,
-                "make sure the flow ends, for example after a number of rounds",
-            ));
-        }
-        self.decisions += 1;
-        let record = self.mode.record;
-        let program = self.program.clone();
-        match self.pending.take().expect("a pending decision") {
-            Pending::Turn(t) => {
-                let (a, args) = t.get(&program, index);
-                let def = &program.actions[a.index()];
-                if record {
-                    let label = move_label(&program, &self.state, def, args);
-                    self.announce(
-                        Audience::All,
-                        format!("{}: {label}", self.seat_name(player)),
-                    );
-                }
-                let frame = self.push_frame(def.body, def.locals.max(1 + args.len()));
-                frame.locals[0] = Value::Player(player);
-                for (slot, v) in frame.locals[1..].iter_mut().zip(args) {
-                    *slot = v.clone();
-                }
-                self.recycle(t);
-            }
-            Pending::Choose {
-                options,
-                slot,
-                secret,
-                ..
-            } => {
-                if record {
-                    let name = self.seat_name(player);
-                    let text = format!(
-                        "{name} chose {}",
-                        option_label(&program, &self.state, &options, index)
-                    );
-                    if secret {
-                        self.announce(Audience::Only(vec![player]), text);
-                        self.announce(
-                            Audience::AllBut(vec![player]),
-                            format!("{name} chose in secret"),
-                        );
-                    } else {
-                        self.announce(Audience::All, text);
-                    }
-                }
-                self.frame().locals[slot as usize] = options[index].clone();
-            }
-            Pending::Ask { slot, at, .. } => {
-                if record {
-                    let text = format!(
-                        "{}: {}",
-                        self.seat_name(player),
-                        ask_labels(&program, at)[index]
-                    );
-                    self.announce(Audience::All, text);
-                }
-                self.frame().locals[slot as usize] = Value::Bool(index == 0);
-            }
-            Pending::Secret {
-                mut choices,
-                player_slot,
-                choice_slot,
-                then,
-                at,
-            } => {
-                let c = choices
-                    .iter_mut()
-                    .find(|c| c.seat == player && c.chosen.is_none())
-                    .expect("a waiting player");
-                c.chosen = Some(index);
-                if record {
-                    let name = self.seat_name(player);
-                    let label = option_label(&program, &self.state, &c.options, index);
-                    self.announce(
-                        Audience::Only(vec![player]),
-                        format!("{name} chose {label} (secret)"),
-                    );
-                    self.announce(Audience::AllBut(vec![player]), format!("{name} has chosen"));
-                }
-                if choices.iter().all(|c| c.chosen.is_some()) {
-                    self.frame().cursors.push(Cursor {
-                        block: then,
-                        pc: usize::MAX,
-                        looping: Loop::Secret {
-                            player_slot,
-                            choice_slot,
-                            choices,
-                            next: 0,
-                        },
-                    });
-                } else {
-                    self.pending = Some(Pending::Secret {
-                        choices,
-                        player_slot,
-                        choice_slot,
-                        then,
-                        at,
-                    });
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A line of the log written by the engine about a decision.
-    fn announce(&mut self, audience: Audience, text: String) {
-        self.log.push(LogEntry {
-            announcement: true,
-            audience,
-            text,
-        });
-    }
-
-    /// Renders the prompt of the statement at `at` now, with `seat` bound to a slot for a
-    /// secret choice. A prompt that fails to render says so rather than fail the reader.
-    pub(super) fn render_prompt(&self, at: At, seat: Option<(ir::Slot, u8)>) -> String {
-        let program = &self.program;
-        let prompt = match &program.block(at.0).stmts[at.1].kind {
-            S::Choose { prompt, .. } | S::Ask { prompt, .. } | S::Secretly { prompt, .. } => prompt,
-            _ => return String::new(),
-        };
-        let mut locals = self
-            .frames
-            .last()
-            .map(|f| f.locals.clone())
-            .unwrap_or_default();
-        if let Some((slot, p)) = seat {
-            if let Some(l) = locals.get_mut(slot as usize) {
-                *l = Value::Player(p);
-            }
-        }
-        Eval::new(program, &self.state)
-            .text(prompt, &mut locals)
-            .unwrap_or_else(|e| format!("(the prompt failed: {e})"))
-    }
-
-    /// Scores everyone, picks the winners and ends the game.
-    pub(super) fn finish(&mut self, reason: Option<String>) -> R<()> {
-        let program = self.program.clone();
-        let n = self.state.players;
-        let mut scores = Vec::with_capacity(n as usize);
-        let mut locals = spare::values();
-        for p in 0..n {
-            let s = match &program.score {
-                Some(f) => {
-                    locals.clear();
-                    locals.resize(f.locals.max(1), Value::None);
-                    locals[0] = Value::Player(p);
-                    Eval::new(&program, &self.state).int(&f.body, &mut locals)?
-                }
-                None => 0,
-            };
-            scores.push(s);
-        }
-        let winners = match &program.winners {
-            Some(f) => {
-                locals.clear();
-                locals.resize(f.locals.max(1), Value::None);
-                Eval::new(&program, &self.state)
-                    .expr(&f.body, &mut locals)?
-                    .seats()
-            }
-            None => {
-                let best = scores.iter().copied().max().unwrap_or(0);
-                (0..n).filter(|p| scores[*p as usize] == best).collect()
-            }
-        };
-        spare::give_values(locals);
-        if self.mode.record {
-            self.log_outcome(&winners, reason.as_deref());
-        }
-        while !self.frames.is_empty() {
-            self.pop_frame();
-        }
-        self.pending = None;
-        self.outcome = Some(Outcome {
-            winners,
-            scores,
-            reason,
-        });
-        Ok(())
-    }
-
-    fn log_outcome(&mut self, winners: &[u8], reason: Option<&str>) {
-        let names: Vec<String> = winners.iter().map(|p| self.seat_name(*p)).collect();
-        if let Some(r) = reason {
-            self.log.push(LogEntry {
-                announcement: false,
-                audience: Audience::All,
-                text: format!("The game ends: {r}"),
-            });
-        }
-        self.log.push(LogEntry {
-            announcement: false,
-            audience: Audience::All,
-            text: if names.is_empty() {
-                "Nobody wins.".to_string()
-            } else {
-                format!("Winner: {}", names.join(", "))
-            },
-        });
-    }
 }
-
-/// The label of option `index` of a list: the value as shown, numbered (`#2`, `#3`) when an
-/// earlier option is shown the same, so that every option can be typed.
-pub(super) fn option_label(
-    program: &ir::Program,
-    state: &State,
-    options: &[Value],
-    index: usize,
-) -> String {
-    let label = show(program, state, &options[index]);
-    let repeats = options[..index]
-        .iter()
-        .filter(|v| show(program, state, v) == label)
-        .count();
-    if repeats > 0 {
-        format!("{label}#{}", repeats + 1)
-    } else {
-        label
-    }
-}
-
-/// The two answers of the `ask` at `at`.
-pub(super) fn ask_labels(program: &ir::Program, at: At) -> [&str; 2] {
-    match &program.block(at.0).stmts[at.1].kind {
-        S::Ask { yes, no, .. } => [yes, no],
-        _ => ["yes", "no"],
-    }
-}
-
-pub(super) fn move_label(
-    program: &ir::Program,
-    state: &State,
-    def: &ir::ActionDef,
-    args: &[Value],
-) -> String {
-    let mut s = def.name.clone();
-    for a in args {
-        s.push(' ');
-        s.push_str(&show(program, state, a));
-    }
-    s
-}
-
 /// A place resolved to indices.
 enum Slot {
     Local(usize),

@@ -4,10 +4,12 @@
 //! Invariants: deterministic for (program, seed, decisions); a failed move leaves the game as it
 //! was; every run is bounded by [`Limits`].
 
+mod decide;
 mod determinize;
 mod error;
 mod eval;
 mod exec;
+mod moves;
 mod rng;
 mod setup;
 mod spare;
@@ -567,15 +569,15 @@ impl Game {
         Some(match self.pending.as_ref()? {
             Pending::Turn(t) => {
                 let (a, args) = t.get(program, index);
-                exec::move_label(program, &self.state, &program.actions[a.index()], args)
+                moves::move_label(program, &self.state, &program.actions[a.index()], args)
             }
             Pending::Choose { options, .. } => {
-                exec::option_label(program, &self.state, options, index)
+                moves::option_label(program, &self.state, options, index)
             }
-            Pending::Ask { at, .. } => exec::ask_labels(program, *at)[index].to_string(),
+            Pending::Ask { at, .. } => moves::ask_labels(program, *at)[index].to_string(),
             Pending::Secret { choices, .. } => {
                 let c = open_choice(choices, player)?;
-                exec::option_label(program, &self.state, &c.options, index)
+                moves::option_label(program, &self.state, &c.options, index)
             }
         })
     }

@@ -1,0 +1,223 @@
+//! Taking a decision (and announcing it in a game for people), rendering a prompt when it is
+//! read, and ending the game with its outcome.
+
+use super::eval::Eval;
+use super::exec::{err, Cursor, Loop, R};
+use super::moves::{ask_labels, move_label, option_label};
+use super::spare;
+use super::{At, Audience, Game, LogEntry, Outcome, Pending};
+use crate::ir::{self, StmtKind as S, Value};
+
+impl Game {
+    /// Takes option `index` of `player`'s pending decision.
+    pub(super) fn decide(&mut self, player: u8, index: usize) -> R<()> {
+        if self.decisions >= self.limits.decisions {
+            let span = self.program.procs[self.program.flow.index()].span;
+            return Err(err(
+                "decision-limit",
+                format!("the game passed {} decisions", self.limits.decisions),
+                span,
+                "make sure the flow ends, for example after a number of rounds",
+            ));
+        }
+        self.decisions += 1;
+        let record = self.mode.record;
+        let program = self.program.clone();
+        match self.pending.take().expect("a pending decision") {
+            Pending::Turn(t) => {
+                let (a, args) = t.get(&program, index);
+                let def = &program.actions[a.index()];
+                if record {
+                    let label = move_label(&program, &self.state, def, args);
+                    self.announce(
+                        Audience::All,
+                        format!("{}: {label}", self.seat_name(player)),
+                    );
+                }
+                let frame = self.push_frame(def.body, def.locals.max(1 + args.len()));
+                frame.locals[0] = Value::Player(player);
+                for (slot, v) in frame.locals[1..].iter_mut().zip(args) {
+                    *slot = v.clone();
+                }
+                self.recycle(t);
+            }
+            Pending::Choose {
+                options,
+                slot,
+                secret,
+                ..
+            } => {
+                if record {
+                    let name = self.seat_name(player);
+                    let text = format!(
+                        "{name} chose {}",
+                        option_label(&program, &self.state, &options, index)
+                    );
+                    if secret {
+                        self.announce(Audience::Only(vec![player]), text);
+                        self.announce(
+                            Audience::AllBut(vec![player]),
+                            format!("{name} chose in secret"),
+                        );
+                    } else {
+                        self.announce(Audience::All, text);
+                    }
+                }
+                self.frame().locals[slot as usize] = options[index].clone();
+            }
+            Pending::Ask { slot, at, .. } => {
+                if record {
+                    let text = format!(
+                        "{}: {}",
+                        self.seat_name(player),
+                        ask_labels(&program, at)[index]
+                    );
+                    self.announce(Audience::All, text);
+                }
+                self.frame().locals[slot as usize] = Value::Bool(index == 0);
+            }
+            Pending::Secret {
+                mut choices,
+                player_slot,
+                choice_slot,
+                then,
+                at,
+            } => {
+                let c = choices
+                    .iter_mut()
+                    .find(|c| c.seat == player && c.chosen.is_none())
+                    .expect("a waiting player");
+                c.chosen = Some(index);
+                if record {
+                    let name = self.seat_name(player);
+                    let label = option_label(&program, &self.state, &c.options, index);
+                    self.announce(
+                        Audience::Only(vec![player]),
+                        format!("{name} chose {label} (secret)"),
+                    );
+                    self.announce(Audience::AllBut(vec![player]), format!("{name} has chosen"));
+                }
+                if choices.iter().all(|c| c.chosen.is_some()) {
+                    self.frame().cursors.push(Cursor {
+                        block: then,
+                        pc: usize::MAX,
+                        looping: Loop::Secret {
+                            player_slot,
+                            choice_slot,
+                            choices,
+                            next: 0,
+                        },
+                    });
+                } else {
+                    self.pending = Some(Pending::Secret {
+                        choices,
+                        player_slot,
+                        choice_slot,
+                        then,
+                        at,
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// A line of the log written by the engine about a decision.
+    fn announce(&mut self, audience: Audience, text: String) {
+        self.log.push(LogEntry {
+            announcement: true,
+            audience,
+            text,
+        });
+    }
+
+    /// Renders the prompt of the statement at `at` now, with `seat` bound to a slot for a
+    /// secret choice. A prompt that fails to render says so rather than fail the reader.
+    pub(super) fn render_prompt(&self, at: At, seat: Option<(ir::Slot, u8)>) -> String {
+        let program = &self.program;
+        let prompt = match &program.block(at.0).stmts[at.1].kind {
+            S::Choose { prompt, .. } | S::Ask { prompt, .. } | S::Secretly { prompt, .. } => prompt,
+            _ => return String::new(),
+        };
+        let mut locals = self
+            .frames
+            .last()
+            .map(|f| f.locals.clone())
+            .unwrap_or_default();
+        if let Some((slot, p)) = seat {
+            if let Some(l) = locals.get_mut(slot as usize) {
+                *l = Value::Player(p);
+            }
+        }
+        Eval::new(program, &self.state)
+            .text(prompt, &mut locals)
+            .unwrap_or_else(|e| format!("(the prompt failed: {e})"))
+    }
+
+    /// Scores everyone, picks the winners and ends the game.
+    pub(super) fn finish(&mut self, reason: Option<String>) -> R<()> {
+        let program = self.program.clone();
+        let n = self.state.players;
+        let mut scores = Vec::with_capacity(n as usize);
+        let mut locals = spare::values();
+        for p in 0..n {
+            let s = match &program.score {
+                Some(f) => {
+                    locals.clear();
+                    locals.resize(f.locals.max(1), Value::None);
+                    locals[0] = Value::Player(p);
+                    Eval::new(&program, &self.state).int(&f.body, &mut locals)?
+                }
+                None => 0,
+            };
+            scores.push(s);
+        }
+        let winners = match &program.winners {
+            Some(f) => {
+                locals.clear();
+                locals.resize(f.locals.max(1), Value::None);
+                Eval::new(&program, &self.state)
+                    .expr(&f.body, &mut locals)?
+                    .seats()
+            }
+            None => {
+                let best = scores.iter().copied().max().unwrap_or(0);
+                (0..n).filter(|p| scores[*p as usize] == best).collect()
+            }
+        };
+        spare::give_values(locals);
+        if self.mode.record {
+            self.log_outcome(&winners, reason.as_deref());
+        }
+        while !self.frames.is_empty() {
+            self.pop_frame();
+        }
+        self.pending = None;
+        self.outcome = Some(Outcome {
+            winners,
+            scores,
+            reason,
+        });
+        Ok(())
+    }
+
+    fn log_outcome(&mut self, winners: &[u8], reason: Option<&str>) {
+        let names: Vec<String> = winners.iter().map(|p| self.seat_name(*p)).collect();
+        if let Some(r) = reason {
+            self.log.push(LogEntry {
+                announcement: false,
+                audience: Audience::All,
+                text: format!("The game ends: {r}"),
+            });
+        }
+        self.log.push(LogEntry {
+            announcement: false,
+            audience: Audience::All,
+            text: if names.is_empty() {
+                "Nobody wins.".to_string()
+            } else {
+                format!("Winner: {}", names.join(", "))
+            },
+        });
+    }
+}

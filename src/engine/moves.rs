@@ -1,0 +1,387 @@
+//! Listing a turn's legal moves, explaining a refused one, and the labels players type.
+//!
+//! Moves are found by an odometer over the parameters' values, or, where the action's plan
+//! allows, only among the elements of the list a requirement names (`ir::MovePlan`).
+
+use super::eval::Eval;
+use super::exec::{err, MAX_PARAMS, R};
+use super::spare;
+use super::{show, At, Game, Pending, RuntimeError, State, Turn};
+use crate::ir::{self, StmtKind as S, Value};
+
+impl Game {
+    /// Every legal (action, arguments) for `player` among `actions`, in the order of the
+    /// actions and, within one, of their parameters' values (the last parameter fastest).
+    pub(super) fn legal_moves(
+        &mut self,
+        program: &ir::Program,
+        player: u8,
+        actions: &[ir::ActionId],
+        at: At,
+    ) -> R<Turn> {
+        let mut turn = Turn {
+            player,
+            moves: spare::moves(),
+            args: spare::values(),
+            at,
+        };
+        let mut locals = spare::values();
+        let result = self.collect_moves(program, player, actions, &mut turn, &mut locals);
+        spare::give_values(locals);
+        match result {
+            Ok(()) => Ok(turn),
+            Err(e) => {
+                self.recycle(turn);
+                Err(e)
+            }
+        }
+    }
+
+    fn collect_moves(
+        &self,
+        program: &ir::Program,
+        player: u8,
+        actions: &[ir::ActionId],
+        turn: &mut Turn,
+        locals: &mut Vec<Value>,
+    ) -> R<()> {
+        for &a in actions {
+            let def = &program.actions[a.index()];
+            let n = def.params.len();
+            // An odometer over the parameters' values: each index counts up to its domain's
+            // size, the last fastest.
+            let sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
+                def.params
+                    .get(i)
+                    .map_or(1, |p| self.domain_size(program, &p.ty, p.bounds))
+            });
+            if n > sizes.len() {
+                return Err(err(
+                    "too-many-parameters",
+                    format!("`{}` has more than {} parameters", def.name, sizes.len()),
+                    def.span,
+                    "choose the rest inside the action with `choose`",
+                ));
+            }
+            if sizes[..n].contains(&0) {
+                continue;
+            }
+            // Requirements that read no parameter decide for every combination at once.
+            let plan = def.plan;
+            locals.clear();
+            locals.resize(def.locals.max(1 + n), Value::None);
+            locals[0] = Value::Player(player);
+            if !self.all_hold(program, &def.requires[..plan.shared], locals)? {
+                continue;
+            }
+            let rest = &def.requires[plan.shared..];
+            if plan.narrow {
+                self.narrowed_moves(program, a, &rest[0], &rest[1..], locals, turn)?;
+                continue;
+            }
+            let mut digits = [0usize; MAX_PARAMS];
+            loop {
+                for (i, (p, d)) in def.params.iter().zip(digits).enumerate() {
+                    locals[1 + i] = self.domain_value(&p.ty, p.bounds, d);
+                }
+                if self.all_hold(program, rest, locals)? {
+                    turn.moves.push((a, turn.args.len() as u32));
+                    turn.args.extend_from_slice(&locals[1..1 + n]);
+                }
+                // Advance the odometer; done when every digit has wrapped.
+                let mut i = n;
+                let done = loop {
+                    if i == 0 {
+                        break true;
+                    }
+                    i -= 1;
+                    digits[i] += 1;
+                    if digits[i] < sizes[i] {
+                        break false;
+                    }
+                    digits[i] = 0;
+                };
+                if done {
+                    break;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The moves of a one-parameter action whose next requirement is `p in xs`: only the
+    /// elements of `xs` are tried, in the order of the parameter's values.
+    fn narrowed_moves(
+        &self,
+        program: &ir::Program,
+        a: ir::ActionId,
+        membership: &ir::Require,
+        rest: &[ir::Require],
+        locals: &mut [Value],
+        turn: &mut Turn,
+    ) -> R<()> {
+        let def = &program.actions[a.index()];
+        let param = &def.params[0];
+        let ir::ExprKind::Binary(_, _, list) = &membership.cond.kind else {
+            return Ok(());
+        };
+        let mut candidates = spare::indices();
+        let found = Eval::new(program, &self.state)
+            .items(list, locals)
+            .map(|items| {
+                candidates.extend(
+                    items
+                        .iter()
+                        .filter_map(|v| self.domain_index(program, &param.ty, param.bounds, v)),
+                );
+            });
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut result = found.map_err(RuntimeError::from);
+        if result.is_ok() {
+            for &d in candidates.iter() {
+                locals[1] = self.domain_value(&param.ty, param.bounds, d);
+                match self.all_hold(program, rest, locals) {
+                    Ok(true) => {
+                        turn.moves.push((a, turn.args.len() as u32));
+                        turn.args.push(locals[1].clone());
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+        }
+        spare::give_indices(candidates);
+        result
+    }
+
+    /// True if every requirement holds, with `me` and the arguments in `locals`.
+    fn all_hold(
+        &self,
+        program: &ir::Program,
+        requires: &[ir::Require],
+        locals: &mut [Value],
+    ) -> R<bool> {
+        for r in requires {
+            if !Eval::new(program, &self.state).bool(&r.cond, locals)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Where a value stands among a parameter's values, if it is one of them.
+    fn domain_index(
+        &self,
+        program: &ir::Program,
+        ty: &ir::Type,
+        bounds: Option<(i64, i64)>,
+        v: &Value,
+    ) -> Option<usize> {
+        let i = match (ty, bounds, v) {
+            (ir::Type::Player, _, Value::Player(p)) => *p as usize,
+            (ir::Type::Bool, _, Value::Bool(b)) => usize::from(!*b),
+            (ir::Type::Enum(e), _, Value::Enum(f, i)) if e == f => *i as usize,
+            (ir::Type::Entity(k), _, Value::Entity(j, i)) if k == j => *i as usize,
+            (ir::Type::Int, Some((lo, _)), Value::Int(n)) => {
+                usize::try_from(n.checked_sub(lo)?).ok()?
+            }
+            _ => return None,
+        };
+        (i < self.domain_size(program, ty, bounds)).then_some(i)
+    }
+
+    /// How many values a parameter of this type takes.
+    fn domain_size(
+        &self,
+        program: &ir::Program,
+        ty: &ir::Type,
+        bounds: Option<(i64, i64)>,
+    ) -> usize {
+        match (ty, bounds) {
+            (ir::Type::Player, _) => self.state.players as usize,
+            (ir::Type::Bool, _) => 2,
+            (ir::Type::Enum(e), _) => program.enums[e.index()].values.len(),
+            (ir::Type::Entity(k), _) => self.state.entities[k.index()].len(),
+            (ir::Type::Int, Some((lo, hi))) if hi >= lo => (hi - lo + 1) as usize,
+            _ => 0,
+        }
+    }
+
+    /// The `i`-th value of a parameter's domain.
+    fn domain_value(&self, ty: &ir::Type, bounds: Option<(i64, i64)>, i: usize) -> Value {
+        match (ty, bounds) {
+            (ir::Type::Player, _) => Value::Player(i as u8),
+            (ir::Type::Bool, _) => Value::Bool(i == 0),
+            (ir::Type::Enum(e), _) => Value::Enum(*e, i as u16),
+            (ir::Type::Entity(k), _) => Value::Entity(*k, i as u32),
+            (ir::Type::Int, Some((lo, _))) => Value::Int(lo + i as i64),
+            _ => Value::None,
+        }
+    }
+
+    /// Every combination of parameter values of an action (for explaining a typed move).
+    fn domains(&self, program: &ir::Program, def: &ir::ActionDef) -> Vec<Vec<Value>> {
+        let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
+        for param in &def.params {
+            let size = self.domain_size(program, &param.ty, param.bounds);
+            combos = combos
+                .into_iter()
+                .flat_map(|c| {
+                    (0..size).map(move |i| {
+                        let mut c = c.clone();
+                        c.push(self.domain_value(&param.ty, param.bounds, i));
+                        c
+                    })
+                })
+                .collect();
+        }
+        combos
+    }
+
+    /// The first requirement that fails, with its rendered reason.
+    fn first_failing(
+        &self,
+        program: &ir::Program,
+        def: &ir::ActionDef,
+        player: u8,
+        args: &[Value],
+    ) -> R<Option<(usize, String)>> {
+        let mut locals = vec![Value::None; def.locals.max(1 + args.len())];
+        locals[0] = Value::Player(player);
+        for (i, a) in args.iter().enumerate() {
+            locals[1 + i] = a.clone();
+        }
+        match self.first_failing_in(program, def, &mut locals)? {
+            Some(i) => {
+                let reason =
+                    Eval::new(program, &self.state).text(&def.requires[i].reason, &mut locals)?;
+                Ok(Some((i, reason)))
+            }
+            None => Ok(None),
+        }
+    }
+
+    /// The index of the first requirement that fails, with `me` and the arguments in `locals`.
+    fn first_failing_in(
+        &self,
+        program: &ir::Program,
+        def: &ir::ActionDef,
+        locals: &mut [Value],
+    ) -> R<Option<usize>> {
+        for (i, r) in def.requires.iter().enumerate() {
+            if !Eval::new(program, &self.state).bool(&r.cond, locals)? {
+                return Ok(Some(i));
+            }
+        }
+        Ok(None)
+    }
+
+    /// Why a typed move is not legal for `player`, in the rules' own words.
+    pub(super) fn why_not(&self, player: u8, input: &str) -> String {
+        let program = self.program.clone();
+        match &self.pending {
+            Some(Pending::Turn(t)) => {
+                let S::Turn { actions, .. } = &program.block(t.at.0).stmts[t.at.1].kind else {
+                    return "the options are the actions listed".to_string();
+                };
+                let mut words = input.split_whitespace();
+                let name = words.next().unwrap_or("");
+                let Some(&a) = actions
+                    .iter()
+                    .find(|a| program.actions[a.index()].name.eq_ignore_ascii_case(name))
+                else {
+                    let names: Vec<&str> = actions
+                        .iter()
+                        .map(|a| program.actions[a.index()].name.as_str())
+                        .collect();
+                    return match crate::check::suggest_name(name, names.iter().copied()) {
+                        Some(s) => format!("there is no action `{name}` now; did you mean `{s}`?"),
+                        None => format!(
+                            "there is no action `{name}` now; the actions are {}",
+                            names.join(", ")
+                        ),
+                    };
+                };
+                let def = &program.actions[a.index()];
+                let rest: Vec<String> = words.map(str::to_lowercase).collect();
+                let combos = self.domains(&program, def);
+                let Some(args) = combos.into_iter().find(|c| {
+                    c.iter()
+                        .map(|v| show(&program, &self.state, v).to_lowercase())
+                        .collect::<Vec<_>>()
+                        == rest
+                }) else {
+                    let params: Vec<String> =
+                        def.params.iter().map(|p| format!("<{}>", p.name)).collect();
+                    return format!(
+                        "`{}` takes {} argument(s): {} {}",
+                        def.name,
+                        def.params.len(),
+                        def.name,
+                        params.join(" ")
+                    );
+                };
+                match self.first_failing(&program, def, player, &args) {
+                    Ok(Some((i, reason))) => {
+                        let cond = program.sources.snippet(def.requires[i].cond.span);
+                        format!("{reason} (requires `{cond}`)")
+                    }
+                    Ok(None) => "it is allowed".to_string(),
+                    Err(e) => format!("a requirement failed to evaluate: {e}"),
+                }
+            }
+            Some(_) => {
+                let labels: Vec<String> =
+                    self.options(player).into_iter().map(|o| o.label).collect();
+                format!("the options are: {}", labels.join(", "))
+            }
+            None => "the game is over".to_string(),
+        }
+    }
+}
+
+/// The label of option `index` of a list: the value as shown, numbered (`#2`, `#3`) when an
+/// earlier option is shown the same, so that every option can be typed.
+pub(super) fn option_label(
+    program: &ir::Program,
+    state: &State,
+    options: &[Value],
+    index: usize,
+) -> String {
+    let label = show(program, state, &options[index]);
+    let repeats = options[..index]
+        .iter()
+        .filter(|v| show(program, state, v) == label)
+        .count();
+    if repeats > 0 {
+        format!("{label}#{}", repeats + 1)
+    } else {
+        label
+    }
+}
+
+/// The two answers of the `ask` at `at`.
+pub(super) fn ask_labels(program: &ir::Program, at: At) -> [&str; 2] {
+    match &program.block(at.0).stmts[at.1].kind {
+        S::Ask { yes, no, .. } => [yes, no],
+        _ => ["yes", "no"],
+    }
+}
+
+pub(super) fn move_label(
+    program: &ir::Program,
+    state: &State,
+    def: &ir::ActionDef,
+    args: &[Value],
+) -> String {
+    let mut s = def.name.clone();
+    for a in args {
+        s.push(' ');
+        s.push_str(&show(program, state, a));
+    }
+    s
+}
