@@ -592,3 +592,18 @@ fn a_syntax_error_beside_a_multibyte_character_names_the_token() {
     let rendered = render_all(&loaded.diagnostics, &loaded.sources, RenderStyle::plain());
     assert!(rendered.contains("m.rules:2:1"), "{rendered}");
 }
+
+#[test]
+fn an_error_far_out_on_a_long_line_is_reported_without_drawing_it() {
+    let padding = " ".repeat(70_000);
+    let text = format!("game \"Long\" {{ players 2 }}\nvar x: int = {padding}nope\nflow {{ }}\n");
+    let loaded = meeple::load::check_source("long.rules", &text);
+    assert!(loaded.program.is_none());
+    let rendered = meeple::diag::render_all(
+        &loaded.diagnostics,
+        &loaded.sources,
+        meeple::diag::RenderStyle::plain(),
+    );
+    assert!(rendered.contains("unknown name `nope`"), "{rendered}");
+    assert!(rendered.contains("long.rules:2:70014"), "{rendered}");
+}

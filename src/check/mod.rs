@@ -20,6 +20,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// The most values one action parameter may take: each is a move offered on every turn.
 const MAX_PARAM_VALUES: i128 = 1000;
+/// Values of one enum: each is held as a 16-bit index.
+const MAX_ENUM_VALUES: usize = u16::MAX as usize + 1;
 /// Parameters of one action: the engine lists moves with a fixed odometer of this size.
 pub const MAX_PARAMS: usize = crate::engine::MAX_PARAMS;
 
@@ -223,7 +225,23 @@ impl<'a> Checker<'a> {
                 ast::Decl::Enum(e) => {
                     let id = ir::EnumId(self.program.enums.len() as u32);
                     self.define(&e.name, Symbol::Enum(id));
-                    for (i, v) in e.values.iter().enumerate() {
+                    // A value is held as a 16-bit index: past that, values would alias.
+                    if let Some(first_too_many) = e.values.get(MAX_ENUM_VALUES) {
+                        self.error(
+                            Diagnostic::error(
+                                "too-many-values",
+                                format!(
+                                    "enum `{}` has {} values, more than {MAX_ENUM_VALUES}",
+                                    e.name.text,
+                                    e.values.len()
+                                ),
+                                first_too_many.span,
+                            )
+                            .with_label("one value too many")
+                            .with_help("use a number (`int in lo..hi`) or a kind for this many"),
+                        );
+                    }
+                    for (i, v) in e.values.iter().take(MAX_ENUM_VALUES).enumerate() {
                         self.define(v, Symbol::EnumValue(id, i as u16));
                     }
                     let mut shown = Vec::new();

@@ -215,6 +215,9 @@ impl RenderStyle {
     }
 }
 
+/// Lines longer than this (in bytes) are not drawn with the source.
+const MAX_DRAWN_LINE: usize = 10_000;
+
 /// Renders one diagnostic through miette (as plain lines if its file is not in `sources`).
 pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> String {
     let Some(file) = sources.files.get(diag.span.file.0 as usize) else {
@@ -225,6 +228,30 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> Str
             .unwrap_or_default();
         return format!("{}: {}{help}\n", diag.code, diag.message);
     };
+    // The graphical renderer cannot draw a label far out on a long line: such a diagnostic
+    // is written plainly, with its line and column.
+    let line_len = |at: u32| {
+        let text: &str = &file.text;
+        let at = (at as usize).min(text.len());
+        let start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+        let end = text[at..].find('\n').map_or(text.len(), |i| at + i);
+        end - start
+    };
+    let too_wide = std::iter::once(diag.span)
+        .chain(diag.labels.iter().map(|l| l.span))
+        .any(|s| line_len(s.start) > MAX_DRAWN_LINE || line_len(s.end) > MAX_DRAWN_LINE);
+    if too_wide {
+        let (line, col) = sources.line_col(diag.span);
+        let help = diag
+            .help
+            .as_deref()
+            .map(|h| format!("\n  help: {h}"))
+            .unwrap_or_default();
+        return format!(
+            "{}: {}\n  --> {}:{line}:{col} (the line is too long to draw){help}\n",
+            diag.code, diag.message, file.name
+        );
+    }
     let mut labels = vec![miette::LabeledSpan::new(
         Some(diag.label.clone()).filter(|l| !l.is_empty()),
         diag.span.start as usize,
