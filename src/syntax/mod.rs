@@ -358,6 +358,32 @@ mod tests {
     }
 
     #[test]
+    fn nesting_at_the_limit_parses_on_a_small_stack() {
+        // pest's own stack guard is off (see Cargo.toml): `too_deep` alone keeps the parser
+        // off the end of the stack, so the deepest nesting it lets through must parse on a
+        // thread with less stack than a test thread has.
+        let n = MAX_NESTING / 2;
+        let forms = [
+            format!("{}1{}", "(".repeat(2 * n), ")".repeat(2 * n)),
+            format!("count({}1{})", "[".repeat(2 * n - 1), "]".repeat(2 * n - 1)),
+            format!("{}1{}", "abs(".repeat(2 * n), ")".repeat(2 * n)),
+            format!("{}1{}", "abs([".repeat(n), "])".repeat(n)),
+            format!("{}1{}", "count(x in [".repeat(n), "])".repeat(n)),
+            format!("{}1{}", "[f(x) for x in [".repeat(n), "]]".repeat(n)),
+        ];
+        for form in forms {
+            let src = format!("def f(): int = {form}");
+            assert!(too_deep(&src).is_none());
+            std::thread::Builder::new()
+                .stack_size(1 << 20)
+                .spawn(move || ok(&src))
+                .expect("thread")
+                .join()
+                .expect("parses without overflowing the stack");
+        }
+    }
+
+    #[test]
     fn keywords_are_not_names_but_prefixes_are() {
         ok("var inner: int = 0\nvar order: int = 0\nvar secrets: int = 0");
         assert!(parse(FileId(0), "var in: int = 0").is_err());
