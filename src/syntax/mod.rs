@@ -42,47 +42,63 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
 }
 
 /// Where brackets nest, or `-` and `not` repeat, past [`MAX_NESTING`]; comments skipped.
+/// Reads bytes, and decodes a character only where one is not ASCII.
 fn too_deep(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut run = 0usize;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '#' => {
-                while chars.peek().is_some_and(|(_, c)| *c != '\n') {
-                    chars.next();
-                }
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                i = bytes[i..]
+                    .iter()
+                    .position(|b| *b == b'\n')
+                    .map_or(bytes.len(), |n| i + n);
+                continue;
             }
-            '(' | '[' | '{' => {
+            b'(' | b'[' | b'{' => {
                 depth += 1;
                 run = 0;
                 if depth > MAX_NESTING {
                     return Some(i);
                 }
             }
-            ')' | ']' | '}' => {
+            b')' | b']' | b'}' => {
                 depth = depth.saturating_sub(1);
                 run = 0;
             }
-            '-' if chars.peek().is_none_or(|(_, c)| *c != '=') => {
+            b'-' if bytes.get(i + 1) != Some(&b'=') => {
                 run += 1;
                 if run > MAX_NESTING {
                     return Some(i);
                 }
             }
-            'n' if text[i..].starts_with("not")
+            b'n' if bytes[i..].starts_with(b"not")
                 && !text[i + 3..].starts_with(|c: char| c.is_alphanumeric() || c == '_') =>
             {
                 run += 1;
                 if run > MAX_NESTING {
                     return Some(i);
                 }
-                chars.next();
-                chars.next();
+                i += 3;
+                continue;
             }
-            c if c.is_whitespace() => {}
-            _ => run = 0,
+            b if b.is_ascii() => {
+                if !(b as char).is_whitespace() {
+                    run = 0;
+                }
+            }
+            _ => {
+                let c = text[i..].chars().next().expect("a character starts here");
+                if !c.is_whitespace() {
+                    run = 0;
+                }
+                i += c.len_utf8();
+                continue;
+            }
         }
+        i += 1;
     }
     None
 }
