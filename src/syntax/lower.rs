@@ -945,9 +945,13 @@ impl Lowerer {
             Rule::comprehension_list => return self.comprehension(last(pair)),
             Rule::call => {
                 let mut inner = pair.into_inner();
-                ExprKind::Call {
-                    name: self.name(inner.next().expect("grammar: name")),
-                    args: self.args(inner.next().expect("grammar: args")),
+                let name = self.name(inner.next().expect("grammar: name"));
+                match inner.next() {
+                    Some(args) => ExprKind::Call {
+                        name,
+                        args: self.args(args),
+                    },
+                    None => ExprKind::Name(name),
                 }
             }
             Rule::by_players => ExprKind::ByPlayers(
