@@ -825,6 +825,15 @@ impl Lowerer {
             Rule::expr | Rule::expr_noin => {}
             _ => return self.primary(pair),
         }
+        // Most expressions are an operand and field accesses (`x`, `p.hand`): built directly,
+        // as the Pratt parser below would build them.
+        let mut inner = pair.clone().into_inner();
+        let first = inner.next().expect("grammar: operand");
+        if !matches!(first.as_rule(), Rule::op_not | Rule::op_neg)
+            && inner.clone().all(|p| p.as_rule() == Rule::field_access)
+        {
+            return inner.fold(self.primary(first), |lhs, op| self.field(lhs, op));
+        }
         pratt()
             .map_primary(|p| self.primary(p))
             .map_prefix(|op, rhs| {
@@ -842,17 +851,7 @@ impl Lowerer {
                     span,
                 }
             })
-            .map_postfix(|lhs, op| {
-                let field = self.name(last(op));
-                let span = lhs.span.to(field.span);
-                Expr {
-                    kind: ExprKind::Field {
-                        base: Box::new(lhs),
-                        field,
-                    },
-                    span,
-                }
-            })
+            .map_postfix(|lhs, op| self.field(lhs, op))
             .map_infix(|lhs, op, rhs| {
                 let op = match op.as_rule() {
                     Rule::op_or => BinOp::Or,
@@ -883,6 +882,19 @@ impl Lowerer {
                 }
             })
             .parse(pair.into_inner())
+    }
+
+    /// `lhs.name`, from a `field_access` pair.
+    fn field(&self, lhs: Expr, op: Pair<Rule>) -> Expr {
+        let field = self.name(last(op));
+        let span = lhs.span.to(field.span);
+        Expr {
+            kind: ExprKind::Field {
+                base: Box::new(lhs),
+                field,
+            },
+            span,
+        }
     }
 
     fn primary(&self, pair: Pair<Rule>) -> Expr {
@@ -933,9 +945,13 @@ impl Lowerer {
             Rule::comprehension_list => return self.comprehension(last(pair)),
             Rule::call => {
                 let mut inner = pair.into_inner();
-                ExprKind::Call {
-                    name: self.name(inner.next().expect("grammar: name")),
-                    args: self.args(inner.next().expect("grammar: args")),
+                let name = self.name(inner.next().expect("grammar: name"));
+                match inner.next() {
+                    Some(args) => ExprKind::Call {
+                        name,
+                        args: self.args(args),
+                    },
+                    None => ExprKind::Name(name),
                 }
             }
             Rule::by_players => ExprKind::ByPlayers(

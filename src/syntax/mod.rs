@@ -42,47 +42,63 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
 }
 
 /// Where brackets nest, or `-` and `not` repeat, past [`MAX_NESTING`]; comments skipped.
+/// Reads bytes, and decodes a character only where one is not ASCII.
 fn too_deep(text: &str) -> Option<usize> {
+    let bytes = text.as_bytes();
     let mut depth = 0usize;
     let mut run = 0usize;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        match c {
-            '#' => {
-                while chars.peek().is_some_and(|(_, c)| *c != '\n') {
-                    chars.next();
-                }
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' => {
+                i = bytes[i..]
+                    .iter()
+                    .position(|b| *b == b'\n')
+                    .map_or(bytes.len(), |n| i + n);
+                continue;
             }
-            '(' | '[' | '{' => {
+            b'(' | b'[' | b'{' => {
                 depth += 1;
                 run = 0;
                 if depth > MAX_NESTING {
                     return Some(i);
                 }
             }
-            ')' | ']' | '}' => {
+            b')' | b']' | b'}' => {
                 depth = depth.saturating_sub(1);
                 run = 0;
             }
-            '-' if chars.peek().is_none_or(|(_, c)| *c != '=') => {
+            b'-' if bytes.get(i + 1) != Some(&b'=') => {
                 run += 1;
                 if run > MAX_NESTING {
                     return Some(i);
                 }
             }
-            'n' if text[i..].starts_with("not")
+            b'n' if bytes[i..].starts_with(b"not")
                 && !text[i + 3..].starts_with(|c: char| c.is_alphanumeric() || c == '_') =>
             {
                 run += 1;
                 if run > MAX_NESTING {
                     return Some(i);
                 }
-                chars.next();
-                chars.next();
+                i += 3;
+                continue;
             }
-            c if c.is_whitespace() => {}
-            _ => run = 0,
+            b if b.is_ascii() => {
+                if !(b as char).is_whitespace() {
+                    run = 0;
+                }
+            }
+            _ => {
+                let c = text[i..].chars().next().expect("a character starts here");
+                if !c.is_whitespace() {
+                    run = 0;
+                }
+                i += c.len_utf8();
+                continue;
+            }
         }
+        i += 1;
     }
     None
 }
@@ -355,6 +371,32 @@ mod tests {
         let calls = format!("{}-1{}", "abs(".repeat(n), ")".repeat(n));
         let lists = format!("{}1{}", "count([".repeat(n), "])".repeat(n));
         ok(&format!("def f(): int = {calls} + {lists}"));
+    }
+
+    #[test]
+    fn nesting_at_the_limit_parses_on_a_small_stack() {
+        // pest's own stack guard is off (see Cargo.toml): `too_deep` alone keeps the parser
+        // off the end of the stack, so the deepest nesting it lets through must parse on a
+        // thread with less stack than a test thread has.
+        let n = MAX_NESTING / 2;
+        let forms = [
+            format!("{}1{}", "(".repeat(2 * n), ")".repeat(2 * n)),
+            format!("count({}1{})", "[".repeat(2 * n - 1), "]".repeat(2 * n - 1)),
+            format!("{}1{}", "abs(".repeat(2 * n), ")".repeat(2 * n)),
+            format!("{}1{}", "abs([".repeat(n), "])".repeat(n)),
+            format!("{}1{}", "count(x in [".repeat(n), "])".repeat(n)),
+            format!("{}1{}", "[f(x) for x in [".repeat(n), "]]".repeat(n)),
+        ];
+        for form in forms {
+            let src = format!("def f(): int = {form}");
+            assert!(too_deep(&src).is_none());
+            std::thread::Builder::new()
+                .stack_size(1 << 20)
+                .spawn(move || ok(&src))
+                .expect("thread")
+                .join()
+                .expect("parses without overflowing the stack");
+        }
     }
 
     #[test]
