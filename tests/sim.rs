@@ -490,3 +490,247 @@ fn a_variant_is_simulated_and_named_in_the_replay_command() {
     );
     assert!(!doc["variants"].as_array().expect("variants").is_empty());
 }
+
+// ----------------------------------------------------------------------------- --against
+
+const RACE: &str = "rules/cheaters_game/win_the_race.rules";
+
+/// Every difference of a `meeple-sim-compare/1` document, with its label.
+fn differences(doc: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
+    let c = &doc["comparison"];
+    let mut out = Vec::new();
+    for list in ["wins", "endings", "scores"] {
+        for (i, d) in c[list].as_array().expect(list).iter().enumerate() {
+            out.push((format!("{list}[{i}]"), d.clone()));
+        }
+    }
+    for key in ["shared_wins", "nobody_wins", "length", "margin", "failed"] {
+        out.push((key.to_string(), c[key].clone()));
+    }
+    out
+}
+
+#[test]
+fn a_file_compared_with_itself_differs_by_exactly_zero_and_nothing_is_marked() {
+    let args = ["sim", GAME, "-p", "3", "-g", "150", "--against", GAME];
+    let o = run(&[&args[..], &["--json"]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    assert_eq!(doc["schema"], "meeple-sim-compare/1");
+    assert_eq!(doc["a"]["schema"], "meeple-sim/1");
+    assert_eq!(doc["a"], doc["b"], "the same games on the same seeds");
+    let all = differences(&doc);
+    assert!(all.len() >= 10, "{all:?}");
+    for (name, d) in all {
+        assert_eq!(d["difference"], 0.0, "{name}: {d}");
+        assert_eq!(d["a"], d["b"], "{name}: {d}");
+        assert_eq!(d["significant"], false, "{name}: {d}");
+        let (low, high) = (d["low"].as_f64(), d["high"].as_f64());
+        assert!(
+            low.unwrap_or(-1.0) < 0.0 && high.unwrap_or(1.0) > 0.0,
+            "{name}: {d}"
+        );
+    }
+    for x in doc["comparison"]["actions"].as_array().expect("actions") {
+        assert_eq!(x["a"], x["b"], "{x}");
+    }
+
+    let text = stdout(&run(&args));
+    assert!(text.contains("B − A"), "{text}");
+    let marked: Vec<&str> = text.lines().filter(|l| l.ends_with(" *")).collect();
+    assert!(marked.is_empty(), "{marked:?}");
+    assert!(text.contains("+0.0 pts"), "{text}");
+}
+
+#[test]
+fn win_the_race_games_are_significantly_longer_than_cheaters_games() {
+    let args = ["sim", GAME, "-p", "3", "-g", "400", "--against", RACE];
+    let doc = json(&run(&[&args[..], &["--json"]].concat()));
+    let length = &doc["comparison"]["length"];
+    assert_eq!(length["significant"], true, "{length}");
+    let (a, b) = (
+        length["a"].as_f64().expect("a"),
+        length["b"].as_f64().expect("b"),
+    );
+    assert!((50.0..70.0).contains(&a), "Cheater's Game: {a} decisions");
+    assert!((85.0..120.0).contains(&b), "Win The Race: {b} decisions");
+    assert!(length["low"].as_f64().expect("low") > 0.0, "{length}");
+    assert_eq!(doc["b"]["variant_files"], serde_json::json!([]));
+    assert_eq!(doc["b"]["file"], RACE);
+    assert_eq!(doc["a"]["length"]["mean"], length["a"]);
+
+    let text = stdout(&run(&args));
+    assert!(
+        text.contains("B: Cheater's Game with Win The Race"),
+        "{text}"
+    );
+    let mean = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Length in decisions"))
+        .nth(1)
+        .expect("a mean row");
+    assert!(
+        mean.trim_start().starts_with("mean") && mean.ends_with(" *"),
+        "{mean}"
+    );
+
+    // The same variant stacked with --against-variant compares the same games.
+    let stacked = json(&run(&[
+        "sim",
+        GAME,
+        "-p",
+        "3",
+        "-g",
+        "400",
+        "--against",
+        GAME,
+        "--against-variant",
+        RACE,
+        "--json",
+    ]));
+    assert_eq!(stacked["comparison"]["length"], *length);
+    assert_eq!(stacked["b"]["variant_files"], serde_json::json!([RACE]));
+}
+
+/// `n` two-seat games in which P1 wins the first `p1_wins` and P2 the others.
+fn two_seat_records(n: u64, p1_wins: u64) -> Vec<GameRecord> {
+    (0..n)
+        .map(|i| {
+            let winner = u8::from(i >= p1_wins);
+            GameRecord {
+                index: i,
+                seed: 1 + i,
+                decisions: 10 + i,
+                options: 20,
+                max_options: 2,
+                winners: vec![winner],
+                scores: if winner == 0 { vec![2, 1] } else { vec![1, 2] },
+                reason: None,
+                actions: vec![10 + i],
+                failure: None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_difference_of_two_win_rates_has_newcombes_interval_by_hand() {
+    let meta = meeple::sim::Meta {
+        game: "T".into(),
+        variants: vec![],
+        file: "t.rules".into(),
+        variant_files: vec![],
+        players: 2,
+        seats: vec!["P1".into(), "P2".into()],
+        bots: vec!["random".into(); 2],
+        seed: 1,
+        games: 10,
+        shard: None,
+        action_names: vec!["go".into()],
+    };
+    let (ra, rb) = (two_seat_records(10, 2), two_seat_records(10, 5));
+    let a = meeple::sim::Report::new(meta.clone(), &ra);
+    let b = meeple::sim::Report::new(meta, &rb);
+    let c = meeple::sim::CompareReport::new(a, &ra, b, &rb).comparison;
+    let close = |x: f64, y: f64| (x - y).abs() < 5e-5;
+    // P1: 2 of 10 in A, 5 of 10 in B. z² = 3.8415, 1 + z²/10 = 1.38415.
+    // Wilson A: (0.2 + 0.19207 ± 1.96·√(0.016 + 0.0096037)) / 1.38415 = [0.05668, 0.50984].
+    // Wilson B: (0.5 + 0.19207 ± 1.96·√(0.025 + 0.0096037)) / 1.38415 = [0.23659, 0.76341].
+    // d = 0.3; low = 0.3 − √((0.5 − 0.23659)² + (0.50984 − 0.2)²) = 0.3 − 0.40667 = −0.10667;
+    // high = 0.3 + √((0.76341 − 0.5)² + (0.2 − 0.05668)²) = 0.3 + 0.29987 = 0.59987.
+    let p1 = &c.wins[0].difference;
+    assert!(close(p1.difference, 0.3), "{p1:?}");
+    let (low, high) = (p1.low.expect("low"), p1.high.expect("high"));
+    assert!(close(low, -0.10667) && close(high, 0.59987), "{p1:?}");
+    assert!(!p1.significant);
+    // P2 is the mirror: 8 of 10 against 5 of 10.
+    let p2 = &c.wins[1].difference;
+    assert!(close(p2.difference, -0.3), "{p2:?}");
+    assert!(close(p2.low.expect("low"), -0.59987) && close(p2.high.expect("high"), 0.10667));
+    // Lengths are 10..19 in both: the same sample, a difference of exactly 0.
+    assert_eq!(c.length.difference, 0.0);
+    assert!(!c.length.significant);
+    // Scores: P1 scores 2 in its wins and 1 otherwise: means 1.2 and 1.5, variances
+    // 0.1778 and 0.2778; 0.3 ± 1.96·√(0.01778 + 0.02778) = [−0.1183, 0.7183].
+    let s = &c.scores[0].difference;
+    assert!(close(s.low.expect("low"), -0.11833) && close(s.high.expect("high"), 0.71833));
+}
+
+#[test]
+fn the_comparison_document_documents_every_field_and_refuses_what_it_cannot_compare() {
+    let o = run(&[
+        "sim",
+        OVERDRAW,
+        "-p",
+        "2",
+        "-g",
+        "40",
+        "--against",
+        OVERDRAW,
+        "--json",
+    ]);
+    assert_eq!(code(&o), 1, "overdraw fails in some games: exit 1");
+    let doc = json(&o);
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/sim.md"))
+        .expect("docs/sim.md");
+    let mut keys = Vec::new();
+    collect_keys(&doc, &mut keys);
+    for key in keys {
+        assert!(
+            docs.contains(&format!("`{key}`")),
+            "docs/sim.md does not document `{key}`"
+        );
+    }
+    assert!(docs.contains("meeple-sim-compare/1"));
+
+    for args in [
+        &[
+            "sim",
+            GAME,
+            "-p",
+            "3",
+            "-g",
+            "10",
+            "--against-variant",
+            RACE,
+        ][..],
+        &[
+            "sim",
+            GAME,
+            "-p",
+            "3",
+            "-g",
+            "10",
+            "--against",
+            RACE,
+            "--csv",
+        ],
+        &[
+            "sim",
+            GAME,
+            "-p",
+            "3",
+            "-g",
+            "10",
+            "--against",
+            RACE,
+            "--shard",
+            "1/2",
+        ],
+        // Cheater's Game is for 3 to 5 players; EndGame is for 2 to 4.
+        &[
+            "sim",
+            GAME,
+            "-p",
+            "5",
+            "-g",
+            "10",
+            "--against",
+            "rules/endgame.rules",
+        ],
+    ] {
+        assert_eq!(code(&run(args)), 2, "{args:?}");
+    }
+    let help = stdout(&run(&["sim", "--help"]));
+    assert!(help.contains("--against <B>") && help.contains("--against-variant <W>"));
+}
