@@ -454,6 +454,9 @@ fn usage_errors_exit_2_and_every_flag_has_help() {
         "--json",
         "--csv",
         "--shard",
+        "--against",
+        "--against-variant",
+        "--html",
         "merge",
     ] {
         let line = help
@@ -733,4 +736,162 @@ fn the_comparison_document_documents_every_field_and_refuses_what_it_cannot_comp
     }
     let help = stdout(&run(&["sim", "--help"]));
     assert!(help.contains("--against <B>") && help.contains("--against-variant <W>"));
+}
+
+// --------------------------------------------------------------------------------- --html
+
+/// What a small HTML reader finds in a page: every element name opened, in order, and the
+/// trimmed text of every SVG `<text>` element. Panics if the tags do not nest.
+struct Page {
+    elements: Vec<String>,
+    svg_texts: Vec<String>,
+    aria_labels: Vec<String>,
+}
+
+fn read_page(html: &str) -> Page {
+    const VOID: [&str; 4] = ["meta", "br", "hr", "img"];
+    let mut page = Page {
+        elements: Vec::new(),
+        svg_texts: Vec::new(),
+        aria_labels: Vec::new(),
+    };
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        let text = &rest[..open];
+        if stack.last().is_some_and(|t| t == "text") && !text.trim().is_empty() {
+            page.svg_texts.push(text.trim().to_string());
+        }
+        let close = rest[open..].find('>').expect("every tag closes") + open;
+        let tag = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        if tag.starts_with('!') {
+            continue; // <!DOCTYPE html>
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            let top = stack.pop().unwrap_or_default();
+            assert_eq!(top, name.trim(), "</{name}> closes <{top}>");
+            continue;
+        }
+        let name: String = tag
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if let Some(at) = tag.find("aria-label=\"") {
+            let label = &tag[at + 12..];
+            page.aria_labels
+                .push(label[..label.find('"').expect("quoted")].to_string());
+        }
+        page.elements.push(name.clone());
+        if !tag.ends_with('/') && !VOID.contains(&name.as_str()) {
+            stack.push(name);
+        }
+        if stack.last().is_some_and(|t| t == "style" || t == "pre") {
+            // Raw text up to the closing tag.
+            let end = format!("</{}>", stack.last().expect("open"));
+            let at = rest.find(&end).expect("closed");
+            rest = &rest[at..];
+        }
+    }
+    assert!(stack.is_empty(), "unclosed: {stack:?}");
+    page
+}
+
+fn write_page(args: &[&str], name: &str) -> (Output, String) {
+    let dir = scratch("html");
+    let path = format!("{dir}/{name}");
+    let o = run(&[args, &["--html", &path]].concat());
+    let html = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path))
+        .expect("the page is written");
+    (o, html)
+}
+
+#[test]
+fn the_html_page_is_self_contained_and_draws_wins_length_and_scores() {
+    let args = ["sim", GAME, "-p", "3", "-g", "120"];
+    let (o, html) = write_page(&args, "one.html");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        o.stdout,
+        run(&args).stdout,
+        "stdout is the text report still"
+    );
+
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    let lower = html.to_lowercase();
+    for banned in [
+        "http", "<script", "<link", "<img", "src=", "@import", "url(",
+    ] {
+        assert!(!lower.contains(banned), "the page holds `{banned}`");
+    }
+    let page = read_page(&html);
+    let count = |e: &str| page.elements.iter().filter(|x| *x == e).count();
+    assert_eq!(count("html"), 1);
+    assert_eq!(count("title"), 1);
+    assert_eq!(count("svg"), 3, "three charts");
+    assert!(count("rect") > 10 && count("text") > 20);
+    assert_eq!(
+        page.aria_labels,
+        ["Win rate per seat", "Game length", "Scores per seat"]
+    );
+    assert!(html.contains("<title>Cheater&#39;s Game: 120 games · meeple sim</title>"));
+    for h in [
+        "Win rate per seat",
+        "Game length",
+        "Scores per seat",
+        "The report",
+    ] {
+        assert!(html.contains(&format!("<h2>{h}</h2>")), "{h}");
+    }
+    let texts = &page.svg_texts;
+    for label in [
+        "seat",
+        "sole wins (% of finished games)",
+        "share of finished games",
+        "final score",
+        "P1",
+        "P2",
+        "P3",
+    ] {
+        assert!(
+            texts.iter().any(|t| t == label),
+            "no `{label}` in {texts:?}"
+        );
+    }
+    assert!(texts.iter().any(|t| t.starts_with("decisions per game")));
+    assert!(texts.iter().any(|t| t.starts_with("mean ")));
+    // The parameters and the text report are on the page too.
+    assert!(html.contains("<th>seeds</th><td>1 to 120</td>"), "{html}");
+    assert!(html.contains("Wins (sole winner, of 120 finished; 95% Wilson interval)"));
+}
+
+#[test]
+fn the_html_page_of_a_comparison_draws_a_and_b_with_a_legend() {
+    let args = ["sim", GAME, "-p", "3", "-g", "120", "--against", RACE];
+    let (o, html) = write_page(&args, "two.html");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!html.to_lowercase().contains("http"));
+    let page = read_page(&html);
+    assert_eq!(page.elements.iter().filter(|e| *e == "svg").count(), 3);
+    assert!(html.contains("A: Cheater&#39;s Game</span>"), "{html}");
+    assert!(html.contains("B: Cheater&#39;s Game with Win The Race</span>"));
+    let texts = &page.svg_texts;
+    for mean in ["A mean ", "B mean "] {
+        assert!(
+            texts.iter().any(|t| t.starts_with(mean)),
+            "{mean}: {texts:?}"
+        );
+    }
+    assert!(html.contains("<th>A</th><th>B</th>"));
+    assert!(
+        html.contains("B − A"),
+        "the comparison's text is on the page"
+    );
+
+    let shard = run(&[
+        &args[..2],
+        &["-p", "3", "-g", "10", "--shard", "1/2", "--html", "x.html"],
+    ]
+    .concat());
+    assert_eq!(code(&shard), 2, "--html draws a whole batch, not a shard");
 }

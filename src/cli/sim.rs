@@ -8,6 +8,7 @@ use crate::bots::BotKind;
 use crate::diag::render_all;
 use crate::ir::Program;
 use crate::load::load;
+use crate::sim::html;
 use crate::sim::text::{csv, render, render_comparison};
 use crate::sim::{merge, parse_shard, run_batch, Batch, CompareReport, GameRecord, Meta, Report};
 use clap::error::ErrorKind;
@@ -33,6 +34,11 @@ pub struct MoreSimArgs {
     /// not applied to B.
     #[arg(long = "against-variant", value_name = "W", requires = "against")]
     pub against_variants: Vec<PathBuf>,
+
+    /// Also write the report as one self-contained HTML page of charts (win rates with their
+    /// intervals, game length, scores; A and B side by side with --against) to this file.
+    #[arg(long, value_name = "PAGE.html", conflicts_with = "shard")]
+    pub html: Option<PathBuf>,
 }
 
 /// A rules file loaded for a batch, and what its report says was simulated.
@@ -101,7 +107,34 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     if let Some((meta_b, records_b)) = against {
         let report_b = Report::new(meta_b, &records_b);
         let compared = CompareReport::new(report, &records, report_b, &records_b);
+        if let Some(path) = &args.more.html {
+            let sides = [
+                html::Side {
+                    label: "A",
+                    report: &compared.a,
+                    records: &records,
+                },
+                html::Side {
+                    label: "B",
+                    report: &compared.b,
+                    records: &records_b,
+                },
+            ];
+            if let Err(code) = write_page(path, &sides, &render_comparison(&compared)) {
+                return Ok(code);
+            }
+        }
         return print_comparison(&compared, args.json);
+    }
+    if let Some(path) = &args.more.html {
+        let side = html::Side {
+            label: "",
+            report: &report,
+            records: &records,
+        };
+        if let Err(code) = write_page(path, &[side], &render(&report)) {
+            return Ok(code);
+        }
     }
     if args.shard.is_some() && args.json {
         report.records = Some(records.clone());
@@ -156,6 +189,13 @@ fn side(
         action_names: program.actions.iter().map(|a| a.name.clone()).collect(),
     };
     Ok(Ok(Side { program, meta }))
+}
+
+/// Writes the HTML page of `sides` to `path`; the exit status if that fails.
+fn write_page(path: &Path, sides: &[html::Side], text: &str) -> Result<(), ExitCode> {
+    let page =
+        html::page(sides, text).map_err(|e| fail(&format!("cannot draw the charts: {e}")))?;
+    std::fs::write(path, page).map_err(|e| fail(&format!("cannot write `{}`: {e}", path.display())))
 }
 
 /// Prints a comparison as text or JSON; exit status 1 if a rule failed in any game of either.
