@@ -5,7 +5,8 @@
 #
 #   scripts/look-at-report.sh [OUT_DIR]     # default: target/look-at-report
 #
-# Prints the paths of the pages and of the PNG screenshots.
+# Prints the paths of the pages and of the PNG screenshots (the first 1600 pixels of each page,
+# and the whole page).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out="${1:-target/look-at-report}"
@@ -25,13 +26,20 @@ $meeple sim rules/cheaters_game.rules --players 3 --games 2000 \
   --against rules/cheaters_game/win_the_race.rules \
   --html "$out/cheaters_game-vs-win_the_race.html" >/dev/null
 
-for page in cheaters_game cheaters_game-vs-win_the_race; do
+# shot PAGE PNG HEIGHT: a screenshot 1200 pixels wide of the top HEIGHT pixels of the page.
+shot() {
+  local profile
   profile="$(mktemp -d)"
   chromium --headless --no-sandbox --disable-gpu --disable-background-networking \
     --disable-component-update --no-first-run --disable-sync --hide-scrollbars \
-    --user-data-dir="$profile" --window-size=1200,1600 \
-    --screenshot="$out/$page.png" "file://$out/$page.html" 2>/dev/null
+    --user-data-dir="$profile" --window-size="1200,$3" \
+    --screenshot="$2" "file://$1" 2>/dev/null
   rm -rf "$profile"
+  echo "$2"
+}
+
+for page in cheaters_game cheaters_game-vs-win_the_race; do
   echo "$out/$page.html"
-  echo "$out/$page.png"
+  shot "$out/$page.html" "$out/$page.png" 1600       # the first screen
+  shot "$out/$page.html" "$out/$page-full.png" 3200  # the whole page
 done
