@@ -454,6 +454,9 @@ fn usage_errors_exit_2_and_every_flag_has_help() {
         "--json",
         "--csv",
         "--shard",
+        "--against",
+        "--against-variant",
+        "--html",
         "merge",
     ] {
         let line = help
@@ -489,4 +492,406 @@ fn a_variant_is_simulated_and_named_in_the_replay_command() {
         "rules/cheaters_game/win_the_race.rules"
     );
     assert!(!doc["variants"].as_array().expect("variants").is_empty());
+}
+
+// ----------------------------------------------------------------------------- --against
+
+const RACE: &str = "rules/cheaters_game/win_the_race.rules";
+
+/// Every difference of a `meeple-sim-compare/1` document, with its label.
+fn differences(doc: &serde_json::Value) -> Vec<(String, serde_json::Value)> {
+    let c = &doc["comparison"];
+    let mut out = Vec::new();
+    for list in ["wins", "endings", "scores"] {
+        for (i, d) in c[list].as_array().expect(list).iter().enumerate() {
+            out.push((format!("{list}[{i}]"), d.clone()));
+        }
+    }
+    for key in ["shared_wins", "nobody_wins", "length", "margin", "failed"] {
+        out.push((key.to_string(), c[key].clone()));
+    }
+    out
+}
+
+#[test]
+fn a_file_compared_with_itself_differs_by_exactly_zero_and_nothing_is_marked() {
+    let args = ["sim", GAME, "-p", "3", "-g", "150", "--against", GAME];
+    let o = run(&[&args[..], &["--json"]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    assert_eq!(doc["schema"], "meeple-sim-compare/1");
+    assert_eq!(doc["a"]["schema"], "meeple-sim/1");
+    assert_eq!(doc["a"], doc["b"], "the same games on the same seeds");
+    let all = differences(&doc);
+    assert!(all.len() >= 10, "{all:?}");
+    for (name, d) in all {
+        assert_eq!(d["difference"], 0.0, "{name}: {d}");
+        assert_eq!(d["a"], d["b"], "{name}: {d}");
+        assert_eq!(d["significant"], false, "{name}: {d}");
+        let (low, high) = (d["low"].as_f64(), d["high"].as_f64());
+        assert!(
+            low.unwrap_or(-1.0) < 0.0 && high.unwrap_or(1.0) > 0.0,
+            "{name}: {d}"
+        );
+    }
+    for x in doc["comparison"]["actions"].as_array().expect("actions") {
+        assert_eq!(x["a"], x["b"], "{x}");
+    }
+
+    let text = stdout(&run(&args));
+    assert!(text.contains("B − A"), "{text}");
+    let marked: Vec<&str> = text.lines().filter(|l| l.ends_with(" *")).collect();
+    assert!(marked.is_empty(), "{marked:?}");
+    assert!(text.contains("+0.0 pts"), "{text}");
+}
+
+#[test]
+fn win_the_race_games_are_significantly_longer_than_cheaters_games() {
+    let args = ["sim", GAME, "-p", "3", "-g", "400", "--against", RACE];
+    let doc = json(&run(&[&args[..], &["--json"]].concat()));
+    let length = &doc["comparison"]["length"];
+    assert_eq!(length["significant"], true, "{length}");
+    let (a, b) = (
+        length["a"].as_f64().expect("a"),
+        length["b"].as_f64().expect("b"),
+    );
+    assert!((50.0..70.0).contains(&a), "Cheater's Game: {a} decisions");
+    assert!((85.0..120.0).contains(&b), "Win The Race: {b} decisions");
+    assert!(length["low"].as_f64().expect("low") > 0.0, "{length}");
+    assert_eq!(doc["b"]["variant_files"], serde_json::json!([]));
+    assert_eq!(doc["b"]["file"], RACE);
+    assert_eq!(doc["a"]["length"]["mean"], length["a"]);
+
+    let text = stdout(&run(&args));
+    assert!(
+        text.contains("B: Cheater's Game with Win The Race"),
+        "{text}"
+    );
+    let mean = text
+        .lines()
+        .skip_while(|l| !l.starts_with("Length in decisions"))
+        .nth(1)
+        .expect("a mean row");
+    assert!(
+        mean.trim_start().starts_with("mean") && mean.ends_with(" *"),
+        "{mean}"
+    );
+
+    // The same variant stacked with --against-variant compares the same games.
+    let stacked = json(&run(&[
+        "sim",
+        GAME,
+        "-p",
+        "3",
+        "-g",
+        "400",
+        "--against",
+        GAME,
+        "--against-variant",
+        RACE,
+        "--json",
+    ]));
+    assert_eq!(stacked["comparison"]["length"], *length);
+    assert_eq!(stacked["b"]["variant_files"], serde_json::json!([RACE]));
+}
+
+/// `n` two-seat games in which P1 wins the first `p1_wins` and P2 the others.
+fn two_seat_records(n: u64, p1_wins: u64) -> Vec<GameRecord> {
+    (0..n)
+        .map(|i| {
+            let winner = u8::from(i >= p1_wins);
+            GameRecord {
+                index: i,
+                seed: 1 + i,
+                decisions: 10 + i,
+                options: 20,
+                max_options: 2,
+                winners: vec![winner],
+                scores: if winner == 0 { vec![2, 1] } else { vec![1, 2] },
+                reason: None,
+                actions: vec![10 + i],
+                failure: None,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn the_difference_of_two_win_rates_has_newcombes_interval_by_hand() {
+    let meta = meeple::sim::Meta {
+        game: "T".into(),
+        variants: vec![],
+        file: "t.rules".into(),
+        variant_files: vec![],
+        players: 2,
+        seats: vec!["P1".into(), "P2".into()],
+        bots: vec!["random".into(); 2],
+        seed: 1,
+        games: 10,
+        shard: None,
+        action_names: vec!["go".into()],
+    };
+    let (ra, rb) = (two_seat_records(10, 2), two_seat_records(10, 5));
+    let a = meeple::sim::Report::new(meta.clone(), &ra);
+    let b = meeple::sim::Report::new(meta, &rb);
+    let c = meeple::sim::CompareReport::new(a, &ra, b, &rb).comparison;
+    let close = |x: f64, y: f64| (x - y).abs() < 5e-5;
+    // P1: 2 of 10 in A, 5 of 10 in B. z² = 3.8415, 1 + z²/10 = 1.38415.
+    // Wilson A: (0.2 + 0.19207 ± 1.96·√(0.016 + 0.0096037)) / 1.38415 = [0.05668, 0.50984].
+    // Wilson B: (0.5 + 0.19207 ± 1.96·√(0.025 + 0.0096037)) / 1.38415 = [0.23659, 0.76341].
+    // d = 0.3; low = 0.3 − √((0.5 − 0.23659)² + (0.50984 − 0.2)²) = 0.3 − 0.40667 = −0.10667;
+    // high = 0.3 + √((0.76341 − 0.5)² + (0.2 − 0.05668)²) = 0.3 + 0.29987 = 0.59987.
+    let p1 = &c.wins[0].difference;
+    assert!(close(p1.difference, 0.3), "{p1:?}");
+    let (low, high) = (p1.low.expect("low"), p1.high.expect("high"));
+    assert!(close(low, -0.10667) && close(high, 0.59987), "{p1:?}");
+    assert!(!p1.significant);
+    // P2 is the mirror: 8 of 10 against 5 of 10.
+    let p2 = &c.wins[1].difference;
+    assert!(close(p2.difference, -0.3), "{p2:?}");
+    assert!(close(p2.low.expect("low"), -0.59987) && close(p2.high.expect("high"), 0.10667));
+    // Lengths are 10..19 in both: the same sample, a difference of exactly 0.
+    assert_eq!(c.length.difference, 0.0);
+    assert!(!c.length.significant);
+    // Scores: P1 scores 2 in its wins and 1 otherwise: means 1.2 and 1.5, variances
+    // 0.1778 and 0.2778; 0.3 ± 1.96·√(0.01778 + 0.02778) = [−0.1183, 0.7183].
+    let s = &c.scores[0].difference;
+    assert!(close(s.low.expect("low"), -0.11833) && close(s.high.expect("high"), 0.71833));
+}
+
+#[test]
+fn the_comparison_document_documents_every_field_and_refuses_what_it_cannot_compare() {
+    let o = run(&[
+        "sim",
+        OVERDRAW,
+        "-p",
+        "2",
+        "-g",
+        "40",
+        "--against",
+        OVERDRAW,
+        "--json",
+    ]);
+    assert_eq!(code(&o), 1, "overdraw fails in some games: exit 1");
+    let doc = json(&o);
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/sim.md"))
+        .expect("docs/sim.md");
+    let mut keys = Vec::new();
+    collect_keys(&doc, &mut keys);
+    for key in keys {
+        assert!(
+            docs.contains(&format!("`{key}`")),
+            "docs/sim.md does not document `{key}`"
+        );
+    }
+    assert!(docs.contains("meeple-sim-compare/1"));
+
+    for args in [
+        &[
+            "sim",
+            GAME,
+            "-p",
+            "3",
+            "-g",
+            "10",
+            "--against-variant",
+            RACE,
+        ][..],
+        &[
+            "sim",
+            GAME,
+            "-p",
+            "3",
+            "-g",
+            "10",
+            "--against",
+            RACE,
+            "--csv",
+        ],
+        &[
+            "sim",
+            GAME,
+            "-p",
+            "3",
+            "-g",
+            "10",
+            "--against",
+            RACE,
+            "--shard",
+            "1/2",
+        ],
+        // Cheater's Game is for 3 to 5 players; EndGame is for 2 to 4.
+        &[
+            "sim",
+            GAME,
+            "-p",
+            "5",
+            "-g",
+            "10",
+            "--against",
+            "rules/endgame.rules",
+        ],
+    ] {
+        assert_eq!(code(&run(args)), 2, "{args:?}");
+    }
+    let help = stdout(&run(&["sim", "--help"]));
+    assert!(help.contains("--against <B>") && help.contains("--against-variant <W>"));
+}
+
+// --------------------------------------------------------------------------------- --html
+
+/// What a small HTML reader finds in a page: every element name opened, in order, and the
+/// trimmed text of every SVG `<text>` element. Panics if the tags do not nest.
+struct Page {
+    elements: Vec<String>,
+    svg_texts: Vec<String>,
+    aria_labels: Vec<String>,
+}
+
+fn read_page(html: &str) -> Page {
+    const VOID: [&str; 4] = ["meta", "br", "hr", "img"];
+    let mut page = Page {
+        elements: Vec::new(),
+        svg_texts: Vec::new(),
+        aria_labels: Vec::new(),
+    };
+    let mut stack: Vec<String> = Vec::new();
+    let mut rest = html;
+    while let Some(open) = rest.find('<') {
+        let text = &rest[..open];
+        if stack.last().is_some_and(|t| t == "text") && !text.trim().is_empty() {
+            page.svg_texts.push(text.trim().to_string());
+        }
+        let close = rest[open..].find('>').expect("every tag closes") + open;
+        let tag = &rest[open + 1..close];
+        rest = &rest[close + 1..];
+        if tag.starts_with('!') {
+            continue; // <!DOCTYPE html>
+        }
+        if let Some(name) = tag.strip_prefix('/') {
+            let top = stack.pop().unwrap_or_default();
+            assert_eq!(top, name.trim(), "</{name}> closes <{top}>");
+            continue;
+        }
+        let name: String = tag
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric())
+            .collect();
+        if let Some(at) = tag.find("aria-label=\"") {
+            let label = &tag[at + 12..];
+            page.aria_labels
+                .push(label[..label.find('"').expect("quoted")].to_string());
+        }
+        page.elements.push(name.clone());
+        if !tag.ends_with('/') && !VOID.contains(&name.as_str()) {
+            stack.push(name);
+        }
+        if stack.last().is_some_and(|t| t == "style" || t == "pre") {
+            // Raw text up to the closing tag.
+            let end = format!("</{}>", stack.last().expect("open"));
+            let at = rest.find(&end).expect("closed");
+            rest = &rest[at..];
+        }
+    }
+    assert!(stack.is_empty(), "unclosed: {stack:?}");
+    page
+}
+
+fn write_page(args: &[&str], name: &str) -> (Output, String) {
+    let dir = scratch("html");
+    let path = format!("{dir}/{name}");
+    let o = run(&[args, &["--html", &path]].concat());
+    let html = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path))
+        .expect("the page is written");
+    (o, html)
+}
+
+#[test]
+fn the_html_page_is_self_contained_and_draws_wins_length_and_scores() {
+    let args = ["sim", GAME, "-p", "3", "-g", "120"];
+    let (o, html) = write_page(&args, "one.html");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert_eq!(
+        o.stdout,
+        run(&args).stdout,
+        "stdout is the text report still"
+    );
+
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    let lower = html.to_lowercase();
+    for banned in [
+        "http", "<script", "<link", "<img", "src=", "@import", "url(",
+    ] {
+        assert!(!lower.contains(banned), "the page holds `{banned}`");
+    }
+    let page = read_page(&html);
+    let count = |e: &str| page.elements.iter().filter(|x| *x == e).count();
+    assert_eq!(count("html"), 1);
+    assert_eq!(count("title"), 1);
+    assert_eq!(count("svg"), 3, "three charts");
+    assert!(count("rect") > 10 && count("text") > 20);
+    assert_eq!(
+        page.aria_labels,
+        ["Win rate per seat", "Game length", "Scores per seat"]
+    );
+    assert!(html.contains("<title>Cheater&#39;s Game: 120 games · meeple sim</title>"));
+    for h in [
+        "Win rate per seat",
+        "Game length",
+        "Scores per seat",
+        "The report",
+    ] {
+        assert!(html.contains(&format!("<h2>{h}</h2>")), "{h}");
+    }
+    let texts = &page.svg_texts;
+    for label in [
+        "seat",
+        "sole wins (% of finished games)",
+        "share of finished games",
+        "final score",
+        "P1",
+        "P2",
+        "P3",
+    ] {
+        assert!(
+            texts.iter().any(|t| t == label),
+            "no `{label}` in {texts:?}"
+        );
+    }
+    assert!(texts.iter().any(|t| t.starts_with("decisions per game")));
+    assert!(texts.iter().any(|t| t.starts_with("mean ")));
+    // The parameters and the text report are on the page too.
+    assert!(html.contains("<th>seeds</th><td>1 to 120</td>"), "{html}");
+    assert!(html.contains("Wins (sole winner, of 120 finished; 95% Wilson interval)"));
+}
+
+#[test]
+fn the_html_page_of_a_comparison_draws_a_and_b_with_a_legend() {
+    let args = ["sim", GAME, "-p", "3", "-g", "120", "--against", RACE];
+    let (o, html) = write_page(&args, "two.html");
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(!html.to_lowercase().contains("http"));
+    let page = read_page(&html);
+    assert_eq!(page.elements.iter().filter(|e| *e == "svg").count(), 3);
+    assert!(html.contains("A: Cheater&#39;s Game</span>"), "{html}");
+    assert!(html.contains("B: Cheater&#39;s Game with Win The Race</span>"));
+    let texts = &page.svg_texts;
+    for mean in ["A mean ", "B mean "] {
+        assert!(
+            texts.iter().any(|t| t.starts_with(mean)),
+            "{mean}: {texts:?}"
+        );
+    }
+    assert!(html.contains("<th>A</th><th>B</th>"));
+    assert!(
+        html.contains("B − A"),
+        "the comparison's text is on the page"
+    );
+
+    let shard = run(&[
+        &args[..2],
+        &["-p", "3", "-g", "10", "--shard", "1/2", "--html", "x.html"],
+    ]
+    .concat());
+    assert_eq!(code(&shard), 2, "--html draws a whole batch, not a shard");
 }

@@ -109,6 +109,10 @@ pub struct SimArgs {
     /// With --json the document keeps the per-game records that `meeple sim merge` needs.
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
+
+    /// `--against`, `--against-variant` and `--html` (defined beside `meeple sim`).
+    #[command(flatten)]
+    pub more: sim::MoreSimArgs,
 }
 
 /// The subcommands of `meeple sim`.

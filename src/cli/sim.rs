@@ -1,20 +1,51 @@
 //! `meeple sim`: load and check the rules, play a batch of bot games on every core with a
-//! progress bar on stderr, and print the report as text, JSON or CSV; `meeple sim merge`
-//! combines shard files into the report of the whole batch.
+//! progress bar on stderr, and print the report as text, JSON or CSV; with `--against`, play a
+//! second rules file on the same seeds and print the comparison; `meeple sim merge` combines
+//! shard files into the report of the whole batch.
 
 use super::{eprint_text, stderr_style, usage_error, CliError, MergeArgs, SimArgs, SimCommand};
 use crate::bots::BotKind;
 use crate::diag::render_all;
+use crate::ir::Program;
 use crate::load::load;
-use crate::sim::text::{csv, render};
-use crate::sim::{merge, parse_shard, run_batch, Batch, GameRecord, Meta, Report};
+use crate::sim::html;
+use crate::sim::text::{csv, render, render_comparison};
+use crate::sim::{merge, parse_shard, run_batch, Batch, CompareReport, GameRecord, Meta, Report};
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
 const FAILED: u8 = 1;
+
+/// The options of `meeple sim` that compare two rule sets and draw pictures, flattened into
+/// [`super::SimArgs`].
+#[derive(Debug, clap::Args)]
+pub struct MoreSimArgs {
+    /// Compare with another rules file B (a game, or a variant, which names its base), played on
+    /// the same seeds with the same --players, --games, --bots and --seed: every statistic of A
+    /// (FILE with its --variant files) and B side by side, with B − A and its 95% interval.
+    #[arg(long, value_name = "B", conflicts_with_all = ["shard", "csv"])]
+    pub against: Option<PathBuf>,
+
+    /// A variant file to stack on B (repeatable, applied in order). FILE's --variant files are
+    /// not applied to B.
+    #[arg(long = "against-variant", value_name = "W", requires = "against")]
+    pub against_variants: Vec<PathBuf>,
+
+    /// Also write the report as one self-contained HTML page of charts (win rates with their
+    /// intervals, game length, scores; A and B side by side with --against) to this file.
+    #[arg(long, value_name = "PAGE.html", conflicts_with = "shard")]
+    pub html: Option<PathBuf>,
+}
+
+/// A rules file loaded for a batch, and what its report says was simulated.
+struct Side {
+    program: Arc<Program>,
+    meta: Meta,
+}
 
 /// Runs `meeple sim` or `meeple sim merge` as the arguments say.
 pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
@@ -28,7 +59,98 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
             "FILE, --players and --games are required".into(),
         ));
     };
-    let loaded = load(file, &args.variants);
+    let spec = args.bots.clone().unwrap_or_default();
+    let batch = Batch {
+        players,
+        games,
+        seed: args.seed,
+        bots: spec.kinds(players, BotKind::Random),
+        shard: args.shard,
+    };
+    let a = match side(file, &args.variants, &batch)? {
+        Ok(s) => s,
+        Err(code) => return Ok(code),
+    };
+    let b = match &args.more.against {
+        None => None,
+        Some(against) => match side(against, &args.more.against_variants, &batch)? {
+            Ok(s) => Some(s),
+            Err(code) => return Ok(code),
+        },
+    };
+    if let Err(e) = spec.check_seats(players) {
+        return Err(usage_error(
+            "sim",
+            ErrorKind::ValueValidation,
+            e.to_string(),
+        ));
+    }
+
+    let sides = if b.is_some() { 2 } else { 1 };
+    let bar = progress_bar(sides * batch.len());
+    let threads = args.threads.map(|t| t as usize);
+    let play = |s: &Side| run_batch(&s.program, &batch, threads, &|| bar.inc(1));
+    let records = match play(&a) {
+        Ok(r) => r,
+        Err(e) => return Ok(fail(&format!("cannot start the worker threads: {e}"))),
+    };
+    let against = match &b {
+        None => None,
+        Some(b) => match play(b) {
+            Ok(r) => Some((b.meta.clone(), r)),
+            Err(e) => return Ok(fail(&format!("cannot start the worker threads: {e}"))),
+        },
+    };
+    bar.finish_and_clear();
+
+    let mut report = Report::new(a.meta, &records);
+    if let Some((meta_b, records_b)) = against {
+        let report_b = Report::new(meta_b, &records_b);
+        let compared = CompareReport::new(report, &records, report_b, &records_b);
+        if let Some(path) = &args.more.html {
+            let sides = [
+                html::Side {
+                    label: "A",
+                    report: &compared.a,
+                    records: &records,
+                },
+                html::Side {
+                    label: "B",
+                    report: &compared.b,
+                    records: &records_b,
+                },
+            ];
+            if let Err(code) = write_page(path, &sides, &render_comparison(&compared)) {
+                return Ok(code);
+            }
+        }
+        return print_comparison(&compared, args.json);
+    }
+    if let Some(path) = &args.more.html {
+        let side = html::Side {
+            label: "",
+            report: &report,
+            records: &records,
+        };
+        if let Err(code) = write_page(path, &[side], &render(&report)) {
+            return Ok(code);
+        }
+    }
+    if args.shard.is_some() && args.json {
+        report.records = Some(records.clone());
+    }
+    print(&report, &records, args.json, args.csv)
+}
+
+/// Loads `file` with its `variants` for `batch`: its program and its report's [`Meta`], or the
+/// exit status when the rules do not check; a usage error when the game is not for that many
+/// players.
+fn side(
+    file: &Path,
+    variants: &[PathBuf],
+    batch: &Batch,
+) -> Result<Result<Side, ExitCode>, CliError> {
+    let loaded = load(file, variants);
     if !loaded.diagnostics.0.is_empty() {
         eprint_text(&render_all(
             &loaded.diagnostics,
@@ -37,66 +159,66 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
         ));
     }
     let Some(program) = loaded.program else {
-        return Ok(fail(&format!(
+        return Ok(Err(fail(&format!(
             "{}: the rules have errors; fix them and try again",
             file.display()
-        )));
+        ))));
     };
     let program = Arc::new(program);
+    let players = batch.players;
     let (min, max) = (program.min_players, program.max_players);
     if !(min..=max).contains(&players) {
         let message = format!(
-            "{} is for {min} to {max} players, not {players}",
-            program.title
+            "{} ({}) is for {min} to {max} players, not {players}",
+            program.title,
+            file.display()
         );
         return Err(usage_error("sim", ErrorKind::ValueValidation, message));
     }
-    let spec = args.bots.clone().unwrap_or_default();
-    if let Err(e) = spec.check_seats(players) {
-        return Err(usage_error(
-            "sim",
-            ErrorKind::ValueValidation,
-            e.to_string(),
-        ));
-    }
-    let batch = Batch {
-        players,
-        games,
-        seed: args.seed,
-        bots: spec.kinds(players, BotKind::Random),
-        shard: args.shard,
-    };
     let meta = Meta {
         game: program.title.clone(),
         variants: program.variants.clone(),
         file: file.display().to_string(),
-        variant_files: args
-            .variants
-            .iter()
-            .map(|v| v.display().to_string())
-            .collect(),
+        variant_files: variants.iter().map(|v| v.display().to_string()).collect(),
         players,
         seats: (0..players).map(|p| program.seat_name(p)).collect(),
         bots: batch.bots.iter().map(|b| b.name().to_string()).collect(),
-        seed: args.seed,
-        games,
-        shard: args.shard,
+        seed: batch.seed,
+        games: batch.games,
+        shard: batch.shard,
         action_names: program.actions.iter().map(|a| a.name.clone()).collect(),
     };
+    Ok(Ok(Side { program, meta }))
+}
 
-    let bar = progress_bar(batch.len());
-    let threads = args.threads.map(|t| t as usize);
-    let records = match run_batch(&program, &batch, threads, &|| bar.inc(1)) {
-        Ok(r) => r,
-        Err(e) => return Ok(fail(&format!("cannot start the worker threads: {e}"))),
+/// Writes the HTML page of `sides` to `path`; the exit status if that fails.
+fn write_page(path: &Path, sides: &[html::Side], text: &str) -> Result<(), ExitCode> {
+    let page =
+        html::page(sides, text).map_err(|e| fail(&format!("cannot draw the charts: {e}")))?;
+    std::fs::write(path, page).map_err(|e| fail(&format!("cannot write `{}`: {e}", path.display())))
+}
+
+/// Prints a comparison as text or JSON; exit status 1 if a rule failed in any game of either.
+fn print_comparison(compared: &CompareReport, json: bool) -> Result<ExitCode, CliError> {
+    let text = if json {
+        compared.to_json()
+    } else {
+        render_comparison(compared)
     };
-    bar.finish_and_clear();
-
-    let mut report = Report::new(meta, &records);
-    if args.shard.is_some() && args.json {
-        report.records = Some(records.clone());
+    let mut out = io::stdout().lock();
+    out.write_all(text.as_bytes())?;
+    out.flush()?;
+    let failed = compared.a.failed + compared.b.failed;
+    if failed > 0 {
+        if json {
+            eprint_text(&format!(
+                "meeple: a rule failed in {} of {} games of A and {} of {} games of B\n",
+                compared.a.failed, compared.a.played, compared.b.failed, compared.b.played
+            ));
+        }
+        return Ok(ExitCode::from(FAILED));
     }
-    print(&report, &records, args.json, args.csv)
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `meeple sim merge`: read every shard file, merge, print.

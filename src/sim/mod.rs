@@ -2,14 +2,19 @@
 //! every core with their statistics (`meeple sim`).
 //!
 //! [`run`] plays a batch into per-game records, [`report`] computes the statistics from them,
-//! [`text`] renders them, [`merge`] combines shards, [`stats`] holds the arithmetic.
+//! [`compare`] sets two batches side by side, [`text`] renders reports and comparisons as text
+//! and [`html`] as a page of charts,
+//! [`merge`] combines shards, [`stats`] holds the arithmetic.
 
+pub mod compare;
+pub mod html;
 pub mod merge;
 pub mod report;
 pub mod run;
 pub mod stats;
 pub mod text;
 
+pub use compare::{CompareReport, Comparison, Difference, COMPARE_SCHEMA};
 pub use merge::{merge, parse_shard, MergeError};
 pub use report::{Meta, Report, SCHEMA};
 pub use run::{play_game, run_batch, Batch, Failure, GameRecord, Shard};

@@ -404,7 +404,7 @@ impl Report {
 }
 
 /// The best winner's score minus the best non-winner's, if the game has both.
-fn margin(r: &GameRecord) -> Option<f64> {
+pub(crate) fn margin(r: &GameRecord) -> Option<f64> {
     let best = |winning: bool| {
         r.scores
             .iter()

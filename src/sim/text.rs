@@ -1,6 +1,8 @@
-//! The text rendering of a simulation [`Report`], and its per-game CSV. Both depend only on the
-//! report (and records), so a merged report prints exactly as a single run.
+//! The text rendering of a simulation [`Report`] and of a [`CompareReport`], and the per-game
+//! CSV. They depend only on the report (and records), so a merged report prints exactly as a
+//! single run.
 
+use super::compare::{CompareReport, Difference};
 use super::report::{FailureReport, Meta, Report};
 use super::run::GameRecord;
 use super::stats::Proportion;
@@ -39,6 +41,15 @@ fn share(n: u64, of: u64) -> String {
 fn num(x: f64) -> String {
     let s = format!("{x:.1}");
     s.strip_suffix(".0").map_or(s.clone(), str::to_string)
+}
+
+/// [`num`] with its sign: `+3`, `-0.5`, `+0`.
+fn signed(x: f64) -> String {
+    if x < 0.0 {
+        num(x)
+    } else {
+        format!("+{}", num(x))
+    }
 }
 
 /// The report as text, one section a paragraph.
@@ -146,10 +157,7 @@ fn wins(out: &mut String, r: &Report) {
 fn endings_and_length(out: &mut String, r: &Report) {
     let _ = writeln!(out, "Endings");
     for e in &r.endings {
-        let name = match &e.reason {
-            Some(reason) => format!("end game \"{reason}\""),
-            None => "normal end".into(),
-        };
+        let name = ending_name(&e.reason);
         let _ = writeln!(
             out,
             "  {:>7}  {:>6}  {name}",
@@ -336,4 +344,190 @@ pub fn csv(meta: &Meta, records: &[GameRecord]) -> String {
         );
     }
     out
+}
+
+// ---------------------------------------------------------------------------- comparison
+
+/// A rate row's difference in percentage points, `+1.5 pts`.
+fn points(x: f64) -> String {
+    format!("{:+.1} pts", 100.0 * x)
+}
+
+/// The interval of a difference (`[-1.2, +3.4]`, scaled by `scale`), and ` *` when it excludes
+/// 0; `-` when it is unknown.
+fn diff_interval(d: &Difference, scale: f64, decimals: usize) -> String {
+    match (d.low, d.high) {
+        (Some(l), Some(h)) => format!(
+            "[{:+.decimals$}, {:+.decimals$}]{}",
+            scale * l,
+            scale * h,
+            if d.significant { " *" } else { "" }
+        ),
+        _ => "-".into(),
+    }
+}
+
+/// One row of the comparison table.
+struct Rows {
+    out: String,
+    width: usize,
+}
+
+impl Rows {
+    fn heading(&mut self, text: &str) {
+        let _ = writeln!(self.out, "{text}");
+    }
+
+    fn row(&mut self, label: &str, a: &str, b: &str, diff: &str, interval: &str) {
+        let width = self.width;
+        let line = format!("  {label:<width$}  {a:>9}  {b:>9}  {diff:>10}  {interval}");
+        let _ = writeln!(self.out, "{}", line.trim_end());
+    }
+
+    fn rate(&mut self, label: &str, d: &Difference) {
+        self.row(
+            label,
+            &pct(d.a),
+            &pct(d.b),
+            &points(d.difference),
+            &diff_interval(d, 100.0, 1),
+        );
+    }
+
+    fn mean(&mut self, label: &str, d: &Difference) {
+        self.row(
+            label,
+            &format!("{:.2}", d.a),
+            &format!("{:.2}", d.b),
+            &format!("{:+.2}", d.difference),
+            &diff_interval(d, 1.0, 2),
+        );
+    }
+}
+
+/// The comparison of two batches as text: what was played, then every statistic of A and B
+/// with `B − A` and its 95% interval, `*` marking the intervals that exclude 0.
+pub fn render_comparison(report: &CompareReport) -> String {
+    let (a, b, c) = (&report.a, &report.b, &report.comparison);
+    let mut out = String::new();
+    let title = |r: &Report| {
+        if r.meta.variants.is_empty() {
+            r.meta.game.clone()
+        } else {
+            format!("{} with {}", r.meta.game, r.meta.variants.join(", "))
+        }
+    };
+    let files = |m: &Meta| {
+        let mut s = m.file.clone();
+        for v in &m.variant_files {
+            s.push_str(&format!(" + {v}"));
+        }
+        s
+    };
+    let _ = writeln!(out, "A: {}: {}", title(a), files(&a.meta));
+    let _ = writeln!(out, "B: {}: {}", title(b), files(&b.meta));
+    let m = &a.meta;
+    let last = m.seed.wrapping_add(m.games.saturating_sub(1));
+    let _ = writeln!(
+        out,
+        "{} players, {} each on the same seeds ({} to {last}), bots: {}",
+        m.players,
+        games(m.games),
+        m.seed,
+        m.bots_spec()
+    );
+    let _ = writeln!(
+        out,
+        "A: {} finished, {} failed; B: {} finished, {} failed\n",
+        a.finished, a.failed, b.finished, b.failed
+    );
+    let _ = writeln!(
+        out,
+        "B − A with its 95% interval; * marks a difference whose interval excludes 0.\n\
+         Rates: Newcombe's hybrid score interval (from the two Wilson intervals), in points.\n\
+         Means: Welch's normal approximation.\n"
+    );
+
+    let mut labels: Vec<usize> = vec![24];
+    labels.extend(c.wins.iter().map(|w| w.seat.chars().count()));
+    labels.extend(
+        c.endings
+            .iter()
+            .map(|e| ending_name(&e.reason).chars().count()),
+    );
+    labels.extend(c.actions.iter().map(|x| x.name.chars().count()));
+    let width = labels.into_iter().max().unwrap_or(24).min(48);
+    let mut rows = Rows {
+        out: String::new(),
+        width,
+    };
+    rows.row("", "A", "B", "B − A", "95% interval");
+    rows.heading("Wins (sole winner, of finished games)");
+    for w in &c.wins {
+        rows.rate(&w.seat, &w.difference);
+    }
+    rows.rate("shared wins", &c.shared_wins);
+    rows.rate("nobody wins", &c.nobody_wins);
+    rows.heading("Endings (of finished games)");
+    for e in &c.endings {
+        rows.rate(&ending_name(&e.reason), &e.difference);
+    }
+    rows.heading("Length in decisions");
+    rows.mean("mean", &c.length);
+    let (la, lb) = (&a.length, &b.length);
+    rows.row(
+        "median",
+        &num(la.median),
+        &num(lb.median),
+        &signed(lb.median - la.median),
+        "",
+    );
+    rows.row(
+        "5th to 95th percentile",
+        &format!("{}-{}", num(la.p5), num(la.p95)),
+        &format!("{}-{}", num(lb.p5), num(lb.p95)),
+        "",
+        "",
+    );
+    rows.heading("Scores (mean over finished games)");
+    for s in &c.scores {
+        rows.mean(&s.seat, &s.difference);
+    }
+    rows.mean("winner's margin", &c.margin);
+    rows.heading("Failures (of games played)");
+    rows.rate("failed", &c.failed);
+    rows.heading("Actions (share of turns; no interval: a game's turns are not independent)");
+    for x in &c.actions {
+        let share = |s: Option<f64>| s.map_or("-".to_string(), pct);
+        let diff = match (x.a, x.b) {
+            (Some(sa), Some(sb)) => points(sb - sa),
+            _ => String::new(),
+        };
+        rows.row(&x.name, &share(x.a), &share(x.b), &diff, "");
+    }
+    let br = &c.branching;
+    rows.heading("Branching (legal options per decision; no interval)");
+    rows.row(
+        "mean",
+        &format!("{:.2}", br.a),
+        &format!("{:.2}", br.b),
+        &format!("{:+.2}", br.difference),
+        "",
+    );
+    out.push_str(&rows.out);
+    for (side, r) in [("A", a), ("B", b)] {
+        if !r.failures.is_empty() {
+            let _ = writeln!(out, "\nIn {side}:");
+            failures(&mut out, r);
+        }
+    }
+    out
+}
+
+/// `normal end`, or `end game "reason"`.
+fn ending_name(reason: &Option<String>) -> String {
+    match reason {
+        Some(reason) => format!("end game \"{reason}\""),
+        None => "normal end".into(),
+    }
 }
