@@ -36,7 +36,7 @@ impl Side<'_> {
         }
     }
 
-    /// `A: Cheater's Game`, or the title alone.
+    /// `A: Dice Race`, or the title alone.
     fn legend(&self) -> String {
         if self.label.is_empty() {
             self.title()
