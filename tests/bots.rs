@@ -126,3 +126,25 @@ fn bots_are_seated_by_their_spec() {
         assert!(e.to_string().contains("mcts"), "{bad}: {e}");
     }
 }
+
+#[test]
+fn in_a_secret_choice_the_search_bot_weighs_its_own_options_even_when_an_earlier_seat_waits() {
+    // P2 bids in secret while P1 has not yet: the highest last digit wins.
+    let src = r#"
+game "Bids" { players 2 }
+player var bid: int = 0
+flow {
+  secretly each p in players choose b "Your bid" from [x + 10 * seat(p) for x in 1..5] then {
+    p.bid = b
+  }
+}
+score(p) = p.bid % 10
+"#;
+    let loaded = meeple::load::check_source("bids.rules", src);
+    let program = Arc::new(loaded.program.expect("checks"));
+    let game = Game::playout(program, 2, 1).expect("starts");
+    assert_eq!(game.to_decide(), Some(0), "P1 comes first in seat order");
+    assert_eq!(game.option_count(1), 5, "P2 may choose now too");
+    let choice = MctsBot::new(1, 1, 200).decide(&game, 1);
+    assert_eq!(game.option_label(1, choice).as_deref(), Some("25"));
+}

@@ -77,7 +77,17 @@ impl MctsBot {
         let mut path = vec![0usize];
         let mut node = 0;
         let mut failed = false;
-        while let Some(p) = g.to_decide() {
+        loop {
+            // The bot's own decision comes first, also when others choose in secret at the
+            // same time: the tree's first level is its moves.
+            let p = if path.len() == 1 && g.option_count(seat) > 0 {
+                seat
+            } else {
+                match g.to_decide() {
+                    Some(p) => p,
+                    None => break,
+                }
+            };
             let count = g.option_count(p);
             keys.clear();
             keys.extend((0..count).filter_map(|i| g.option_key(p, i)));
