@@ -301,6 +301,42 @@ impl ValueFormatter<f64> for Seats {
     }
 }
 
+/// A chart with one column per seat and a numeric vertical axis, its grid and labels drawn.
+fn seat_axes<'a, 'b>(
+    root: &'a Area<'b>,
+    seats: &[String],
+    y: Range<f64>,
+    y_desc: &str,
+    y_format: &dyn Fn(&f64) -> String,
+) -> Result<
+    ChartContext<'a, SVGBackend<'b>, Cartesian2d<Seats, plotters::coord::types::RangedCoordf64>>,
+    String,
+> {
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .margin_right(28)
+        .x_label_area_size(60)
+        .y_label_area_size(84)
+        .build_cartesian_2d(Seats(seats.to_vec()), y)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .axis_style(INK)
+        .x_labels(seats.len().max(1))
+        .y_labels(8)
+        .y_label_formatter(y_format)
+        .x_desc("seat")
+        .y_desc(y_desc)
+        .label_style((FONT, LABEL).into_font().color(&INK))
+        .axis_desc_style((FONT, DESC).into_font().color(&INK))
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
+}
+
 fn wins_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
     let seats = &sides[0].report.meta.seats;
     let n = seats.len();
@@ -310,28 +346,13 @@ fn wins_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
         .flat_map(|s| s.report.wins.iter().map(|w| 100.0 * w.win.high))
         .fold(even, f64::max);
     let top = nice_top(highest * 1.12);
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .margin_right(28)
-        .x_label_area_size(60)
-        .y_label_area_size(84)
-        .build_cartesian_2d(Seats(seats.clone()), 0.0..top)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .light_line_style(WHITE)
-        .bold_line_style(GRID)
-        .axis_style(INK)
-        .x_labels(n.max(1))
-        .y_labels(8)
-        .y_label_formatter(&|y| format!("{y:.0}%"))
-        .x_desc("seat")
-        .y_desc("sole wins (% of finished games)")
-        .label_style((FONT, LABEL).into_font().color(&INK))
-        .axis_desc_style((FONT, DESC).into_font().color(&INK))
-        .draw()
-        .map_err(err)?;
+    let mut chart = seat_axes(
+        root,
+        seats,
+        0.0..top,
+        "sole wins (% of finished games)",
+        &|y| format!("{y:.0}%"),
+    )?;
     let k = sides.len();
     for (i, side) in sides.iter().enumerate() {
         let colour = COLOURS[i % 2];
@@ -601,28 +622,7 @@ fn scores_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
     // not squeezed against the top.
     let near_zero = lo >= 0.0 && lo <= hi - lo;
     let (y0, y1) = (if near_zero { 0.0 } else { lo - pad }, hi + pad);
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .margin_right(28)
-        .x_label_area_size(60)
-        .y_label_area_size(84)
-        .build_cartesian_2d(Seats(seats.clone()), y0..y1)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .light_line_style(WHITE)
-        .bold_line_style(GRID)
-        .axis_style(INK)
-        .x_labels(n.max(1))
-        .y_labels(8)
-        .y_label_formatter(&|y| format!("{y:.0}"))
-        .x_desc("seat")
-        .y_desc("final score")
-        .label_style((FONT, LABEL).into_font().color(&INK))
-        .axis_desc_style((FONT, DESC).into_font().color(&INK))
-        .draw()
-        .map_err(err)?;
+    let mut chart = seat_axes(root, seats, y0..y1, "final score", &|y| format!("{y:.0}"))?;
     let k = sides.len();
     for (i, per_seat) in spreads.iter().enumerate() {
         let colour = COLOURS[i % 2];

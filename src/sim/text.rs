@@ -95,19 +95,23 @@ fn header(out: &mut String, r: &Report) {
     let _ = writeln!(out, "{} finished, {} failed\n", r.finished, r.failed);
 }
 
-fn wins(out: &mut String, r: &Report) {
-    if r.finished == 0 {
-        let _ = writeln!(out, "No game finished.\n");
-        return;
-    }
-    let width = r
-        .meta
+/// The width of a column of seat names.
+fn seat_column(r: &Report) -> usize {
+    r.meta
         .seats
         .iter()
         .map(|s| s.len())
         .max()
         .unwrap_or(2)
-        .max(4);
+        .max(4)
+}
+
+fn wins(out: &mut String, r: &Report) {
+    if r.finished == 0 {
+        let _ = writeln!(out, "No game finished.\n");
+        return;
+    }
+    let width = seat_column(r);
     let _ = writeln!(
         out,
         "Wins (sole winner, of {} finished; 95% Wilson interval)",
@@ -180,14 +184,7 @@ fn endings_and_length(out: &mut String, r: &Report) {
 }
 
 fn scores(out: &mut String, r: &Report) {
-    let width = r
-        .meta
-        .seats
-        .iter()
-        .map(|s| s.len())
-        .max()
-        .unwrap_or(2)
-        .max(4);
+    let width = seat_column(r);
     let _ = writeln!(
         out,
         "Scores  {:<width$}  {:>8}  {:>6}  {:>6}",
