@@ -277,6 +277,26 @@ fn stderr_style() -> RenderStyle {
     render_style(io::stderr().is_terminal())
 }
 
+/// Loads a rules file with its variants, printing its errors and warnings to stderr; the
+/// program, or `None` if it does not check.
+fn load_reporting(file: &std::path::Path, variants: &[PathBuf]) -> Option<crate::ir::Program> {
+    let loaded = crate::load::load(file, variants);
+    if !loaded.diagnostics.0.is_empty() {
+        eprint_text(&crate::diag::render_all(
+            &loaded.diagnostics,
+            &loaded.sources,
+            stderr_style(),
+        ));
+    }
+    loaded.program
+}
+
+/// Prints `message` to stderr; exit status 1.
+fn fail(message: &str) -> ExitCode {
+    eprint_text(&format!("meeple: {message}\n"));
+    ExitCode::from(1)
+}
+
 /// Writes to stderr, ignoring failures (there is nowhere else to report them).
 fn eprint_text(text: &str) {
     let _ = io::stderr().lock().write_all(text.as_bytes());

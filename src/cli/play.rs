@@ -2,11 +2,10 @@
 //! play every seat and print the transcript or JSON, or hand the game to the REPL.
 
 use super::report::Report;
-use super::{eprint_text, stderr_style, usage_error, CliError, PlayArgs};
-use crate::diag::{render, render_all};
+use super::{eprint_text, fail, load_reporting, stderr_style, usage_error, CliError, PlayArgs};
+use crate::diag::render;
 use crate::engine::{Game, MoveError, RuntimeError};
 use crate::ir::Program;
-use crate::load::load;
 use crate::repl::{self, Files, Plain, ReplError, Seats, Session, Style, Terminal};
 use crate::save::{SaveError, SaveFile};
 use crate::sim::{play_to_end, transcript, SimError};
@@ -53,15 +52,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     };
 
     let variant_paths: Vec<PathBuf> = files.variants.iter().map(PathBuf::from).collect();
-    let loaded = load(Path::new(&files.rules), &variant_paths);
-    if !loaded.diagnostics.0.is_empty() {
-        eprint_text(&render_all(
-            &loaded.diagnostics,
-            &loaded.sources,
-            stderr_style(),
-        ));
-    }
-    let Some(program) = loaded.program else {
+    let Some(program) = load_reporting(Path::new(&files.rules), &variant_paths) else {
         let mut message = format!(
             "{}: the rules have errors; fix them and try again",
             files.rules
@@ -201,12 +192,6 @@ fn json_needs_bots() -> CliError {
         ErrorKind::ArgumentConflict,
         "--json needs a bot in every seat (for example --bots random)".into(),
     )
-}
-
-/// Prints `message` to stderr; exit status 1.
-fn fail(message: &str) -> ExitCode {
-    eprint_text(&format!("meeple: {message}\n"));
-    ExitCode::from(FAILED)
 }
 
 /// Renders a failed rule with its source to stderr; exit status 1.

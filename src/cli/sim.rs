@@ -3,11 +3,11 @@
 //! second rules file on the same seeds and print the comparison; `meeple sim merge` combines
 //! shard files into the report of the whole batch.
 
-use super::{eprint_text, stderr_style, usage_error, CliError, MergeArgs, SimArgs, SimCommand};
+use super::{
+    eprint_text, fail, load_reporting, usage_error, CliError, MergeArgs, SimArgs, SimCommand,
+};
 use crate::bots::BotKind;
-use crate::diag::render_all;
 use crate::ir::Program;
-use crate::load::load;
 use crate::sim::html;
 use crate::sim::text::{csv, render, render_comparison};
 use crate::sim::{merge, parse_shard, run_batch, Batch, CompareReport, GameRecord, Meta, Report};
@@ -150,15 +150,7 @@ fn side(
     variants: &[PathBuf],
     batch: &Batch,
 ) -> Result<Result<Side, ExitCode>, CliError> {
-    let loaded = load(file, variants);
-    if !loaded.diagnostics.0.is_empty() {
-        eprint_text(&render_all(
-            &loaded.diagnostics,
-            &loaded.sources,
-            stderr_style(),
-        ));
-    }
-    let Some(program) = loaded.program else {
+    let Some(program) = load_reporting(file, variants) else {
         return Ok(Err(fail(&format!(
             "{}: the rules have errors; fix them and try again",
             file.display()
@@ -285,10 +277,4 @@ fn progress_bar(games: u64) -> ProgressBar {
         bar.set_style(style);
     }
     bar
-}
-
-/// Prints `message` to stderr; exit status 1.
-fn fail(message: &str) -> ExitCode {
-    eprint_text(&format!("meeple: {message}\n"));
-    ExitCode::from(FAILED)
 }
