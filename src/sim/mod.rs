@@ -4,7 +4,7 @@
 //! [`run`] plays a batch into per-game records, [`report`] computes the statistics from them,
 //! [`compare`] sets two batches side by side, [`text`] renders reports and comparisons as text
 //! and [`html`] as a page of charts,
-//! [`merge`] combines shards, [`stats`] holds the arithmetic.
+//! [`mod@merge`] combines shards, [`stats`] holds the arithmetic.
 
 pub mod compare;
 pub mod html;
