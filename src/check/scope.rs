@@ -142,7 +142,10 @@ pub(crate) fn suggest<'a>(
             continue;
         }
         let score = strsim::jaro_winkler(name, c);
-        if score > 0.8 && best.is_none_or(|(b, _)| score > b) {
+        // Ties go to the name first in alphabetical order, whatever order the candidates come
+        // in (some come from hash maps), so that the same mistake gets the same suggestion.
+        let better = |(b, bc): (f64, &str)| score > b || (score == b && c < bc);
+        if score > 0.8 && best.is_none_or(better) {
             best = Some((score, c));
         }
     }
@@ -160,6 +163,14 @@ mod tests {
             Some("coins")
         );
         assert_eq!(suggest("zzz", ["coins", "gems"]), None);
+    }
+
+    #[test]
+    fn tied_suggestions_do_not_depend_on_the_order_of_the_candidates() {
+        let one = suggest("gold", ["golf", "gole"]);
+        let other = suggest("gold", ["gole", "golf"]);
+        assert_eq!(one, other);
+        assert_eq!(one.as_deref(), Some("gole"));
     }
 
     #[test]
