@@ -4,7 +4,8 @@
 use super::Checker;
 use crate::diag::Diagnostic;
 use crate::ir::{self, DefId, ExprKind as K, InitItem};
-use std::collections::BTreeSet;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 impl Checker<'_> {
     /// Orders the initial values of fields, globals and per-player variables.
@@ -40,33 +41,52 @@ impl Checker<'_> {
                 out
             })
             .collect();
-        let mut done: BTreeSet<InitItem> = BTreeSet::new();
+        // Each step takes the first item, in declaration order, whose dependencies are all
+        // computed: a heap of the ready items' positions, and a count of what each still waits
+        // for, so that many declarations do not make it quadratic.
+        let position: BTreeMap<InitItem, usize> = items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| (*item, i))
+            .collect();
+        let mut waiting_for: Vec<usize> = vec![0; items.len()];
+        let mut dependents: Vec<Vec<usize>> = vec![Vec::new(); items.len()];
+        for (i, d) in deps.iter().enumerate() {
+            for j in d.iter().filter_map(|x| position.get(x)) {
+                waiting_for[i] += 1;
+                dependents[*j].push(i);
+            }
+        }
+        let mut ready: BinaryHeap<Reverse<usize>> = (0..items.len())
+            .filter(|i| waiting_for[*i] == 0)
+            .map(Reverse)
+            .collect();
+        let mut done = vec![false; items.len()];
         let mut order = Vec::new();
-        while order.len() < items.len() {
-            let next = items
-                .iter()
-                .zip(&deps)
-                .find(|(item, d)| !done.contains(item) && d.iter().all(|x| done.contains(x)));
-            match next {
-                Some((item, _)) => {
-                    done.insert(*item);
-                    order.push(*item);
-                }
-                None => {
-                    let (item, _) = items
-                        .iter()
-                        .zip(&deps)
-                        .find(|(item, _)| !done.contains(item))
-                        .expect("an item is left");
-                    let (name, span) = self.init_item_name(*item);
-                    self.error(
-                        Diagnostic::error("initial-value-cycle", format!("the initial value of `{name}` depends on itself"), span)
-                            .with_label("reads a value that reads this one back")
-                            .with_help("give one of them a plain starting value and compute the other in `setup`"),
-                    );
-                    return;
+        while let Some(Reverse(i)) = ready.pop() {
+            done[i] = true;
+            order.push(items[i]);
+            for &d in &dependents[i] {
+                waiting_for[d] -= 1;
+                if waiting_for[d] == 0 {
+                    ready.push(Reverse(d));
                 }
             }
+        }
+        if let Some(i) = done.iter().position(|d| !d) {
+            let (name, span) = self.init_item_name(items[i]);
+            self.error(
+                Diagnostic::error(
+                    "initial-value-cycle",
+                    format!("the initial value of `{name}` depends on itself"),
+                    span,
+                )
+                .with_label("reads a value that reads this one back")
+                .with_help(
+                    "give one of them a plain starting value and compute the other in `setup`",
+                ),
+            );
+            return;
         }
         self.program.init_order = order;
     }
