@@ -4,6 +4,8 @@
 //! Invariant: spans are byte offsets into a file of the [`SourceMap`]; line and column are
 //! computed only when rendering.
 
+mod window;
+
 use std::fmt;
 use std::sync::Arc;
 
@@ -49,6 +51,8 @@ pub struct SourceFile {
     pub name: String,
     /// The whole text.
     pub text: Arc<str>,
+    /// Where each line starts, found the first time a diagnostic is drawn.
+    line_starts: std::sync::OnceLock<Arc<Vec<usize>>>,
 }
 
 /// Every file loaded for one program: a base game and its variants.
@@ -63,6 +67,7 @@ impl SourceMap {
         self.files.push(SourceFile {
             name: name.into(),
             text: text.into(),
+            line_starts: std::sync::OnceLock::new(),
         });
         FileId(self.files.len() as u32 - 1)
     }
@@ -273,7 +278,13 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> Str
         },
         help: diag.help.clone(),
         labels,
-        source: miette::NamedSource::new(file.name.clone(), file.text.to_string()),
+        source: window::Windowed::new(
+            file.name.clone(),
+            file.text.clone(),
+            file.line_starts
+                .get_or_init(|| Arc::new(window::line_starts(&file.text)))
+                .clone(),
+        ),
     };
     let theme = if style.color {
         miette::GraphicalTheme::unicode()
@@ -307,7 +318,7 @@ struct Rendered {
     severity: miette::Severity,
     help: Option<String>,
     labels: Vec<miette::LabeledSpan>,
-    source: miette::NamedSource<String>,
+    source: window::Windowed,
 }
 
 impl fmt::Display for Rendered {
