@@ -507,12 +507,7 @@ impl<'a> Eval<'a> {
     fn builtin(&mut self, b: Builtin, v: Value, span: Span) -> R<Value> {
         let players = self.state.players;
         Ok(match (b, v) {
-            (Builtin::Duplicates, Value::List(xs)) => Value::List(
-                xs.iter()
-                    .filter(|x| xs.iter().filter(|y| y == x).count() > 1)
-                    .cloned()
-                    .collect(),
-            ),
+            (Builtin::Duplicates, Value::List(xs)) => Value::List(duplicates(&xs)),
             (Builtin::Others, Value::Player(p)) => Value::List(
                 (1..players)
                     .map(|i| Value::Player((p + i) % players))
@@ -534,15 +529,7 @@ impl<'a> Eval<'a> {
                 xs.make_mut().sort();
                 Value::List(xs)
             }
-            (Builtin::Distinct, Value::List(xs)) => {
-                let mut out = List::new();
-                for x in xs.iter() {
-                    if !out.contains(x) {
-                        out.push(x.clone());
-                    }
-                }
-                Value::List(out)
-            }
+            (Builtin::Distinct, Value::List(xs)) => Value::List(distinct(&xs)),
             (Builtin::Abs, Value::Int(n)) => {
                 Value::Int(n.checked_abs().ok_or_else(|| overflow(span))?)
             }
@@ -733,6 +720,60 @@ impl<'a> Eval<'a> {
     }
 }
 
+/// Lists up to this long are tallied by comparing every pair, which allocates nothing; longer
+/// ones by sorting their positions, which is not quadratic.
+const PAIRWISE_TALLY: usize = 32;
+
+/// The elements whose value occurs more than once, in order.
+fn duplicates(xs: &[Value]) -> List {
+    if xs.len() <= PAIRWISE_TALLY {
+        return xs
+            .iter()
+            .filter(|x| xs.iter().filter(|y| y == x).count() > 1)
+            .cloned()
+            .collect();
+    }
+    let (count, _) = sorted_tally(xs);
+    xs.iter()
+        .zip(count)
+        .filter(|(_, n)| *n > 1)
+        .map(|(x, _)| x.clone())
+        .collect()
+}
+
+/// Each value once, in first-seen order.
+fn distinct(xs: &[Value]) -> List {
+    if xs.len() <= PAIRWISE_TALLY {
+        return xs
+            .iter()
+            .enumerate()
+            .filter(|(i, x)| !xs[..*i].contains(x))
+            .map(|(_, x)| x.clone())
+            .collect();
+    }
+    let (_, first) = sorted_tally(xs);
+    xs.iter()
+        .zip(first)
+        .filter(|(_, f)| *f)
+        .map(|(x, _)| x.clone())
+        .collect()
+}
+
+/// For each element: how many elements equal it, and whether it is the first of them.
+fn sorted_tally(xs: &[Value]) -> (Vec<usize>, Vec<bool>) {
+    let mut order: Vec<usize> = (0..xs.len()).collect();
+    order.sort_by(|a, b| xs[*a].cmp(&xs[*b]).then(a.cmp(b)));
+    let mut count = vec![0; xs.len()];
+    let mut first = vec![false; xs.len()];
+    for group in order.chunk_by(|a, b| xs[*a] == xs[*b]) {
+        first[group[0]] = true;
+        for &i in group {
+            count[i] = group.len();
+        }
+    }
+    (count, first)
+}
+
 /// Lists may not grow past [`MAX_LIST`]: a rule doubling a list in a loop stops with an error.
 pub(super) fn check_len(len: usize, span: Span) -> R<()> {
     if len as i64 > MAX_LIST {
@@ -753,4 +794,42 @@ fn overflow(span: Span) -> Box<RuntimeError> {
         span,
         "keep numbers within ±9 quintillion",
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ints(xs: &[i64]) -> Vec<Value> {
+        xs.iter().map(|n| Value::Int(*n)).collect()
+    }
+
+    #[test]
+    fn short_and_long_lists_are_tallied_alike() {
+        // The same pattern, short (compared pairwise) and repeated long (sorted).
+        let pattern = [3, 3, 5, 5, 5, 2, 7, 2];
+        let long: Vec<i64> = (0..10)
+            .flat_map(|k| pattern.map(|x| x + 100 * (k % 3)))
+            .collect();
+        for xs in [ints(&pattern), ints(&long)] {
+            let slow_dup: Vec<Value> = xs
+                .iter()
+                .filter(|x| xs.iter().filter(|y| y == x).count() > 1)
+                .cloned()
+                .collect();
+            let mut slow_distinct: Vec<Value> = Vec::new();
+            for x in &xs {
+                if !slow_distinct.contains(x) {
+                    slow_distinct.push(x.clone());
+                }
+            }
+            assert_eq!(&duplicates(&xs)[..], &slow_dup[..]);
+            assert_eq!(&distinct(&xs)[..], &slow_distinct[..]);
+        }
+        assert_eq!(
+            &duplicates(&ints(&pattern))[..],
+            &ints(&[3, 3, 5, 5, 5, 2, 2])[..]
+        );
+        assert_eq!(&distinct(&ints(&pattern))[..], &ints(&[3, 5, 2, 7])[..]);
+    }
 }
