@@ -23,7 +23,40 @@ pub struct Loaded {
 
 /// Loads a rules file (a game or a variant) with extra variants, and checks the result.
 pub fn load(path: &Path, variants: &[PathBuf]) -> Loaded {
-    load_with(path, variants, &|p: &Path| std::fs::read_to_string(p))
+    load_with(path, variants, &read_rules_file)
+}
+
+/// The largest rules file read, in bytes: far beyond any game, short of exhausting memory.
+pub const MAX_RULES_FILE: u64 = 16 * 1024 * 1024;
+
+/// Reads a rules file from disk: a regular file of at most [`MAX_RULES_FILE`] bytes, so that a
+/// device or a pipe named by mistake (`/dev/zero` as a base) is refused rather than read forever.
+pub fn read_rules_file(path: &Path) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(Error::new(
+            ErrorKind::InvalidInput,
+            "it is not a regular file",
+        ));
+    }
+    let too_big = || {
+        Error::new(
+            ErrorKind::InvalidInput,
+            format!("it is larger than {} MiB", MAX_RULES_FILE / (1024 * 1024)),
+        )
+    };
+    if meta.len() > MAX_RULES_FILE {
+        return Err(too_big());
+    }
+    let mut text = String::new();
+    std::fs::File::open(path)?
+        .take(MAX_RULES_FILE + 1)
+        .read_to_string(&mut text)?;
+    if text.len() as u64 > MAX_RULES_FILE {
+        return Err(too_big());
+    }
+    Ok(text)
 }
 
 /// Like [`load`], reading files through `read` (for tests and embedding).

@@ -607,3 +607,30 @@ fn an_error_far_out_on_a_long_line_is_reported_without_drawing_it() {
     assert!(rendered.contains("unknown name `nope`"), "{rendered}");
     assert!(rendered.contains("long.rules:2:70014"), "{rendered}");
 }
+
+#[test]
+fn a_base_that_is_not_a_regular_file_is_refused_not_read() {
+    let dir = std::env::temp_dir().join(format!("meeple-nonregular-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut bases = vec![dir.to_string_lossy().into_owned()];
+    if cfg!(unix) {
+        bases.push("/dev/zero".into());
+    }
+    for base in bases {
+        let variant = dir.join("v.rules");
+        std::fs::write(&variant, format!("variant \"V\" {{ base \"{base}\" }}\n")).unwrap();
+        let loaded = meeple::load::load(&variant, &[]);
+        assert!(loaded.program.is_none(), "{base}");
+        let messages: Vec<&str> = loaded
+            .diagnostics
+            .0
+            .iter()
+            .map(|d| d.message.as_str())
+            .collect();
+        assert!(
+            messages.iter().any(|m| m.contains("not a regular file")),
+            "{base}: {messages:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
