@@ -545,3 +545,18 @@ fn test_fails_on_a_wrong_expectation() {
     assert!(out.contains("`P1.points` is 2"), "{out}");
     assert!(out.trim_end().ends_with("1 passed, 1 failed"), "{out}");
 }
+
+#[test]
+fn at_a_table_with_a_person_the_seed_is_not_shown_before_the_game_ends() {
+    // The seed replays the deal: whoever reads it knows every hidden card.
+    let o = meeple(
+        &["play", GAME, "--bots", "2=random,3=random"],
+        "moves\nquit\n",
+    );
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(
+        !out.contains("seed") && !err.contains("seed"),
+        "{out}\n{err}"
+    );
+    assert!(out.contains("Cheater's Game · 3 players\n"), "{out}");
+}

@@ -175,7 +175,8 @@ pub struct PlayArgs {
     #[arg(long, short = 'p', value_name = "N", value_parser = clap::value_parser!(u8).range(1..))]
     pub players: Option<u8>,
 
-    /// Seed of the game's randomness [default: random, and printed so the game can be replayed].
+    /// Seed of the game's randomness [default: a random 64-bit seed, told when the game is over
+    /// so that it can be replayed, or at once when bots play every seat].
     #[arg(long, short = 's', value_name = "S")]
     pub seed: Option<u64>,
 

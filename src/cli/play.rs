@@ -100,10 +100,14 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         (Some(s), _) => s.seed,
         (None, Some(s)) => s,
         (None, None) => {
-            let s = clock_seed();
-            eprint_text(&format!(
-                "meeple: no --seed given; random seed {s} (replay with --seed {s})\n"
-            ));
+            let s = fresh_seed();
+            // At a table with people the seed would tell them every hidden card: the REPL
+            // shows it when the game is over.
+            if spec.covers_all(players) {
+                eprint_text(&format!(
+                    "meeple: no --seed given; random seed {s} (replay with --seed {s})\n"
+                ));
+            }
             s
         }
     };
@@ -204,15 +208,17 @@ fn runtime_failure(program: &Program, e: &RuntimeError) -> ExitCode {
     ExitCode::from(FAILED)
 }
 
-/// A seed from the clock, small enough to type back with `--seed`.
-fn clock_seed() -> u64 {
+/// A fresh 64-bit seed: from the operating system's randomness (std seeds its hash maps from
+/// it), mixed with the clock. Every one of the 2^64 seeds can come out, so a seed cannot be
+/// found by trying them all from what a seat sees.
+fn fresh_seed() -> u64 {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
+        .map(|d| d.as_nanos())
         .unwrap_or(0);
-    // splitmix64, so that seeds drawn close together differ in every digit
-    let mut z = (nanos ^ u64::from(std::process::id())).wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    (z ^ (z >> 31)) % 1_000_000
+    h.write_u128(nanos);
+    h.write_u32(std::process::id());
+    h.finish()
 }

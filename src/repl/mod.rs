@@ -176,13 +176,8 @@ impl Session {
 
     fn intro(&self, out: &mut dyn Write) -> io::Result<()> {
         let p = self.game.program();
-        writeln!(
-            out,
-            "{} · {} players · seed {}",
-            p.title,
-            self.game.players(),
-            self.game.seed()
-        )?;
+        // The seed is told when the game is over: with it, anyone could replay the deal.
+        writeln!(out, "{} · {} players", p.title, self.game.players())?;
         if !p.variants.is_empty() {
             writeln!(out, "Variants: {}", p.variants.join(", "))?;
         }
@@ -255,6 +250,8 @@ impl Session {
         let Some(seat) = self.seat() else {
             self.new_log(self.viewer(), out)?;
             write!(out, "{}", show::outcome(&self.game))?;
+            let seed = self.game.seed();
+            writeln!(out, "Seed {seed} (replay with --seed {seed})")?;
             return Ok(Flow::Continue);
         };
         let secret = self.game.decision_kind() == Some(DecisionKind::Secret);
