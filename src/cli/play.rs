@@ -165,6 +165,11 @@ fn hand_to_repl(
     resumed: bool,
 ) -> Result<ExitCode, CliError> {
     let program = game.program().clone();
+    // A history file only for a person alone with bots: at a shared table it would keep one
+    // seat's lines for the next to recall.
+    let people = (0..game.players())
+        .filter(|p| spec.for_seat(*p).is_none())
+        .count();
     let interactive = io::stdin().is_terminal();
     let screen = io::stdout().is_terminal();
     let style = Style {
@@ -174,7 +179,7 @@ fn hand_to_repl(
     let mut session = Session::new(game, seats, spec, files, style, resumed);
     let mut out = io::stdout();
     let terminal = if interactive {
-        Terminal::new(repl::history_path())
+        Terminal::new((people <= 1).then(repl::history_path))
     } else {
         None
     };

@@ -441,6 +441,15 @@ impl Game {
         })
     }
 
+    /// True if the pending decision is made in secret (`choose secretly`, `secretly each`):
+    /// what is typed for it must not be remembered where others could see it.
+    pub fn decision_is_secret(&self) -> bool {
+        matches!(
+            self.pending,
+            Some(Pending::Secret { .. }) | Some(Pending::Choose { secret: true, .. })
+        )
+    }
+
     /// The question put to `player`, if they must decide.
     pub fn prompt(&self, player: u8) -> Option<String> {
         match self.pending.as_ref()? {

@@ -5,6 +5,7 @@ use rustyline::completion::{Completer, FilenameCompleter, Pair};
 use rustyline::error::ReadlineError;
 use rustyline::history::FileHistory;
 use rustyline::{Context, Editor, Helper, Highlighter, Hinter, Validator};
+use std::collections::BTreeMap;
 use std::io::{self, BufRead};
 use std::path::PathBuf;
 
@@ -19,16 +20,32 @@ pub enum Line {
     Eof,
 }
 
+/// Who is typing a line, and whether it answers a secret choice.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Asking {
+    /// The seat that decides, if any.
+    pub seat: Option<u8>,
+    /// The line answers a secret choice: it is never remembered.
+    pub secret: bool,
+}
+
 /// A source of command lines.
 pub trait Input {
     /// Reads a line after showing `prompt`; `moves` are the labels offered for completion,
-    /// besides the commands.
-    fn read_line(&mut self, prompt: &str, moves: &[String]) -> io::Result<Line>;
+    /// besides the commands; `asking` says whose history the line belongs to.
+    fn read_line(&mut self, prompt: &str, moves: &[String], asking: Asking) -> io::Result<Line>;
 
     /// Waits for the next player to take the device: reads a line (kept out of the history)
     /// after showing `prompt`.
     fn pause(&mut self, prompt: &str) -> io::Result<Line> {
-        self.read_line(prompt, &[])
+        self.read_line(
+            prompt,
+            &[],
+            Asking {
+                seat: None,
+                secret: true,
+            },
+        )
     }
 
     /// True for a person at a terminal (the input shows the prompt and the typed line itself);
@@ -49,7 +66,7 @@ impl<R: BufRead> Plain<R> {
 }
 
 impl<R: BufRead> Input for Plain<R> {
-    fn read_line(&mut self, _prompt: &str, _moves: &[String]) -> io::Result<Line> {
+    fn read_line(&mut self, _prompt: &str, _moves: &[String], _: Asking) -> io::Result<Line> {
         let mut buf = String::new();
         if self.reader.read_line(&mut buf)? == 0 {
             return Ok(Line::Eof);
@@ -64,40 +81,108 @@ impl<R: BufRead> Input for Plain<R> {
     }
 }
 
+/// What the line editor remembers, for the up arrow: one history per seat when several people
+/// share the terminal (a seat never recalls another's lines), one for a person alone with
+/// bots; a line that answers a secret choice is never remembered.
+#[derive(Debug, Clone, Default)]
+pub struct SeatHistories {
+    per_seat: bool,
+    lines: BTreeMap<Option<u8>, Vec<String>>,
+}
+
+impl SeatHistories {
+    /// Histories kept apart by seat, or one for everybody.
+    pub fn new(per_seat: bool) -> SeatHistories {
+        SeatHistories {
+            per_seat,
+            lines: BTreeMap::new(),
+        }
+    }
+
+    fn key(&self, seat: Option<u8>) -> Option<u8> {
+        if self.per_seat {
+            seat
+        } else {
+            None
+        }
+    }
+
+    /// Remembers a typed line, unless it is blank or answers a secret choice; true if kept.
+    pub fn record(&mut self, asking: Asking, line: &str) -> bool {
+        if asking.secret || line.trim().is_empty() {
+            return false;
+        }
+        let key = self.key(asking.seat);
+        self.lines.entry(key).or_default().push(line.to_string());
+        true
+    }
+
+    /// The lines `seat` may recall, oldest first.
+    pub fn lines(&self, seat: Option<u8>) -> &[String] {
+        self.lines.get(&self.key(seat)).map_or(&[], Vec::as_slice)
+    }
+}
+
 /// A line editor on the terminal, with history and completion.
 pub struct Terminal {
     editor: Editor<Completions, FileHistory>,
-    history: PathBuf,
+    /// The history file, for a person alone at the table; none when people share it.
+    file: Option<PathBuf>,
+    histories: SeatHistories,
+    /// Whose history the editor holds now.
+    shown: Option<Option<u8>>,
 }
 
 impl Terminal {
-    /// A line editor whose history lives in `history` (loaded now, saved when dropped; failures
-    /// are ignored). `None` if the terminal cannot be driven.
-    pub fn new(history: PathBuf) -> Option<Terminal> {
+    /// A line editor. With a history `file` (loaded now, saved when dropped; failures are
+    /// ignored) the history is one person's; without one, each seat keeps its own in memory
+    /// only. `None` if the terminal cannot be driven.
+    pub fn new(file: Option<PathBuf>) -> Option<Terminal> {
         let mut editor = Editor::<Completions, FileHistory>::new().ok()?;
         editor.set_helper(Some(Completions {
             moves: Vec::new(),
             files: FilenameCompleter::new(),
         }));
-        let _ = editor.load_history(&history);
-        Some(Terminal { editor, history })
+        let mut histories = SeatHistories::new(file.is_none());
+        if let Some(f) = &file {
+            let _ = editor.load_history(f);
+            for l in editor.history().iter() {
+                histories.record(Asking::default(), l);
+            }
+        }
+        Some(Terminal {
+            editor,
+            file,
+            histories,
+            shown: Some(None),
+        })
     }
 }
 
 impl Drop for Terminal {
     fn drop(&mut self) {
-        let _ = self.editor.save_history(&self.history);
+        if let Some(f) = &self.file {
+            let _ = self.editor.save_history(f);
+        }
     }
 }
 
 impl Input for Terminal {
-    fn read_line(&mut self, prompt: &str, moves: &[String]) -> io::Result<Line> {
+    fn read_line(&mut self, prompt: &str, moves: &[String], asking: Asking) -> io::Result<Line> {
         if let Some(h) = self.editor.helper_mut() {
             h.moves = moves.to_vec();
         }
+        // The editor holds the history of whoever types now, and nobody else's.
+        if self.shown != Some(asking.seat) {
+            let _ = self.editor.clear_history();
+            for l in self.histories.lines(asking.seat) {
+                let _ = self.editor.add_history_entry(l.as_str());
+            }
+            self.shown = Some(asking.seat);
+        }
         let line = self.editor.readline(prompt);
         if let Ok(l) = &line {
-            if !l.trim().is_empty() {
+            if self.histories.record(asking, l) {
                 let _ = self.editor.add_history_entry(l.as_str());
             }
         }
@@ -205,9 +290,34 @@ mod tests {
     fn plain_reads_lines_then_eof() {
         let mut p = Plain::new("one\r\ntwo\n\nthree".as_bytes());
         let mut got = Vec::new();
-        while let Line::Text(t) = p.read_line("> ", &[]).unwrap() {
+        while let Line::Text(t) = p.read_line("> ", &[], Asking::default()).unwrap() {
             got.push(t);
         }
         assert_eq!(got, ["one", "two", "", "three"]);
+    }
+
+    #[test]
+    fn a_seat_never_recalls_another_seats_lines_nor_a_secret_choice() {
+        let mut h = SeatHistories::new(true);
+        let p1 = |secret| Asking {
+            seat: Some(0),
+            secret,
+        };
+        assert!(h.record(p1(false), "honest"));
+        assert!(!h.record(p1(true), "rock"), "a secret choice is not kept");
+        assert!(h.record(
+            Asking {
+                seat: Some(1),
+                secret: false
+            },
+            "cheat"
+        ));
+        assert_eq!(h.lines(Some(0)), ["honest"]);
+        assert_eq!(h.lines(Some(1)), ["cheat"]);
+        // One person alone with bots keeps one history, still without secrets.
+        let mut alone = SeatHistories::new(false);
+        alone.record(p1(false), "honest");
+        alone.record(p1(true), "paper");
+        assert_eq!(alone.lines(Some(0)), ["honest"]);
     }
 }

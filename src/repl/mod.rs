@@ -14,7 +14,7 @@ mod input;
 mod seats;
 mod show;
 
-pub use input::{history_path, Input, Line, Plain, Terminal};
+pub use input::{history_path, Asking, Input, Line, Plain, SeatHistories, Terminal};
 pub use seats::Seats;
 pub use show::HELP;
 
@@ -153,7 +153,11 @@ impl Session {
                 None => Vec::new(),
             };
             out.flush()?;
-            let line = match input.read_line(&prompt, &moves)? {
+            let asking = Asking {
+                seat: self.seat(),
+                secret: self.game.decision_is_secret(),
+            };
+            let line = match input.read_line(&prompt, &moves, asking)? {
                 Line::Eof => {
                     if input.is_terminal() {
                         writeln!(out)?;
