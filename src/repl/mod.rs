@@ -263,7 +263,7 @@ impl Session {
         if passing && (secret || self.private) {
             let name = self.game.seat_name(seat);
             if self.style.clear_screen {
-                write!(out, "\x1b[2J\x1b[H")?;
+                write!(out, "{CLEAR_SCREEN_AND_SCROLLBACK}")?;
             }
             writeln!(out, "──── pass the device to {name} ────")?;
             if input.is_terminal() {
@@ -311,13 +311,18 @@ impl Session {
     }
 }
 
-/// True if the rules let a seat see something others may not: a secret player variable, a
-/// `tell`, a secret choice.
+/// Clears the screen and the terminal's scrollback (`ESC [3J`), so that the next seat cannot
+/// scroll back to the last one's hand, then puts the cursor at the top.
+const CLEAR_SCREEN_AND_SCROLLBACK: &str = "\x1b[3J\x1b[2J\x1b[H";
+
+/// True if the rules let a seat see something others may not: a secret variable or field, one
+/// shown only `visible when` a condition holds, a `tell`, a secret choice.
 fn has_private_info(program: &Program) -> bool {
-    program
-        .player_vars
-        .iter()
-        .any(|v| v.visibility == Visibility::Secret)
+    let private =
+        |v: &crate::ir::VarDef| v.visibility == Visibility::Secret || v.visible_when.is_some();
+    program.globals.iter().any(private)
+        || program.player_vars.iter().any(private)
+        || program.kinds.iter().flat_map(|k| &k.fields).any(private)
         || program.blocks.iter().flat_map(|b| &b.stmts).any(|s| {
             matches!(
                 s.kind,
@@ -326,4 +331,34 @@ fn has_private_info(program: &Program) -> bool {
                     | StmtKind::Choose { secret: true, .. }
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn private(src: &str) -> bool {
+        let program = crate::load::check_source("p.rules", src)
+            .program
+            .expect("checks");
+        has_private_info(&program)
+    }
+
+    #[test]
+    fn a_field_shown_only_to_some_is_private_information() {
+        let head =
+            "game \"P\" { players 2 }\nflow { for p in players { turn p } }\naction go { }\n";
+        assert!(!private(head), "nothing hidden");
+        let only_visible_when = format!(
+            "{head}kind slot[2] {{\n  owner: player = none\n  card: int = 0 visible when viewer == it.owner\n}}\n"
+        );
+        assert!(private(&only_visible_when));
+        assert!(private(&format!("{head}player secret var hand: int = 0\n")));
+    }
+
+    #[test]
+    fn the_pass_the_device_screen_clears_the_scrollback_too() {
+        assert!(CLEAR_SCREEN_AND_SCROLLBACK.contains("\x1b[3J"));
+        assert!(CLEAR_SCREEN_AND_SCROLLBACK.contains("\x1b[2J"));
+    }
 }
