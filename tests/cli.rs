@@ -1,51 +1,15 @@
 //! The `meeple` binary end to end: `check` and `play` exit codes, bot games as transcripts and
 //! JSON, the REPL fed through stdin, save files.
 
-use std::io::Write;
+mod common;
+
+use common::{code, meeple, run, stderr, stdout};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 const GAME: &str = "rules/cheaters_game.rules";
 const RACE: &str = "rules/cheaters_game/win_the_race.rules";
 const DUEL: &str = "tests/fixtures/finger_duel.rules";
 const BROKEN_SUMS: &str = "tests/fixtures/broken_sums.rules";
-
-/// Runs `meeple` from the crate root with `stdin` piped in, without colour.
-fn meeple(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .env_remove("COLUMNS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the meeple binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin takes the script");
-    child.wait_with_output().expect("meeple finishes")
-}
-
-fn run(args: &[&str]) -> Output {
-    meeple(args, "")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("an exit code, not a signal")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("utf-8 output")
-}
 
 /// A scratch folder under `target/`, as a path relative to the crate root (so that it reads
 /// the same in snapshots on every machine).

@@ -5,39 +5,17 @@
 
 mod common;
 
+use common::{code, run, stderr, stdout};
 use meeple::bots::{BotKind, Policy, RandomBot};
 use meeple::engine::{Game, MoveError};
 use meeple::sim::stats::{wilson, Proportion, Z95};
 use meeple::sim::{run_batch, Batch, GameRecord, Shard};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 use std::sync::Arc;
 
 const GAME: &str = "rules/cheaters_game.rules";
 const OVERDRAW: &str = "tests/fixtures/run/overdraw.rules";
-
-/// Runs `meeple` from the crate root without colour, stdin closed.
-fn run(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_meeple"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .output()
-        .expect("the meeple binary runs")
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().expect("an exit code, not a signal")
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8(o.stderr.clone()).expect("utf-8 output")
-}
 
 /// A scratch folder under `target/`, relative to the crate root.
 fn scratch(name: &str) -> String {
@@ -332,9 +310,9 @@ fn wilson_intervals_match_hand_computed_values() {
     assert!(close(p.low, 0.04559) && close(p.high, 0.69936), "{p:?}");
 }
 
-#[test]
-fn the_report_counts_sole_shared_and_nobody_wins_apart() {
-    let meta = meeple::sim::Meta {
+/// A two-seat batch of `games` random-bot games whose program has these actions.
+fn two_seat_meta(games: u64, actions: &[&str]) -> meeple::sim::Meta {
+    meeple::sim::Meta {
         game: "T".into(),
         variants: vec![],
         file: "t.rules".into(),
@@ -343,10 +321,15 @@ fn the_report_counts_sole_shared_and_nobody_wins_apart() {
         seats: vec!["P1".into(), "P2".into()],
         bots: vec!["random".into(); 2],
         seed: 1,
-        games: 4,
+        games,
         shard: None,
-        action_names: vec!["a".into(), "b".into()],
-    };
+        action_names: actions.iter().map(|a| a.to_string()).collect(),
+    }
+}
+
+#[test]
+fn the_report_counts_sole_shared_and_nobody_wins_apart() {
+    let meta = two_seat_meta(4, &["a", "b"]);
     let record = |index: u64, winners: Vec<u8>, scores: Vec<i64>, decisions: u64| GameRecord {
         index,
         seed: 1 + index,
@@ -618,19 +601,7 @@ fn two_seat_records(n: u64, p1_wins: u64) -> Vec<GameRecord> {
 
 #[test]
 fn the_difference_of_two_win_rates_has_newcombes_interval_by_hand() {
-    let meta = meeple::sim::Meta {
-        game: "T".into(),
-        variants: vec![],
-        file: "t.rules".into(),
-        variant_files: vec![],
-        players: 2,
-        seats: vec!["P1".into(), "P2".into()],
-        bots: vec!["random".into(); 2],
-        seed: 1,
-        games: 10,
-        shard: None,
-        action_names: vec!["go".into()],
-    };
+    let meta = two_seat_meta(10, &["go"]);
     let (ra, rb) = (two_seat_records(10, 2), two_seat_records(10, 5));
     let a = meeple::sim::Report::new(meta.clone(), &ra);
     let b = meeple::sim::Report::new(meta, &rb);

@@ -8,7 +8,9 @@ use meeple::engine::{Game, Limits, Rng};
 use meeple::ir::Program;
 use meeple::load::{load_with, Loaded};
 use std::collections::BTreeSet;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
 use std::sync::Arc;
 
 /// The package root: every path in a test is relative to it.
@@ -224,4 +226,45 @@ pub fn instance(game: &Game, kind: &str, n: usize) -> String {
         })
         .collect::<Vec<_>>()
         .join(" · ")
+}
+
+/// Runs the `meeple` binary from the crate root with `stdin` piped in, without colour.
+pub fn meeple(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the meeple binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin takes the script");
+    child.wait_with_output().expect("meeple finishes")
+}
+
+/// Runs the `meeple` binary with nothing on stdin.
+pub fn run(args: &[&str]) -> Output {
+    meeple(args, "")
+}
+
+/// The exit code of a finished command.
+pub fn code(o: &Output) -> i32 {
+    o.status.code().expect("an exit code, not a signal")
+}
+
+/// Its standard output.
+pub fn stdout(o: &Output) -> String {
+    String::from_utf8(o.stdout.clone()).expect("utf-8 output")
+}
+
+/// Its standard error.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8(o.stderr.clone()).expect("utf-8 output")
 }
