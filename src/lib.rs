@@ -3,13 +3,14 @@
 //!
 //! The pipeline, one folder a stage: [`syntax`] (pest → AST) → [`load`] (variants) →
 //! [`check`] (resolve, type, lint, lower to [`ir`]) → [`engine`] (state, flow, effects, views)
-//! → front ends ([`bots`], [`sim`], [`scenario`], [`repl`], [`cli`]).
+//! → front ends ([`bots`], [`sim`], [`scenario`], [`golden`], [`repl`], [`cli`]).
 
 pub mod bots;
 pub mod check;
 pub mod cli;
 pub mod diag;
 pub mod engine;
+pub mod golden;
 pub mod ir;
 pub mod load;
 pub mod repl;

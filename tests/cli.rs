@@ -482,7 +482,7 @@ fn corrupt_saves_are_refused_and_leave_the_game_as_it_was() {
 
 #[test]
 fn test_runs_scenarios_and_bot_games() {
-    let o = run(&["test", GAME, RACE]);
+    let o = run(&["test", "--no-snapshots", GAME, RACE]);
     assert_eq!(code(&o), 0, "{}", stdout(&o));
     let out = stdout(&o);
     assert!(
@@ -502,7 +502,7 @@ fn test_fails_on_a_wrong_expectation() {
         "game \"Counter\" { players 2 }\nplayer var points: int = 0\nflow { for p in players { turn p } }\naction score { me.points += 2 }\nscore(p) = p.points\n\nscenario \"scoring adds three\" {\n  play \"score\"\n  expect P1.points == 3\n}\n",
     )
     .expect("write the fixture");
-    let o = run(&["test", &file]);
+    let o = run(&["test", "--no-snapshots", &file]);
     assert_eq!(code(&o), 1, "{}", stdout(&o));
     let out = stdout(&o);
     assert!(out.contains("FAIL  scoring adds three"), "{out}");

@@ -5,6 +5,7 @@
 //! clap errors for `main` to print and exit with (status 2). Nothing here exits the process.
 
 mod check;
+mod golden_files;
 mod play;
 mod report;
 mod sim;
@@ -42,10 +43,13 @@ pub enum Command {
     /// with --json, one JSON document) is printed. Otherwise a REPL asks each seat in turn;
     /// type `help` there for its commands. Piped input is read as one command a line.
     Play(PlayArgs),
-    /// Test rules files: check them, run their scenarios, and play a seeded bot game for every
-    /// player count (declared invariants are checked after every decision).
+    /// Test rules files: check them, run their scenarios, play a seeded bot game for every
+    /// player count (declared invariants are checked after every decision), and compare the
+    /// check report and those games with the golden files kept in `snapshots/` beside the rules.
     ///
-    /// Exits with 0 when everything passed and 1 otherwise.
+    /// A missing golden is written (outside CI; under CI, where `CI` is set, it fails); one that
+    /// differs fails with a diff and its new text in `NAME.snap.new`, until `--accept` or
+    /// `--review` takes it. Exits with 0 when everything passed and 1 otherwise.
     Test(TestArgs),
     /// Simulate many games by bots on every core and report their statistics.
     ///
@@ -143,7 +147,8 @@ pub struct MergeArgs {
 /// Arguments of `meeple test`.
 #[derive(Debug, Args)]
 pub struct TestArgs {
-    /// Rules files to test (games or variants). Scenarios belong to the file they are written in.
+    /// Rules files to test (games or variants), or folders: every `.rules` file under them.
+    /// Scenarios belong to the file they are written in.
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
 
@@ -154,6 +159,18 @@ pub struct TestArgs {
     /// Seed of the bot games.
     #[arg(long, short = 's', value_name = "S", default_value_t = 1)]
     pub seed: u64,
+
+    /// Take every new or changed golden file as it now is (and delete goldens no longer made).
+    #[arg(long, conflicts_with_all = ["review", "no_snapshots"])]
+    pub accept: bool,
+
+    /// Show each changed golden's diff and ask whether to accept it.
+    #[arg(long, conflicts_with = "no_snapshots")]
+    pub review: bool,
+
+    /// Do not compare with golden files, nor write them.
+    #[arg(long)]
+    pub no_snapshots: bool,
 }
 
 /// Arguments of `meeple check`.

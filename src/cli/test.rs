@@ -1,11 +1,14 @@
-//! `meeple test FILE...`: check each file, run its scenarios, and play one seeded bot game for
-//! every player count it allows (which also checks every declared invariant).
+//! `meeple test FILE...`: check each file, run its scenarios, play one seeded bot game for
+//! every player count it allows (which also checks every declared invariant), and compare the
+//! check report and those games with the file's golden snapshots ([`crate::golden`]).
 
+use super::golden_files::{self, Tally};
 use super::{plural, stdout_style, CliError, TestArgs};
 use crate::diag::{render, render_all};
 use crate::load::load;
 use crate::{scenario, sim};
 use std::io::{self, Write};
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -14,69 +17,29 @@ pub(super) fn run(args: &TestArgs) -> Result<ExitCode, CliError> {
     let style = stdout_style();
     let mut out = io::stdout().lock();
     let (mut passed, mut failed) = (0usize, 0usize);
-    for file in &args.files {
-        let loaded = load(file, &args.variants);
-        let Some(program) = loaded.program else {
-            write!(
-                out,
-                "{}",
-                render_all(&loaded.diagnostics, &loaded.sources, style)
-            )?;
-            writeln!(
-                out,
-                "{}: does not check ({})",
-                file.display(),
-                plural(loaded.diagnostics.error_count(), "error")
-            )?;
+    let mut files = Vec::new();
+    for given in &args.files {
+        if let Err(e) = expand(given, &mut files) {
+            writeln!(out, "{}: cannot read: {e}", given.display())?;
             failed += 1;
-            continue;
-        };
-        let program = Arc::new(program);
-        writeln!(out, "{}", file.display())?;
-        for report in scenario::run_all(&program) {
-            match &report.failure {
-                None => {
-                    passed += 1;
-                    writeln!(out, "  ok    {}", report.title)?;
-                }
-                Some(d) => {
-                    failed += 1;
-                    writeln!(out, "  FAIL  {}", report.title)?;
-                    write!(out, "{}", render(d, &program.sources, style))?;
-                }
-            }
         }
-        for players in program.min_players..=program.max_players {
-            match sim::random_game(program.clone(), players, args.seed) {
-                Ok(game) => {
-                    passed += 1;
-                    writeln!(
-                        out,
-                        "  ok    a bot game for {players} players (seed {}, {} decisions)",
-                        args.seed,
-                        game.history().len()
-                    )?;
-                }
-                Err(e) => {
-                    failed += 1;
-                    writeln!(
-                        out,
-                        "  FAIL  a bot game for {players} players (seed {}): {e}",
-                        args.seed
-                    )?;
-                    let diag = match &e {
-                        sim::SimError::Start(r) => Some(r.to_diagnostic()),
-                        sim::SimError::Move(crate::engine::MoveError::Runtime(r)) => {
-                            Some(r.to_diagnostic())
-                        }
-                        sim::SimError::Move(_) => None,
-                    };
-                    if let Some(d) = diag {
-                        write!(out, "{}", render(&d, &program.sources, style))?;
-                    }
-                }
-            }
+    }
+    let mut review = golden_files::Review::new(args);
+    for file in &files {
+        let tally = test_file(file, args, style, &mut out)?;
+        passed += tally.passed;
+        failed += tally.failed;
+        if !args.no_snapshots {
+            let tally = golden_files::compare(file, args, &mut review, &mut out)?;
+            passed += tally.passed;
+            failed += tally.failed;
         }
+    }
+    if review.pending_changes() {
+        writeln!(
+            out,
+            "Golden files differ: `meeple test --review` shows each change and asks, `--accept` takes them all."
+        )?;
     }
     writeln!(out, "{passed} passed, {failed} failed")?;
     out.flush()?;
@@ -85,4 +48,100 @@ pub(super) fn run(args: &TestArgs) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// Adds `path` to `files`, or every `.rules` file under it (sorted, `snapshots/` skipped) if it
+/// is a folder.
+fn expand(path: &Path, files: &mut Vec<PathBuf>) -> io::Result<()> {
+    if !path.is_dir() {
+        files.push(path.to_path_buf());
+        return Ok(());
+    }
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(path)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for entry in entries {
+        if entry.is_dir() {
+            if entry.file_name().is_some_and(|n| n != "snapshots") {
+                expand(&entry, files)?;
+            }
+        } else if entry.extension().is_some_and(|x| x == "rules") {
+            files.push(entry);
+        }
+    }
+    Ok(())
+}
+
+/// Checks one file, runs its scenarios and plays its bot games.
+fn test_file(
+    file: &Path,
+    args: &TestArgs,
+    style: crate::diag::RenderStyle,
+    out: &mut dyn Write,
+) -> Result<Tally, CliError> {
+    let (mut passed, mut failed) = (0usize, 0usize);
+    let loaded = load(file, &args.variants);
+    let Some(program) = loaded.program else {
+        write!(
+            out,
+            "{}",
+            render_all(&loaded.diagnostics, &loaded.sources, style)
+        )?;
+        writeln!(
+            out,
+            "{}: does not check ({})",
+            file.display(),
+            plural(loaded.diagnostics.error_count(), "error")
+        )?;
+        failed += 1;
+        return Ok(Tally { passed, failed });
+    };
+    let program = Arc::new(program);
+    writeln!(out, "{}", file.display())?;
+    for report in scenario::run_all(&program) {
+        match &report.failure {
+            None => {
+                passed += 1;
+                writeln!(out, "  ok    {}", report.title)?;
+            }
+            Some(d) => {
+                failed += 1;
+                writeln!(out, "  FAIL  {}", report.title)?;
+                write!(out, "{}", render(d, &program.sources, style))?;
+            }
+        }
+    }
+    for players in program.min_players..=program.max_players {
+        match sim::random_game(program.clone(), players, args.seed) {
+            Ok(game) => {
+                passed += 1;
+                writeln!(
+                    out,
+                    "  ok    a bot game for {players} players (seed {}, {} decisions)",
+                    args.seed,
+                    game.history().len()
+                )?;
+            }
+            Err(e) => {
+                failed += 1;
+                writeln!(
+                    out,
+                    "  FAIL  a bot game for {players} players (seed {}): {e}",
+                    args.seed
+                )?;
+                let diag = match &e {
+                    sim::SimError::Start(r) => Some(r.to_diagnostic()),
+                    sim::SimError::Move(crate::engine::MoveError::Runtime(r)) => {
+                        Some(r.to_diagnostic())
+                    }
+                    sim::SimError::Move(_) => None,
+                };
+                if let Some(d) = diag {
+                    write!(out, "{}", render(&d, &program.sources, style))?;
+                }
+            }
+        }
+    }
+    Ok(Tally { passed, failed })
 }
