@@ -1,5 +1,5 @@
 //! The REPL's commands: moves, `help`, `moves`, `state`, `log`, `why`, `undo`, `save`, `load`,
-//! `quit`. Each leaves the game as it was unless it succeeds.
+//! `reload` (in `reload.rs`), `quit`. Each leaves the game as it was unless it succeeds.
 
 use super::{show, Flow, ReplError, Seats, Session};
 use crate::diag::{render, RenderStyle};
@@ -28,6 +28,7 @@ impl Session {
             "undo" => self.undo(out)?,
             "save" => self.save(rest, out)?,
             "load" => self.load(rest, out)?,
+            "reload" => self.reload(out)?,
             "quit" | "exit" => return Ok(Flow::Quit),
             _ => self.play(line, out)?,
         }

@@ -11,6 +11,7 @@
 
 mod commands;
 mod input;
+mod reload;
 mod seats;
 mod show;
 
@@ -26,7 +27,7 @@ use std::io::{self, Write};
 
 /// The command words, offered by tab completion.
 pub const COMMANDS: &[&str] = &[
-    "help", "moves", "state", "log", "undo", "why", "save", "load", "quit",
+    "help", "moves", "state", "log", "undo", "why", "save", "load", "reload", "quit",
 ];
 
 /// The rules files a game was started from, as given on the command line (kept in saves).

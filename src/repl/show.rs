@@ -15,6 +15,7 @@ Commands:
   undo             take back the last move made at this device (and bot moves after it)
   save FILE        save the game (rules, seed and moves) to FILE
   load FILE        load a saved game of the same rules and player count
+  reload           read the rules files again and replay the game so far under them
   help             show this list
   quit             leave (the game is not saved)
 Tab completes moves and commands in a terminal. A move named like a command is made by its number.

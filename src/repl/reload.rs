@@ -1,0 +1,201 @@
+//! `reload`: read the rules files again, replay the decisions taken so far under the new rules,
+//! and say plainly where the new rules part ways with them.
+//!
+//! The old rules are replayed beside the new ones, so the first decision at which a different
+//! seat decides or different moves are offered can be named even when every decision still
+//! applies. Secrets stay secret: moves are named only when nobody else at the device could learn
+//! from them (no secrets in the game, or a single person at the table), and a secret choice is
+//! never named.
+
+use super::{Seats, Session};
+use crate::diag::{render_all, RenderStyle};
+use crate::engine::{Game, Viewer};
+use crate::load::load;
+use std::collections::BTreeSet;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// How many moves a difference lists before saying "and N more".
+const LISTED: usize = 6;
+
+impl Session {
+    /// Reloads the rules and replays the game onto them; the game is unchanged if they do not
+    /// check or the game cannot start under them.
+    pub(super) fn reload(&mut self, out: &mut dyn Write) -> io::Result<()> {
+        let variants: Vec<PathBuf> = self.files.variants.iter().map(PathBuf::from).collect();
+        let loaded = load(Path::new(&self.files.rules), &variants);
+        let Some(program) = loaded.program else {
+            write!(
+                out,
+                "{}",
+                render_all(
+                    &loaded.diagnostics,
+                    &loaded.sources,
+                    RenderStyle {
+                        color: self.style.color,
+                        ..RenderStyle::plain()
+                    }
+                )
+            )?;
+            return writeln!(
+                out,
+                "Not reloaded: the rules do not check. The game is as it was."
+            );
+        };
+        let players = self.game.players();
+        if !(program.min_players..=program.max_players).contains(&players) {
+            return writeln!(
+                out,
+                "Not reloaded: the new rules are for {}..{} players, and this game has {players}. The game is as it was.",
+                program.min_players, program.max_players
+            );
+        }
+        let seed = self.game.seed();
+        let mut new = match Game::new(Arc::new(program), players, seed) {
+            Ok(g) => g,
+            Err(e) => {
+                return writeln!(
+                    out,
+                    "Not reloaded: the new rules fail at setup: {e}. The game is as it was."
+                )
+            }
+        };
+        let Ok(mut old) = Game::new(self.game.program().clone(), players, seed) else {
+            return writeln!(out, "Not reloaded: the old game cannot be rebuilt.");
+        };
+        let history = self.game.history().to_vec();
+        let mut seats = Seats::new(&self.spec, seed, players);
+        let mut first_difference = None;
+        let mut parted = None;
+        for (i, record) in history.iter().enumerate() {
+            if first_difference.is_none() {
+                first_difference = self.difference(&old, &new).map(|d| (i + 1, d));
+            }
+            seats.keep_in_step(&new, record);
+            let secret = new.decision_is_secret();
+            if let Err(e) = new.apply_label(record.player, &record.choice) {
+                parted = Some((i, secret, e.to_string()));
+                break;
+            }
+            // The old rules took this decision once; they take it again.
+            let _ = old.apply_label(record.player, &record.choice);
+        }
+        let replayed = new.history().len();
+        let changes_view = old.view(Viewer::Spectator) != new.view(Viewer::Spectator);
+        self.private = super::has_private_info(new.program());
+        self.game = new;
+        self.seats = seats;
+        self.mark_all_read();
+        self.presented = false;
+
+        writeln!(out, "Reloaded `{}`.", self.files.rules)?;
+        if let Some((number, what)) = &first_difference {
+            writeln!(out, "The new rules part ways at decision {number}: {what}.")?;
+        }
+        match parted {
+            Some((i, secret, why)) => {
+                let record = &history[i];
+                let name = self.game.seat_name(record.player);
+                // The refusal names the move: say it only where the move may be named.
+                let (choice, why) = if secret || !self.may_name_moves(record.player) {
+                    ("a choice not shown here".to_string(), String::new())
+                } else {
+                    (format!("`{}`", record.choice), format!(": {why}"))
+                };
+                writeln!(
+                    out,
+                    "Decision {} ({name}: {choice}) is not allowed under the new rules{why}.",
+                    i + 1
+                )?;
+                writeln!(
+                    out,
+                    "Replayed {replayed} of {} decisions; the game goes on from there ({} dropped).",
+                    history.len(),
+                    history.len() - replayed
+                )?;
+            }
+            None => {
+                writeln!(
+                    out,
+                    "All {} decisions replayed under the new rules.",
+                    history.len()
+                )?;
+                if first_difference.is_none() && changes_view {
+                    writeln!(
+                        out,
+                        "The same moves were offered throughout, but they lead to a different position now."
+                    )?;
+                } else if first_difference.is_none() {
+                    writeln!(out, "Nothing played so far comes out differently.")?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// How the decision pending in `new` differs from the one pending in `old`, if it does.
+    fn difference(&self, old: &Game, new: &Game) -> Option<String> {
+        let (was, now) = (old.waiting_on(), new.waiting_on());
+        if was != now {
+            let names = |seats: &[u8]| {
+                if seats.is_empty() {
+                    "nobody (the game is over)".to_string()
+                } else {
+                    let v: Vec<String> = seats.iter().map(|s| new.seat_name(*s)).collect();
+                    v.join(", ")
+                }
+            };
+            return Some(format!(
+                "{} decides now, where {} did",
+                names(&now),
+                names(&was)
+            ));
+        }
+        for seat in now {
+            let before: BTreeSet<String> = old.options(seat).into_iter().map(|o| o.label).collect();
+            let after: BTreeSet<String> = new.options(seat).into_iter().map(|o| o.label).collect();
+            if before == after {
+                continue;
+            }
+            let who = new.seat_name(seat);
+            if !self.may_name_moves(seat) || new.decision_is_secret() {
+                return Some(format!("{who} is offered different moves"));
+            }
+            let gone: Vec<&String> = before.difference(&after).collect();
+            let added: Vec<&String> = after.difference(&before).collect();
+            let mut parts = Vec::new();
+            if !added.is_empty() {
+                parts.push(format!("now allowed {}", listed(&added)));
+            }
+            if !gone.is_empty() {
+                parts.push(format!("no longer allowed {}", listed(&gone)));
+            }
+            return Some(format!("{who} is {}", parts.join("; ")));
+        }
+        None
+    }
+
+    /// True if naming `seat`'s moves tells nobody at the device anything they may not know: the
+    /// game has no secrets, or `seat` is the only person at the table.
+    fn may_name_moves(&self, seat: u8) -> bool {
+        let people = (0..self.game.players())
+            .filter(|s| !self.seats.is_bot(*s))
+            .count();
+        !self.private || (people == 1 && !self.seats.is_bot(seat))
+    }
+}
+
+/// `` `a`, `b` and 3 more ``.
+fn listed(moves: &[&String]) -> String {
+    let shown: Vec<String> = moves
+        .iter()
+        .take(LISTED)
+        .map(|m| format!("`{m}`"))
+        .collect();
+    let mut s = shown.join(", ");
+    if moves.len() > LISTED {
+        s.push_str(&format!(" and {} more", moves.len() - LISTED));
+    }
+    s
+}

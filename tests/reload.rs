@@ -1,0 +1,211 @@
+//! `reload` in the REPL: the rules file is changed between two commands, and the session replays
+//! the game under the new rules, says where they part ways, and keeps the game when the new
+//! rules do not check.
+
+use meeple::bots::BotSpec;
+use meeple::engine::Game;
+use meeple::repl::{Asking, Files, Input, Line, Seats, Session, Style};
+use std::collections::VecDeque;
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+const COUNTER: &str = "\
+game \"Counter\" { players 2 }
+player var points: int = 0
+flow { repeat 3 { for p in players { turn p } } }
+action score { me.points += 2 }
+action rest { }
+score(p) = p.points
+";
+
+/// A step of the script: a line typed, or the rules file rewritten before the next line.
+enum Step {
+    Type(&'static str),
+    Rewrite(String),
+}
+
+/// Input that types the script's lines and rewrites the rules file where the script says so.
+struct Script {
+    file: PathBuf,
+    steps: VecDeque<Step>,
+}
+
+impl Input for Script {
+    fn read_line(&mut self, _prompt: &str, _moves: &[String], _asking: Asking) -> io::Result<Line> {
+        loop {
+            match self.steps.pop_front() {
+                None => return Ok(Line::Eof),
+                Some(Step::Rewrite(text)) => std::fs::write(&self.file, text)?,
+                Some(Step::Type(line)) => return Ok(Line::Text(line.to_string())),
+            }
+        }
+    }
+
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+fn scratch_file(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/reload-tests");
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    let file = dir.join(name);
+    std::fs::write(&file, COUNTER).expect("write the game");
+    file
+}
+
+/// Plays the script in a session of two people; the transcript and the game at the end.
+fn play(file: &Path, steps: Vec<Step>) -> (String, Game) {
+    let rules = file.to_string_lossy().into_owned();
+    let program = meeple::load::load(file, &[])
+        .program
+        .expect("the game checks");
+    let game = Game::new(Arc::new(program), 2, 7).expect("starts");
+    let spec = BotSpec::default();
+    let seats = Seats::new(&spec, 7, 2);
+    let files = Files {
+        rules,
+        variants: Vec::new(),
+    };
+    let style = Style {
+        color: false,
+        clear_screen: false,
+    };
+    let mut session = Session::new(game, seats, spec, files, style, false);
+    let mut input = Script {
+        file: file.to_path_buf(),
+        steps: steps.into(),
+    };
+    let mut out = Vec::new();
+    session.run(&mut input, &mut out).expect("the session runs");
+    (
+        String::from_utf8(out).expect("utf-8"),
+        session.game().clone(),
+    )
+}
+
+#[test]
+fn a_changed_effect_replays_every_decision_and_the_position_changes() {
+    let file = scratch_file("effect.rules");
+    let (out, game) = play(
+        &file,
+        vec![
+            Step::Type("score"),
+            Step::Type("rest"),
+            Step::Rewrite(COUNTER.replace("me.points += 2", "me.points += 3")),
+            Step::Type("reload"),
+        ],
+    );
+    assert!(
+        out.contains("All 2 decisions replayed under the new rules."),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "The same moves were offered throughout, but they lead to a different position now."
+        ),
+        "{out}"
+    );
+    assert_eq!(game.history().len(), 2);
+    let p1 = game.seat_by_name("P1").expect("P1");
+    assert!(
+        game.view(meeple::engine::Viewer::Player(p1))
+            .contains("points 3"),
+        "{}",
+        game.view(meeple::engine::Viewer::Player(p1))
+    );
+}
+
+#[test]
+fn a_removed_action_is_where_the_rules_part_ways() {
+    let file = scratch_file("removed.rules");
+    let (out, game) = play(
+        &file,
+        vec![
+            Step::Type("score"),
+            Step::Type("rest"),
+            Step::Type("score"),
+            Step::Rewrite(COUNTER.replace("action rest { }", "action nap { }")),
+            Step::Type("reload"),
+        ],
+    );
+    assert!(
+        out.contains("The new rules part ways at decision 1: P1 is now allowed `nap`; no longer allowed `rest`."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Decision 2 (P2: `rest`) is not allowed under the new rules"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Replayed 1 of 3 decisions; the game goes on from there (2 dropped)."),
+        "{out}"
+    );
+    assert_eq!(game.history().len(), 1, "the game goes on after decision 1");
+}
+
+#[test]
+fn rules_that_do_not_check_leave_the_game_as_it_was() {
+    let file = scratch_file("broken.rules");
+    let (out, game) = play(
+        &file,
+        vec![
+            Step::Type("score"),
+            Step::Rewrite(COUNTER.replace("me.points += 2", "me.pionts += 2")),
+            Step::Type("reload"),
+        ],
+    );
+    assert!(
+        out.contains("Not reloaded: the rules do not check. The game is as it was."),
+        "{out}"
+    );
+    assert!(out.contains("pionts"), "the error is shown: {out}");
+    assert_eq!(game.history().len(), 1);
+}
+
+#[test]
+fn unchanged_rules_say_nothing_came_out_differently() {
+    let file = scratch_file("same.rules");
+    let (out, game) = play(&file, vec![Step::Type("score"), Step::Type("reload")]);
+    assert!(
+        out.contains("Nothing played so far comes out differently."),
+        "{out}"
+    );
+    assert_eq!(game.history().len(), 1);
+}
+
+#[test]
+fn with_secrets_and_two_people_the_moves_are_not_named() {
+    // Each seat's moves may tell what it holds: at a shared device, reload says only that they
+    // differ, and never names a decision that is no longer allowed.
+    let secret = COUNTER.replace(
+        "player var points: int = 0",
+        "player var points: int = 0\nplayer secret var hunch: int = 0",
+    );
+    let file = scratch_file("secret.rules");
+    std::fs::write(&file, &secret).expect("write");
+    let (out, game) = play(
+        &file,
+        vec![
+            Step::Type("score"),
+            Step::Type(""), // the pass-the-device pause
+            Step::Type("rest"),
+            Step::Type(""),
+            Step::Rewrite(secret.replace("action rest { }", "action nap { }")),
+            Step::Type("reload"),
+        ],
+    );
+    assert!(
+        out.contains("The new rules part ways at decision 1: P1 is offered different moves."),
+        "{out}"
+    );
+    assert!(
+        out.contains("Decision 2 (P2: a choice not shown here) is not allowed"),
+        "{out}"
+    );
+    let after = &out[out.find("> reload").expect("reload typed")..];
+    let after = &after[..after.find("pass the device").expect("the device passes")];
+    assert!(!after.contains("nap") && !after.contains("rest"), "{after}");
+    assert_eq!(game.history().len(), 1);
+}
