@@ -8,6 +8,13 @@ use crate::ir::{self, BinOp, Builtin, ExprKind as K, List, Program, QueryKind, U
 
 /// Deepest nesting of function calls before a runaway recursion is stopped.
 pub const MAX_CALL_DEPTH: usize = 200;
+
+/// The stack a def's body may need, its expression nested as deep as the checker allows: when
+/// less is left, the body runs on a new segment of [`STACK_SEGMENT`] bytes.
+const STACK_RED_ZONE: usize = 1 << 20;
+
+/// The size of each new stack segment.
+const STACK_SEGMENT: usize = 8 << 20;
 /// Longest list a range may build.
 pub const MAX_LIST: i64 = 100_000;
 
@@ -104,7 +111,11 @@ impl<'a> Eval<'a> {
                     }
                 }
                 self.depth += 1;
-                let v = self.expr(&def.body, &mut frame);
+                // A body nests at most `MAX_NESTING` levels, which fit in the red zone; past
+                // that, a call continues on a new segment rather than off the end of the stack.
+                let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                    self.expr(&def.body, &mut frame)
+                });
                 self.depth -= 1;
                 super::spare::give_values(frame);
                 v?

@@ -17,6 +17,7 @@ mod state;
 mod view;
 
 pub use error::{MoveError, RuntimeError};
+pub use eval::MAX_CALL_DEPTH;
 pub use exec::{Limits, MAX_PARAMS};
 pub use rng::Rng;
 pub use state::Domains;

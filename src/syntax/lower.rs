@@ -825,6 +825,31 @@ impl Lowerer {
             Rule::expr | Rule::expr_noin => {}
             _ => return self.primary(pair),
         }
+        // Each operator is a level of the tree built here: a chain of thousands of `+` or `.`
+        // would be a tree that thousands of levels of recursion check, run and drop.
+        let mut operators = pair
+            .clone()
+            .into_inner()
+            .filter(|p| is_operator(p.as_rule()));
+        if let Some(past) = operators.nth(super::MAX_NESTING) {
+            let count = super::MAX_NESTING + 1 + operators.count();
+            self.errors.borrow_mut().push(
+                Diagnostic::error(
+                    "too-deep",
+                    format!(
+                        "this expression nests more than {} levels deep (it has {count} operators, each a level)",
+                        super::MAX_NESTING
+                    ),
+                    self.span(&past),
+                )
+                .with_label("one operator too many")
+                .with_help("split the expression with `let` or a `def`"),
+            );
+            return Expr {
+                kind: ExprKind::Int(0),
+                span: self.span(&pair),
+            };
+        }
         // Most expressions are an operand and field accesses (`x`, `p.hand`): built directly,
         // as the Pratt parser below would build them.
         let mut inner = pair.clone().into_inner();
@@ -1014,4 +1039,31 @@ impl Lowerer {
 
 fn last(pair: Pair<Rule>) -> Pair<Rule> {
     pair.into_inner().last().expect("grammar: inner pair")
+}
+
+/// True for a rule that is an operator of an expression (prefix, infix or `.field`), not an
+/// operand.
+fn is_operator(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::op_not
+            | Rule::op_neg
+            | Rule::field_access
+            | Rule::op_or
+            | Rule::op_and
+            | Rule::op_eq
+            | Rule::op_ne
+            | Rule::op_lt
+            | Rule::op_le
+            | Rule::op_gt
+            | Rule::op_ge
+            | Rule::op_in
+            | Rule::op_notin
+            | Rule::op_range
+            | Rule::op_add
+            | Rule::op_sub
+            | Rule::op_mul
+            | Rule::op_div
+            | Rule::op_mod
+    )
 }
