@@ -634,3 +634,41 @@ fn a_base_that_is_not_a_regular_file_is_refused_not_read() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn one_budget_sees_loop_passes_calls_and_expression_steps() {
+    // Each once ran on unseen for seconds or hours: an empty inner loop (no statement to count),
+    // an exponential recursion (no statement at all), a comprehension inside a comprehension,
+    // and the same recursion in a `require`, evaluated while listing moves.
+    let fib = "def fib(n: int): int = if n < 2 then n else fib(n - 1) + fib(n - 2)";
+    let cases = [
+        ("", "repeat 100000 { repeat 100000 { } }"),
+        (fib, "me.points += fib(35)"),
+        (
+            "def inner(x: int): int = count(y in 1..100000 where y > x)",
+            "me.points += sum([inner(x) for x in 1..100000])",
+        ),
+        (fib, "require fib(35) > 0 else \"never\""),
+    ];
+    for (decls, body) in cases {
+        let text = format!(
+            "game \"Busy\" {{ players 2 }}\nplayer var points: int = 0\n{decls}\n\
+             flow {{ for p in players {{ turn p }} }}\naction go {{ {body} }}\nscore(p) = p.points\n"
+        );
+        let loaded = check_source("busy.rules", &text);
+        let program = Arc::new(loaded.program.unwrap_or_else(|| {
+            panic!(
+                "{body}: {}",
+                render_all(&loaded.diagnostics, &loaded.sources, RenderStyle::plain())
+            )
+        }));
+        let err = meeple::sim::random_game(program, 2, 1).expect_err(body);
+        let text = err.to_string();
+        assert!(text.contains("step-limit"), "{body}: {text}");
+        // The error says which decision's rules were running (the move, or listing moves).
+        assert!(
+            text.contains("(in decision 1)") || body.starts_with("require"),
+            "{body}: {text}"
+        );
+    }
+}

@@ -14,6 +14,9 @@ pub struct RuntimeError {
     pub span: Span,
     /// How to fix the rules.
     pub help: String,
+    /// The number of the decision whose rules were running (1 for the first), or `None` while
+    /// the game was being set up.
+    pub decision: Option<usize>,
 }
 
 impl RuntimeError {
@@ -29,20 +32,35 @@ impl RuntimeError {
             message: message.into(),
             span,
             help: help.into(),
+            decision: None,
         }
+    }
+
+    /// The same error, saying which decision's rules were running.
+    pub fn in_decision(mut self, number: usize) -> RuntimeError {
+        self.decision.get_or_insert(number);
+        self
     }
 
     /// The error as a diagnostic, for rendering with the source.
     pub fn to_diagnostic(&self) -> Diagnostic {
+        let label = match self.decision {
+            Some(n) => format!("while running this, in decision {n}"),
+            None => "while running this, in the setup".to_string(),
+        };
         Diagnostic::error(self.code, self.message.clone(), self.span)
-            .with_label("while running this")
+            .with_label(label)
             .with_help(self.help.clone())
     }
 }
 
 impl fmt::Display for RuntimeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
+        write!(f, "{}: {}", self.code, self.message)?;
+        match self.decision {
+            Some(n) => write!(f, " (in decision {n})"),
+            None => Ok(()),
+        }
     }
 }
 

@@ -62,6 +62,7 @@ impl std::ops::Deref for Items<'_> {
 impl<'a> Eval<'a> {
     /// An evaluator over a state.
     pub fn new(program: &'a Program, state: &'a State) -> Eval<'a> {
+        state.work.fresh();
         Eval {
             program,
             state,
@@ -71,6 +72,9 @@ impl<'a> Eval<'a> {
 
     /// Evaluates an expression.
     pub fn expr(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
+        if !self.state.work.spend(1) {
+            return Err(super::exec::work_spent(self.state.work.budget(), e.span));
+        }
         Ok(match &e.kind {
             K::Const(v) => v.clone(),
             K::Local(s) => locals[*s as usize].clone(),

@@ -13,7 +13,8 @@ use crate::ir::{self, AssignOp, BlockId, List, Place, StmtKind as S, Value};
 /// Bounds that stop runaway rules.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Statements run between two decisions.
+    /// Operations between two decisions: statements, loop passes and expression nodes, all
+    /// counted against one budget.
     pub steps_per_decision: u64,
     /// Times one `while` or `repeat` loop may run.
     pub loop_iterations: u64,
@@ -26,7 +27,7 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Limits {
         Limits {
-            steps_per_decision: 1_000_000,
+            steps_per_decision: 10_000_000,
             loop_iterations: 100_000,
             decisions: 100_000,
             call_depth: 200,
@@ -265,10 +266,17 @@ impl Game {
         }
     }
 
-    /// Runs statements until a decision is pending or the game is over.
+    /// Runs statements until a decision is pending or the game is over, all on one budget of
+    /// work.
     pub(super) fn run(&mut self) -> R<()> {
+        self.state.work.arm();
+        let result = self.run_armed();
+        self.state.work.disarm();
+        result
+    }
+
+    fn run_armed(&mut self) -> R<()> {
         let program = self.program.clone();
-        let mut steps: u64 = 0;
         while self.pending.is_none() && self.outcome.is_none() {
             let Some(frame) = self.frames.last_mut() else {
                 return self.finish(None);
@@ -279,23 +287,26 @@ impl Game {
             };
             let block = program.block(cursor.block);
             if cursor.pc >= block.stmts.len() {
+                // A loop's pass counts even when its body is empty.
+                if !self.state.work.spend(1) {
+                    // Name the loop: the statement that opened this block.
+                    let span = frame
+                        .cursors
+                        .iter()
+                        .rev()
+                        .nth(1)
+                        .and_then(|c| program.block(c.block).stmts.get(c.pc.checked_sub(1)?))
+                        .map_or(Span::default(), |s| s.span);
+                    return Err(*work_spent(self.state.work.budget(), span));
+                }
                 self.end_of_block(&program)?;
                 continue;
             }
             let here = (cursor.block, cursor.pc);
             cursor.pc += 1;
             let stmt = &block.stmts[here.1];
-            steps += 1;
-            if steps > self.limits.steps_per_decision {
-                return Err(err(
-                    "step-limit",
-                    format!(
-                        "more than {} steps without a decision",
-                        self.limits.steps_per_decision
-                    ),
-                    stmt.span,
-                    "a loop here may never end; make sure its condition changes",
-                ));
+            if !self.state.work.spend(1) {
+                return Err(*work_spent(self.state.work.budget(), stmt.span));
             }
             self.exec(&program, stmt, here)?;
         }
@@ -874,4 +885,16 @@ fn clamp(v: Value, bounds: Option<(i64, i64)>) -> Value {
         (Value::Int(n), Some((lo, hi))) => Value::Int(n.clamp(lo, hi)),
         (v, _) => v,
     }
+}
+
+/// The error when the operation budget runs out.
+pub(super) fn work_spent(budget: u64, span: Span) -> Box<RuntimeError> {
+    Box::new(RuntimeError::new(
+        "step-limit",
+        format!(
+            "more than {budget} operations (statements, loop passes, expression steps) without a decision"
+        ),
+        span,
+        "a loop or a recursion here may never end, or does far more work than a rule should; make sure it stops",
+    ))
 }

@@ -21,7 +21,7 @@ pub use eval::MAX_CALL_DEPTH;
 pub use exec::{Limits, MAX_PARAMS};
 pub use rng::Rng;
 pub use state::Domains;
-pub use state::State;
+pub use state::{State, WorkMeter};
 pub use view::Viewer;
 
 use crate::ir::{self, Program, Value};
@@ -277,6 +277,7 @@ impl Game {
                 entities: Vec::new(),
                 labels: Default::default(),
                 domains: Default::default(),
+                work: state::WorkMeter::new(limits.steps_per_decision),
             },
             program,
             seed,
@@ -358,12 +359,16 @@ impl Game {
     /// Takes the decision, runs the rules to the next one and checks the invariants if this
     /// game checks them.
     fn advance(&mut self, seat: u8, index: usize) -> Result<(), RuntimeError> {
-        self.decide(seat, index)?;
-        self.run()?;
-        if self.mode.invariants {
-            self.check_invariants()?;
-        }
-        Ok(())
+        let number = self.decisions + 1;
+        let mut steps = || -> Result<(), RuntimeError> {
+            self.decide(seat, index)?;
+            self.run()?;
+            if self.mode.invariants {
+                self.check_invariants()?;
+            }
+            Ok(())
+        };
+        steps().map_err(|e| e.in_decision(number))
     }
 
     /// The program being played.

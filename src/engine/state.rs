@@ -19,7 +19,75 @@ pub struct State {
     pub labels: Arc<Vec<Vec<String>>>,
     /// The lists that never change during a game, built once at its start.
     pub domains: Arc<Domains>,
+    /// The work left before the rules must reach a decision (not part of the position).
+    pub work: WorkMeter,
 }
+
+/// The operation budget: every statement, loop pass and expression node spends from it, so that
+/// no rule runs on unseen. Running the rules to the next decision *arms* it with the whole budget
+/// for that run; any other evaluation (listing moves, a view, a prompt) starts from a full budget
+/// of its own. It is not part of the position: two states that differ only in it are equal.
+#[derive(Debug, Clone, Default)]
+pub struct WorkMeter {
+    left: std::cell::Cell<u64>,
+    budget: u64,
+    armed: std::cell::Cell<bool>,
+}
+
+impl WorkMeter {
+    /// A meter of `budget` units an evaluation.
+    pub fn new(budget: u64) -> WorkMeter {
+        WorkMeter {
+            left: std::cell::Cell::new(budget),
+            budget,
+            armed: std::cell::Cell::new(false),
+        }
+    }
+
+    /// The whole budget.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+
+    /// Starts a run of the rules: one budget for all of it, until [`WorkMeter::disarm`].
+    pub fn arm(&self) {
+        self.left.set(self.budget);
+        self.armed.set(true);
+    }
+
+    /// Ends a run of the rules.
+    pub fn disarm(&self) {
+        self.armed.set(false);
+    }
+
+    /// Starts an evaluation: a full budget, unless it is part of an armed run.
+    #[inline]
+    pub fn fresh(&self) {
+        if !self.armed.get() {
+            self.left.set(self.budget);
+        }
+    }
+
+    /// Spends `n` units; false if the budget is spent.
+    #[inline]
+    pub fn spend(&self, n: u64) -> bool {
+        let left = self.left.get();
+        if left < n {
+            self.left.set(0);
+            return false;
+        }
+        self.left.set(left - n);
+        true
+    }
+}
+
+impl PartialEq for WorkMeter {
+    fn eq(&self, _: &WorkMeter) -> bool {
+        true
+    }
+}
+
+impl Eq for WorkMeter {}
 
 /// Every seat, every instance of each kind and every value of each enum, as lists, so that
 /// reading `players`, a kind or an enum as a list builds nothing.
