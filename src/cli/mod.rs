@@ -5,6 +5,7 @@
 //! clap errors for `main` to print and exit with (status 2). Nothing here exits the process.
 
 mod check;
+mod fmt;
 mod play;
 mod report;
 mod sim;
@@ -55,6 +56,11 @@ pub enum Command {
     /// never taken, branching, and every game in which a rule failed with the command to replay
     /// it. `meeple sim merge` combines --shard runs. Exits with 1 if a rule failed in any game.
     Sim(SimArgs),
+    /// Lay rules files out the one canonical way (`--check`: only report files that differ).
+    ///
+    /// A folder means every `.rules` file under it. Comments and meaning are kept. Exits with 1
+    /// if a file does not parse, or with --check if any file is not formatted.
+    Fmt(fmt::FmtArgs),
 }
 
 /// Arguments of `meeple sim`.
@@ -230,6 +236,7 @@ where
         Command::Play(a) => play::run(&a),
         Command::Test(a) => test::run(&a),
         Command::Sim(a) => sim::run(&a),
+        Command::Fmt(a) => fmt::run(&a),
     };
     match result {
         Ok(code) => Ok(code),
