@@ -6,6 +6,7 @@
 
 mod check;
 mod fmt;
+mod new;
 mod play;
 mod report;
 mod sim;
@@ -61,6 +62,8 @@ pub enum Command {
     /// A folder means every `.rules` file under it. Comments and meaning are kept. Exits with 1
     /// if a file does not parse, or with --check if any file is not formatted.
     Fmt(fmt::FmtArgs),
+    /// Start a new game: NAME.rules, a small working game to change, and a variant in NAME/.
+    New(new::NewArgs),
 }
 
 /// Arguments of `meeple sim`.
@@ -237,6 +240,7 @@ where
         Command::Test(a) => test::run(&a),
         Command::Sim(a) => sim::run(&a),
         Command::Fmt(a) => fmt::run(&a),
+        Command::New(a) => new::run(&a),
     };
     match result {
         Ok(code) => Ok(code),
