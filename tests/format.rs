@@ -21,25 +21,31 @@ fn corpus() -> Vec<(String, String)> {
             out.push((rel(&path), text));
         }
     }
-    let doc = std::fs::read_to_string(root().join("docs/language.md")).expect("the language doc");
-    for (line, text) in doc_examples(&doc) {
-        out.push((format!("docs/language.md:{line}"), text));
+    for doc in ["docs/language.md", "docs/tools.md", "README.md"] {
+        for (line, text) in doc_examples(doc) {
+            out.push((format!("{doc}:{line}"), text));
+        }
     }
     out
 }
 
-/// The ```rules blocks of a Markdown document (not ```rules-sketch), with their first lines.
+/// The ```rules blocks of a Markdown document of the package (not ```rules-sketch), with their
+/// first lines; a block indented in a list loses the indent of its fence.
 fn doc_examples(doc: &str) -> Vec<(usize, String)> {
+    let doc = std::fs::read_to_string(root().join(doc)).expect("a document of the package");
     let mut out = Vec::new();
-    let mut open: Option<(usize, String)> = None;
+    // The open block: its line, its fence's indent, its text.
+    let mut open: Option<(usize, usize, String)> = None;
     let mut in_other_fence = false;
     for (i, line) in doc.lines().enumerate() {
         let trimmed = line.trim_start();
-        if let Some((_, text)) = open.as_mut() {
+        if let Some((first, indent, text)) = open.as_mut() {
             if trimmed.starts_with("```") {
-                out.extend(open.take());
+                out.push((*first, std::mem::take(text)));
+                open = None;
             } else {
-                text.push_str(line);
+                let cut = line.len() - line.trim_start_matches(' ').len();
+                text.push_str(&line[cut.min(*indent)..]);
                 text.push('\n');
             }
             continue;
@@ -50,7 +56,7 @@ fn doc_examples(doc: &str) -> Vec<(usize, String)> {
         if in_other_fence {
             in_other_fence = false;
         } else if info.split(',').next().map(str::trim) == Some("rules") {
-            open = Some((i + 1, String::new()));
+            open = Some((i + 1, line.len() - trimmed.len(), String::new()));
         } else {
             in_other_fence = true;
         }
@@ -136,6 +142,16 @@ fn formatting_keeps_meaning_and_comments_and_is_idempotent() {
 fn the_comment_finder_skips_texts() {
     let text = "log \"#1 {x # in braces\n} # still text\" # real\n# also real \n";
     assert_eq!(comments(text), ["# real", "# also real"]);
+}
+
+#[test]
+fn the_examples_of_the_formatter_doc_are_formatted() {
+    let examples = doc_examples("docs/tools.md");
+    assert!(!examples.is_empty());
+    for (line, text) in examples {
+        let formatted = format(FileId(0), &text).unwrap_or_else(|e| panic!("line {line}: {e:?}"));
+        assert_eq!(formatted, text, "docs/tools.md:{line} is not formatted");
+    }
 }
 
 #[test]

@@ -15,7 +15,7 @@ pub struct NewArgs {
     #[arg(value_name = "NAME")]
     pub name: String,
 
-    /// The folder to create the files in [default: the current folder].
+    /// The folder to create the files in (created if need be).
     #[arg(long, value_name = "D", default_value = ".")]
     pub dir: PathBuf,
 }
