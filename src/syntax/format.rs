@@ -93,6 +93,9 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
     let mut i = 0;
     while let Some(c) = text[i..].chars().next() {
         let start = i;
+        while strings.peek().is_some_and(|s| s.0 < i) {
+            strings.next();
+        }
         let kind = match c {
             '"' if strings.peek().is_some_and(|s| s.0 == i) => {
                 let (_, end) = *strings.next().unwrap_or(&(i, i + 1));
