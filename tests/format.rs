@@ -262,3 +262,27 @@ fn a_file_that_does_not_parse_is_reported_and_left_alone() {
     assert!(stderr(&o).contains("cannot read"), "{}", stderr(&o));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[cfg(unix)]
+#[test]
+fn links_are_written_through_and_linked_folders_not_followed() {
+    use std::os::unix::fs::symlink;
+    let dir = temp_dir("links");
+    let outside = temp_dir("links-target");
+    let target = outside.join("game.rules");
+    std::fs::write(&target, MESSY).expect("write");
+    let link = dir.join("link.rules");
+    symlink(&target, &link).expect("a link to a file");
+    symlink(&dir, dir.join("loop")).expect("a link to a folder");
+
+    let o = run(&["fmt", arg(&dir)]);
+    assert_eq!(code(&o), 0, "{}{}", stdout(&o), stderr(&o));
+    assert_eq!(stdout(&o).matches("formatted").count(), 1, "{}", stdout(&o));
+    assert!(std::fs::symlink_metadata(&link)
+        .expect("the link")
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read_to_string(&target).expect("read"), TIDY);
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&outside);
+}

@@ -96,23 +96,25 @@ pub(super) fn run(args: &FmtArgs) -> Result<ExitCode, CliError> {
     })
 }
 
-/// Every `.rules` file under `dir`, recursively, in name order; hidden entries are skipped.
+/// Every `.rules` file under `dir`, recursively, in name order; hidden entries are skipped, and
+/// links to folders are not followed (a link to a file is taken).
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(entries) = fs::read_dir(dir) else {
         return;
     };
-    let mut paths: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    paths.sort();
-    for p in paths {
-        let hidden = p
-            .file_name()
-            .is_some_and(|n| n.to_string_lossy().starts_with('.'));
-        if hidden {
+    let mut entries: Vec<fs::DirEntry> = entries.flatten().collect();
+    entries.sort_by_key(|e| e.path());
+    for entry in entries {
+        let p = entry.path();
+        if entry.file_name().to_string_lossy().starts_with('.') {
             continue;
         }
-        if p.is_dir() {
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
+        if kind.is_dir() {
             collect(&p, out);
-        } else if p.extension().is_some_and(|e| e == "rules") {
+        } else if p.extension().is_some_and(|e| e == "rules") && p.is_file() {
             out.push(p);
         }
     }
@@ -149,6 +151,9 @@ fn first_difference(old: &str, new: &str) -> String {
 /// Replaces `path` with `text`: written to a temporary file in the same folder, which keeps the
 /// original's permissions, then renamed over it, so the file is never half written.
 fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    // Through a link, the file it points to is replaced, not the link.
+    let real = fs::canonicalize(path);
+    let path = real.as_deref().unwrap_or(path);
     let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
     let name = path
         .file_name()
