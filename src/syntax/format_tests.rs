@@ -192,8 +192,8 @@ fn rules_texts() -> Vec<String> {
 
 #[test]
 fn damaged_files_format_or_fail_but_never_panic() {
-    const INSERTS: [&str; 12] = [
-        "#", "\"", "{", "}", "\n", "-", "(", "]", " ", "é", "\r", "..",
+    const INSERTS: [&str; 15] = [
+        "#", "\"", "{", "}", "\n", "-", "(", "]", " ", "é", "\r", "..", "\t", "# x\n", "\n\n\n",
     ];
     let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move |n: usize| {
