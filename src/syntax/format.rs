@@ -61,11 +61,17 @@ fn string_spans(text: &str) -> Vec<(usize, usize)> {
 /// What a token is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
+    /// A name or a keyword.
     Word,
+    /// A number.
     Int,
+    /// A text, `"..."`, with its interpolations.
     Str,
+    /// An operator or a bracket.
     Punct,
+    /// `#` to the end of the line, trailing whitespace removed.
     Comment,
+    /// Any other character (none in a file that parses).
     Other,
 }
 
@@ -82,6 +88,7 @@ struct Token<'a> {
     column: usize,
 }
 
+/// The operators of two characters; every other punctuation token is one character.
 const TWO_CHAR: [&str; 7] = ["==", "!=", "<=", ">=", "+=", "-=", ".."];
 
 /// Splits `text` into tokens; `strings` are the byte ranges of its texts.
@@ -179,18 +186,22 @@ const CONTINUES: [&str; 16] = [
     "shown", "visible", "only",
 ];
 
+/// Whether `t` is the punctuation `text`.
 fn is(t: &Token, text: &str) -> bool {
     t.kind == Kind::Punct && t.text == text
 }
 
+/// Whether `t` opens a bracket: `(`, `[` or `{`.
 fn is_opener(t: &Token) -> bool {
     t.kind == Kind::Punct && matches!(t.text, "(" | "[" | "{")
 }
 
+/// Whether `t` closes a bracket: `)`, `]` or `}`.
 fn is_closer(t: &Token) -> bool {
     t.kind == Kind::Punct && matches!(t.text, ")" | "]" | "}")
 }
 
+/// Whether `t` is a reserved word.
 fn is_reserved(t: &Token) -> bool {
     t.kind == Kind::Word && RESERVED.contains(&t.text)
 }
