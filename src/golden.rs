@@ -80,6 +80,22 @@ pub fn goldens_of(rules: &Path, variants: &[PathBuf], seed: u64) -> Vec<Golden> 
     goldens
 }
 
+/// Writes every golden of a rules file (see [`goldens_of`]) into its folder, creating it; the
+/// paths written.
+pub fn write_all(rules: &Path, variants: &[PathBuf], seed: u64) -> std::io::Result<Vec<PathBuf>> {
+    let folder = folder_of(rules);
+    std::fs::create_dir_all(&folder)?;
+    let mut written = Vec::new();
+    for g in goldens_of(rules, variants, seed) {
+        let path = folder.join(format!("{}.snap", g.name));
+        let tmp = folder.join(format!("{}.snap.tmp", g.name));
+        std::fs::write(&tmp, to_snap(&g))?;
+        std::fs::rename(&tmp, &path)?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
 /// The check report as a golden holds it: every diagnostic in plain text, then a summary line;
 /// no trailing spaces (editors strip them).
 pub fn check_report(loaded: &Loaded) -> String {

@@ -1,11 +1,13 @@
-//! The command line: `meeple check`, `meeple play`, `meeple test` and `meeple sim`, parsed with
+//! The command line: `meeple check`, `play`, `test`, `sim`, `fmt` and `new`, parsed with
 //! clap.
 //!
 //! Every command prints its own output and returns an exit status; usage errors are returned as
 //! clap errors for `main` to print and exit with (status 2). Nothing here exits the process.
 
 mod check;
+mod fmt;
 mod golden_files;
+mod new;
 mod play;
 mod report;
 mod sim;
@@ -59,6 +61,13 @@ pub enum Command {
     /// never taken, branching, and every game in which a rule failed with the command to replay
     /// it. `meeple sim merge` combines --shard runs. Exits with 1 if a rule failed in any game.
     Sim(SimArgs),
+    /// Lay rules files out the one canonical way (`--check`: only report files that differ).
+    ///
+    /// A folder means every `.rules` file under it. Comments and meaning are kept. Exits with 1
+    /// if a file does not parse, or with --check if any file is not formatted.
+    Fmt(fmt::FmtArgs),
+    /// Start a new game: NAME.rules, a small working game to change, and a variant in NAME/.
+    New(new::NewArgs),
 }
 
 /// Arguments of `meeple sim`.
@@ -247,6 +256,8 @@ where
         Command::Play(a) => play::run(&a),
         Command::Test(a) => test::run(&a),
         Command::Sim(a) => sim::run(&a),
+        Command::Fmt(a) => fmt::run(&a),
+        Command::New(a) => new::run(&a),
     };
     match result {
         Ok(code) => Ok(code),
