@@ -55,6 +55,8 @@ pub enum Command {
     /// never taken, branching, and every game in which a rule failed with the command to replay
     /// it. `meeple sim merge` combines --shard runs. Exits with 1 if a rule failed in any game.
     Sim(SimArgs),
+    /// Serve the Language Server Protocol on standard input and output, for editors.
+    Lsp,
 }
 
 /// Arguments of `meeple sim`.
@@ -230,6 +232,7 @@ where
         Command::Play(a) => play::run(&a),
         Command::Test(a) => test::run(&a),
         Command::Sim(a) => sim::run(&a),
+        Command::Lsp => crate::lsp::run().map_err(CliError::Io),
     };
     match result {
         Ok(code) => Ok(code),

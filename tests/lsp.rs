@@ -1,0 +1,331 @@
+//! `meeple lsp` in a real JSON-RPC conversation: the binary is spawned, spoken to with
+//! Content-Length framed messages, and every answer is awaited with a timeout, so a server that
+//! hangs fails the test instead of blocking it.
+
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc::{channel, Receiver};
+use std::time::{Duration, Instant};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// A running `meeple lsp`, killed when dropped.
+struct Client {
+    child: Child,
+    stdin: ChildStdin,
+    messages: Receiver<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start() -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+            .arg("lsp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("meeple lsp starts");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, messages) = channel();
+        std::thread::spawn(move || {
+            let mut reader = BufReader::new(stdout);
+            while let Some(message) = read_message(&mut reader) {
+                if tx.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            messages,
+            next_id: 1,
+        }
+    }
+
+    fn send(&mut self, message: &Value) {
+        self.send_raw(message.to_string().as_bytes());
+    }
+
+    fn send_raw(&mut self, body: &[u8]) {
+        write!(self.stdin, "Content-Length: {}\r\n\r\n", body.len()).expect("write header");
+        self.stdin.write_all(body).expect("write body");
+        self.stdin.flush().expect("flush");
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and waits for its response (notifications meanwhile are dropped).
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.wait_for(|m| m["id"] == json!(id))
+    }
+
+    /// The result of a request that must succeed.
+    fn call(&mut self, method: &str, params: Value) -> Value {
+        let response = self.request(method, params);
+        assert!(
+            response.get("error").is_none(),
+            "{method} failed: {response}"
+        );
+        response["result"].clone()
+    }
+
+    /// The next diagnostics published for `uri`.
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let n = self.wait_for(|m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        });
+        n["params"]["diagnostics"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    fn wait_for(&mut self, wanted: impl Fn(&Value) -> bool) -> Value {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(m) if wanted(&m) => return m,
+                Ok(_) => {}
+                Err(_) => panic!("no answer from meeple lsp within {TIMEOUT:?}"),
+            }
+        }
+    }
+
+    /// Waits for the process to end; its exit status.
+    fn wait_exit(&mut self) -> std::process::ExitStatus {
+        let deadline = Instant::now() + TIMEOUT;
+        loop {
+            if let Some(status) = self.child.try_wait().expect("try_wait") {
+                return status;
+            }
+            assert!(Instant::now() < deadline, "meeple lsp did not exit");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read_message(reader: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(n) = line.strip_prefix("Content-Length: ") {
+            length = n.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+/// A fresh folder for one test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("meeple-lsp-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    dir
+}
+
+fn uri(path: &Path) -> String {
+    format!("file://{}", path.display()).replace(' ', "%20")
+}
+
+fn pos(line: u32, character: u32) -> Value {
+    json!({"line": line, "character": character})
+}
+
+fn at(uri: &str, line: u32, character: u32) -> Value {
+    json!({"textDocument": {"uri": uri}, "position": pos(line, character)})
+}
+
+fn initialize(client: &mut Client, root: &Path) {
+    let result = client.call(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(root), "capabilities": {}}),
+    );
+    assert_eq!(result["capabilities"]["textDocumentSync"], json!(1));
+    client.notify("initialized", json!({}));
+}
+
+/// A game with one error: `cions` in a log line, after a die that takes two UTF-16 units.
+const BROKEN: &str = r#"game "Test" { players 2 }
+# How many coins a player holds.
+player var coins: int = 0
+kind card[3] {
+  value: int = 1
+}
+action take "Take a coin" {
+  me.coins += 1
+}
+def total(p: player): int = p.coins + sum([c.value for c in card])
+flow {
+  repeat 3 {
+    for p in players {
+      turn p
+      log "🎲 {cions}"
+    }
+  }
+}
+winners = [p in players where total(p) > 2]
+"#;
+
+#[test]
+fn a_whole_conversation() {
+    let dir = scratch("conversation");
+    let file = dir.join("game.rules");
+    std::fs::write(&file, BROKEN).unwrap();
+    let doc = uri(&file);
+    let mut client = Client::start();
+    initialize(&mut client, &dir);
+
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "meeple", "version": 1, "text": BROKEN}}),
+    );
+    let diags = client.diagnostics(&doc);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    let d = &diags[0];
+    assert_eq!(d["code"], "unknown-name");
+    assert_eq!(d["severity"], 1);
+    assert_eq!(d["source"], "meeple");
+    // `      log "🎲 {cions}"`: the die is four bytes but two UTF-16 units, so `cions` starts
+    // at character 15 (byte 17).
+    assert_eq!(
+        d["range"],
+        json!({"start": pos(14, 15), "end": pos(14, 20)})
+    );
+    let message = d["message"].as_str().unwrap();
+    assert!(message.starts_with("unknown name `cions`"), "{message}");
+    assert!(message.contains("help: "), "{message}");
+
+    // Hover on `coins` in `p.coins`: its kind, type, declaration and the comment above it.
+    let hover = client.call("textDocument/hover", at(&doc, 9, 32));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("player var coins: int = 0"), "{text}");
+    assert!(text.contains("player variable `coins`: `int`"), "{text}");
+    assert!(text.contains("How many coins a player holds."), "{text}");
+    assert_eq!(
+        hover["range"],
+        json!({"start": pos(9, 30), "end": pos(9, 35)})
+    );
+
+    // Definition of `total` where the winners use it.
+    let def = client.call("textDocument/definition", at(&doc, 18, 32));
+    assert_eq!(def["uri"], doc);
+    assert_eq!(def["range"], json!({"start": pos(9, 4), "end": pos(9, 9)}));
+
+    // References of `coins`: its declaration, `me.coins` and `p.coins`.
+    let refs = client.call(
+        "textDocument/references",
+        json!({"textDocument": {"uri": doc}, "position": pos(2, 12), "context": {"includeDeclaration": true}}),
+    );
+    let lines: Vec<u64> = refs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l["range"]["start"]["line"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lines, [2, 7, 9]);
+
+    // Completion after `c.` in the def: the fields of a card.
+    let items = client.call("textDocument/completion", at(&doc, 9, 45));
+    assert_eq!(labels(&items), ["value"]);
+    // Completion at the start of a line in the flow: keywords, names and locals.
+    let items = client.call("textDocument/completion", at(&doc, 14, 6));
+    let found = labels(&items);
+    for wanted in ["turn", "log", "coins", "total", "card", "p", "count"] {
+        assert!(found.contains(&wanted.to_string()), "{wanted}: {found:?}");
+    }
+
+    // The outline.
+    let symbols = client.call(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    let names: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["Test", "coins", "card", "take", "total", "flow", "winners"]
+    );
+    let card = &symbols[2];
+    assert_eq!(card["children"][0]["name"], "value");
+    assert_eq!(card["range"]["start"], pos(3, 0));
+    assert_eq!(card["range"]["end"], pos(5, 1));
+
+    // Rename `total` from its use: the declaration and the use change.
+    let prepared = client.call("textDocument/prepareRename", at(&doc, 18, 32));
+    assert_eq!(prepared, json!({"start": pos(18, 30), "end": pos(18, 35)}));
+    let edit = client.call(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": pos(18, 32), "newName": "worth"}),
+    );
+    let edits = edit["changes"][&doc].as_array().unwrap();
+    let mut ranges: Vec<Value> = edits.iter().map(|e| e["range"].clone()).collect();
+    ranges.sort_by_key(|r| r["start"]["line"].as_u64());
+    assert_eq!(
+        ranges,
+        [
+            json!({"start": pos(9, 4), "end": pos(9, 9)}),
+            json!({"start": pos(18, 30), "end": pos(18, 35)})
+        ]
+    );
+    assert!(edits.iter().all(|e| e["newText"] == "worth"));
+    // A reserved word is refused.
+    let refused = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": pos(18, 32), "newName": "while"}),
+    );
+    assert!(refused["error"]["message"].as_str().is_some(), "{refused}");
+
+    // Fix the error: no diagnostics remain.
+    let fixed = BROKEN.replace("{cions}", "{p.coins}");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 2}, "contentChanges": [{"text": fixed}]}),
+    );
+    assert_eq!(client.diagnostics(&doc), Vec::<Value>::new());
+
+    assert_eq!(client.call("shutdown", Value::Null), Value::Null);
+    client.notify("exit", Value::Null);
+    let status = client.wait_exit();
+    assert_eq!(status.code(), Some(0));
+}
+
+fn labels(items: &Value) -> Vec<String> {
+    let list = items
+        .as_array()
+        .or_else(|| items["items"].as_array())
+        .expect("completion items");
+    list.iter()
+        .map(|i| i["label"].as_str().unwrap().to_string())
+        .collect()
+}
