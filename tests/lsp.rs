@@ -329,3 +329,141 @@ fn labels(items: &Value) -> Vec<String> {
         .map(|i| i["label"].as_str().unwrap().to_string())
         .collect()
 }
+
+#[test]
+fn bad_input_is_answered_not_fatal() {
+    let dir = scratch("robust");
+    let mut client = Client::start();
+    // Before `initialize`, requests are refused.
+    let early = client.request("textDocument/hover", at("file:///nowhere.rules", 0, 0));
+    assert_eq!(early["error"]["code"], -32002);
+    initialize(&mut client, &dir);
+
+    // Not JSON at all: skipped.
+    client.send_raw(b"this is not json");
+    // A method the server does not know, and parameters of the wrong shape.
+    let unknown = client.request("textDocument/frobnicate", json!({}));
+    assert_eq!(unknown["error"]["code"], -32601);
+    let malformed = client.request("textDocument/hover", json!({"nonsense": true}));
+    assert_eq!(malformed["error"]["code"], -32602);
+    // A document never opened.
+    let none = client.call("textDocument/hover", at("file:///nowhere.rules", 0, 0));
+    assert_eq!(none, Value::Null);
+
+    // A file that does not parse: one syntax error, and empty answers.
+    let file = dir.join("broken.rules");
+    let doc = uri(&file);
+    let text = "game \"G\" { players 2 }\naction go { let = 3 }\n";
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "meeple", "version": 1, "text": text}}),
+    );
+    let diags = client.diagnostics(&doc);
+    assert_eq!(diags.len(), 1);
+    assert_eq!(diags[0]["code"], "syntax-error");
+    assert_eq!(
+        client.call("textDocument/hover", at(&doc, 1, 8)),
+        Value::Null
+    );
+    assert_eq!(
+        client.call("textDocument/definition", at(&doc, 1, 8)),
+        Value::Null
+    );
+    let symbols = client.call(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    assert_eq!(symbols, json!([]));
+    // Positions far out of range, and in the middle of a character.
+    for (line, character) in [(999, 999), (0, 999), (u32::MAX, u32::MAX)] {
+        let hover = client.call("textDocument/hover", at(&doc, line, character));
+        assert_eq!(hover, Value::Null);
+        let items = client.call("textDocument/completion", at(&doc, line, character));
+        assert!(labels(&items).contains(&"while".to_string()));
+    }
+    let refused = client.request(
+        "textDocument/rename",
+        json!({"textDocument": {"uri": doc}, "position": pos(0, 0), "newName": "x"}),
+    );
+    assert!(refused.get("error").is_some(), "{refused}");
+    // Two changes in one notification, the second by a range after a character of two UTF-16
+    // units (the die is at character 17, `let ` ends at 25): the syntax error is mended.
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 2}, "contentChanges": [
+            {"text": "game \"G\" { players 2 }\naction go { log \"🎲\" let = 3 }\n"},
+            {"range": {"start": pos(1, 25), "end": pos(1, 25)}, "text": "x "},
+        ]}),
+    );
+    let diags = client.diagnostics(&doc);
+    let codes: Vec<&Value> = diags.iter().map(|d| &d["code"]).collect();
+    assert_eq!(
+        codes,
+        [&json!("missing-flow"), &json!("unused-definition")],
+        "{diags:?}"
+    );
+
+    // `exit` without `shutdown`: the server leaves with status 1, as the protocol says.
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait_exit().code(), Some(1));
+}
+
+#[test]
+fn a_variant_is_checked_on_its_base_from_disk() {
+    let dir = scratch("variant");
+    let game = dir.join("game.rules");
+    std::fs::write(&game, BROKEN.replace("{cions}", "{p.coins}")).unwrap();
+    std::fs::create_dir_all(dir.join("game")).unwrap();
+    let variant = dir.join("game").join("rich.rules");
+    let text = "variant \"Rich\" { base \"../game.rules\" }\n\
+                replace action take \"Take two coins\" {\n  me.coins += 2\n}\n\
+                remove action nosuch\n";
+    std::fs::write(&variant, text).unwrap();
+    let doc = uri(&variant);
+    let mut client = Client::start();
+    initialize(&mut client, &dir);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "meeple", "version": 1, "text": text}}),
+    );
+    let diags = client.diagnostics(&doc);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "variant-unknown-part");
+    assert_eq!(
+        diags[0]["range"],
+        json!({"start": pos(4, 14), "end": pos(4, 20)})
+    );
+    // `coins` is declared in the base, on disk.
+    let def = client.call("textDocument/definition", at(&doc, 2, 6));
+    assert_eq!(def["uri"], uri(&game));
+    assert_eq!(def["range"]["start"], pos(2, 11));
+
+    // Fixed in the editor, not on disk: the open text is what is checked.
+    let fixed = text.replace("remove action nosuch\n", "");
+    client.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": doc, "version": 2}, "contentChanges": [{"text": fixed}]}),
+    );
+    assert_eq!(client.diagnostics(&doc), Vec::<Value>::new());
+
+    // The base opened with an error: the variant, which reads it, is checked again.
+    let base_doc = uri(&game);
+    let broken_base = BROKEN.to_string();
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": base_doc, "languageId": "meeple", "version": 1, "text": broken_base}}),
+    );
+    assert_eq!(client.diagnostics(&base_doc).len(), 1);
+    let diags = client.diagnostics(&doc);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "unknown-name");
+    assert!(diags[0]["message"].as_str().unwrap().contains("game.rules"));
+    assert_eq!(
+        diags[0]["relatedInformation"][0]["location"]["uri"],
+        base_doc
+    );
+
+    assert_eq!(client.call("shutdown", Value::Null), Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait_exit().code(), Some(0));
+}

@@ -1,7 +1,7 @@
 //! One open document checked as `meeple check` would: its own text from the editor, the files it
 //! names (a variant's base) from other open documents or from disk, and what the checker found.
 
-use super::text::{path_to_uri, Lines};
+use super::text::{normalize, path_to_uri, Lines};
 use crate::check::index::NameIndex;
 use crate::diag::{self, FileId, Span};
 use crate::load::{self, Loaded};
@@ -81,7 +81,10 @@ pub fn analyse(path: &Path, text: &str, open: &[(PathBuf, String)]) -> Analysis 
 
 /// True when two paths name the same file.
 pub fn same_file(a: &Path, b: &Path) -> bool {
-    a == b || matches!((a.canonicalize(), b.canonicalize()), (Ok(x), Ok(y)) if x == y)
+    match (a.canonicalize(), b.canonicalize()) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => normalize(a) == normalize(b),
+    }
 }
 
 impl Analysis {

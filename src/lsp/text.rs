@@ -80,13 +80,15 @@ pub fn uri_to_path(uri: &Uri) -> Option<PathBuf> {
     Some(PathBuf::from(decoded))
 }
 
-/// The `file:` URI of an absolute path (made absolute against the working directory if not).
+/// The `file:` URI of a path, made absolute against the working directory and without `.` and
+/// `..` (a variant's `base "../game.rules"` names the game's own URI).
 pub fn path_to_uri(path: &Path) -> Option<Uri> {
-    let absolute = if path.is_absolute() {
+    let joined = if path.is_absolute() {
         path.to_path_buf()
     } else {
         std::env::current_dir().ok()?.join(path)
     };
+    let absolute = normalize(&joined);
     let text = absolute.to_str()?.replace('\\', "/");
     let mut out = String::from("file://");
     if !text.starts_with('/') {
@@ -100,6 +102,23 @@ pub fn path_to_uri(path: &Path) -> Option<Uri> {
         }
     }
     Uri::from_str(&out).ok()
+}
+
+/// A path without `.` and `..` parts, read as written (links are not followed).
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for part in path.components() {
+        match part {
+            std::path::Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            std::path::Component::CurDir => {}
+            other => out.push(other),
+        }
+    }
+    out
 }
 
 fn percent_decode(s: &str) -> Option<String> {
@@ -146,5 +165,7 @@ mod tests {
         assert_eq!(path, PathBuf::from("/tmp/my games/a.rules"));
         assert_eq!(path_to_uri(&path).unwrap().as_str(), uri.as_str());
         assert!(uri_to_path(&Uri::from_str("untitled:Untitled-1").unwrap()).is_none());
+        let base = path_to_uri(Path::new("/tmp/game/./../game.rules")).unwrap();
+        assert_eq!(base.as_str(), "file:///tmp/game.rules");
     }
 }
