@@ -273,8 +273,10 @@ impl Checker<'_> {
             Type::Player => match self.player_vars.get(&field.text).copied() {
                 Some(id) => {
                     self.use_symbol(Symbol::PlayerVar(id));
-                    if let Some(decl) = self.own_spans.get(&(false, field.text.clone())) {
-                        self.note_use(field, *decl);
+                    if self.index.is_some() {
+                        if let Some(decl) = self.own_spans.get(&(false, field.text.clone())) {
+                            self.note_use(field, *decl);
+                        }
                     }
                     (
                         mk(K::PlayerVar(Box::new(base), id), span),

@@ -97,8 +97,11 @@ impl Checker<'_> {
                         .filter_map(|n| match self.actions.get(&n.text).copied() {
                             Some(a) => {
                                 self.use_symbol(Symbol::Action(a));
-                                if let Some(decl) = self.own_spans.get(&(true, n.text.clone())) {
-                                    self.note_use(n, *decl);
+                                if self.index.is_some() {
+                                    let key = (true, n.text.clone());
+                                    if let Some(decl) = self.own_spans.get(&key) {
+                                        self.note_use(n, *decl);
+                                    }
                                 }
                                 Some(a)
                             }
