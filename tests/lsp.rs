@@ -467,3 +467,92 @@ fn a_variant_is_checked_on_its_base_from_disk() {
     client.notify("exit", Value::Null);
     assert_eq!(client.wait_exit().code(), Some(0));
 }
+
+/// Every rules file of the repository, asked about at many places: every answer is a result,
+/// never an error, and every definition found is where the name is written.
+#[test]
+fn every_game_is_answered_everywhere() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    let mut dirs = vec![root.join("rules")];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "rules") {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    assert!(!files.is_empty());
+    let mut client = Client::start();
+    initialize(&mut client, &root);
+    let mut definitions = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let doc = uri(file);
+        client.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": doc, "languageId": "meeple", "version": 1, "text": text}}),
+        );
+        let diags = client.diagnostics(&doc);
+        assert!(
+            diags.iter().all(|d| d["severity"] != 1),
+            "{}: {diags:?}",
+            file.display()
+        );
+        let symbols = client.call(
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": doc}}),
+        );
+        assert!(!symbols.as_array().unwrap().is_empty());
+        for (line, content) in text.lines().enumerate().step_by(3) {
+            let line = line as u32;
+            let width = content.encode_utf16().count() as u32;
+            for character in [0, width / 3, width / 2, width.saturating_sub(2)] {
+                client.call("textDocument/hover", at(&doc, line, character));
+                client.call("textDocument/completion", at(&doc, line, character));
+                let def = client.call("textDocument/definition", at(&doc, line, character));
+                if def.is_null() {
+                    continue;
+                }
+                definitions += 1;
+                // The definition's range holds the very name asked about.
+                let target = def["uri"].as_str().unwrap();
+                let target_text = if target == doc {
+                    text.clone()
+                } else {
+                    let path = target.strip_prefix("file://").unwrap().replace("%20", " ");
+                    std::fs::read_to_string(path).unwrap()
+                };
+                let name = |text: &str, range: &Value| -> String {
+                    let line = text
+                        .lines()
+                        .nth(range["start"]["line"].as_u64().unwrap() as usize)
+                        .unwrap();
+                    let units: Vec<u16> = line.encode_utf16().collect();
+                    let from = range["start"]["character"].as_u64().unwrap() as usize;
+                    let to = range["end"]["character"].as_u64().unwrap() as usize;
+                    String::from_utf16(&units[from..to]).unwrap()
+                };
+                let refs = client.call(
+                    "textDocument/references",
+                    json!({"textDocument": {"uri": doc}, "position": pos(line, character),
+                           "context": {"includeDeclaration": false}}),
+                );
+                let declared = name(&target_text, &def["range"]);
+                for r in refs.as_array().unwrap() {
+                    if r["uri"] == doc {
+                        assert_eq!(name(&text, &r["range"]), declared, "{}", file.display());
+                    }
+                }
+            }
+        }
+    }
+    assert!(definitions > 100, "only {definitions} definitions found");
+    assert_eq!(client.call("shutdown", Value::Null), Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait_exit().code(), Some(0));
+}

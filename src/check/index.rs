@@ -285,3 +285,79 @@ fn type_text(program: &ir::Program, t: &Type) -> String {
         Type::Error => "?".into(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    const SRC: &str = r#"game "G" { players 2 }
+enum suit { red, blue }
+kind firm named acme, zed { price: int = 1 }
+die d6: 1..6
+player var cash: int = 0
+var trump: suit = red
+def worth(f: firm): int = f.price
+action buy(f: firm) { me.cash -= worth(f) }
+effect pay(p: player) { let r = roll d6
+  p.cash += r }
+flow { for p in players { turn p only buy
+  pay(p) } }
+winners = [p in players where p.cash > worth(acme) and trump == blue]
+"#;
+
+    fn index() -> NameIndex {
+        let read = |_: &Path| Ok(SRC.to_string());
+        let (loaded, index) = crate::load::load_indexed(Path::new("g.rules"), &read);
+        assert!(!loaded.diagnostics.has_errors(), "{:?}", loaded.diagnostics);
+        index
+    }
+
+    /// The name written at each occurrence of a declaration, and the declaration's kind.
+    fn uses(index: &NameIndex, name: &str, kind: NameKind) -> Vec<String> {
+        let decl = index
+            .decls
+            .iter()
+            .position(|d| d.name == name && d.kind == kind)
+            .unwrap_or_else(|| panic!("no {kind:?} {name}"));
+        index
+            .occurrences(decl)
+            .iter()
+            .map(|s| SRC[s.start as usize..s.end as usize].to_string())
+            .collect()
+    }
+
+    #[test]
+    fn every_kind_of_name_is_declared_and_resolved() {
+        let ix = index();
+        let count = |name, kind| uses(&ix, name, kind).len();
+        assert_eq!(count("suit", NameKind::Enum), 2); // declared, and the type of trump
+        assert_eq!(count("blue", NameKind::EnumValue), 2);
+        assert_eq!(count("firm", NameKind::Kind), 3); // two parameter types
+        assert_eq!(count("acme", NameKind::Instance), 2);
+        assert_eq!(count("price", NameKind::Field), 2);
+        assert_eq!(count("d6", NameKind::Die), 2);
+        assert_eq!(count("cash", NameKind::PlayerVar), 4);
+        assert_eq!(count("trump", NameKind::Var), 2);
+        assert_eq!(count("worth", NameKind::Def), 3);
+        assert_eq!(count("buy", NameKind::Action), 2); // `turn p only buy`
+        assert_eq!(count("pay", NameKind::Effect), 2);
+        assert_eq!(count("r", NameKind::Local), 2);
+        assert!(uses(&ix, "cash", NameKind::PlayerVar)
+            .iter()
+            .all(|s| s == "cash"));
+        let worth = ix.decls.iter().find(|d| d.name == "worth").unwrap();
+        assert_eq!(worth.detail, "(firm): int");
+        let price = ix.decls.iter().find(|d| d.name == "price").unwrap();
+        assert_eq!(
+            (price.detail.as_str(), price.container.as_deref()),
+            ("int", Some("firm"))
+        );
+        // Each parameter `f` and `p` is its own declaration, used in its own body only.
+        let fs: Vec<&NameDecl> = ix.decls.iter().filter(|d| d.name == "f").collect();
+        assert_eq!(fs.len(), 2);
+        assert!(fs
+            .iter()
+            .all(|d| d.kind == NameKind::Parameter && d.detail == "firm"));
+    }
+}
