@@ -339,8 +339,13 @@ fn bad_input_is_answered_not_fatal() {
     assert_eq!(early["error"]["code"], -32002);
     initialize(&mut client, &dir);
 
-    // Not JSON at all: skipped.
+    // Not JSON at all, and no length: each is answered with an error of no id, and skipped.
     client.send_raw(b"this is not json");
+    let error = client.wait_for(|m| m["id"].is_null());
+    assert_eq!(error["error"]["code"], -32700);
+    client.stdin.write_all(b"X-Nonsense: 1\r\n\r\n").unwrap();
+    let error = client.wait_for(|m| m["id"].is_null());
+    assert_eq!(error["error"]["code"], -32600);
     // A method the server does not know, and parameters of the wrong shape.
     let unknown = client.request("textDocument/frobnicate", json!({}));
     assert_eq!(unknown["error"]["code"], -32601);

@@ -2,14 +2,16 @@
 //!
 //! Synchronous and single-threaded: each message is read, answered and, for a change, checked
 //! before the next. A document is re-checked whole at every change, with its base from another
-//! open document or from disk. Bad input never stops the server: an unreadable message is
-//! skipped, a bad request answered with an error, and a panic while answering becomes one.
+//! open document or from disk. Bad input never stops the server: bytes that are not a message are
+//! skipped and answered with an error (`transport.rs`), a bad request is answered with an error,
+//! and a panic while answering becomes one.
 
 mod analysis;
 mod complete;
 mod features;
 mod symbols;
 pub mod text;
+mod transport;
 
 use analysis::{analyse, same_file, Document};
 use lsp_server::{ErrorCode, Message, Notification, Request, Response};
@@ -50,15 +52,15 @@ pub fn serve(input: &mut dyn BufRead, output: &mut dyn Write) -> io::Result<bool
         shut_down: false,
     };
     loop {
-        let message = match Message::read(&mut &mut *input) {
-            Ok(Some(m)) => m,
-            Ok(None) => return Ok(server.shut_down),
-            // A message that is not JSON-RPC: it is consumed, so go on with the next one.
-            Err(e) if e.kind() == io::ErrorKind::InvalidData => {
-                eprintln!("meeple lsp: skipped a message: {e}");
+        let message = match transport::read(input)? {
+            Some(transport::Incoming::Message(m)) => m,
+            None => return Ok(server.shut_down),
+            // Not a message: its bytes are consumed, so answer and go on with the next one.
+            Some(transport::Incoming::Skipped(code, why)) => {
+                eprintln!("meeple lsp: skipped {why}");
+                server.send_raw(&transport::error_without_id(code, &why))?;
                 continue;
             }
-            Err(e) => return Err(e),
         };
         match message {
             Message::Request(r) => {
@@ -109,6 +111,11 @@ fn json<T: serde::Serialize>(value: T) -> Reply {
 impl Server<'_> {
     fn send(&mut self, message: Message) -> io::Result<()> {
         message.write(&mut self.out)?;
+        self.out.flush()
+    }
+
+    fn send_raw(&mut self, body: &str) -> io::Result<()> {
+        write!(self.out, "Content-Length: {}\r\n\r\n{body}", body.len())?;
         self.out.flush()
     }
 
