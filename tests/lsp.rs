@@ -462,6 +462,11 @@ fn a_variant_is_checked_on_its_base_from_disk() {
     let diags = client.diagnostics(&doc);
     assert_eq!(diags.len(), 1, "{diags:?}");
     assert_eq!(diags[0]["code"], "unknown-name");
+    // Shown on `"../game.rules"` in the header of the variant.
+    assert_eq!(
+        diags[0]["range"],
+        json!({"start": pos(0, 22), "end": pos(0, 37)})
+    );
     assert!(diags[0]["message"].as_str().unwrap().contains("game.rules"));
     assert_eq!(
         diags[0]["relatedInformation"][0]["location"]["uri"],

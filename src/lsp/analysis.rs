@@ -117,8 +117,23 @@ impl Analysis {
     }
 
     /// The checker's diagnostics as the protocol has them. A problem in another file (a
-    /// variant's base) is shown at the document's start, and points at its place.
+    /// variant's base) is shown on the variant's `base "..."`, and points at its place.
     pub fn diagnostics(&self, doc: &Document) -> Vec<lsp_types::Diagnostic> {
+        // Problems of the base are shown on the variant's `base "..."`, or at the start.
+        let base = self
+            .ast
+            .iter()
+            .flat_map(|f| &f.items)
+            .find_map(|item| match item {
+                ast::Item::Decl {
+                    decl: ast::Decl::Variant(v),
+                    ..
+                } => v.base.as_ref().map(|b| b.span),
+                _ => None,
+            })
+            .map_or(Range::default(), |s| {
+                doc.lines.range(&doc.text, s.start as usize, s.end as usize)
+            });
         let mut out = Vec::new();
         for d in &self.loaded.diagnostics.0 {
             let mut related = Vec::new();
@@ -140,7 +155,7 @@ impl Analysis {
                         },
                     });
                 }
-                Range::default()
+                base
             };
             for label in &d.labels {
                 if let Some(at) = self.location(&doc.uri, &doc.text, &doc.lines, label.span) {
