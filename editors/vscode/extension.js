@@ -25,28 +25,37 @@ function start() {
   });
 }
 
+async function stop() {
+  if (client) {
+    const running = client;
+    client = undefined;
+    try {
+      await running.stop();
+    } catch (_) {
+      // It never started (no binary): nothing to stop.
+    }
+  }
+}
+
+async function restart() {
+  await stop();
+  await start();
+}
+
 async function activate(context) {
   context.subscriptions.push(
-    vscode.workspace.onDidChangeConfiguration(async (e) => {
+    vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("meeple.path")) {
-        if (client) {
-          await client.stop();
-        }
-        await start();
+        return restart();
       }
     }),
-    vscode.commands.registerCommand("meeple.restartServer", async () => {
-      if (client) {
-        await client.stop();
-      }
-      await start();
-    })
+    vscode.commands.registerCommand("meeple.restartServer", restart)
   );
   await start();
 }
 
 function deactivate() {
-  return client ? client.stop() : undefined;
+  return stop();
 }
 
 module.exports = { activate, deactivate };
