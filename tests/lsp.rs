@@ -318,6 +318,7 @@ fn a_whole_conversation() {
     client.notify("exit", Value::Null);
     let status = client.wait_exit();
     assert_eq!(status.code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn labels(items: &Value) -> Vec<String> {
@@ -411,6 +412,7 @@ fn bad_input_is_answered_not_fatal() {
     // `exit` without `shutdown`: the server leaves with status 1, as the protocol says.
     client.notify("exit", Value::Null);
     assert_eq!(client.wait_exit().code(), Some(1));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -476,6 +478,7 @@ fn a_variant_is_checked_on_its_base_from_disk() {
     assert_eq!(client.call("shutdown", Value::Null), Value::Null);
     client.notify("exit", Value::Null);
     assert_eq!(client.wait_exit().code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Every rules file of the repository, asked about at many places: every answer is a result,

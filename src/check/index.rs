@@ -138,6 +138,7 @@ pub(crate) struct Builder {
 }
 
 impl Builder {
+    /// A declaration, unless one was already recorded at this span.
     pub(crate) fn declare(&mut self, name: &str, span: Span, what: Pending) {
         if self.by_span.contains_key(&span) {
             return;

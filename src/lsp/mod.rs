@@ -10,6 +10,7 @@ mod analysis;
 mod complete;
 mod features;
 mod symbols;
+/// Byte offsets and UTF-16 positions, paths and `file:` URIs.
 pub mod text;
 mod transport;
 
