@@ -3,7 +3,7 @@
 //!
 //! The pipeline, one folder a stage: [`syntax`] (pest → AST) → [`load`] (variants) →
 //! [`check`] (resolve, type, lint, lower to [`ir`]) → [`engine`] (state, flow, effects, views)
-//! → front ends ([`bots`], [`sim`], [`scenario`], [`golden`], [`repl`], [`cli`]).
+//! → front ends ([`bots`], [`sim`], [`scenario`], [`golden`], [`repl`], [`cli`], [`lsp`]).
 
 pub mod bots;
 pub mod check;
@@ -13,6 +13,7 @@ pub mod engine;
 pub mod golden;
 pub mod ir;
 pub mod load;
+pub mod lsp;
 pub mod repl;
 pub mod save;
 pub mod scenario;

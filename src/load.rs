@@ -5,7 +5,7 @@
 //! be a variant, and further variants may be stacked with `--variant`. Every variant must rest on
 //! the same base game.
 
-use crate::check::{self, decl_span, Merged};
+use crate::check::{self, decl_span, index::NameIndex, Merged};
 use crate::diag::{Diagnostic, Diagnostics, FileId, SourceMap, Span};
 use crate::ir::Program;
 use crate::syntax::{self, ast};
@@ -65,6 +65,25 @@ pub fn load_with(
     variants: &[PathBuf],
     read: &dyn Fn(&Path) -> std::io::Result<String>,
 ) -> Loaded {
+    load_inner(path, variants, read, false).0
+}
+
+/// Like [`load_with`], also indexing every declared name and its uses, for editors. The index
+/// is empty when a file could not be read or parsed.
+pub fn load_indexed(
+    path: &Path,
+    read: &dyn Fn(&Path) -> std::io::Result<String>,
+) -> (Loaded, NameIndex) {
+    let (loaded, index) = load_inner(path, &[], read, true);
+    (loaded, index.unwrap_or_default())
+}
+
+fn load_inner(
+    path: &Path,
+    variants: &[PathBuf],
+    read: &dyn Fn(&Path) -> std::io::Result<String>,
+    indexed: bool,
+) -> (Loaded, Option<NameIndex>) {
     let mut loader = Loader {
         sources: SourceMap::default(),
         diags: Vec::new(),
@@ -75,21 +94,29 @@ pub fn load_with(
         sources, mut diags, ..
     } = loader;
     let Some(mut merged) = merged else {
-        return Loaded {
+        let loaded = Loaded {
             program: None,
             diagnostics: Diagnostics(diags),
             sources,
         };
+        return (loaded, None);
     };
     merged.sources = sources.clone();
     let had_errors = diags.iter().any(Diagnostic::is_error);
-    let (program, checked) = check::check(&merged);
+    let (program, checked, index) = if indexed {
+        let (program, checked, index) = check::check_indexed(&merged);
+        (program, checked, Some(index))
+    } else {
+        let (program, checked) = check::check(&merged);
+        (program, checked, None)
+    };
     diags.extend(checked.0);
-    Loaded {
+    let loaded = Loaded {
         program: if had_errors { None } else { program },
         diagnostics: Diagnostics(diags),
         sources,
-    }
+    };
+    (loaded, index)
 }
 
 /// Checks one file from a string, as if it were on disk at `name`; variants are not followed.

@@ -151,6 +151,7 @@ impl Checker<'_> {
     fn name_expr(&mut self, n: &ast::Name, scope: &mut Scope) -> Typed {
         let span = n.span;
         if let Some((slot, ty)) = scope.lookup(&n.text) {
+            self.note_local_use(n, scope);
             return (mk(K::Local(slot), span), ty);
         }
         match n.text.as_str() {
@@ -161,6 +162,7 @@ impl Checker<'_> {
         match self.symbols.get(&n.text).map(|s| s.0) {
             Some(sym) => {
                 self.use_symbol(sym);
+                self.note_symbol_use(n);
                 match sym {
                     Symbol::Global(id) => (
                         mk(K::Global(id), span),
@@ -271,6 +273,11 @@ impl Checker<'_> {
             Type::Player => match self.player_vars.get(&field.text).copied() {
                 Some(id) => {
                     self.use_symbol(Symbol::PlayerVar(id));
+                    if self.index.is_some() {
+                        if let Some(decl) = self.own_spans.get(&(false, field.text.clone())) {
+                            self.note_use(field, *decl);
+                        }
+                    }
                     (
                         mk(K::PlayerVar(Box::new(base), id), span),
                         self.program.player_vars[id.index()].ty.clone(),
@@ -287,6 +294,8 @@ impl Checker<'_> {
                 match kind.fields.iter().position(|f| f.name == field.text) {
                     Some(i) => {
                         let ty = kind.fields[i].ty.clone();
+                        let decl = kind.fields[i].span;
+                        self.note_use(field, decl);
                         (
                             mk(K::Field(Box::new(base), *k, ir::FieldId(i as u32)), span),
                             ty,
@@ -472,6 +481,7 @@ impl Checker<'_> {
         match self.symbols.get(&name.text).map(|s| s.0) {
             Some(Symbol::Def(id)) => {
                 self.use_symbol(Symbol::Def(id));
+                self.note_symbol_use(name);
                 let Some((params, ret)) = self.def_sigs.get(id.index()).cloned() else {
                     return error_expr(span);
                 };
@@ -630,7 +640,7 @@ impl Checker<'_> {
         let (source, st) = self.expr(&c.source, scope);
         let elem = self.element_of(&st, c.source.span, "what `in` ranges over");
         scope.push();
-        let slot = scope.shadow(&c.var.text, elem.clone(), c.var.span);
+        let slot = self.bind_local(scope, &c.var, elem.clone());
         let filter = c.filter.as_ref().map(|f| {
             let (x, t) = self.expr(f, scope);
             self.expect_type(&Type::Bool, &t, f.span, "the `where` condition");

@@ -6,6 +6,7 @@
 
 mod consts;
 mod expr;
+pub mod index;
 mod init_order;
 mod lints;
 mod scenario;
@@ -24,6 +25,11 @@ const MAX_PARAM_VALUES: i128 = 1000;
 const MAX_ENUM_VALUES: usize = u16::MAX as usize + 1;
 /// Parameters of one action: the engine lists moves with a fixed odometer of this size.
 pub const MAX_PARAMS: usize = crate::engine::MAX_PARAMS;
+
+/// Functions the language defines, for editors.
+pub const BUILTIN_FUNCTIONS: &[&str] = scope::BUILTIN_FUNCTIONS;
+/// Values the language defines (`players`, `player_count`), for editors.
+pub const BUILTIN_VALUES: &[&str] = scope::BUILTIN_VALUES;
 
 /// The closest of `candidates` to a misspelt `name`, if one is close enough.
 pub fn suggest_name<'a>(
@@ -47,7 +53,24 @@ pub struct Merged {
 /// Checks a merged rules file. Returns the program if there were no errors, and every
 /// diagnostic (errors and warnings) in source order.
 pub fn check(merged: &Merged) -> (Option<ir::Program>, Diagnostics) {
+    let (program, diags, _) = run(merged, false);
+    (program, diags)
+}
+
+/// Like [`check`], also keeping every declaration and resolved use of a name, for editors.
+pub fn check_indexed(merged: &Merged) -> (Option<ir::Program>, Diagnostics, index::NameIndex) {
+    let (program, diags, index) = run(merged, true);
+    (program, diags, index.unwrap_or_default())
+}
+
+fn run(
+    merged: &Merged,
+    indexed: bool,
+) -> (Option<ir::Program>, Diagnostics, Option<index::NameIndex>) {
     let mut checker = Checker::new(merged);
+    if indexed {
+        checker.index = Some(index::Builder::default());
+    }
     checker.declare();
     checker.signatures();
     checker.bodies();
@@ -56,10 +79,14 @@ pub fn check(merged: &Merged) -> (Option<ir::Program>, Diagnostics) {
     let mut diags = std::mem::take(&mut checker.diags);
     diags.sort_by_key(|d| (d.span.file, d.span.start, d.code));
     let diags = Diagnostics(diags);
+    let index = checker
+        .index
+        .take()
+        .map(|b| b.finish(&checker.program, &checker.def_sigs, &checker.proc_sigs));
     if diags.has_errors() {
-        return (None, diags);
+        return (None, diags, index);
     }
-    (Some(checker.finish()), diags)
+    (Some(checker.finish()), diags, index)
 }
 
 /// State of one check: symbol tables, the program under construction and the problems found.
@@ -86,6 +113,8 @@ pub(crate) struct Checker<'a> {
     /// Parameter and result types of each def, by id.
     def_sigs: Vec<(Vec<Type>, Type)>,
     program: ir::Program,
+    /// Declarations and uses of names, when an editor asked for them.
+    index: Option<index::Builder>,
 }
 
 impl<'a> Checker<'a> {
@@ -105,6 +134,7 @@ impl<'a> Checker<'a> {
             too_deep_reported: false,
             proc_sigs: Vec::new(),
             def_sigs: Vec::new(),
+            index: None,
             program: ir::Program {
                 title: String::new(),
                 variants: merged.variants.clone(),
@@ -136,6 +166,49 @@ impl<'a> Checker<'a> {
 
     pub(crate) fn error(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+
+    /// Records a declaration for the index, if one is kept.
+    fn note_decl(&mut self, name: &ast::Name, what: index::Pending) {
+        if let Some(ix) = &mut self.index {
+            ix.declare(&name.text, name.span, what);
+        }
+    }
+
+    /// Records that `at` names the declaration whose name is written at `decl`.
+    pub(crate) fn note_use(&mut self, at: &ast::Name, decl: Span) {
+        if let Some(ix) = &mut self.index {
+            ix.use_at(at.span, &at.text, decl);
+        }
+    }
+
+    /// Records that `at` names a top-level declaration (a var, def, enum, kind, ...).
+    pub(crate) fn note_symbol_use(&mut self, at: &ast::Name) {
+        if self.index.is_some() {
+            if let Some(&(_, decl)) = self.symbols.get(&at.text) {
+                self.note_use(at, decl);
+            }
+        }
+    }
+
+    /// Records that `at` names a local or parameter of `scope`.
+    pub(crate) fn note_local_use(&mut self, at: &ast::Name, scope: &Scope) {
+        if self.index.is_some() {
+            if let Some(decl) = scope.span_of(&at.text) {
+                self.note_use(at, decl);
+            }
+        }
+    }
+
+    /// Binds a name written in a body (`let`, `for`, ...), shadowing any before it.
+    pub(crate) fn bind_local(&mut self, scope: &mut Scope, name: &ast::Name, ty: Type) -> ir::Slot {
+        if self.index.is_some() {
+            self.note_decl(
+                name,
+                index::Pending::Local(index::NameKind::Local, ty.clone()),
+            );
+        }
+        scope.shadow(&name.text, ty, name.span)
     }
 
     fn define(&mut self, name: &ast::Name, symbol: Symbol) {
@@ -181,6 +254,7 @@ impl<'a> Checker<'a> {
             self.used.insert(symbol);
             return;
         }
+        self.note_decl(name, index::Pending::Symbol(symbol));
         match (separate, symbol) {
             (Some(ns), _) => {
                 self.own_spans.insert((ns, name.text.clone()), name.span);
@@ -503,7 +577,11 @@ impl<'a> Checker<'a> {
                     {
                         self.secret_without_owner(&fd.name, "a field");
                     }
-                    for fd in &kd.fields {
+                    for (i, fd) in kd.fields.iter().enumerate() {
+                        if !seen.contains_key(&fd.name.text) {
+                            let kind = ir::KindId(k as u32);
+                            self.note_decl(&fd.name, index::Pending::Field(kind, i));
+                        }
                         if let Some(first) = seen.insert(fd.name.text.clone(), fd.name.span) {
                             self.error(
                                 Diagnostic::error(
@@ -623,10 +701,12 @@ impl<'a> Checker<'a> {
             }
             ast::TypeExpr::Named(n) => match self.symbols.get(&n.text).map(|s| s.0) {
                 Some(Symbol::Enum(id)) => {
+                    self.note_symbol_use(n);
                     self.used.insert(Symbol::Enum(id));
                     (Type::Enum(id), None)
                 }
                 Some(Symbol::Kind(id)) => {
+                    self.note_symbol_use(n);
                     self.used.insert(Symbol::Kind(id));
                     (Type::Entity(id), None)
                 }
@@ -980,6 +1060,10 @@ impl<'a> Checker<'a> {
     }
 
     fn bind_param(&mut self, scope: &mut Scope, name: &ast::Name, ty: Type) {
+        if self.index.is_some() {
+            let what = index::Pending::Local(index::NameKind::Parameter, ty.clone());
+            self.note_decl(name, what);
+        }
         if let Err(first) = scope.bind(&name.text, ty, name.span) {
             self.error(
                 Diagnostic::error(

@@ -118,7 +118,7 @@ impl Checker<'_> {
                 }
                 StepKind::Let { name, value } => {
                     let (v, t) = self.expr(value, &mut scope);
-                    K::Let(scope.shadow(&name.text, t, name.span), v)
+                    K::Let(self.bind_local(&mut scope, name, t), v)
                 }
                 StepKind::Expect(c) => {
                     let (x, t) = self.expr(c, &mut scope);

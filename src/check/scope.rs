@@ -110,6 +110,15 @@ impl Scope {
             .map(|(s, t, _)| (*s, t.clone()))
     }
 
+    /// Where the local visible now under this name was bound.
+    pub(crate) fn span_of(&self, name: &str) -> Option<Span> {
+        self.frames
+            .iter()
+            .rev()
+            .find_map(|f| f.get(name))
+            .map(|(_, _, span)| *span)
+    }
+
     /// Every local name visible now, for suggestions.
     pub(crate) fn names(&self) -> Vec<String> {
         self.frames.iter().flat_map(|f| f.keys().cloned()).collect()

@@ -50,7 +50,7 @@ impl Checker<'_> {
                 let (src, st) = self.expr(source, scope);
                 let elem = self.element_of(&st, source.span, "what `for` ranges over");
                 scope.push();
-                let slot = scope.shadow(&var.text, elem, var.span);
+                let slot = self.bind_local(scope, var, elem);
                 let filter = filter.as_ref().map(|f| {
                     let (x, t) = self.expr(f, scope);
                     self.expect_type(&Type::Bool, &t, f.span, "the `where` condition");
@@ -97,6 +97,12 @@ impl Checker<'_> {
                         .filter_map(|n| match self.actions.get(&n.text).copied() {
                             Some(a) => {
                                 self.use_symbol(Symbol::Action(a));
+                                if self.index.is_some() {
+                                    let key = (true, n.text.clone());
+                                    if let Some(decl) = self.own_spans.get(&key) {
+                                        self.note_use(n, *decl);
+                                    }
+                                }
                                 Some(a)
                             }
                             _ => {
@@ -179,11 +185,11 @@ impl Checker<'_> {
                     "who chooses",
                 );
                 scope.push();
-                let player_slot = scope.shadow(&player.text, Type::Player, player.span);
+                let player_slot = self.bind_local(scope, player, Type::Player);
                 let prompt = self.text(prompt, scope);
                 let (opts, ot) = self.expr(options, scope);
                 let elem = self.element_of(&ot, options.span, "the options");
-                let choice_slot = scope.shadow(&choice.text, elem, choice.span);
+                let choice_slot = self.bind_local(scope, choice, elem);
                 let then = self.block(then, scope, true);
                 scope.pop();
                 S::Secretly {
@@ -270,6 +276,7 @@ impl Checker<'_> {
                 let die_id = match self.symbols.get(&die.text).map(|s| s.0) {
                     Some(Symbol::Die(d)) => {
                         self.use_symbol(Symbol::Die(d));
+                        self.note_symbol_use(die);
                         d
                     }
                     _ => {
@@ -323,7 +330,7 @@ impl Checker<'_> {
             }
         };
         // Bound after the value is checked, so `let x = x + 1` refers to the outer x.
-        let slot = scope.shadow(&name.text, ty, name.span);
+        let slot = self.bind_local(scope, name, ty);
         Some(match kind {
             S::Let(_, x) => S::Let(slot, x),
             S::Choose {
@@ -409,11 +416,13 @@ impl Checker<'_> {
         let first = &place[0];
         if place.len() == 1 {
             if let Some((slot, ty)) = scope.lookup(&first.text) {
+                self.note_local_use(first, scope);
                 return Some((ir::Place::Local(slot), ty));
             }
             return match self.symbols.get(&first.text).map(|s| s.0) {
                 Some(Symbol::Global(id)) => {
                     self.use_symbol(Symbol::Global(id));
+                    self.note_symbol_use(first);
                     Some((
                         ir::Place::Global(id),
                         self.program.globals[id.index()].ty.clone(),
@@ -488,6 +497,7 @@ impl Checker<'_> {
         match self.symbols.get(&name.text).map(|s| s.0) {
             Some(Symbol::Proc(id)) => {
                 self.use_symbol(Symbol::Proc(id));
+                self.note_symbol_use(name);
                 let sig = self.proc_sigs.get(id.index()).cloned().unwrap_or_default();
                 let lowered: Vec<(ir::Expr, Type)> =
                     args.iter().map(|a| self.expr(a, scope)).collect();

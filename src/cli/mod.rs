@@ -1,4 +1,4 @@
-//! The command line: `meeple check`, `play`, `test`, `sim`, `fmt` and `new`, parsed with
+//! The command line: `meeple check`, `play`, `test`, `sim`, `fmt`, `new` and `lsp`, parsed with
 //! clap.
 //!
 //! Every command prints its own output and returns an exit status; usage errors are returned as
@@ -68,6 +68,8 @@ pub enum Command {
     Fmt(fmt::FmtArgs),
     /// Start a new game: NAME.rules, a small working game to change, and a variant in NAME/.
     New(new::NewArgs),
+    /// Serve the Language Server Protocol on standard input and output, for editors.
+    Lsp,
 }
 
 /// Arguments of `meeple sim`.
@@ -258,6 +260,7 @@ where
         Command::Sim(a) => sim::run(&a),
         Command::Fmt(a) => fmt::run(&a),
         Command::New(a) => new::run(&a),
+        Command::Lsp => crate::lsp::run().map_err(CliError::Io),
     };
     match result {
         Ok(code) => Ok(code),

@@ -13,6 +13,86 @@ use pest::Parser;
 #[grammar = "../grammar/meeple.pest"]
 struct RulesParser;
 
+/// Every keyword of the language, one per `kw_` rule of the grammar, in alphabetical order: for
+/// editors (completion, highlighting). A test keeps it equal to the grammar's list.
+pub const KEYWORDS: &[&str] = &[
+    "action",
+    "add",
+    "and",
+    "as",
+    "ask",
+    "base",
+    "bool",
+    "by",
+    "choose",
+    "def",
+    "die",
+    "each",
+    "effect",
+    "else",
+    "end",
+    "enum",
+    "excludes",
+    "expect",
+    "false",
+    "flow",
+    "for",
+    "from",
+    "game",
+    "hidden",
+    "if",
+    "in",
+    "int",
+    "invariant",
+    "kind",
+    "let",
+    "list",
+    "listed",
+    "log",
+    "me",
+    "named",
+    "none",
+    "not",
+    "of",
+    "only",
+    "or",
+    "phase",
+    "play",
+    "player",
+    "players",
+    "public",
+    "random",
+    "remove",
+    "repeat",
+    "replace",
+    "require",
+    "roll",
+    "run",
+    "scenario",
+    "score",
+    "seats",
+    "secret",
+    "secretly",
+    "seed",
+    "set",
+    "setup",
+    "shown",
+    "shuffle",
+    "source",
+    "tell",
+    "then",
+    "true",
+    "turn",
+    "until",
+    "var",
+    "variant",
+    "visible",
+    "when",
+    "where",
+    "while",
+    "winners",
+];
+
 /// Deepest nesting of any kind a rules file may have (brackets, `else if` links, `if`s in
 /// expressions, `list of`s, runs of `-` or `not`, operators in one expression).
 /// Real rules nest a handful of levels; the limit keeps parsing and checking off the end of
@@ -610,6 +690,18 @@ mod tests {
                 .join()
                 .expect("parses without overflowing the stack");
         }
+    }
+
+    #[test]
+    fn keywords_are_the_grammars_kw_rules() {
+        let grammar = include_str!("../../grammar/meeple.pest");
+        let mut from_grammar: Vec<&str> = grammar
+            .lines()
+            .filter_map(|l| l.strip_prefix("kw_"))
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        from_grammar.sort_unstable();
+        assert_eq!(KEYWORDS, from_grammar.as_slice());
     }
 
     #[test]

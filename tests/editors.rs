@@ -1,0 +1,77 @@
+//! The editor support in `editors/vscode` agrees with the language: the TextMate grammar names
+//! every keyword of `syntax::KEYWORDS`, and the extension points at files that exist.
+//! (The grammar's scopes are tested against annotated samples by `scripts/test-highlighting.sh`.)
+
+use meeple::syntax::KEYWORDS;
+use serde_json::Value;
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+fn vscode() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("editors/vscode")
+}
+
+fn json(path: &str) -> Value {
+    let text = std::fs::read_to_string(vscode().join(path)).expect(path);
+    serde_json::from_str(&text).expect(path)
+}
+
+/// The words of every `match` and `begin` regex in a grammar, recursively.
+fn regex_words(v: &Value, out: &mut BTreeSet<String>) {
+    match v {
+        Value::Object(map) => {
+            for (key, value) in map {
+                match (key.as_str(), value) {
+                    ("match" | "begin", Value::String(re)) => {
+                        // Escapes such as `\b` and `\s` are not words of the language.
+                        let re = re.replace("\\b", " ").replace("\\s", " ");
+                        out.extend(
+                            re.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                                .filter(|w| !w.is_empty())
+                                .map(str::to_string),
+                        );
+                    }
+                    _ => regex_words(value, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| regex_words(i, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn the_textmate_grammar_names_every_keyword() {
+    let grammar = json("syntaxes/meeple.tmLanguage.json");
+    assert_eq!(grammar["scopeName"], "source.meeple");
+    let mut words = BTreeSet::new();
+    regex_words(&grammar, &mut words);
+    let missing: Vec<&str> = KEYWORDS
+        .iter()
+        .copied()
+        .filter(|k| !words.contains(*k))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "keywords the TextMate grammar does not highlight: {missing:?}"
+    );
+}
+
+#[test]
+fn the_extension_contributes_the_language_and_its_files() {
+    let package = json("package.json");
+    let language = &package["contributes"]["languages"][0];
+    assert_eq!(language["id"], "meeple");
+    assert_eq!(language["extensions"][0], ".rules");
+    let grammar = &package["contributes"]["grammars"][0];
+    assert_eq!(grammar["scopeName"], "source.meeple");
+    for file in [
+        language["configuration"].as_str().unwrap(),
+        grammar["path"].as_str().unwrap(),
+        package["main"].as_str().unwrap(),
+    ] {
+        assert!(vscode().join(file).is_file(), "{file} is missing");
+    }
+    let config = json("language-configuration.json");
+    assert_eq!(config["comments"]["lineComment"], "#");
+}
