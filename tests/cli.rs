@@ -289,7 +289,8 @@ fn repl_session_through_stdin() {
             "game": "Cheater's Game",
             "players": 3,
             "seed": 7,
-            "decisions": [{"player": "P1", "choice": "honest"}],
+            // `undo` was refused (P1's move rolled a die), so `HONEST` was P2's move.
+            "decisions": [{"player": "P1", "choice": "honest"}, {"player": "P2", "choice": "honest"}],
         })
     );
 }
@@ -328,10 +329,40 @@ fn repl_output_is_deterministic() {
 
 #[test]
 fn undo_then_the_same_move_gives_the_same_game_with_bots() {
-    let args = ["play", GAME, "--seed", "4", "--bots", "2=random,3=random"];
+    // Finger Duel draws on no chance: a pick (and the bot's after it) can be taken back.
+    let args = [
+        "play",
+        DUEL,
+        "--players",
+        "2",
+        "--seed",
+        "4",
+        "--bots",
+        "2=random",
+    ];
     let straight = meeple(&args, &script(&["1", "2", "state", "quit"]));
     let undone = meeple(&args, &script(&["1", "undo", "1", "2", "state", "quit"]));
+    assert!(
+        stdout(&undone).contains("Took back P1's move"),
+        "{}",
+        stdout(&undone)
+    );
     assert_eq!(last_state(&stdout(&straight)), last_state(&stdout(&undone)));
+}
+
+#[test]
+fn undo_is_refused_once_chance_was_drawn_on() {
+    // Cheater's Game's moves roll a die: taking one back would be a free re-roll.
+    let args = ["play", GAME, "--seed", "4", "--bots", "2=random,3=random"];
+    let o = meeple(&args, &script(&["1", "state", "undo", "state", "quit"]));
+    let out = stdout(&o);
+    assert!(
+        out.contains("Cannot undo: chance has been drawn on"),
+        "{out}"
+    );
+    let states = states(&out);
+    assert_eq!(states.len(), 2, "{out}");
+    assert_eq!(states[0], states[1], "the game changed: {out}");
 }
 
 #[test]

@@ -163,3 +163,48 @@ fn a_spy_sees_a_hand_only_in_their_own_log() {
         .view(Viewer::Player(spy))
         .contains(&format!("{target}: hand 2 hidden")));
 }
+
+#[test]
+fn a_seat_learns_from_a_look_or_a_private_line_but_not_from_public_moves() {
+    // What `undo` asks before taking a move back: did anyone learn something since?
+    let text = "game \"Peek\" { players 2 }\n\
+        player var score: int = 0\n\
+        hidden var secret_card: int = 7 visible when viewer.looked\n\
+        player var looked: bool = false\n\
+        flow { repeat 3 { for p in players { turn p } } }\n\
+        action bump { me.score += 1 }\n\
+        action peek { me.looked = true }\n\
+        action whisper { tell me \"the card is odd\" }\n\
+        score(p) = p.score\n";
+    let loaded = meeple::load::check_source("peek.rules", text);
+    let program = std::sync::Arc::new(loaded.program.unwrap_or_else(|| {
+        panic!(
+            "{}",
+            meeple::diag::render_all(
+                &loaded.diagnostics,
+                &loaded.sources,
+                meeple::diag::RenderStyle::plain()
+            )
+        )
+    }));
+    let start = Game::new(program, 2, 1).expect("starts");
+    let after = |moves: &[&str]| {
+        let mut g = start.clone();
+        for (i, m) in moves.iter().enumerate() {
+            g.apply_label((i % 2) as u8, m).expect("legal");
+        }
+        g
+    };
+    let public = after(&["bump", "bump"]);
+    assert!(!public.seat_learned_since(&start, 0));
+    assert!(!public.seat_learned_since(&start, 1));
+    let looked = after(&["peek"]);
+    assert!(
+        looked.seat_learned_since(&start, 0),
+        "P1 looked at the card"
+    );
+    assert!(!looked.seat_learned_since(&start, 1));
+    let told = after(&["whisper"]);
+    assert!(told.seat_learned_since(&start, 0), "P1 was told something");
+    assert_eq!(told.chance_drawn(), start.chance_drawn());
+}

@@ -662,6 +662,32 @@ impl Game {
         )
     }
 
+    /// How far the game's stream of chance has been read: it moves with every roll, shuffle and
+    /// random pick, so two positions of one game with the same value drew on chance equally.
+    pub fn chance_drawn(&self) -> u128 {
+        self.rng.position()
+    }
+
+    /// True if `seat` knows something now that it did not know at `earlier` (a position of the
+    /// same game, before) and that not everyone knows: a value it may see that others may not
+    /// (a card drawn to its hand, a field turned visible to it by a look), or a log line written
+    /// for it alone.
+    pub fn seat_learned_since(&self, earlier: &Game, seat: u8) -> bool {
+        let viewer = Viewer::Player(seat);
+        let before = view::visible_values(earlier, viewer);
+        let public = view::visible_values(self, Viewer::Spectator);
+        let learned = view::visible_values(self, viewer)
+            .into_iter()
+            .any(|x| !public.contains(&x) && !before.contains(&x));
+        let private_lines = |g: &Game| {
+            g.log_lines(viewer)
+                .iter()
+                .filter(|l| l.private && !l.announcement)
+                .count()
+        };
+        learned || private_lines(self) > private_lines(earlier)
+    }
+
     /// The log lines `viewer` may read, oldest first, with who they were written for and by.
     pub fn log_lines(&self, viewer: Viewer) -> Vec<LogLine> {
         view::log_entries(self, viewer)

@@ -21,6 +21,11 @@ impl Rng {
         Rng(ChaCha8Rng::from_seed(key))
     }
 
+    /// How far the stream has been read: it moves whenever chance is drawn on.
+    pub fn position(&self) -> u128 {
+        self.0.get_word_pos()
+    }
+
     /// A uniform number in `0..n` (n > 0), by rejection so that no value is favoured.
     pub fn below(&mut self, n: u64) -> u64 {
         assert!(n > 0, "below(0)");

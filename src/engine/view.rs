@@ -234,6 +234,43 @@ pub(super) fn log_entries(game: &Game, viewer: Viewer) -> Vec<LogLine> {
 
 /// The instances `viewer` can see somewhere in the state, and those it cannot see anywhere:
 /// for testing that nothing hidden leaks into a view or a log line.
+/// Where a value lies: a global, a seat's variable or an instance's field, by index.
+pub(super) type Slot = (u8, u32, u32, u32);
+
+/// Every value `viewer` can see now, with where it lies.
+pub(super) fn visible_values(game: &Game, viewer: Viewer) -> BTreeSet<(Slot, Value)> {
+    let program = &game.program;
+    let state = &game.state;
+    let mut seen = BTreeSet::new();
+    for (g, (d, v)) in program.globals.iter().zip(&state.globals).enumerate() {
+        if visible(game, d, &Value::None, viewer) {
+            seen.insert(((0, g as u32, 0, 0), v.clone()));
+        }
+    }
+    for p in 0..state.players {
+        let vars = program
+            .player_vars
+            .iter()
+            .zip(&state.player_vars[p as usize]);
+        for (i, (d, v)) in vars.enumerate() {
+            if visible(game, d, &Value::Player(p), viewer) {
+                seen.insert(((1, p as u32, i as u32, 0), v.clone()));
+            }
+        }
+    }
+    for (k, kind) in program.kinds.iter().enumerate() {
+        for (i, fields) in state.entities[k].iter().enumerate() {
+            let it = Value::Entity(crate::ir::KindId(k as u32), i as u32);
+            for (f, (d, v)) in kind.fields.iter().zip(fields).enumerate() {
+                if visible(game, d, &it, viewer) {
+                    seen.insert(((2, k as u32, i as u32, f as u32), v.clone()));
+                }
+            }
+        }
+    }
+    seen
+}
+
 pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, BTreeSet<Value>) {
     let program = &game.program;
     let state = &game.state;

@@ -124,6 +124,26 @@ impl Session {
         let replayed = save::replay(program, players, seed, &keep, &mut |g, r| {
             seats.keep_in_step(g, r)
         });
+        // Taking a move back must not be a free look: refused once chance was drawn on (a
+        // draw, a roll, a shuffle: undoing would deal again) or anyone at the device learned
+        // something others do not know (a look, a card in hand, a private line).
+        if let Ok(before) = &replayed {
+            if before.chance_drawn() != self.game.chance_drawn() {
+                return writeln!(
+                    out,
+                    "Cannot undo: chance has been drawn on since that move (a card drawn, a die rolled or a shuffle), and taking it back would deal again. The game is as it was."
+                );
+            }
+            let learned = (0..players)
+                .filter(|s| !self.seats.is_bot(*s))
+                .any(|s| self.game.seat_learned_since(before, s));
+            if learned {
+                return writeln!(
+                    out,
+                    "Cannot undo: someone at this device has seen something since that move that the others have not. The game is as it was."
+                );
+            }
+        }
         match replayed {
             Ok(game) => {
                 self.game = game;

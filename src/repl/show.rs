@@ -12,7 +12,8 @@ Commands:
   state            show the game as the player to decide sees it
   log              show the whole log that player may read
   why MOVE         explain why a move is not allowed now
-  undo             take back the last move made at this device (and bot moves after it)
+  undo             take back the last move made at this device (and bot moves after it),
+                   unless chance was drawn on or someone saw something new since
   save FILE        save the game (rules, seed and moves) to FILE
   load FILE        load a saved game of the same rules and player count
   reload           read the rules files again and replay the game so far under them
