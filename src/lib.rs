@@ -3,7 +3,7 @@
 //!
 //! The pipeline, one folder a stage: [`syntax`] (pest → AST) → [`load`] (variants) →
 //! [`check`] (resolve, type, lint, lower to [`ir`]) → [`engine`] (state, flow, effects, views)
-//! → front ends ([`bots`], [`sim`], [`scenario`], [`repl`], [`cli`]).
+//! → front ends ([`bots`], [`sim`], [`scenario`], [`repl`], [`rulebook`], [`cli`]).
 
 pub mod bots;
 pub mod check;
@@ -13,6 +13,7 @@ pub mod engine;
 pub mod ir;
 pub mod load;
 pub mod repl;
+pub mod rulebook;
 pub mod save;
 pub mod scenario;
 pub mod sim;

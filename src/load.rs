@@ -65,6 +65,16 @@ pub fn load_with(
     variants: &[PathBuf],
     read: &dyn Fn(&Path) -> std::io::Result<String>,
 ) -> Loaded {
+    load_merged_with(path, variants, read).0
+}
+
+/// Like [`load_with`], also returning the merged declarations (when the files parsed and the
+/// variants applied), for front ends that read the rules themselves, such as the rulebook.
+pub fn load_merged_with(
+    path: &Path,
+    variants: &[PathBuf],
+    read: &dyn Fn(&Path) -> std::io::Result<String>,
+) -> (Loaded, Option<Merged>) {
     let mut loader = Loader {
         sources: SourceMap::default(),
         diags: Vec::new(),
@@ -75,21 +85,23 @@ pub fn load_with(
         sources, mut diags, ..
     } = loader;
     let Some(mut merged) = merged else {
-        return Loaded {
+        let loaded = Loaded {
             program: None,
             diagnostics: Diagnostics(diags),
             sources,
         };
+        return (loaded, None);
     };
     merged.sources = sources.clone();
     let had_errors = diags.iter().any(Diagnostic::is_error);
     let (program, checked) = check::check(&merged);
     diags.extend(checked.0);
-    Loaded {
+    let loaded = Loaded {
         program: if had_errors { None } else { program },
         diagnostics: Diagnostics(diags),
         sources,
-    }
+    };
+    (loaded, Some(merged))
 }
 
 /// Checks one file from a string, as if it were on disk at `name`; variants are not followed.

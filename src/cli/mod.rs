@@ -5,6 +5,7 @@
 //! clap errors for `main` to print and exit with (status 2). Nothing here exits the process.
 
 mod check;
+mod doc;
 mod play;
 mod report;
 mod sim;
@@ -55,6 +56,10 @@ pub enum Command {
     /// never taken, branching, and every game in which a rule failed with the command to replay
     /// it. `meeple sim merge` combines --shard runs. Exits with 1 if a rule failed in any game.
     Sim(SimArgs),
+    /// Draw a rulebook from the rules, for playtesters: plain text, or an HTML page with --html.
+    ///
+    /// Exits with 0 when the rulebook is written and 1 when the files do not check.
+    Doc(doc::DocArgs),
 }
 
 /// Arguments of `meeple sim`.
@@ -230,6 +235,7 @@ where
         Command::Play(a) => play::run(&a),
         Command::Test(a) => test::run(&a),
         Command::Sim(a) => sim::run(&a),
+        Command::Doc(a) => doc::run(&a),
     };
     match result {
         Ok(code) => Ok(code),

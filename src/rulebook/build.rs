@@ -1,0 +1,479 @@
+//! The chapters of a rulebook, in reading order: the game, its components, the setup, the flow
+//! and its phases, the actions, the effects they name, the definitions, what is hidden, the end,
+//! what always holds, and the variants played.
+
+use super::decls::{self, action_section, def_lines, proc_section};
+use super::expr::{expr, text};
+use super::stmt::{self, Line};
+use super::{start, variants, Block, Book, Section, VariantFile};
+use crate::diag::SourceMap;
+use crate::ir::Program;
+use crate::syntax::ast::{
+    Block as Body, Decl, Expr, LetValue, Stmt, StmtKind, TypeExpr, Visibility,
+};
+use std::sync::Arc;
+
+/// Lays out the book of a checked game: `decls` are its merged declarations.
+pub fn book(
+    decls: &[Decl],
+    program: &Arc<Program>,
+    sources: &SourceMap,
+    variant_files: &[VariantFile],
+) -> Book {
+    let mut title = program.title.clone();
+    if !program.variants.is_empty() {
+        title.push_str(&format!(" — {}", program.variants.join(", ")));
+    }
+    let mut sections = vec![front(decls, program, sources, &title)];
+    sections.push(components(decls, program, sources));
+    sections.push(setup(decls));
+    sections.extend(flow(decls, sources));
+    sections.extend(actions(decls, sources));
+    sections.extend(effects(decls, sources));
+    sections.extend(definitions(decls, sources));
+    sections.push(hidden(decls));
+    sections.push(the_end(decls, sources));
+    sections.extend(invariants(decls));
+    sections.extend(variants::sections(variant_files, sources));
+    Book { title, sections }
+}
+
+fn section(level: u8, heading: &str, blocks: Vec<Block>) -> Section {
+    Section {
+        level,
+        heading: heading.to_string(),
+        blocks,
+    }
+}
+
+/// The title, player counts, seats, source, the designer's opening comments and how to read.
+fn front(decls: &[Decl], program: &Program, sources: &SourceMap, title: &str) -> Section {
+    let mut blocks = Vec::new();
+    let players = if program.min_players == program.max_players {
+        format!("For {} players.", program.min_players)
+    } else {
+        format!(
+            "For {} to {} players.",
+            program.min_players, program.max_players
+        )
+    };
+    blocks.push(Block::Para(players));
+    if !program.seat_names.is_empty() {
+        blocks.push(Block::Para(format!(
+            "Seats, in playing order: {}.",
+            program.seat_names.join(", ")
+        )));
+    }
+    if let Some(s) = &program.source {
+        blocks.push(Block::Para(format!("Source: {s}.")));
+    }
+    for d in decls {
+        if let Decl::Game(g) = d {
+            blocks.extend(decls::notes_block(sources, g.span));
+        }
+    }
+    blocks.push(Block::Para(
+        "How to read this book: “you” is the player taking the action; names such as \
+         `hand` or `round` are written as the game shows them; ÷ divides and rounds down, and \
+         mod is the remainder; a [value] inside a quoted text is filled in during play."
+            .to_string(),
+    ));
+    section(1, title, blocks)
+}
+
+fn components(decls: &[Decl], program: &Arc<Program>, sources: &SourceMap) -> Section {
+    let mut blocks = Vec::new();
+    let dice: Vec<String> = decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Die(d) => Some(decls::die_item(d)),
+            _ => None,
+        })
+        .collect();
+    if !dice.is_empty() {
+        blocks.push(Block::Para("Dice:".to_string()));
+        blocks.push(Block::Items(dice));
+    }
+    let enums: Vec<String> = decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Enum(e) => Some(decls::enum_item(e)),
+            _ => None,
+        })
+        .collect();
+    if !enums.is_empty() {
+        blocks.push(Block::Para("Kinds of value:".to_string()));
+        blocks.push(Block::Items(enums));
+    }
+    for d in decls {
+        if let Decl::Kind(k) = d {
+            blocks.extend(decls::kind_blocks(k, sources));
+        }
+    }
+    let vars = |per_player: bool| -> Vec<String> {
+        decls
+            .iter()
+            .filter_map(|d| match d {
+                Decl::Var(v) if v.per_player == per_player => Some(decls::var_item(v, sources)),
+                _ => None,
+            })
+            .collect()
+    };
+    let (global, each) = (vars(false), vars(true));
+    if !global.is_empty() {
+        blocks.push(Block::Para("On the table (one for the game):".to_string()));
+        blocks.push(Block::Items(global));
+    }
+    if !each.is_empty() {
+        blocks.push(Block::Para("Each player has:".to_string()));
+        blocks.push(Block::Items(each));
+    }
+    if let Some((head, rows)) = start::sizes(program) {
+        blocks.push(Block::Para(format!(
+            "At the start of play (after the setup, when the first decision is asked; seed {}), \
+             by player count: how many of each kind, and how many items each list holds.",
+            start::SEED
+        )));
+        blocks.push(Block::Table { head, rows });
+    }
+    if blocks.is_empty() {
+        blocks.push(Block::Para("No components.".to_string()));
+    }
+    section(2, "Components", blocks)
+}
+
+fn setup(decls: &[Decl]) -> Section {
+    let body = decls.iter().find_map(|d| match d {
+        Decl::Setup(b) => Some(&b.body),
+        _ => None,
+    });
+    let blocks = match body {
+        Some(b) => vec![Block::Steps(stmt::block(b, 0))],
+        None => vec![Block::Para("No setup: play begins at once.".to_string())],
+    };
+    section(2, "Setup", blocks)
+}
+
+fn flow(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
+    let mut out = Vec::new();
+    let mut blocks = vec![Block::Para(
+        "The game runs these steps; when they are done, the game ends.".to_string(),
+    )];
+    for d in decls {
+        if let Decl::Flow(f) = d {
+            blocks.extend(decls::notes_block(sources, f.keyword.span));
+            blocks.push(Block::Steps(stmt::block(&f.body, 0)));
+        }
+    }
+    out.push(section(2, "How play goes", blocks));
+    for d in decls {
+        if let Decl::Phase(p) = d {
+            out.push(proc_section(p, true, sources));
+        }
+    }
+    out
+}
+
+fn actions(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
+    let list: Vec<Section> = decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Action(a) => Some(action_section(a, sources)),
+            _ => None,
+        })
+        .collect();
+    if list.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![section(
+        2,
+        "Actions",
+        vec![Block::Para(
+            "On a turn the player takes one action: the game offers only those allowed at \
+             that moment. A move is typed as the action's name followed by its choices, and \
+             every player sees it."
+                .to_string(),
+        )],
+    )];
+    out.extend(list);
+    out
+}
+
+fn effects(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
+    let list: Vec<Section> = decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Effect(p) => Some(proc_section(p, false, sources)),
+            _ => None,
+        })
+        .collect();
+    if list.is_empty() {
+        return Vec::new();
+    }
+    let mut out = vec![section(
+        2,
+        "Effects",
+        vec![Block::Para(
+            "Steps that the rules above carry out by name, such as `name(a, b)`.".to_string(),
+        )],
+    )];
+    out.extend(list);
+    out
+}
+
+fn definitions(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
+    let lines: Vec<Line> = decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Def(d) => Some(def_lines(d, sources)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    if lines.is_empty() {
+        return Vec::new();
+    }
+    vec![section(
+        2,
+        "Definitions",
+        vec![
+            Block::Para("Values the rules compute, by name.".to_string()),
+            Block::Steps(lines),
+        ],
+    )]
+}
+
+/// Every named body of statements, with the words for where it stands.
+fn bodies(decls: &[Decl]) -> Vec<(String, &Body)> {
+    decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Setup(b) => Some(("the setup".to_string(), &b.body)),
+            Decl::Flow(b) => Some(("the flow of play".to_string(), &b.body)),
+            Decl::Phase(p) => Some((format!("phase {}", p.name.text), &p.body)),
+            Decl::Effect(p) => Some((format!("effect {}", p.name.text), &p.body)),
+            Decl::Action(a) => Some((format!("action {}", a.name.text), &a.body)),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Calls `f` on every statement of a body, nested ones included.
+fn walk<'a>(body: &'a Body, f: &mut dyn FnMut(&'a Stmt)) {
+    for s in &body.stmts {
+        f(s);
+        match &s.kind {
+            StmtKind::If {
+                then, otherwise, ..
+            } => {
+                walk(then, f);
+                if let Some(o) = otherwise {
+                    walk(o, f);
+                }
+            }
+            StmtKind::For { body, .. }
+            | StmtKind::Repeat { body, .. }
+            | StmtKind::While { body, .. } => walk(body, f),
+            StmtKind::Secretly { then, .. } => walk(then, f),
+            _ => {}
+        }
+    }
+}
+
+fn hidden(decls: &[Decl]) -> Section {
+    let mut items = Vec::new();
+    for d in decls {
+        match d {
+            Decl::Var(v) => {
+                let whose = if v.per_player { "each player's " } else { "" };
+                let what = format!("{whose}{}", v.name.text);
+                items.extend(hidden_item(
+                    &what,
+                    v.visibility,
+                    v.per_player,
+                    &v.ty,
+                    &v.visible_when,
+                ));
+            }
+            Decl::Kind(k) => {
+                for f in &k.fields {
+                    let what = format!("the {} of each {}", f.name.text, k.name.text);
+                    items.extend(hidden_item(
+                        &what,
+                        f.visibility,
+                        false,
+                        &f.ty,
+                        &f.visible_when,
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    for (place, body) in bodies(decls) {
+        walk(body, &mut |s| match &s.kind {
+            StmtKind::Let {
+                name,
+                value:
+                    LetValue::Choose {
+                        player,
+                        secret: true,
+                        prompt,
+                        ..
+                    },
+            } => {
+                let (who, you) = stmt::subject(player);
+                items.push(format!(
+                    "in {place}, {who} {} {} in secret ({}); the others learn only that a choice \
+                     was made",
+                    if you { "choose" } else { "chooses" },
+                    name.text,
+                    text(prompt)
+                ));
+            }
+            StmtKind::Secretly {
+                player,
+                players,
+                choice,
+                prompt,
+                ..
+            } => items.push(format!(
+                "in {place}, each {} in {} chooses {} in secret, all at the same time ({}); \
+                 the choices are revealed together",
+                player.text,
+                expr(players),
+                choice.text,
+                text(prompt)
+            )),
+            StmtKind::Tell { player, text: t } => {
+                let (who, you) = stmt::subject(player);
+                items.push(format!(
+                    "in {place}, only {who} {} told {}",
+                    if you { "are" } else { "is" },
+                    text(t)
+                ));
+            }
+            _ => {}
+        });
+    }
+    let mut blocks = vec![Block::Para(
+        "Everything not listed here is public: every player sees it, and every move with its \
+         choices."
+            .to_string(),
+    )];
+    if items.is_empty() {
+        blocks.push(Block::Para("Nothing is hidden in this game.".to_string()));
+    } else {
+        blocks.push(Block::Items(items));
+    }
+    section(2, "What is hidden", blocks)
+}
+
+fn the_end(decls: &[Decl], sources: &SourceMap) -> Section {
+    let mut blocks = vec![Block::Para(
+        "The game ends when the flow of play reaches its end.".to_string(),
+    )];
+    let mut early = Vec::new();
+    for (place, body) in bodies(decls) {
+        walk(body, &mut |s| {
+            if let StmtKind::Finish(why) = &s.kind {
+                early.push(match why {
+                    Some(t) => format!("in {place}: {}", text(t)),
+                    None => format!("in {place}"),
+                });
+            }
+        });
+    }
+    if !early.is_empty() {
+        blocks.push(Block::Para(
+            "It also ends at once, as it stands:".to_string(),
+        ));
+        blocks.push(Block::Items(early));
+    }
+    let score = decls.iter().find_map(|d| match d {
+        Decl::Score(s) => Some(s),
+        _ => None,
+    });
+    match score {
+        Some(s) => {
+            blocks.extend(decls::notes_block(sources, s.keyword.span));
+            blocks.push(Block::Para(format!(
+                "Score: each player {} scores {}.",
+                s.player.text,
+                expr(&s.body)
+            )));
+        }
+        None => blocks.push(Block::Para("Score: there are no scores.".to_string())),
+    }
+    let winners = decls.iter().find_map(|d| match d {
+        Decl::Winners(w) => Some(w),
+        _ => None,
+    });
+    match winners {
+        Some(w) => {
+            blocks.extend(decls::notes_block(sources, w.keyword.span));
+            blocks.push(Block::Para(format!(
+                "Winners: {}. If nobody is left, everyone loses.",
+                expr(&w.body)
+            )));
+        }
+        None => blocks.push(Block::Para(
+            "Winners: the players with the highest score; a tie is a shared win.".to_string(),
+        )),
+    }
+    section(2, "How the game ends", blocks)
+}
+
+fn invariants(decls: &[Decl]) -> Vec<Section> {
+    let items: Vec<String> = decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Invariant(i) => Some(decls::invariant_item(i)),
+            _ => None,
+        })
+        .collect();
+    if items.is_empty() {
+        return Vec::new();
+    }
+    vec![section(
+        2,
+        "Always true",
+        vec![
+            Block::Para(
+                "The rules keep these true throughout the game (checked after every decision):"
+                    .to_string(),
+            ),
+            Block::Items(items),
+        ],
+    )]
+}
+
+/// What is hidden of one variable or field, if anything: who sees it, and what others see.
+fn hidden_item(
+    what: &str,
+    vis: Visibility,
+    per_player: bool,
+    ty: &TypeExpr,
+    visible_when: &Option<Expr>,
+) -> Option<String> {
+    if vis == Visibility::Public {
+        return None; // a condition can only widen what the visibility allows
+    }
+    let mut out = format!("{what}: {}", decls::visibility(vis, per_player));
+    if let Some(w) = visible_when {
+        out.push_str(&format!(
+            ", and also visible to a viewer when: {}",
+            super::expr::visibility_condition(w)
+        ));
+    }
+    if matches!(ty, TypeExpr::List(..)) {
+        let who = if vis == Visibility::Secret && per_player {
+            "the others"
+        } else {
+            "everyone"
+        };
+        let verb = if who == "everyone" { "sees" } else { "see" };
+        out.push_str(&format!("; {who} {verb} how many items it holds"));
+    }
+    Some(out)
+}
