@@ -107,31 +107,46 @@ fn components(decls: &[Decl], program: &Arc<Program>, sources: &SourceMap) -> Se
     }
     for d in decls {
         if let Decl::Kind(k) = d {
-            blocks.extend(decls::kind_blocks(k, sources));
+            let columns = decls::by_index(k);
+            let table = if columns.is_empty() {
+                None
+            } else {
+                start::instances(program, &k.name.text, &columns)
+            };
+            blocks.extend(decls::kind_blocks(k, sources, table.is_some()));
+            if let Some((head, rows)) = table {
+                blocks.push(Block::Para(format!(
+                    "The {} one by one, as a game with {} begins:",
+                    super::expr::plural(&k.name.text),
+                    start::players_words(program.min_players)
+                )));
+                blocks.push(Block::Table { head, rows });
+            }
         }
     }
-    let vars = |per_player: bool| -> Vec<String> {
+    let vars = |per_player: bool| -> Vec<Line> {
         decls
             .iter()
             .filter_map(|d| match d {
-                Decl::Var(v) if v.per_player == per_player => Some(decls::var_item(v, sources)),
+                Decl::Var(v) if v.per_player == per_player => Some(decls::var_lines(v, sources)),
                 _ => None,
             })
+            .flatten()
             .collect()
     };
     let (global, each) = (vars(false), vars(true));
     if !global.is_empty() {
         blocks.push(Block::Para("On the table (one for the game):".to_string()));
-        blocks.push(Block::Items(global));
+        blocks.push(Block::Tree(global));
     }
     if !each.is_empty() {
         blocks.push(Block::Para("Each player has:".to_string()));
-        blocks.push(Block::Items(each));
+        blocks.push(Block::Tree(each));
     }
     if let Some((head, rows)) = start::sizes(program) {
         blocks.push(Block::Para(format!(
-            "At the start of play (after the setup, when the first decision is asked; seed {}), \
-             by player count: how many of each kind, and how many items each list holds.",
+            "At the start of play (where the game first waits for a decision; seed {}), by \
+             player count: how many of each kind, and how many items each list holds.",
             start::SEED
         )));
         blocks.push(Block::Table { head, rows });
@@ -238,7 +253,7 @@ fn definitions(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
         "Definitions",
         vec![
             Block::Para("Values the rules compute, by name.".to_string()),
-            Block::Steps(lines),
+            Block::Tree(lines),
         ],
     )]
 }

@@ -56,14 +56,67 @@ pub fn var_item(v: &VarDecl, sources: &SourceMap) -> String {
     out
 }
 
+/// A variable as an item, with the designer's comments above it as notes beneath.
+pub fn var_lines(v: &VarDecl, sources: &SourceMap) -> Vec<Line> {
+    let mut lines = vec![Line {
+        depth: 0,
+        text: var_item(v, sources),
+    }];
+    for p in notes::paragraphs(&notes::above(sources, v.name.span)) {
+        lines.push(Line {
+            depth: 1,
+            text: format!("note: {p}"),
+        });
+    }
+    lines
+}
+
+/// The fields whose initial values read `index`: those in which the instances of a kind differ
+/// from the start.
+pub fn by_index(k: &KindDecl) -> Vec<&str> {
+    k.fields
+        .iter()
+        .filter(|f| mentions(&f.init, "index"))
+        .map(|f| f.name.text.as_str())
+        .collect()
+}
+
+/// Whether an expression uses a name anywhere.
+fn mentions(e: &crate::syntax::ast::Expr, name: &str) -> bool {
+    let any = |xs: &[crate::syntax::ast::Expr]| xs.iter().any(|x| mentions(x, name));
+    match &e.kind {
+        ExprKind::Name(n) => n.text == name,
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Me => false,
+        ExprKind::Call { args, .. } | ExprKind::List(args) => any(args),
+        ExprKind::Field { base, .. } => mentions(base, name),
+        ExprKind::Binary { lhs, rhs, .. } => mentions(lhs, name) || mentions(rhs, name),
+        ExprKind::Unary { operand, .. } => mentions(operand, name),
+        ExprKind::If {
+            cond,
+            then,
+            otherwise,
+        } => mentions(cond, name) || mentions(then, name) || mentions(otherwise, name),
+        ExprKind::Comprehension(c) => {
+            mentions(&c.source, name)
+                || c.filter.as_ref().is_some_and(|f| mentions(f, name))
+                || c.map.as_ref().is_some_and(|m| mentions(m, name))
+                || any(&c.keys)
+        }
+        ExprKind::ByPlayers(rows) => rows.iter().any(|(_, v)| mentions(v, name)),
+    }
+}
+
 /// A field of a kind as one item.
 pub fn field_item(f: &FieldDecl, sources: &SourceMap) -> String {
-    let mut out = format!(
-        "{}: {}, {}",
-        f.name.text,
-        type_words(&f.ty),
-        starting(&f.init)
-    );
+    field_words(f, sources, true)
+}
+
+/// A field of a kind in words; `start` says whether to give its initial value.
+fn field_words(f: &FieldDecl, sources: &SourceMap, start: bool) -> String {
+    let mut out = format!("{}: {}", f.name.text, type_words(&f.ty));
+    if start {
+        out.push_str(&format!(", {}", starting(&f.init)));
+    }
     let vis = visibility(f.visibility, false);
     if !vis.is_empty() {
         out.push_str(&format!(" ({vis})"));
@@ -80,8 +133,9 @@ pub fn field_item(f: &FieldDecl, sources: &SourceMap) -> String {
     out
 }
 
-/// A kind: how many, how each is shown and listed, and its fields.
-pub fn kind_blocks(k: &KindDecl, sources: &SourceMap) -> Vec<Block> {
+/// A kind: how many, how each is shown and listed, and its fields. With `listed`, the instances
+/// are listed one by one elsewhere, so a field computed from `index` is not given as a formula.
+pub fn kind_blocks(k: &KindDecl, sources: &SourceMap, listed: bool) -> Vec<Block> {
     let mut head = match &k.count {
         KindCount::Count(n) => format!("{}: {} of them", k.name.text, expr(n)),
         KindCount::Named(names) => {
@@ -100,7 +154,10 @@ pub fn kind_blocks(k: &KindDecl, sources: &SourceMap) -> Vec<Block> {
     blocks.push(Block::Para(head));
     if !k.fields.is_empty() {
         blocks.push(Block::Items(
-            k.fields.iter().map(|f| field_item(f, sources)).collect(),
+            k.fields
+                .iter()
+                .map(|f| field_words(f, sources, !(listed && mentions(&f.init, "index"))))
+                .collect(),
         ));
     }
     blocks

@@ -52,6 +52,8 @@ pub enum Block {
     Items(Vec<String>),
     /// Steps of pseudo-code, nested by depth.
     Steps(Vec<Line>),
+    /// Items of prose with items beneath them, nested by depth.
+    Tree(Vec<Line>),
     /// The designer's comments, quoted.
     Note(Vec<String>),
     /// A table: a header row and rows of cells.

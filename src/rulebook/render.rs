@@ -25,7 +25,7 @@ pub fn text(book: &Book) -> String {
                         out.push_str(&format!("- {i}\n"));
                     }
                 }
-                Block::Steps(lines) => {
+                Block::Steps(lines) | Block::Tree(lines) => {
                     for l in lines {
                         out.push_str(&format!("{}- {}\n", "  ".repeat(l.depth), l.text));
                     }
@@ -117,7 +117,8 @@ pub fn html(book: &Book) -> String {
                     }
                     out.push_str("</ul>\n");
                 }
-                Block::Steps(lines) => out.push_str(&steps(lines)),
+                Block::Steps(lines) => out.push_str(&steps(lines, "steps")),
+                Block::Tree(lines) => out.push_str(&steps(lines, "tree")),
                 Block::Note(paras) => {
                     out.push_str("<blockquote>\n");
                     for p in paras {
@@ -148,7 +149,7 @@ pub fn html(book: &Book) -> String {
 }
 
 /// Nested lists from lines with depths: a deeper line opens a list inside the open item.
-fn steps(lines: &[Line]) -> String {
+fn steps(lines: &[Line], class: &str) -> String {
     let base = lines.iter().map(|l| l.depth).min().unwrap_or(0);
     let mut out = String::new();
     // For each open list: whether it has an item still open.
@@ -157,11 +158,11 @@ fn steps(lines: &[Line]) -> String {
         let depth = l.depth - base + 1;
         if depth > open.len() {
             while open.len() < depth {
-                out.push_str(if open.is_empty() {
-                    "<ul class=\"steps\">\n"
+                if open.is_empty() {
+                    out.push_str(&format!("<ul class=\"{class}\">\n"));
                 } else {
-                    "\n<ul>\n"
-                });
+                    out.push_str("\n<ul>\n");
+                }
                 open.push(false);
             }
         } else {

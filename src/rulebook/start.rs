@@ -1,5 +1,5 @@
 //! The components at the start of play, for every player count: found by starting a game of
-//! each count (seed 1) and measuring it where it first waits for a decision, after the setup.
+//! each count (seed 1) and measuring it where it first waits for a decision.
 //!
 //! Only sizes are reported — how many instances of each kind, how many elements each list holds
 //! — so the seed changes nothing that is printed unless the rules deal by chance.
@@ -23,13 +23,7 @@ pub fn sizes(program: &Arc<Program>) -> Option<(Vec<String>, Vec<Vec<String>>)> 
         }
     }
     let mut head = vec!["component".to_string()];
-    head.extend(counts.iter().map(|n| {
-        if *n == 1 {
-            "1 player".to_string()
-        } else {
-            format!("{n} players")
-        }
-    }));
+    head.extend(counts.iter().map(|n| players_words(*n)));
     let mut rows = Vec::new();
     for (k, kind) in program.kinds.iter().enumerate() {
         let cells = games
@@ -94,4 +88,59 @@ fn per_player(game: &Game, var: usize) -> String {
             .collect::<Vec<_>>()
             .join(", "),
     }
+}
+
+/// "1 player", "3 players".
+pub fn players_words(n: u8) -> String {
+    if n == 1 {
+        "1 player".to_string()
+    } else {
+        format!("{n} players")
+    }
+}
+
+/// The most instances listed one by one: a deck of cards, not a bag of a thousand tokens.
+pub const MAX_LISTED: usize = 60;
+
+/// Every instance of a kind with some of its fields (`columns`, by name) as a game of the
+/// fewest players begins: a header row (the instance, then each field) and one row per
+/// instance. `None` if there is no such kind, no game can be started, or there are more than
+/// [`MAX_LISTED`] instances.
+pub fn instances(
+    program: &Arc<Program>,
+    kind: &str,
+    columns: &[&str],
+) -> Option<(Vec<String>, Vec<Vec<String>>)> {
+    let k = program.kinds.iter().position(|x| x.name == kind)?;
+    let game = Game::new(program.clone(), program.min_players, SEED).ok()?;
+    let state = game.state();
+    let values = state.entities.get(k)?;
+    if values.is_empty() || values.len() > MAX_LISTED {
+        return None;
+    }
+    let fields: Vec<(usize, &str)> = program.kinds[k]
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| columns.contains(&f.name.as_str()))
+        .map(|(i, f)| (i, f.name.as_str()))
+        .collect();
+    let mut head = vec![kind.to_string()];
+    head.extend(fields.iter().map(|(_, name)| name.to_string()));
+    let kind_id = crate::ir::KindId(k as u32);
+    let rows = values
+        .iter()
+        .enumerate()
+        .map(|(i, values)| {
+            let it = Value::Entity(kind_id, i as u32);
+            let mut row = vec![crate::engine::show(program, state, &it)];
+            row.extend(fields.iter().map(|(f, _)| {
+                values
+                    .get(*f)
+                    .map_or(String::new(), |v| crate::engine::show(program, state, v))
+            }));
+            row
+        })
+        .collect();
+    Some((head, rows))
 }

@@ -145,9 +145,13 @@ fn part_blocks(decl: &Decl, name: crate::diag::Span, sources: &SourceMap) -> Vec
     let mut blocks = decls::notes_block(sources, name);
     match decl {
         Decl::Var(v) => blocks.push(Block::Items(vec![decls::var_item(v, sources)])),
-        Decl::Kind(k) => blocks.extend(decls::kind_blocks(k, sources).into_iter().skip_while(
-            |b| matches!(b, Block::Note(_)), // the notes are above already
-        )),
+        Decl::Kind(k) => blocks.extend(
+            decls::kind_blocks(k, sources, false)
+                .into_iter()
+                .skip_while(
+                    |b| matches!(b, Block::Note(_)), // the notes are above already
+                ),
+        ),
         Decl::Enum(e) => blocks.push(Block::Items(vec![decls::enum_item(e)])),
         Decl::Die(d) => blocks.push(Block::Items(vec![decls::die_item(d)])),
         Decl::Def(d) => {
@@ -155,7 +159,7 @@ fn part_blocks(decl: &Decl, name: crate::diag::Span, sources: &SourceMap) -> Vec
                 .into_iter()
                 .filter(|l| l.depth == 0)
                 .collect();
-            blocks.push(Block::Steps(lines));
+            blocks.push(Block::Tree(lines));
         }
         Decl::Effect(p) | Decl::Phase(p) => {
             let s = proc_section(p, matches!(decl, Decl::Phase(_)), sources);
