@@ -69,7 +69,7 @@ fn front(decls: &[Decl], program: &Program, sources: &SourceMap, title: &str) ->
     }
     for d in decls {
         if let Decl::Game(g) = d {
-            blocks.extend(decls::notes_block(sources, g.span));
+            blocks.extend(decls::header_notes(sources, g.span));
         }
     }
     blocks.push(Block::Para(

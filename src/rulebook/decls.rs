@@ -231,6 +231,16 @@ pub fn notes_block(sources: &SourceMap, span: crate::diag::Span) -> Vec<Block> {
     }
 }
 
+/// The notes block for the comments introducing a file's header, if there are any.
+pub fn header_notes(sources: &SourceMap, span: crate::diag::Span) -> Vec<Block> {
+    let lines = notes::paragraphs(&notes::header(sources, span));
+    if lines.is_empty() {
+        Vec::new()
+    } else {
+        vec![Block::Note(lines)]
+    }
+}
+
 /// An effect or a phase as a section: its parameters, notes and steps.
 pub fn proc_section(p: &ProcDecl, phase: bool, sources: &SourceMap) -> Section {
     let heading = if phase {

@@ -121,3 +121,29 @@ fn is_item(line: &str) -> bool {
             .and_then(|r| r.chars().next())
             .is_some_and(char::is_uppercase)
 }
+
+/// The comments that introduce a file's header (`game` or `variant`): those just above it, or
+/// else the file's opening block of comments when a blank line sets it apart from what follows.
+pub fn header(sources: &SourceMap, span: Span) -> Vec<String> {
+    let above = above(sources, span);
+    if !above.is_empty() {
+        return above;
+    }
+    let Some(text) = file_text(sources, span) else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    let mut rest = text.lines();
+    for line in rest.by_ref() {
+        match line.trim().strip_prefix('#') {
+            Some(c) => lines.push(c.trim().to_string()),
+            None if line.trim().is_empty() => break,
+            None => return Vec::new(), // the block runs into a declaration: its own notes
+        }
+    }
+    lines.retain(|l| !is_ruler(l));
+    while lines.last().is_some_and(String::is_empty) {
+        lines.pop();
+    }
+    lines
+}

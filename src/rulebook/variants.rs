@@ -61,7 +61,7 @@ pub fn sections(files: &[VariantFile], sources: &SourceMap) -> Vec<Section> {
 
 fn variant(f: &VariantFile, sources: &SourceMap) -> Vec<Section> {
     let title = text_inner(&f.header.title);
-    let mut blocks = decls::notes_block(sources, f.header.span);
+    let mut blocks = decls::header_notes(sources, f.header.span);
     if let Some(base) = &f.header.base {
         blocks.push(Block::Para(format!(
             "A variant of the game in `{}`.",
