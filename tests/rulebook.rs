@@ -203,6 +203,10 @@ fn cli_doc_prints_text_and_html_and_fails_on_a_broken_file() {
 
     let out = run(&["doc"]);
     assert_eq!(code(&out), 2, "a missing FILE is a usage error");
+
+    let out = run(&["doc", "--help"]);
+    assert_eq!(code(&out), 0);
+    assert!(stdout(&out).contains("--html") && stdout(&out).contains("--variant"));
 }
 
 #[test]
@@ -223,5 +227,50 @@ fn cli_doc_writes_to_a_file() {
         &dir.join("none/x.md").to_string_lossy(),
     ]);
     assert_eq!(code(&out), 1, "an unwritable output fails");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The complete, valid examples of the language reference (```rules boxes without a file name
+/// or an expected error), each as its text.
+fn reference_examples() -> Vec<String> {
+    let doc = std::fs::read_to_string(root().join("docs/language.md")).expect("the reference");
+    let mut out = Vec::new();
+    let mut current: Option<String> = None;
+    for line in doc.lines() {
+        match &mut current {
+            None if line == "```rules" => current = Some(String::new()),
+            Some(_) if line == "```" => out.extend(current.take()),
+            Some(text) => {
+                text.push_str(line);
+                text.push('\n');
+            }
+            None => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn every_example_of_the_language_reference_has_a_book() {
+    let dir = std::env::temp_dir().join(format!("meeple-doc-ex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let examples = reference_examples();
+    assert!(examples.len() >= 20, "found {} examples", examples.len());
+    for (i, text) in examples.iter().enumerate() {
+        let file = dir.join(format!("example{i}.rules"));
+        std::fs::write(&file, text).expect("written");
+        let (b, loaded) = meeple::rulebook::rulebook(&file, &[]);
+        let b = b.unwrap_or_else(|| {
+            panic!(
+                "example {i} does not check: {:?}\n{text}",
+                loaded.diagnostics.0
+            )
+        });
+        let book = render::text(&b);
+        for inside in INSIDES {
+            assert!(!book.contains(inside), "example {i}: `{inside}` in\n{book}");
+        }
+        assert!(render::html(&b).starts_with("<!DOCTYPE html>"));
+    }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -428,7 +428,7 @@ fn the_end(decls: &[Decl], sources: &SourceMap) -> Section {
         Some(w) => {
             blocks.extend(decls::notes_block(sources, w.keyword.span));
             blocks.push(Block::Para(format!(
-                "Winners: {}. If nobody is left, everyone loses.",
+                "Winners: {}. If that leaves nobody, nobody wins.",
                 expr(&w.body)
             )));
         }
