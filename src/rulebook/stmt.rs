@@ -3,7 +3,7 @@
 //! Total over the AST like [`super::expr`]: every statement has a sentence.
 
 use super::expr::{expr, place, possessive, term, text};
-use crate::syntax::ast::{AssignOp, Block, Expr, ExprKind, LetValue, Stmt, StmtKind};
+use crate::syntax::ast::{AssignOp, Block, Expr, ExprKind, LetValue, Name, Stmt, StmtKind};
 
 /// One line of pseudo-code: its depth of indentation and its words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -102,6 +102,28 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
             source,
             filter,
             body,
+        } if turns_in_order(var, body).is_some() => {
+            let only = turns_in_order(var, body).unwrap_or_default();
+            let mut line = match (&source.kind, filter) {
+                (ExprKind::Name(n), None) if n.text == "players" => {
+                    "each player, in seat order, takes a turn".to_string()
+                }
+                _ => format!("each {} in {}", var.text, expr(source)),
+            };
+            if !line.ends_with("a turn") {
+                if let Some(f) = filter {
+                    line.push_str(&format!(" where {}", expr(f)));
+                }
+                line.push_str(", in that order, takes a turn");
+            }
+            line.push_str(&only);
+            push(out, depth, line);
+        }
+        StmtKind::For {
+            var,
+            source,
+            filter,
+            body,
         } => {
             let mut line = format!("for each {} in {}", var.text, expr(source));
             if let Some(f) = filter {
@@ -127,12 +149,11 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
         StmtKind::Turn { player, only } => {
             let (who, you) = subject(player);
             let verb = if you { "take" } else { "takes" };
-            let mut line = format!("{who} {verb} a turn");
-            if !only.is_empty() {
-                let names: Vec<&str> = only.iter().map(|n| n.text.as_str()).collect();
-                line.push_str(&format!(" (only: {})", names.join(", ")));
-            }
-            push(out, depth, line);
+            push(
+                out,
+                depth,
+                format!("{who} {verb} a turn{}", only_words(only)),
+            );
         }
         StmtKind::Log(t) => push(out, depth, format!("announce {}", text(t))),
         StmtKind::Tell { player, text: t } => {
@@ -181,6 +202,30 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
             let args: Vec<String> = args.iter().map(expr).collect();
             push(out, depth, format!("{}({})", name.text, args.join(", ")));
         }
+    }
+}
+
+/// " (only: a, b)" for `turn p only a, b`; nothing for a plain `turn p`.
+fn only_words(only: &[Name]) -> String {
+    if only.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = only.iter().map(|n| n.text.as_str()).collect();
+    format!(" (only: {})", names.join(", "))
+}
+
+/// A loop whose whole body is a turn of its own variable (`for p in players { turn p }`):
+/// the words for the actions offered, if it is one.
+fn turns_in_order(var: &Name, body: &Block) -> Option<String> {
+    match body.stmts.as_slice() {
+        [Stmt {
+            kind: StmtKind::Turn { player, only },
+            ..
+        }] => match &player.kind {
+            ExprKind::Name(n) if n.text == var.text => Some(only_words(only)),
+            _ => None,
+        },
+        _ => None,
     }
 }
 

@@ -161,6 +161,8 @@ fn statements_are_sentences() {
          done = r > 3\n\
          if r == 6 { end game \"six\" } else if r == 1 { log \"one\" } else { tell me \"{r}\" }\n\
          for q in others(me) where q.coins > 0 { turn q only pay, pass }\n\
+         for p in players { turn p }\n\
+         for p in players where p.coins > 0 { log \"{p}\" turn p }\n\
          repeat 2 { pay(me, 1) }\n\
          while not done { turn me }\n\
          secretly each p in players choose b \"Bid\" from 0..3 then { }",
@@ -180,8 +182,11 @@ otherwise, if r is 1:
   announce “one”
 otherwise:
   you alone are told “[r]”
-for each q in the players other than you where q's coins is more than 0:
-  q takes a turn (only: pay, pass)
+each q in the players other than you where q's coins is more than 0, in that order, takes a turn (only: pay, pass)
+each player, in seat order, takes a turn
+for each p in players where p's coins is more than 0:
+  announce “[p]”
+  p takes a turn
 repeat twice:
   pay(you, 1)
 as long as not done:
