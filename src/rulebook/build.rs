@@ -190,10 +190,30 @@ fn flow(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
 }
 
 fn actions(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
+    // Every `turn` of the rules: where it stands and the actions it offers (none: all).
+    let mut turns: Vec<(String, Vec<String>)> = Vec::new();
+    for (place, body) in bodies(decls) {
+        walk(body, &mut |s| {
+            if let StmtKind::Turn { only, .. } = &s.kind {
+                let only = only.iter().map(|n| n.text.clone()).collect();
+                if !turns.iter().any(|(p, o)| *p == place && *o == only) {
+                    turns.push((place.clone(), only));
+                }
+            }
+        });
+    }
+    let restricted = turns.iter().any(|(_, only)| !only.is_empty());
     let list: Vec<Section> = decls
         .iter()
         .filter_map(|d| match d {
-            Decl::Action(a) => Some(action_section(a, sources)),
+            Decl::Action(a) => {
+                let mut s = action_section(a, sources);
+                if restricted {
+                    s.blocks
+                        .insert(1, Block::Para(offered(&a.name.text, &turns)));
+                }
+                Some(s)
+            }
             _ => None,
         })
         .collect();
@@ -212,6 +232,31 @@ fn actions(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
     )];
     out.extend(list);
     out
+}
+
+/// Where an action is offered, when some turns offer only some actions.
+fn offered(action: &str, turns: &[(String, Vec<String>)]) -> String {
+    let places: Vec<String> = turns
+        .iter()
+        .filter(|(_, only)| only.is_empty() || only.iter().any(|o| o == action))
+        .map(|(place, only)| {
+            let others: Vec<&str> = only
+                .iter()
+                .map(String::as_str)
+                .filter(|o| *o != action)
+                .collect();
+            match (only.is_empty(), others.is_empty()) {
+                (true, _) => format!("on a turn in {place}, among every action"),
+                (false, true) => format!("on a turn in {place}, alone"),
+                (false, false) => format!("on a turn in {place}, beside {}", others.join(", ")),
+            }
+        })
+        .collect();
+    if places.is_empty() {
+        "Offered: on no turn of the rules.".to_string()
+    } else {
+        format!("Offered: {}.", places.join("; "))
+    }
 }
 
 fn effects(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
