@@ -238,9 +238,9 @@ fn comprehension_bare(c: &Comprehension) -> String {
             "{} for each {} in {}",
             at(m, CMP),
             c.var.text,
-            at(&c.source, ATOM)
+            at(&c.source, RANGE)
         ),
-        None => format!("{} in {}", c.var.text, at(&c.source, ATOM)),
+        None => format!("{} in {}", c.var.text, at(&c.source, RANGE)),
     };
     if let Some(f) = &c.filter {
         out.push_str(" where ");
@@ -283,7 +283,12 @@ fn call(name: &str, args: &[Expr]) -> (String, u8) {
         ("last", 1) => one("the last of"),
         ("subsets", 1) => one("every selection from"),
         ("sort", 1) => format!("{} in increasing order", term(&args[0])),
-        ("reverse", 1) => format!("{} in reverse order", term(&args[0])),
+        ("reverse", 1) => match &args[0].kind {
+            ExprKind::Call { name, args: inner } if name.text == "sort" && inner.len() == 1 => {
+                format!("{} in decreasing order", term(&inner[0]))
+            }
+            _ => format!("{} in reverse order", term(&args[0])),
+        },
         ("distinct", 1) => format!("{} without repeats", term(&args[0])),
         ("duplicates", 1) => one("the repeated values of"),
         ("abs", 1) => one("the size of"),

@@ -82,6 +82,11 @@ fn built_ins_are_phrases() {
         "the total of a's track for each a in alliance where a's in_play"
     );
     assert_eq!(words("first(players)"), "the first of players");
+    assert_eq!(words("reverse(sort(xs))"), "xs in decreasing order");
+    assert_eq!(
+        words("[x * 2 for x in 1..n where x > 1]"),
+        "the list of x × 2 for each x in 1 to n where x is more than 1"
+    );
     assert_eq!(words("nth(xs, 2)"), "item 2 of xs");
     assert_eq!(words("others(me)"), "the players other than you");
     assert_eq!(
