@@ -22,7 +22,19 @@ pub fn visibility(v: Visibility, per_player: bool) -> &'static str {
 }
 
 /// "starting at 0", "starting empty", "starting as card".
-fn starting(init: &crate::syntax::ast::Expr) -> String {
+fn starting(init: &crate::syntax::ast::Expr, ty: &TypeExpr) -> String {
+    match (&init.kind, ty) {
+        // `list of card = card`: every instance (or value) of the kind (or enum).
+        (ExprKind::Name(n), TypeExpr::List(inner, _)) if matches!(inner.as_ref(), TypeExpr::Named(t) if t.text == n.text) =>
+        {
+            format!("starting with every {}", n.text)
+        }
+        _ => starting_value(init),
+    }
+}
+
+/// "starting at 0", "starting empty", "starting as ...".
+fn starting_value(init: &crate::syntax::ast::Expr) -> String {
     match &init.kind {
         ExprKind::List(xs) if xs.is_empty() => "starting empty".to_string(),
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None => {
@@ -38,7 +50,7 @@ pub fn var_item(v: &VarDecl, sources: &SourceMap) -> String {
         "{}: {}, {}",
         v.name.text,
         type_words(&v.ty),
-        starting(&v.init)
+        starting(&v.init, &v.ty)
     );
     let vis = visibility(v.visibility, v.per_player);
     if !vis.is_empty() {
@@ -115,7 +127,7 @@ pub fn field_item(f: &FieldDecl, sources: &SourceMap) -> String {
 fn field_words(f: &FieldDecl, sources: &SourceMap, start: bool) -> String {
     let mut out = format!("{}: {}", f.name.text, type_words(&f.ty));
     if start {
-        out.push_str(&format!(", {}", starting(&f.init)));
+        out.push_str(&format!(", {}", starting(&f.init, &f.ty)));
     }
     let vis = visibility(f.visibility, false);
     if !vis.is_empty() {
