@@ -414,17 +414,6 @@ pub fn text_inner(t: &Text) -> String {
     out
 }
 
-/// The literal pieces of a text, each as written (for checking that a rulebook quotes it).
-pub fn text_pieces(t: &Text) -> Vec<String> {
-    t.parts
-        .iter()
-        .filter_map(|p| match p {
-            TextPart::Lit(s) => Some(s.clone()),
-            TextPart::Expr(_) => None,
-        })
-        .collect()
-}
-
 /// A type in words: `int in 0..20` is "a number from 0 to 20".
 pub fn type_words(t: &TypeExpr) -> String {
     match t {
