@@ -20,6 +20,27 @@ pub fn book(
     sources: &SourceMap,
     variant_files: &[VariantFile],
 ) -> Book {
+    // Enum values are written as the players see them and type them.
+    let mut shown = std::collections::HashMap::new();
+    for d in decls {
+        if let Decl::Enum(e) = d {
+            for (v, t) in e.values.iter().zip(&e.shown) {
+                if let Some(t) = t.as_ref().and_then(|t| t.literal()) {
+                    shown.insert(v.text.clone(), t);
+                }
+            }
+        }
+    }
+    super::expr::with_shown(shown, || chapters(decls, program, sources, variant_files))
+}
+
+/// The book's chapters, in reading order.
+fn chapters(
+    decls: &[Decl],
+    program: &Arc<Program>,
+    sources: &SourceMap,
+    variant_files: &[VariantFile],
+) -> Book {
     let mut title = program.title.clone();
     if !program.variants.is_empty() {
         title.push_str(&format!(" — {}", program.variants.join(", ")));

@@ -29,6 +29,38 @@ const NEG: u8 = 8;
 /// Names, numbers, calls, possessives: never bracketed.
 const ATOM: u8 = 9;
 
+thread_local! {
+    /// Enum values shown otherwise than named (`jack shown as "J"`), while a book is drawn.
+    static SHOWN: std::cell::RefCell<std::collections::HashMap<String, String>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Runs `f` with enum values rendered as the game shows them (`jack` as "J", `market_crash`
+/// as “Market crash”): `shown` maps each value's name to its text.
+pub fn with_shown<T>(shown: std::collections::HashMap<String, String>, f: impl FnOnce() -> T) -> T {
+    let before = SHOWN.with(|s| std::mem::replace(&mut *s.borrow_mut(), shown));
+    let out = f();
+    SHOWN.with(|s| *s.borrow_mut() = before);
+    out
+}
+
+/// How an enum value named `name` is shown, if otherwise than its name and in a word or more:
+/// one word as it is, several in quotes. An abbreviation (`H` for `hearts`, `10` for `ten`)
+/// reads worse than the name, which is kept.
+fn shown(name: &str) -> Option<String> {
+    SHOWN.with(|s| {
+        let s = s.borrow();
+        let t = s.get(name)?;
+        if t.chars().count() < 3 {
+            None
+        } else if t.contains(char::is_whitespace) {
+            Some(format!("“{t}”"))
+        } else {
+            Some(t.clone())
+        }
+    })
+}
+
 /// An expression in words: `me.coins >= 2 * n` is "your coins is at least 2 × n".
 pub fn expr(e: &Expr) -> String {
     phrase(e).0
@@ -48,7 +80,7 @@ fn phrase(e: &Expr) -> (String, u8) {
         ExprKind::Me => ("you".to_string(), ATOM),
         ExprKind::Name(n) => match n.text.as_str() {
             "player_count" => ("the number of players".to_string(), ATOM),
-            other => (other.to_string(), ATOM),
+            other => (shown(other).unwrap_or_else(|| other.to_string()), ATOM),
         },
         ExprKind::Field { base, field } => (format!("{} {}", possessive(base), field.text), ATOM),
         ExprKind::Call { name, args } => call(&name.text, args),
