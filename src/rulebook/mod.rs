@@ -18,7 +18,7 @@ pub mod variants;
 
 use crate::load::{load_merged_with, read_rules_file, Loaded};
 use crate::syntax::ast;
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::path::{Path, PathBuf};
 
 pub use stmt::Line;
@@ -86,11 +86,11 @@ pub fn rulebook_with(
     variants: &[PathBuf],
     read: &dyn Fn(&Path) -> std::io::Result<String>,
 ) -> (Option<Book>, Loaded) {
-    // Every text read, in the order read: the file ids of the sources are their positions.
-    let texts: RefCell<Vec<String>> = RefCell::new(Vec::new());
+    // Every file read adds one source, in the order read: ids 0 to reads - 1.
+    let reads = Cell::new(0u32);
     let recording = |p: &Path| {
         let t = read(p)?;
-        texts.borrow_mut().push(t.clone());
+        reads.set(reads.get() + 1);
         Ok(t)
     };
     let (mut loaded, merged) = load_merged_with(path, variants, &recording);
@@ -99,8 +99,8 @@ pub fn rulebook_with(
     };
     let program = std::sync::Arc::new(program);
     let mut files = Vec::new();
-    for i in 0..texts.borrow().len() {
-        let id = crate::diag::FileId(i as u32);
+    for i in 0..reads.get() {
+        let id = crate::diag::FileId(i);
         let text = loaded.sources.file(id).text.clone();
         if let Ok(file) = crate::syntax::parse(id, &text) {
             files.push(file);
