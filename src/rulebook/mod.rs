@@ -4,7 +4,8 @@
 //! render every expression and statement readably), the checked program (the components at the
 //! start of a game, for every player count, found by starting one: [`start`]), the comments
 //! written just above declarations (as notes: [`notes`]) and each variant's own file (what it
-//! adds, replaces and removes: [`variants`]). [`build`] lays it out as a [`Book`] of sections;
+//! adds, replaces and removes: [`variants`]). [`build`] lays it out as a [`Book`] of sections
+//! ([`survey`] the chapters that look at every rule at once: what is hidden, how it ends);
 //! [`render`] prints a book as plain text or as a self-contained HTML page.
 
 pub mod build;
@@ -14,6 +15,7 @@ pub mod notes;
 pub mod render;
 pub mod start;
 pub mod stmt;
+pub mod survey;
 pub mod variants;
 
 use crate::load::{load_merged_with, read_rules_file, Loaded};
