@@ -3,7 +3,7 @@
 //!
 //! The pipeline, one folder a stage: [`syntax`] (pest → AST) → [`load`] (variants) →
 //! [`check`] (resolve, type, lint, lower to [`ir`]) → [`engine`] (state, flow, effects, views)
-//! → front ends ([`bots`], [`sim`], [`scenario`], [`golden`], [`repl`], [`cli`], [`lsp`]).
+//! → front ends ([`bots`], [`sim`], [`scenario`], [`golden`], [`repl`], [`rulebook`], [`cli`], [`lsp`]).
 
 pub mod bots;
 pub mod check;
@@ -15,6 +15,7 @@ pub mod ir;
 pub mod load;
 pub mod lsp;
 pub mod repl;
+pub mod rulebook;
 pub mod save;
 pub mod scenario;
 pub mod sim;

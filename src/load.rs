@@ -74,8 +74,19 @@ pub fn load_indexed(
     path: &Path,
     read: &dyn Fn(&Path) -> std::io::Result<String>,
 ) -> (Loaded, NameIndex) {
-    let (loaded, index) = load_inner(path, &[], read, true);
+    let (loaded, index, _) = load_inner(path, &[], read, true);
     (loaded, index.unwrap_or_default())
+}
+
+/// Like [`load_with`], also returning the merged declarations (when the files parsed and the
+/// variants applied), for front ends that read the rules themselves, such as the rulebook.
+pub fn load_merged_with(
+    path: &Path,
+    variants: &[PathBuf],
+    read: &dyn Fn(&Path) -> std::io::Result<String>,
+) -> (Loaded, Option<Merged>) {
+    let (loaded, _, merged) = load_inner(path, variants, read, false);
+    (loaded, merged)
 }
 
 fn load_inner(
@@ -83,7 +94,7 @@ fn load_inner(
     variants: &[PathBuf],
     read: &dyn Fn(&Path) -> std::io::Result<String>,
     indexed: bool,
-) -> (Loaded, Option<NameIndex>) {
+) -> (Loaded, Option<NameIndex>, Option<Merged>) {
     let mut loader = Loader {
         sources: SourceMap::default(),
         diags: Vec::new(),
@@ -99,7 +110,7 @@ fn load_inner(
             diagnostics: Diagnostics(diags),
             sources,
         };
-        return (loaded, None);
+        return (loaded, None, None);
     };
     merged.sources = sources.clone();
     let had_errors = diags.iter().any(Diagnostic::is_error);
@@ -116,7 +127,7 @@ fn load_inner(
         diagnostics: Diagnostics(diags),
         sources,
     };
-    (loaded, index)
+    (loaded, index, Some(merged))
 }
 
 /// Checks one file from a string, as if it were on disk at `name`; variants are not followed.

@@ -1,10 +1,11 @@
-//! The command line: `meeple check`, `play`, `test`, `sim`, `fmt`, `new` and `lsp`, parsed with
-//! clap.
+//! The command line: `meeple check`, `play`, `test`, `sim`, `fmt`, `new`, `doc` and `lsp`, parsed
+//! with clap.
 //!
 //! Every command prints its own output and returns an exit status; usage errors are returned as
 //! clap errors for `main` to print and exit with (status 2). Nothing here exits the process.
 
 mod check;
+mod doc;
 mod fmt;
 mod golden_files;
 mod new;
@@ -70,6 +71,10 @@ pub enum Command {
     New(new::NewArgs),
     /// Serve the Language Server Protocol on standard input and output, for editors.
     Lsp,
+    /// Draw a rulebook from the rules, for playtesters: plain text, or an HTML page with --html.
+    ///
+    /// Exits with 0 when the rulebook is written and 1 when the files do not check.
+    Doc(doc::DocArgs),
 }
 
 /// Arguments of `meeple sim`.
@@ -261,6 +266,7 @@ where
         Command::Fmt(a) => fmt::run(&a),
         Command::New(a) => new::run(&a),
         Command::Lsp => crate::lsp::run().map_err(CliError::Io),
+        Command::Doc(a) => doc::run(&a),
     };
     match result {
         Ok(code) => Ok(code),

@@ -1,0 +1,361 @@
+//! One declaration in words: a variable, a kind, an enum, a die, a definition, an effect, a
+//! phase, an action, an invariant. Used by the chapters of the book and by the variants' list
+//! of differences alike.
+
+use super::expr::{expr, text, text_inner, type_words, visibility_condition};
+use super::notes;
+use super::stmt::{self, Line};
+use super::{Block, Section};
+use crate::diag::SourceMap;
+use crate::syntax::ast::{
+    ActionDecl, DefDecl, DieDecl, EnumDecl, ExprKind, FieldDecl, InvariantDecl, KindCount,
+    KindDecl, Param, ProcDecl, Stmt, StmtKind, TypeExpr, VarDecl, Visibility,
+};
+
+/// Who may see a value, in words; empty for a public one.
+pub fn visibility(v: Visibility, per_player: bool) -> &'static str {
+    match (v, per_player) {
+        (Visibility::Public, _) => "",
+        (Visibility::Secret, true) => "secret: only its player sees it",
+        (Visibility::Secret, false) | (Visibility::Hidden, _) => "hidden: nobody sees it",
+    }
+}
+
+/// "starting at 0", "starting empty", "starting as card".
+fn starting(init: &crate::syntax::ast::Expr, ty: &TypeExpr) -> String {
+    match (&init.kind, ty) {
+        // `list of card = card`: every instance (or value) of the kind (or enum).
+        (ExprKind::Name(n), TypeExpr::List(inner, _)) if matches!(inner.as_ref(), TypeExpr::Named(t) if t.text == n.text) =>
+        {
+            format!("starting with every {}", n.text)
+        }
+        _ => starting_value(init),
+    }
+}
+
+/// "starting at 0", "starting empty", "starting as ...".
+fn starting_value(init: &crate::syntax::ast::Expr) -> String {
+    match &init.kind {
+        ExprKind::List(xs) if xs.is_empty() => "starting empty".to_string(),
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None => {
+            format!("starting at {}", expr(init))
+        }
+        _ => format!("starting as {}", expr(init)),
+    }
+}
+
+/// A variable as one item: "honest: a number, starting at 0 — the honest score track".
+pub fn var_item(v: &VarDecl, sources: &SourceMap) -> String {
+    let mut out = format!(
+        "{}: {}, {}",
+        v.name.text,
+        type_words(&v.ty),
+        starting(&v.init, &v.ty)
+    );
+    let vis = visibility(v.visibility, v.per_player);
+    if !vis.is_empty() {
+        out.push_str(&format!(" ({vis})"));
+    }
+    if let Some(w) = &v.visible_when {
+        out.push_str(&format!(
+            "; also visible to a viewer when: {}",
+            visibility_condition(w)
+        ));
+    }
+    if let Some(c) = notes::trailing(sources, v.name.span) {
+        out.push_str(&format!(" — {c}"));
+    }
+    out
+}
+
+/// A variable as an item, with the designer's comments above it as notes beneath.
+pub fn var_lines(v: &VarDecl, sources: &SourceMap) -> Vec<Line> {
+    let mut lines = vec![Line {
+        depth: 0,
+        text: var_item(v, sources),
+    }];
+    for p in notes::paragraphs(&notes::above(sources, v.name.span)) {
+        lines.push(Line {
+            depth: 1,
+            text: format!("note: {p}"),
+        });
+    }
+    lines
+}
+
+/// The fields whose initial values read `index`: those in which the instances of a kind differ
+/// from the start.
+pub fn by_index(k: &KindDecl) -> Vec<&str> {
+    k.fields
+        .iter()
+        .filter(|f| mentions(&f.init, "index"))
+        .map(|f| f.name.text.as_str())
+        .collect()
+}
+
+/// Whether an expression uses a name anywhere.
+fn mentions(e: &crate::syntax::ast::Expr, name: &str) -> bool {
+    let any = |xs: &[crate::syntax::ast::Expr]| xs.iter().any(|x| mentions(x, name));
+    match &e.kind {
+        ExprKind::Name(n) => n.text == name,
+        ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Me => false,
+        ExprKind::Call { args, .. } | ExprKind::List(args) => any(args),
+        ExprKind::Field { base, .. } => mentions(base, name),
+        ExprKind::Binary { lhs, rhs, .. } => mentions(lhs, name) || mentions(rhs, name),
+        ExprKind::Unary { operand, .. } => mentions(operand, name),
+        ExprKind::If {
+            cond,
+            then,
+            otherwise,
+        } => mentions(cond, name) || mentions(then, name) || mentions(otherwise, name),
+        ExprKind::Comprehension(c) => {
+            mentions(&c.source, name)
+                || c.filter.as_ref().is_some_and(|f| mentions(f, name))
+                || c.map.as_ref().is_some_and(|m| mentions(m, name))
+                || any(&c.keys)
+        }
+        ExprKind::ByPlayers(rows) => rows.iter().any(|(_, v)| mentions(v, name)),
+    }
+}
+
+/// A field of a kind as one item.
+pub fn field_item(f: &FieldDecl, sources: &SourceMap) -> String {
+    field_words(f, sources, true)
+}
+
+/// A field of a kind in words; `start` says whether to give its initial value.
+fn field_words(f: &FieldDecl, sources: &SourceMap, start: bool) -> String {
+    let mut out = format!("{}: {}", f.name.text, type_words(&f.ty));
+    if start {
+        out.push_str(&format!(", {}", starting(&f.init, &f.ty)));
+    }
+    let vis = visibility(f.visibility, false);
+    if !vis.is_empty() {
+        out.push_str(&format!(" ({vis})"));
+    }
+    if let Some(w) = &f.visible_when {
+        out.push_str(&format!(
+            "; also visible to a viewer when: {}",
+            visibility_condition(w)
+        ));
+    }
+    if let Some(c) = notes::trailing(sources, f.name.span) {
+        out.push_str(&format!(" — {c}"));
+    }
+    out
+}
+
+/// A kind: how many, how each is shown and listed, and its fields. With `listed`, the instances
+/// are listed one by one elsewhere, so a field computed from `index` is not given as a formula.
+pub fn kind_blocks(k: &KindDecl, sources: &SourceMap, listed: bool) -> Vec<Block> {
+    let mut head = match &k.count {
+        KindCount::Count(n) => format!("{}: {} of them", k.name.text, expr(n)),
+        KindCount::Named(names) => {
+            let names: Vec<&str> = names.iter().map(|n| n.text.as_str()).collect();
+            format!("{}: one each named {}", k.name.text, names.join(", "))
+        }
+    };
+    if let Some(label) = &k.label {
+        head.push_str(&format!(", each shown as {}", text(label)));
+    }
+    if let Some(l) = &k.listed {
+        head.push_str(&format!("; the game lists only those where {}", expr(l)));
+    }
+    head.push('.');
+    let mut blocks = notes_block(sources, k.name.span);
+    blocks.push(Block::Para(head));
+    if !k.fields.is_empty() {
+        blocks.push(Block::Items(
+            k.fields
+                .iter()
+                .map(|f| field_words(f, sources, !(listed && mentions(&f.init, "index"))))
+                .collect(),
+        ));
+    }
+    blocks
+}
+
+/// An enum as one item: "suit: clubs (shown “C”), diamonds (shown “D”)".
+pub fn enum_item(e: &EnumDecl) -> String {
+    let values: Vec<String> = e
+        .values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| match e.shown.get(i).and_then(Option::as_ref) {
+            Some(t) => format!("{} (shown {})", v.text, text(t)),
+            None => v.text.clone(),
+        })
+        .collect();
+    format!("{}: {}", e.name.text, values.join(", "))
+}
+
+/// A die as one item: "d6: a die with faces 1 to 6".
+pub fn die_item(d: &DieDecl) -> String {
+    format!("{}: a die with faces {}", d.name.text, expr(&d.faces))
+}
+
+/// A definition as lines: "total(p) means ..." and its notes beneath.
+pub fn def_lines(d: &DefDecl, sources: &SourceMap) -> Vec<Line> {
+    let mut lines = vec![Line {
+        depth: 0,
+        text: format!(
+            "{}({}) means {} ({})",
+            d.name.text,
+            param_names(&d.params),
+            expr(&d.body),
+            type_words(&d.ret)
+        ),
+    }];
+    for p in notes::paragraphs(&notes::above(sources, d.name.span)) {
+        lines.push(Line {
+            depth: 1,
+            text: format!("note: {p}"),
+        });
+    }
+    lines
+}
+
+/// Parameter names, comma-separated: "p, a".
+pub fn param_names(params: &[Param]) -> String {
+    params
+        .iter()
+        .map(|p| p.name.text.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Parameters with their types: "p (a player), a (an alliance)".
+pub fn params_words(params: &[Param]) -> String {
+    params
+        .iter()
+        .map(|p| format!("{} ({})", p.name.text, type_words(&p.ty)))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The notes block for the comments above a name, if there are any.
+pub fn notes_block(sources: &SourceMap, span: crate::diag::Span) -> Vec<Block> {
+    let lines = notes::paragraphs(&notes::above(sources, span));
+    if lines.is_empty() {
+        Vec::new()
+    } else {
+        vec![Block::Note(lines)]
+    }
+}
+
+/// The notes block for the comments introducing a file's header, if there are any.
+pub fn header_notes(sources: &SourceMap, span: crate::diag::Span) -> Vec<Block> {
+    let lines = notes::paragraphs(&notes::header(sources, span));
+    if lines.is_empty() {
+        Vec::new()
+    } else {
+        vec![Block::Note(lines)]
+    }
+}
+
+/// An effect or a phase as a section: its parameters, notes and steps.
+pub fn proc_section(p: &ProcDecl, phase: bool, sources: &SourceMap) -> Section {
+    let heading = if phase {
+        format!("Phase {}", p.name.text)
+    } else {
+        format!("{}({})", p.name.text, param_names(&p.params))
+    };
+    let mut blocks = notes_block(sources, p.name.span);
+    if !p.params.is_empty() {
+        blocks.push(Block::Para(format!("Given {}:", params_words(&p.params))));
+    }
+    blocks.push(Block::Steps(stmt::block(&p.body, 0)));
+    Section {
+        level: 3,
+        heading,
+        blocks,
+    }
+}
+
+/// The requirements at the head of an action's body, and the statements after them.
+pub fn split_requires(body: &[Stmt]) -> (Vec<&Stmt>, &[Stmt]) {
+    let n = body
+        .iter()
+        .take_while(|s| matches!(s.kind, StmtKind::Require { .. }))
+        .count();
+    (body[..n].iter().collect(), &body[n..])
+}
+
+/// An action as a section: what the player chooses, what it needs, what it does.
+pub fn action_section(a: &ActionDecl, sources: &SourceMap) -> Section {
+    let mut heading = a.name.text.clone();
+    for p in &a.params {
+        heading.push(' ');
+        heading.push_str(&p.name.text);
+    }
+    let mut blocks = Vec::new();
+    match &a.description {
+        Some(d) => blocks.push(Block::Para(format!(
+            "{}.",
+            text_inner(d).trim_end_matches('.')
+        ))),
+        None => blocks.push(Block::Para("(No description.)".to_string())),
+    }
+    blocks.extend(notes_block(sources, a.name.span));
+    if !a.params.is_empty() {
+        let chosen: Vec<String> = a
+            .params
+            .iter()
+            .map(|p| format!("{} is {}", p.name.text, domain(&p.ty)))
+            .collect();
+        blocks.push(Block::Para(format!(
+            "Typed as `{}`, where {}.",
+            heading,
+            chosen.join("; ")
+        )));
+    }
+    let (requires, effects) = split_requires(&a.body.stmts);
+    if !requires.is_empty() {
+        let items = requires
+            .iter()
+            .filter_map(|s| match &s.kind {
+                StmtKind::Require { cond, reason } => Some(requirement(cond, reason)),
+                _ => None,
+            })
+            .collect();
+        blocks.push(Block::Para("Allowed only if:".to_string()));
+        blocks.push(Block::Items(items));
+    }
+    blocks.push(Block::Para("What happens:".to_string()));
+    let mut lines = Vec::new();
+    stmt::stmts(effects, 0, &mut lines);
+    blocks.push(Block::Steps(lines));
+    Section {
+        level: 3,
+        heading,
+        blocks,
+    }
+}
+
+/// One requirement: the condition in words, and the reason the game gives when it fails.
+pub fn requirement(cond: &crate::syntax::ast::Expr, reason: &crate::syntax::ast::Text) -> String {
+    let reason_words = text_inner(reason);
+    if reason_words.trim().is_empty() {
+        expr(cond)
+    } else {
+        format!("{} — otherwise: {}", expr(cond), text(reason))
+    }
+}
+
+/// The values an action parameter takes, in words.
+fn domain(t: &TypeExpr) -> String {
+    match t {
+        TypeExpr::Named(n) => format!("any {}", n.text),
+        TypeExpr::Player(_) => "any player".to_string(),
+        TypeExpr::Bool(_) => "yes or no".to_string(),
+        other => type_words(other),
+    }
+}
+
+/// An invariant as one item.
+pub fn invariant_item(i: &InvariantDecl) -> String {
+    match &i.description {
+        Some(d) => format!("{}: {} ({})", i.name.text, text_inner(d), expr(&i.cond)),
+        None => format!("{}: {}", i.name.text, expr(&i.cond)),
+    }
+}

@@ -1,0 +1,279 @@
+//! Statements in words: each statement a line of readable pseudo-code, indented by its depth.
+//!
+//! Total over the AST like [`super::expr`]: every statement has a sentence.
+
+use super::expr::{expr, place, possessive, term, text};
+use crate::syntax::ast::{AssignOp, Block, Expr, ExprKind, LetValue, Name, Stmt, StmtKind};
+
+/// One line of pseudo-code: its depth of indentation and its words.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Line {
+    /// How many levels it is indented.
+    pub depth: usize,
+    /// The sentence.
+    pub text: String,
+}
+
+/// The statements of a block as lines, starting at `depth`.
+pub fn block(b: &Block, depth: usize) -> Vec<Line> {
+    let mut out = Vec::new();
+    stmts(&b.stmts, depth, &mut out);
+    out
+}
+
+/// Statements as lines, starting at `depth`; an empty list says that nothing happens.
+pub fn stmts(list: &[Stmt], depth: usize, out: &mut Vec<Line>) {
+    if list.is_empty() {
+        push(out, depth, "nothing happens".to_string());
+    }
+    for s in list {
+        stmt(s, depth, out);
+    }
+}
+
+fn push(out: &mut Vec<Line>, depth: usize, text: String) {
+    out.push(Line { depth, text });
+}
+
+/// The subject of a sentence about a player: "you" for `me`, the player otherwise.
+pub fn subject(p: &Expr) -> (String, bool) {
+    match p.kind {
+        ExprKind::Me => ("you".to_string(), true),
+        _ => (term(p), false),
+    }
+}
+
+/// One statement as lines.
+pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
+    match &s.kind {
+        StmtKind::Let { name, value } => {
+            push(
+                out,
+                depth,
+                format!("let {} be {}", name.text, let_value(value)),
+            );
+        }
+        StmtKind::Assign {
+            place: p,
+            op,
+            value,
+        } => {
+            let p = place(p);
+            let line = match op {
+                AssignOp::Set => format!("set {p} to {}", super::expr::value(value)),
+                AssignOp::Add => format!("add {} to {p}", term_or_list(value)),
+                AssignOp::Sub => format!("take {} from {p}", term_or_list(value)),
+            };
+            push(out, depth, line);
+        }
+        StmtKind::If {
+            cond,
+            then,
+            otherwise,
+        } => {
+            push(out, depth, format!("if {}:", expr(cond)));
+            stmts(&then.stmts, depth + 1, out);
+            let mut rest = otherwise.as_ref();
+            while let Some(b) = rest {
+                match b.stmts.as_slice() {
+                    [Stmt {
+                        kind:
+                            StmtKind::If {
+                                cond,
+                                then,
+                                otherwise,
+                            },
+                        ..
+                    }] => {
+                        push(out, depth, format!("otherwise, if {}:", expr(cond)));
+                        stmts(&then.stmts, depth + 1, out);
+                        rest = otherwise.as_ref();
+                    }
+                    _ => {
+                        push(out, depth, "otherwise:".to_string());
+                        stmts(&b.stmts, depth + 1, out);
+                        rest = None;
+                    }
+                }
+            }
+        }
+        StmtKind::For {
+            var,
+            source,
+            filter,
+            body,
+        } if turns_in_order(var, body).is_some() => {
+            let only = turns_in_order(var, body).unwrap_or_default();
+            let mut line = match (&source.kind, filter) {
+                (ExprKind::Name(n), None) if n.text == "players" => {
+                    "each player, in seat order, takes a turn".to_string()
+                }
+                _ => format!("each {} in {}", var.text, expr(source)),
+            };
+            if !line.ends_with("a turn") {
+                if let Some(f) = filter {
+                    line.push_str(&format!(" where {}", expr(f)));
+                }
+                line.push_str(", in that order, takes a turn");
+            }
+            line.push_str(&only);
+            push(out, depth, line);
+        }
+        StmtKind::For {
+            var,
+            source,
+            filter,
+            body,
+        } => {
+            let mut line = format!("for each {} in {}", var.text, expr(source));
+            if let Some(f) = filter {
+                line.push_str(&format!(" where {}", expr(f)));
+            }
+            line.push(':');
+            push(out, depth, line);
+            stmts(&body.stmts, depth + 1, out);
+        }
+        StmtKind::Repeat { count, body } => {
+            let times = match count.kind {
+                ExprKind::Int(1) => "once".to_string(),
+                ExprKind::Int(2) => "twice".to_string(),
+                _ => format!("{} times", term(count)),
+            };
+            push(out, depth, format!("repeat {times}:"));
+            stmts(&body.stmts, depth + 1, out);
+        }
+        StmtKind::While { cond, body } => {
+            push(out, depth, format!("as long as {}:", expr(cond)));
+            stmts(&body.stmts, depth + 1, out);
+        }
+        StmtKind::Turn { player, only } => {
+            let (who, you) = subject(player);
+            let verb = if you { "take" } else { "takes" };
+            push(
+                out,
+                depth,
+                format!("{who} {verb} a turn{}", only_words(only)),
+            );
+        }
+        StmtKind::Log(t) => push(out, depth, format!("announce {}", text(t))),
+        StmtKind::Tell { player, text: t } => {
+            let (who, you) = subject(player);
+            let line = if you {
+                format!("you alone are told {}", text(t))
+            } else {
+                format!("tell {who} alone {}", text(t))
+            };
+            push(out, depth, line);
+        }
+        StmtKind::Require { cond, reason } => {
+            push(
+                out,
+                depth,
+                format!("require {} (otherwise: {})", expr(cond), text(reason)),
+            );
+        }
+        StmtKind::Finish(None) => push(out, depth, "the game ends".to_string()),
+        StmtKind::Finish(Some(why)) => {
+            push(out, depth, format!("the game ends: {}", text(why)));
+        }
+        StmtKind::Secretly {
+            player,
+            players,
+            choice,
+            prompt,
+            options,
+            then,
+        } => {
+            push(
+                out,
+                depth,
+                format!(
+                    "each {} in {} at the same time chooses {} in secret from {} ({}); then, for each of them in turn:",
+                    player.text,
+                    term(players),
+                    choice.text,
+                    super::expr::clause(options),
+                    text(prompt)
+                ),
+            );
+            stmts(&then.stmts, depth + 1, out);
+        }
+        StmtKind::Call { name, args } => {
+            let args: Vec<String> = args.iter().map(expr).collect();
+            push(out, depth, format!("{}({})", name.text, args.join(", ")));
+        }
+    }
+}
+
+/// " (only: a, b)" for `turn p only a, b`; nothing for a plain `turn p`.
+fn only_words(only: &[Name]) -> String {
+    if only.is_empty() {
+        return String::new();
+    }
+    let names: Vec<&str> = only.iter().map(|n| n.text.as_str()).collect();
+    format!(" (only: {})", names.join(", "))
+}
+
+/// A loop whose whole body is a turn of its own variable (`for p in players { turn p }`):
+/// the words for the actions offered, if it is one.
+fn turns_in_order(var: &Name, body: &Block) -> Option<String> {
+    match body.stmts.as_slice() {
+        [Stmt {
+            kind: StmtKind::Turn { player, only },
+            ..
+        }] => match &player.kind {
+            ExprKind::Name(n) if n.text == var.text => Some(only_words(only)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The value added to or taken from a place: a single term, or a list in brackets.
+fn term_or_list(e: &Expr) -> String {
+    term(e)
+}
+
+/// The right-hand side of a `let`, in words.
+pub fn let_value(v: &LetValue) -> String {
+    match v {
+        LetValue::Expr(e) => super::expr::value(e),
+        LetValue::Choose {
+            player,
+            prompt,
+            options,
+            secret,
+        } => format!(
+            "{} {}choice from {} ({})",
+            possessive(player),
+            if *secret { "secret " } else { "" },
+            super::expr::clause(options),
+            text(prompt)
+        ),
+        LetValue::Ask {
+            player,
+            prompt,
+            words,
+        } => {
+            let (yes, no) = match words {
+                Some((y, n)) => (y.text.clone(), n.text.clone()),
+                None => ("yes".to_string(), "no".to_string()),
+            };
+            format!(
+                "{} answer to {} ({yes} = yes, {no} = no)",
+                possessive(player),
+                text(prompt)
+            )
+        }
+        LetValue::Roll { count: None, die } => format!("a roll of {}", die.text),
+        LetValue::Roll {
+            count: Some(n),
+            die,
+        } => format!("a roll of {} {} dice", term(n), die.text),
+        LetValue::Random(xs) => match &xs.kind {
+            ExprKind::Name(n) if n.text == "players" => "a player drawn at random".to_string(),
+            _ => format!("one of {} drawn at random", expr(xs)),
+        },
+        LetValue::Shuffle(xs) => format!("{} shuffled", term(xs)),
+    }
+}
