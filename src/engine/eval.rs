@@ -13,6 +13,10 @@ pub const MAX_CALL_DEPTH: usize = 200;
 /// less is left, the body runs on a new segment of [`STACK_SEGMENT`] bytes.
 const STACK_RED_ZONE: usize = 1 << 20;
 
+/// Calls nested this shallow run without asking how much stack is left (most calls: the question
+/// costs more than a small def): their bodies together fit on any thread's stack.
+const UNGUARDED_CALLS: usize = 4;
+
 /// The size of each new stack segment.
 const STACK_SEGMENT: usize = 8 << 20;
 /// Longest list a range may build.
@@ -25,6 +29,21 @@ pub struct Eval<'a> {
     /// The state read.
     pub state: &'a State,
     depth: usize,
+    /// The work left, taken from the state's meter and handed back when this evaluation ends.
+    /// Every node spends one unit without a check (it wraps below zero); calls and list
+    /// elements, which are what repeat nodes, check it.
+    work: u64,
+}
+
+impl Drop for Eval<'_> {
+    fn drop(&mut self) {
+        let left = if self.work > self.state.work.budget() {
+            0
+        } else {
+            self.work
+        };
+        self.state.work.set_left(left);
+    }
 }
 
 /// Errors are boxed so that a result is as small as a value: results are returned by every
@@ -67,14 +86,22 @@ impl<'a> Eval<'a> {
             program,
             state,
             depth: 0,
+            work: state.work.left(),
         }
+    }
+
+    /// Fails once the work budget is spent.
+    #[inline]
+    fn check_work(&self, span: Span) -> R<()> {
+        if self.work > self.state.work.budget() {
+            return Err(super::exec::work_spent(self.state.work.budget(), span));
+        }
+        Ok(())
     }
 
     /// Evaluates an expression.
     pub fn expr(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
-        if !self.state.work.spend(1) {
-            return Err(super::exec::work_spent(self.state.work.budget(), e.span));
-        }
+        self.work = self.work.wrapping_sub(1);
         Ok(match &e.kind {
             K::Const(v) => v.clone(),
             K::Local(s) => locals[*s as usize].clone(),
@@ -92,6 +119,7 @@ impl<'a> Eval<'a> {
             K::Players => Value::List(self.state.domains.seats.clone()),
             K::PlayerCount => Value::Int(self.state.players as i64),
             K::Call(id, args) => {
+                self.check_work(e.span)?;
                 let def = &self.program.defs[id.index()];
                 if self.depth >= MAX_CALL_DEPTH {
                     return Err(err(
@@ -117,9 +145,13 @@ impl<'a> Eval<'a> {
                 self.depth += 1;
                 // A body nests at most `MAX_NESTING` levels, which fit in the red zone; past
                 // that, a call continues on a new segment rather than off the end of the stack.
-                let v = stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                let v = if self.depth <= UNGUARDED_CALLS {
                     self.expr(&def.body, &mut frame)
-                });
+                } else {
+                    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                        self.expr(&def.body, &mut frame)
+                    })
+                };
                 self.depth -= 1;
                 super::spare::give_values(frame);
                 v?
@@ -502,6 +534,8 @@ impl<'a> Eval<'a> {
     ) -> R<()> {
         let items = self.items(source, locals)?;
         for item in items.iter() {
+            self.work = self.work.wrapping_sub(1);
+            self.check_work(source.span)?;
             locals[slot as usize] = item.clone();
             if let Some(f) = filter {
                 if !self.bool(f, locals)? {
@@ -663,6 +697,8 @@ impl<'a> Eval<'a> {
                 let mut found = !want;
                 let items = self.items(source, locals)?;
                 for item in items.iter() {
+                    self.work = self.work.wrapping_sub(1);
+                    self.check_work(source.span)?;
                     locals[slot as usize] = item.clone();
                     let pass = match filter {
                         Some(f) => self.bool(f, locals)?,

@@ -68,6 +68,18 @@ impl WorkMeter {
         }
     }
 
+    /// The work left.
+    #[inline]
+    pub fn left(&self) -> u64 {
+        self.left.get()
+    }
+
+    /// Sets the work left (an evaluation hands back what it did not spend).
+    #[inline]
+    pub fn set_left(&self, left: u64) {
+        self.left.set(left);
+    }
+
     /// Spends `n` units; false if the budget is spent.
     #[inline]
     pub fn spend(&self, n: u64) -> bool {
