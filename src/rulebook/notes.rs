@@ -92,6 +92,14 @@ pub fn paragraphs(lines: &[String]) -> Vec<String> {
             }
             continue;
         }
+        // A line laid out in columns (a table of commands, say) stays a line of its own.
+        if is_columns(l) {
+            if !current.is_empty() {
+                out.push(std::mem::take(&mut current));
+            }
+            out.push(l.clone());
+            continue;
+        }
         // A line that opens a list (`1 Market crash: ...`) or is indented starts afresh.
         let starts_item = is_item(l);
         if !current.is_empty() && starts_item {
@@ -106,6 +114,11 @@ pub fn paragraphs(lines: &[String]) -> Vec<String> {
         out.push(current);
     }
     out
+}
+
+/// A line aligned in columns: a run of three spaces inside it.
+fn is_columns(line: &str) -> bool {
+    line.trim().contains("   ")
 }
 
 /// A line that opens an item of a list: `- ...`, or a number and a capitalised word
