@@ -672,3 +672,50 @@ fn one_budget_sees_loop_passes_calls_and_expression_steps() {
         );
     }
 }
+
+#[test]
+fn a_product_of_wide_parameters_is_refused_not_listed() {
+    // Once: three parameters of 1,000 values each, a billion moves, out of memory at 34 s.
+    let text = "game \"Wide\" { players 2 }\n\
+        action pick(a: int in 1..1000, b: int in 1..1000, c: int in 1..1000) { }\n\
+        flow { for p in players { turn p } }\n";
+    let loaded = check_source("wide.rules", text);
+    let program = Arc::new(loaded.program.unwrap_or_else(|| {
+        panic!(
+            "{}",
+            render_all(&loaded.diagnostics, &loaded.sources, RenderStyle::plain())
+        )
+    }));
+    let err = meeple::sim::random_game(program, 2, 1).expect_err("too many moves");
+    let text = err.to_string();
+    assert!(text.contains("move-limit"), "{text}");
+    assert!(text.contains("1000000000 combinations"), "{text}");
+}
+
+#[test]
+fn texts_and_the_log_have_caps() {
+    // A log line naming a list of 100,000 numbers, and a loop that logs without end (each line
+    // cheap enough for the operation budget): both stop with an error naming the limit.
+    let cases = [
+        ("log \"{1..100000}\"", "text-too-long"),
+        (
+            "repeat 100000 { repeat 100 { log \"again\" } }",
+            "log-limit",
+        ),
+    ];
+    for (body, code) in cases {
+        let text = format!(
+            "game \"Talkative\" {{ players 2 }}\nflow {{ for p in players {{ turn p }} }}\n\
+             action go {{ {body} }}\n"
+        );
+        let loaded = check_source("talk.rules", &text);
+        let program = Arc::new(loaded.program.unwrap_or_else(|| {
+            panic!(
+                "{body}: {}",
+                render_all(&loaded.diagnostics, &loaded.sources, RenderStyle::plain())
+            )
+        }));
+        let err = meeple::sim::random_game(program, 2, 1).expect_err(body);
+        assert!(err.to_string().contains(code), "{body}: {err}");
+    }
+}

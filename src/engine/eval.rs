@@ -9,6 +9,9 @@ use crate::ir::{self, BinOp, Builtin, ExprKind as K, List, Program, QueryKind, U
 /// Deepest nesting of function calls before a runaway recursion is stopped.
 pub const MAX_CALL_DEPTH: usize = 200;
 
+/// The longest text a rule may build (a log line, a label, a prompt), in bytes.
+pub const MAX_TEXT: usize = 100_000;
+
 /// The stack a def's body may need, its expression nested as deep as the checker allows: when
 /// less is left, the body runs on a new segment of [`STACK_SEGMENT`] bytes.
 const STACK_RED_ZONE: usize = 1 << 20;
@@ -764,6 +767,14 @@ impl<'a> Eval<'a> {
                 ir::TextPart::Expr(e) => {
                     let v = self.expr(e, locals)?;
                     out.push_str(&super::show(self.program, self.state, &v));
+                    if out.len() > MAX_TEXT {
+                        return Err(err(
+                            "text-too-long",
+                            format!("this makes a text longer than {MAX_TEXT} bytes"),
+                            e.span,
+                            "show a count or a few items rather than a whole long list",
+                        ));
+                    }
                 }
             }
         }

@@ -73,6 +73,9 @@ pub(super) enum Loop {
     },
 }
 
+/// The most lines a game's log may hold.
+pub const MAX_LOG: usize = 1_000_000;
+
 /// The most parameters an action may have (the checker enforces it).
 pub const MAX_PARAMS: usize = 8;
 
@@ -507,6 +510,14 @@ impl Game {
             }
             // A playout keeps no log, so its lines are not even rendered.
             S::Log(_) | S::Tell { .. } if !self.mode.record => {}
+            S::Log(_) | S::Tell { .. } if self.log.len() >= MAX_LOG => {
+                return Err(err(
+                    "log-limit",
+                    format!("the log passed {MAX_LOG} lines"),
+                    stmt.span,
+                    "a loop here logs on and on; log a summary instead",
+                ));
+            }
             S::Log(t) => {
                 let text = self.eval_with(|ev, l| ev.text(t, l))?;
                 self.log.push(LogEntry {

@@ -9,6 +9,10 @@ use super::spare;
 use super::{show, At, Game, Pending, RuntimeError, State, Turn};
 use crate::ir::{self, StmtKind as S, Value};
 
+/// The most combinations of parameter values a turn tries, over all its actions: far more moves
+/// than anyone chooses from, and little enough memory.
+pub const MAX_MOVES: usize = 100_000;
+
 impl Game {
     /// Every legal (action, arguments) for `player` among `actions`, in the order of the
     /// actions and, within one, of their parameters' values (the last parameter fastest).
@@ -45,6 +49,7 @@ impl Game {
         turn: &mut Turn,
         locals: &mut Vec<Value>,
     ) -> R<()> {
+        let mut tried = 0usize;
         for &a in actions {
             let def = &program.actions[a.index()];
             let n = def.params.len();
@@ -65,6 +70,29 @@ impl Game {
             }
             if sizes[..n].contains(&0) {
                 continue;
+            }
+            // Every combination of values is tried: too many would take the move list past
+            // what any person could choose from, and past memory.
+            let combinations = sizes[..n]
+                .iter()
+                .try_fold(1usize, |acc, s| acc.checked_mul(*s))
+                .unwrap_or(usize::MAX);
+            tried = tried.saturating_add(combinations);
+            if tried > MAX_MOVES {
+                return Err(err(
+                    "move-limit",
+                    format!(
+                        "a turn would try more than {MAX_MOVES} moves: `{}` alone has {} combinations of its parameters' values",
+                        def.name,
+                        if combinations == usize::MAX {
+                            "countless".to_string()
+                        } else {
+                            combinations.to_string()
+                        }
+                    ),
+                    def.span,
+                    "give the parameters fewer values, or choose the rest inside the action with `choose`",
+                ));
             }
             // Requirements that read no parameter decide for every combination at once.
             let plan = def.plan;
