@@ -1,4 +1,4 @@
-//! Cheater's Game against its rulings (`shared/games/RULINGS.md`): the end of the game scored by
+//! Cheater's Game against its rulings (`docs/rulings.md`): the end of the game scored by
 //! hand (CG-7, CG-8), and scenarios played through real moves (CG-3, CG-4, CG-5, CG-6, CG-9).
 //!
 //! Scenarios need particular dice. Each uses a seed found by trying seeds in order; it is written
