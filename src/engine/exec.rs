@@ -81,6 +81,7 @@ pub const MAX_PARAMS: usize = 8;
 pub(crate) struct Backup {
     state: super::State,
     rng: super::Rng,
+    fixed: Option<Box<super::fixed::Fixed>>,
     frames: Vec<Frame>,
     pending: Option<Pending>,
     outcome: Option<Outcome>,
@@ -94,6 +95,7 @@ impl Backup {
         Backup {
             state: g.state.clone(),
             rng: g.rng.clone(),
+            fixed: g.fixed.clone(),
             frames: g.frames.clone(),
             pending: g.pending.clone(),
             outcome: g.outcome.clone(),
@@ -106,6 +108,7 @@ impl Backup {
     pub(crate) fn restore(self, g: &mut Game) {
         g.state = self.state;
         g.rng = self.rng;
+        g.fixed = self.fixed;
         g.frames = self.frames;
         g.pending = self.pending;
         g.outcome = self.outcome;
@@ -465,9 +468,8 @@ impl Game {
                 });
             }
             S::Roll { slot, count, die } => {
-                let faces = &program.dice[die.index()].faces;
                 let v = match count {
-                    None => Value::Int(faces[self.rng.index(faces.len())]),
+                    None => Value::Int(self.roll_face(die.index(), stmt.span)?),
                     Some(c) => {
                         let n = self.eval_with(|ev, l| ev.int(c, l))?;
                         if !(0..=1000).contains(&n) {
@@ -480,8 +482,8 @@ impl Game {
                         }
                         Value::List(
                             (0..n)
-                                .map(|_| Value::Int(faces[self.rng.index(faces.len())]))
-                                .collect(),
+                                .map(|_| self.roll_face(die.index(), stmt.span).map(Value::Int))
+                                .collect::<R<_>>()?,
                         )
                     }
                 };
@@ -497,12 +499,12 @@ impl Game {
                         "guard it with `if count(...) > 0`",
                     ));
                 }
-                let i = self.rng.index(items.len());
+                let i = self.pick_index(&items, stmt.span)?;
                 self.frame().locals[*slot as usize] = items[i].clone();
             }
             S::Shuffle { slot, from } => {
                 let mut items = self.eval_with(|ev, l| ev.list(from, l))?;
-                self.rng.shuffle(items.make_mut());
+                self.shuffle_items(items.make_mut(), stmt.span)?;
                 self.frame().locals[*slot as usize] = Value::List(items);
             }
             // A playout keeps no log, so its lines are not even rendered.

@@ -22,6 +22,8 @@ pub const KEYWORDS: &[&str] = &[
     "as",
     "ask",
     "base",
+    "because",
+    "before",
     "bool",
     "by",
     "choose",
@@ -56,17 +58,21 @@ pub const KEYWORDS: &[&str] = &[
     "of",
     "only",
     "or",
+    "over",
     "phase",
+    "picks",
     "play",
     "player",
     "players",
     "public",
     "random",
+    "refused",
     "remove",
     "repeat",
     "replace",
     "require",
     "roll",
+    "rolls",
     "run",
     "scenario",
     "score",
@@ -78,6 +84,7 @@ pub const KEYWORDS: &[&str] = &[
     "setup",
     "shown",
     "shuffle",
+    "shuffles",
     "source",
     "tell",
     "then",
@@ -702,6 +709,44 @@ mod tests {
             .collect();
         from_grammar.sort_unstable();
         assert_eq!(KEYWORDS, from_grammar.as_slice());
+    }
+
+    #[test]
+    fn scenario_steps_over_and_refused_are_read_as_steps_only_when_they_end_there() {
+        use ast::{Decl, StepKind};
+        let f = ok("scenario \"s\" {\n  expect not over\n  expect not over_time\n  expect not over == 2\n  expect refused \"a\" because \"b\"\n  expect refused P2 \"a\"\n  before setup { rolls 1, 2  picks P1 }\n}");
+        let ast::Item::Decl {
+            decl: Decl::Scenario(sc),
+            ..
+        } = &f.items[0]
+        else {
+            panic!("a scenario")
+        };
+        let kinds: Vec<&StepKind> = sc.steps.iter().map(|s| &s.kind).collect();
+        assert!(matches!(kinds[0], StepKind::ExpectOver(false)));
+        assert!(matches!(kinds[1], StepKind::Expect(_)));
+        assert!(matches!(kinds[2], StepKind::Expect(_)));
+        assert!(matches!(
+            kinds[3],
+            StepKind::ExpectRefused {
+                seat: None,
+                because: Some(_),
+                ..
+            }
+        ));
+        assert!(matches!(
+            kinds[4],
+            StepKind::ExpectRefused {
+                seat: Some(_),
+                because: None,
+                ..
+            }
+        ));
+        let StepKind::BeforeSetup(inner) = kinds[5] else {
+            panic!("before setup")
+        };
+        assert!(matches!(&inner[0].kind, StepKind::Rolls(xs) if xs.len() == 2));
+        assert!(matches!(&inner[1].kind, StepKind::Picks(xs) if xs.len() == 1));
     }
 
     #[test]
