@@ -847,6 +847,21 @@ action pick(r: rank) "Pick a rank" {
     }
 
     #[test]
+    fn an_argument_that_is_no_value_lists_the_values_and_a_wrong_count_says_so() {
+        let loaded = crate::load::check_source("labels.rules", CARDS);
+        let program = Arc::new(loaded.program.expect("checks"));
+        let game = Game::new(program, 2, 1).expect("starts");
+        let reason = game.why(0, "pick jack").expect("refused");
+        assert_eq!(
+            reason,
+            "`jack` is not a value of <r>; the values are: 9, 10, J"
+        );
+        let reason = game.why(0, "pick 9 10").expect("refused");
+        assert!(reason.contains("takes 1 argument(s)"), "{reason}");
+        assert_eq!(game.why(0, "pick J"), None);
+    }
+
+    #[test]
     fn an_enum_value_is_shown_as_a_plain_text() {
         let src = "game \"G\" { players 2 }\nenum e { a shown as \"{1}\", b }\nvar x: e = a\nflow { log \"{x} {b}\" }\n";
         let loaded = crate::load::check_source("g.rules", src);
