@@ -851,9 +851,17 @@ impl Game {
             let mut locals = vec![Value::None; inv.check.locals.max(1)];
             if !Eval::new(program, &self.state).bool(&inv.check.body, &mut locals)? {
                 let what = inv.description.clone().unwrap_or_else(|| inv.name.clone());
+                // The values of its parts, when it has parts (`all(...)` is simply no).
+                let values = match inv.check.body.kind {
+                    ir::ExprKind::Binary(..) => format!(
+                        "; {}",
+                        super::explain::explain(program, &self.state, &inv.check.body, &mut locals)
+                    ),
+                    _ => String::new(),
+                };
                 return Err(err(
                     "invariant-broken",
-                    format!("invariant `{}` no longer holds: {what}", inv.name),
+                    format!("invariant `{}` no longer holds: {what}{values}", inv.name),
                     inv.check.body.span,
                     "a rule changed the state in a way the invariant forbids; the last decision was undone",
                 ));

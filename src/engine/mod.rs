@@ -9,6 +9,7 @@ mod determinize;
 mod error;
 mod eval;
 mod exec;
+mod explain;
 mod fixed;
 mod moves;
 mod rng;

@@ -3,8 +3,8 @@
 
 use crate::bots::{ask_bot, Bot, BotKind};
 use crate::diag::{Diagnostic, Span};
-use crate::engine::{show, FixedChance, Game, MoveError, RuntimeError};
-use crate::ir::{self, BinOp, ExprKind, Program, Scenario, ScenarioStepKind as K, Value};
+use crate::engine::{FixedChance, Game, MoveError, RuntimeError};
+use crate::ir::{self, Program, Scenario, ScenarioStepKind as K, Value};
 use std::sync::Arc;
 
 /// How one scenario went.
@@ -266,7 +266,7 @@ fn plain_step(
         K::Expect(cond) if !truth(game, cond, locals)? => {
             let program = game.program();
             let src = program.sources.snippet(cond.span).to_string();
-            let detail = explain(game, cond, locals);
+            let detail = game.explain(cond, locals);
             return Err(fail(
                 cond.span,
                 format!("expected `{src}`"),
@@ -381,66 +381,6 @@ fn truth(game: &Game, cond: &ir::Expr, locals: &mut [Value]) -> Result<bool, Box
     {
         Value::Bool(b) => Ok(b),
         _ => Ok(false),
-    }
-}
-
-/// The values behind a failed expectation: each part of an `and` or an `or` with its value,
-/// both sides of a comparison, or the value itself.
-fn explain(game: &Game, cond: &ir::Expr, locals: &mut [Value]) -> String {
-    match &cond.kind {
-        ExprKind::Binary(op @ (BinOp::And | BinOp::Or), _, _) => {
-            let mut parts = Vec::new();
-            flatten(cond, *op, &mut parts);
-            parts
-                .into_iter()
-                .map(|part| {
-                    let whole = describe(game, part, locals);
-                    match &part.kind {
-                        ExprKind::Binary(..) => {
-                            let sides = explain(game, part, locals);
-                            if sides.is_empty() || sides == whole {
-                                whole
-                            } else {
-                                format!("{whole} ({sides})")
-                            }
-                        }
-                        _ => whole,
-                    }
-                })
-                .collect::<Vec<_>>()
-                .join("; ")
-        }
-        // Constants speak for themselves; describe only the sides that were computed.
-        ExprKind::Binary(_, a, b) => {
-            let sides: Vec<String> = [a, b]
-                .into_iter()
-                .filter(|e| !matches!(e.kind, ExprKind::Const(_)))
-                .map(|e| describe(game, e, locals))
-                .collect();
-            sides.join(", ")
-        }
-        _ => describe(game, cond, locals),
-    }
-}
-
-/// The operands of a chain of one operator: `a and b and c` gives `a`, `b`, `c`.
-fn flatten<'e>(e: &'e ir::Expr, op: BinOp, out: &mut Vec<&'e ir::Expr>) {
-    match &e.kind {
-        ExprKind::Binary(o, a, b) if *o == op => {
-            flatten(a, op, out);
-            flatten(b, op, out);
-        }
-        _ => out.push(e),
-    }
-}
-
-/// An expression as written, with its value now.
-fn describe(game: &Game, e: &ir::Expr, locals: &mut [Value]) -> String {
-    let program = game.program();
-    let src = program.sources.snippet(e.span).to_string();
-    match game.eval_in(e, locals) {
-        Ok(v) => format!("`{src}` is {}", show(program, game.state(), &v)),
-        Err(err) => format!("`{src}` fails: {}", err.message),
     }
 }
 
