@@ -187,7 +187,13 @@ impl Lowerer {
         // is not part of it.
         let mut span = self.span(&pair);
         if let Some(last) = pair.clone().into_inner().last() {
-            span.end = last.as_span().end() as u32;
+            let tail = &pair.as_str()[last.as_span().end() - pair.as_span().start()..];
+            if tail
+                .lines()
+                .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+            {
+                span.end = last.as_span().end() as u32;
+            }
         }
         let rule = pair.as_rule();
         let mut inner = pair.into_inner().skip(1);
