@@ -108,6 +108,13 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
                 for m in moves {
                     let who = seat_for(&game, seat.as_ref(), &mut locals, span, m)?;
                     if let Err(e) = game.apply_label(who, m) {
+                        if let MoveError::Runtime(r) = e {
+                            // Pointing at the rule that failed, and at the move that ran it.
+                            return Err(Box::new(r.to_diagnostic().with_secondary(
+                                span,
+                                format!("{} played `{m}` here", game.seat_name(who)),
+                            )));
+                        }
                         return Err(fail(
                             span,
                             format!("{} cannot play `{m}`: {e}", game.seat_name(who)),
@@ -184,13 +191,17 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
                 }
                 let seat = game.waiting_on()[0];
                 let index = ask_bot(&game, seat, bots[seat as usize].as_mut()).unwrap_or(0);
-                game.apply(seat, index).map_err(|e| {
-                    fail(
+                game.apply(seat, index).map_err(|e| match e {
+                    MoveError::Runtime(r) => Box::new(
+                        r.to_diagnostic()
+                            .with_secondary(span, "a bot's move failed while running this"),
+                    ),
+                    e => fail(
                         span,
                         format!("a bot's move failed: {e}"),
                         "while running",
                         "fix the rule that failed",
-                    )
+                    ),
                 })?;
             },
             K::Set(place, value) => {
@@ -526,6 +537,23 @@ scenario "another reason" {
             "{}",
             other.label
         );
+    }
+
+    #[test]
+    fn a_rule_failing_in_a_played_move_points_at_the_rule_and_the_move() {
+        let reports = run_with(
+            r#"
+scenario "over the edge" {
+  set P1.pos = 28
+  rolls 6
+  play "move"
+}
+"#,
+        );
+        let d = failure(&reports[0]);
+        assert_eq!(d.code, "invariant-broken");
+        assert!(d.message.contains("nobody passes 30"), "{}", d.message);
+        assert_eq!(d.labels[0].message, "P1 played `move` here");
     }
 
     #[test]
