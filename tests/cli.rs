@@ -542,6 +542,33 @@ fn test_fails_on_a_wrong_expectation() {
 }
 
 #[test]
+fn a_syntax_error_in_one_file_is_one_failure_and_the_other_files_are_tested() {
+    let dir = scratch("test-syntax-error");
+    let broken = format!("{dir}/broken.rules");
+    std::fs::write(
+        &broken,
+        "game \"Broken\" { players 2 }\nflow { }\nscenario \"half written\" {\n  expect refused\n",
+    )
+    .expect("write the fixture");
+    let snapshots = abs(&format!("{dir}/snapshots"));
+    let _ = std::fs::remove_dir_all(&snapshots);
+    // With goldens compared: the broken file has none written for it.
+    let o = run(&["test", &broken, RACE]);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("broken.rules: does not check (1 error)"),
+        "{out}"
+    );
+    assert!(out.contains("  ok    a bot game for 5 players"), "{out}");
+    assert!(out.trim_end().ends_with(" 1 failed"), "{out}");
+    assert!(
+        !snapshots.exists(),
+        "a golden was written for a file that does not check"
+    );
+}
+
+#[test]
 fn at_a_table_with_a_person_the_seed_is_not_shown_before_the_game_ends() {
     // The seed replays the deal: whoever reads it knows every hidden card.
     let o = meeple(

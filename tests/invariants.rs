@@ -61,6 +61,12 @@ action steal { me.coins += 1 }
         .expect_err("steal breaks it");
     assert!(err.to_string().contains("invariant-broken"), "{err}");
     assert!(err.to_string().contains("coins_kept"), "{err}");
+    // The values of its parts, and the decision that broke it.
+    assert!(
+        err.to_string()
+            .contains("`bank + sum(p.coins for p in players)` is 11 (in decision 2)"),
+        "{err}"
+    );
     assert_eq!(
         game.view(meeple::engine::Viewer::Spectator),
         before,

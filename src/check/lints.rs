@@ -1,5 +1,5 @@
-//! Whole-program lints: phases that can never be reached (an error) and definitions nothing
-//! uses (a warning).
+//! Whole-program lints: phases that can never be reached (an error), definitions nothing
+//! uses and actions named like a command of the REPL (warnings).
 
 use super::scope::Symbol;
 use super::Checker;
@@ -40,6 +40,24 @@ pub(super) fn run(c: &mut Checker) {
                 .with_help(format!(
                     "offer it with `turn p` or `turn p only {}`, or remove it",
                     a.name
+                )),
+            );
+        }
+    }
+    for a in c.program.actions.clone().iter() {
+        let name = a.name.to_lowercase();
+        if crate::repl::COMMANDS.contains(&name.as_str()) || name == "exit" {
+            let span = c.symbols.get(&a.name).map_or(a.span, |s| s.1);
+            c.error(
+                Diagnostic::warning(
+                    "command-name",
+                    format!("action `{}` is named like a command of `meeple play`", a.name),
+                    span,
+                )
+                .with_label(format!("typing `{}` runs the command", a.name))
+                .with_help(format!(
+                    "players must choose it by its number, `#N`; rename it to let them type it (the commands are {})",
+                    crate::repl::COMMANDS.join(", ")
                 )),
             );
         }

@@ -24,8 +24,9 @@ impl Checker<'_> {
         let mut players = None;
         let mut seed = 1u64;
         let mut steps = Vec::new();
+        let mut before_setup = Vec::new();
         for (i, step) in sc.steps.iter().enumerate() {
-            let kind = match &step.kind {
+            match &step.kind {
                 StepKind::Players(e) | StepKind::Seed(e) => {
                     let is_players = matches!(step.kind, StepKind::Players(_));
                     if i > 1
@@ -74,81 +75,226 @@ impl Checker<'_> {
                             .with_help("write a number, such as `seed 7`"),
                         ),
                     }
-                    continue;
                 }
-                StepKind::Play { seat, moves } => {
-                    let seat = seat.as_ref().map(|s| {
-                        let (x, t) = self.expr(s, &mut scope);
-                        self.expect_type(&Type::Player, &t, s.span, "who plays");
-                        x
-                    });
-                    let moves = moves
+                StepKind::BeforeSetup(inner) => {
+                    let first = sc.steps[..i]
                         .iter()
-                        .map(|m| {
-                            m.literal().unwrap_or_else(|| {
-                                self.error(
-                                    Diagnostic::error(
-                                        "not-constant",
-                                        "a move is written as plain text",
-                                        m.span,
-                                    )
-                                    .with_label("has `{...}` in it")
-                                    .with_help(
-                                        "write the move as the REPL lists it, such as \"trade P2\"",
-                                    ),
-                                );
-                                String::new()
-                            })
-                        })
-                        .collect();
-                    K::Play { seat, moves }
+                        .all(|s| matches!(s.kind, StepKind::Players(_) | StepKind::Seed(_)));
+                    if !first {
+                        self.error(
+                            Diagnostic::error(
+                                "misplaced-step",
+                                "`before setup` comes first in a scenario, after `players` and `seed`",
+                                step.span,
+                            )
+                            .with_label("after another step")
+                            .with_help("move it up, or merge it with the `before setup` above"),
+                        );
+                    }
+                    for s in inner {
+                        if let Some(x) = self.step(s, &mut scope, true) {
+                            before_setup.push(x);
+                        }
+                    }
                 }
-                StepKind::RunUntil(c) => {
-                    let (x, t) = self.expr(c, &mut scope);
-                    self.expect_type(&Type::Bool, &t, c.span, "the condition of `run until`");
-                    K::RunUntil(x)
+                _ => {
+                    if let Some(x) = self.step(step, &mut scope, false) {
+                        steps.push(x);
+                    }
                 }
-                StepKind::Set { place, value } => {
-                    let Some((p, ty)) = self.place(place, &mut scope) else {
-                        continue;
-                    };
-                    let (v, vt) = self.expr(value, &mut scope);
-                    self.expect_type(&ty, &vt, value.span, "the new value");
-                    K::Set(p, v)
-                }
-                StepKind::Let { name, value } => {
-                    let (v, t) = self.expr(value, &mut scope);
-                    K::Let(self.bind_local(&mut scope, name, t), v)
-                }
-                StepKind::Expect(c) => {
-                    let (x, t) = self.expr(c, &mut scope);
-                    self.expect_type(&Type::Bool, &t, c.span, "an expectation");
-                    K::Expect(x)
-                }
-                StepKind::ExpectWinners(w) => {
-                    let (x, t) = self.expr(w, &mut scope);
-                    self.expect_type(
-                        &Type::List(Box::new(Type::Player)),
-                        &t,
-                        w.span,
-                        "the winners",
-                    );
-                    K::ExpectWinners(x)
-                }
-                StepKind::Finish => K::Finish,
-            };
-            steps.push(ir::ScenarioStep {
-                kind,
-                span: step.span,
-            });
+            }
         }
         self.program.scenarios.push(ir::Scenario {
             title,
             players,
             seed,
             locals: scope.max_slots(),
+            before_setup,
             steps,
             span: sc.span,
         });
+    }
+
+    /// Checks and lowers one step other than `players`, `seed` and `before setup` (or one inside
+    /// `before setup`, where only the steps that need no decision may stand).
+    fn step(
+        &mut self,
+        step: &ast::Step,
+        scope: &mut Scope,
+        before_setup: bool,
+    ) -> Option<ir::ScenarioStep> {
+        if before_setup
+            && !matches!(
+                step.kind,
+                StepKind::Set { .. }
+                    | StepKind::Let { .. }
+                    | StepKind::Expect(_)
+                    | StepKind::Rolls(_)
+                    | StepKind::Picks(_)
+                    | StepKind::Shuffles(_)
+            )
+        {
+            self.error(
+                Diagnostic::error(
+                    "misplaced-step",
+                    "only `set`, `let`, `expect`, `rolls`, `picks` and `shuffles` come before setup",
+                    step.span,
+                )
+                .with_label("the game has not started here")
+                .with_help("move this step after the `before setup { ... }` block"),
+            );
+            return None;
+        }
+        let kind = match &step.kind {
+            StepKind::Players(_) | StepKind::Seed(_) | StepKind::BeforeSetup(_) => return None,
+            StepKind::Play { seat, moves } => {
+                let seat = seat.as_ref().map(|s| {
+                    let (x, t) = self.expr(s, scope);
+                    self.expect_type(&Type::Player, &t, s.span, "who plays");
+                    x
+                });
+                let moves = moves
+                    .iter()
+                    .map(|m| {
+                        m.literal().unwrap_or_else(|| {
+                            self.error(
+                                Diagnostic::error(
+                                    "not-constant",
+                                    "a move is written as plain text",
+                                    m.span,
+                                )
+                                .with_label("has `{...}` in it")
+                                .with_help(
+                                    "write the move as the REPL lists it, such as \"trade P2\"",
+                                ),
+                            );
+                            String::new()
+                        })
+                    })
+                    .collect();
+                K::Play { seat, moves }
+            }
+            StepKind::RunUntil(c) => {
+                let (x, t) = self.expr(c, scope);
+                self.expect_type(&Type::Bool, &t, c.span, "the condition of `run until`");
+                K::RunUntil(x)
+            }
+            StepKind::Set { place, value } => {
+                let (p, ty) = self.place(place, scope)?;
+                let (v, vt) = self.expr(value, scope);
+                self.expect_type(&ty, &vt, value.span, "the new value");
+                K::Set(p, v)
+            }
+            StepKind::Let { name, value } => {
+                let (v, t) = self.expr(value, scope);
+                K::Let(self.bind_local(scope, name, t), v)
+            }
+            StepKind::Expect(c) => {
+                let (x, t) = self.expr(c, scope);
+                self.expect_type(&Type::Bool, &t, c.span, "an expectation");
+                K::Expect(x)
+            }
+            StepKind::ExpectWinners(w) => {
+                let (x, t) = self.expr(w, scope);
+                self.expect_type(
+                    &Type::List(Box::new(Type::Player)),
+                    &t,
+                    w.span,
+                    "the winners",
+                );
+                K::ExpectWinners(x)
+            }
+            StepKind::Finish => K::Finish,
+            StepKind::ExpectRefused { seat, mv, because } => {
+                let seat = seat.as_ref().map(|s| {
+                    let (x, t) = self.expr(s, scope);
+                    self.expect_type(&Type::Player, &t, s.span, "who plays");
+                    x
+                });
+                let mv = self.plain_text(
+                    mv,
+                    "write the move as the REPL lists it, such as \"trade P2\"",
+                );
+                let because = because
+                    .as_ref()
+                    .map(|b| self.plain_text(b, "write a part of the reason's words"));
+                K::ExpectRefused { seat, mv, because }
+            }
+            StepKind::ExpectOver(over) => K::ExpectOver(*over),
+            StepKind::Rolls(faces) => {
+                let faces = faces
+                    .iter()
+                    .map(|f| {
+                        let (x, t) = self.expr(f, scope);
+                        self.expect_type(&Type::Int, &t, f.span, "a die's face");
+                        if let Some(n) = consts::int(f) {
+                            self.face_of_a_die(n, f.span);
+                        }
+                        x
+                    })
+                    .collect();
+                K::Rolls(faces)
+            }
+            StepKind::Picks(values) => {
+                K::Picks(values.iter().map(|v| self.expr(v, scope).0).collect())
+            }
+            StepKind::Shuffles(order) => {
+                let (x, t) = self.expr(order, scope);
+                if !matches!(t, Type::List(_) | Type::Error) {
+                    self.expect_type(
+                        &Type::List(Box::new(Type::Error)),
+                        &t,
+                        order.span,
+                        "the order of a shuffle",
+                    );
+                }
+                K::Shuffles(x)
+            }
+        };
+        Some(ir::ScenarioStep {
+            kind,
+            span: step.span,
+        })
+    }
+
+    /// A text written without `{...}`, as scenarios quote moves and reasons.
+    fn plain_text(&mut self, text: &ast::Text, help: &str) -> String {
+        text.literal().unwrap_or_else(|| {
+            self.error(
+                Diagnostic::error("not-constant", "a move is written as plain text", text.span)
+                    .with_label("has `{...}` in it")
+                    .with_help(help),
+            );
+            String::new()
+        })
+    }
+
+    /// A fixed roll must be a face of some die: the die it meets is known only as it is rolled.
+    fn face_of_a_die(&mut self, n: i64, span: crate::diag::Span) {
+        let dice = &self.program.dice;
+        if dice.iter().any(|d| d.faces.contains(&n)) {
+            return;
+        }
+        let label = if dice.is_empty() {
+            "the game has no dice".to_string()
+        } else {
+            let faces: Vec<String> = dice
+                .iter()
+                .map(|d| {
+                    let shown: Vec<String> = d.faces.iter().map(|f| f.to_string()).collect();
+                    format!("`{}` has {}", d.name, shown.join(", "))
+                })
+                .collect();
+            faces.join("; ")
+        };
+        self.error(
+            Diagnostic::error(
+                "impossible-roll",
+                format!("no die of this game shows {n}"),
+                span,
+            )
+            .with_label(label)
+            .with_help("fix a roll to a face the die that is rolled has"),
+        );
     }
 }

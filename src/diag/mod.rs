@@ -72,6 +72,16 @@ impl SourceMap {
         FileId(self.files.len() as u32 - 1)
     }
 
+    /// How many files it holds.
+    pub fn len(&self) -> usize {
+        self.files.len()
+    }
+
+    /// True if it holds no file.
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+
     /// The file with this id.
     pub fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]

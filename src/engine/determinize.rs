@@ -53,6 +53,8 @@ impl Game {
         copy.log.clear();
         copy.history.clear();
         copy.rng = Rng::new(seed, u64::MAX);
+        // Chance a scenario fixed is the future: nobody imagines it.
+        copy.fixed = None;
         let mut shuffler = Rng::new(seed, u64::MAX - 1);
         let places = self.hidden_places(seat);
         // One group at a time: gather its values, sort them, shuffle, put them back.

@@ -84,6 +84,7 @@ pub const MAX_PARAMS: usize = 8;
 pub(crate) struct Backup {
     state: super::State,
     rng: super::Rng,
+    fixed: Option<Box<super::fixed::Fixed>>,
     frames: Vec<Frame>,
     pending: Option<Pending>,
     outcome: Option<Outcome>,
@@ -97,6 +98,7 @@ impl Backup {
         Backup {
             state: g.state.clone(),
             rng: g.rng.clone(),
+            fixed: g.fixed.clone(),
             frames: g.frames.clone(),
             pending: g.pending.clone(),
             outcome: g.outcome.clone(),
@@ -109,6 +111,7 @@ impl Backup {
     pub(crate) fn restore(self, g: &mut Game) {
         g.state = self.state;
         g.rng = self.rng;
+        g.fixed = self.fixed;
         g.frames = self.frames;
         g.pending = self.pending;
         g.outcome = self.outcome;
@@ -468,9 +471,8 @@ impl Game {
                 });
             }
             S::Roll { slot, count, die } => {
-                let faces = &program.dice[die.index()].faces;
                 let v = match count {
-                    None => Value::Int(faces[self.rng.index(faces.len())]),
+                    None => Value::Int(self.roll_face(die.index(), stmt.span)?),
                     Some(c) => {
                         let n = self.eval_with(|ev, l| ev.int(c, l))?;
                         if !(0..=1000).contains(&n) {
@@ -483,8 +485,8 @@ impl Game {
                         }
                         Value::List(
                             (0..n)
-                                .map(|_| Value::Int(faces[self.rng.index(faces.len())]))
-                                .collect(),
+                                .map(|_| self.roll_face(die.index(), stmt.span).map(Value::Int))
+                                .collect::<R<_>>()?,
                         )
                     }
                 };
@@ -500,12 +502,12 @@ impl Game {
                         "guard it with `if count(...) > 0`",
                     ));
                 }
-                let i = self.rng.index(items.len());
+                let i = self.pick_index(&items, stmt.span)?;
                 self.frame().locals[*slot as usize] = items[i].clone();
             }
             S::Shuffle { slot, from } => {
                 let mut items = self.eval_with(|ev, l| ev.list(from, l))?;
-                self.rng.shuffle(items.make_mut());
+                self.shuffle_items(items.make_mut(), stmt.span)?;
                 self.frame().locals[*slot as usize] = Value::List(items);
             }
             // A playout keeps no log, so its lines are not even rendered.
@@ -860,9 +862,17 @@ impl Game {
             let mut locals = vec![Value::None; inv.check.locals.max(1)];
             if !Eval::new(program, &self.state).bool(&inv.check.body, &mut locals)? {
                 let what = inv.description.clone().unwrap_or_else(|| inv.name.clone());
+                // The values of its parts, when it has parts (`all(...)` is simply no).
+                let values = match inv.check.body.kind {
+                    ir::ExprKind::Binary(..) => format!(
+                        "; {}",
+                        super::explain::explain(program, &self.state, &inv.check.body, &mut locals)
+                    ),
+                    _ => String::new(),
+                };
                 return Err(err(
                     "invariant-broken",
-                    format!("invariant `{}` no longer holds: {what}", inv.name),
+                    format!("invariant `{}` no longer holds: {what}{values}", inv.name),
                     inv.check.body.span,
                     "a rule changed the state in a way the invariant forbids; the last decision was undone",
                 ));

@@ -9,6 +9,8 @@ mod determinize;
 mod error;
 mod eval;
 mod exec;
+mod explain;
+mod fixed;
 mod moves;
 mod rng;
 mod setup;
@@ -19,6 +21,7 @@ mod view;
 pub use error::{MoveError, RuntimeError};
 pub use eval::MAX_CALL_DEPTH;
 pub use exec::{Limits, MAX_PARAMS};
+pub use fixed::FixedChance;
 pub use rng::Rng;
 pub use state::Domains;
 pub use state::{State, WorkMeter};
@@ -217,6 +220,8 @@ pub struct Game {
     mode: Mode,
     state: State,
     rng: Rng,
+    /// Chance fixed by a scenario, used before `rng`; `None` in every other game.
+    fixed: Option<Box<fixed::Fixed>>,
     frames: Vec<exec::Frame>,
     pending: Option<Pending>,
     outcome: Option<Outcome>,
@@ -255,6 +260,31 @@ impl Game {
         limits: Limits,
         mode: Mode,
     ) -> Result<Game, RuntimeError> {
+        let mut game = Game::blank(program, players, seed, limits, mode)?;
+        game.init()?;
+        Unstarted(game).start()
+    }
+
+    /// A game for people whose initial values are set but whose `setup` has not run: a
+    /// scenario's `before setup` changes it, then [`Unstarted::start`] plays on.
+    pub fn unstarted(
+        program: Arc<Program>,
+        players: u8,
+        seed: u64,
+    ) -> Result<Unstarted, RuntimeError> {
+        let mut game = Game::blank(program, players, seed, Limits::default(), Mode::full())?;
+        game.init()?;
+        Ok(Unstarted(game))
+    }
+
+    /// A game with nothing set yet.
+    fn blank(
+        program: Arc<Program>,
+        players: u8,
+        seed: u64,
+        limits: Limits,
+        mode: Mode,
+    ) -> Result<Game, RuntimeError> {
         if players < program.min_players || players > program.max_players {
             return Err(RuntimeError::new(
                 "player-count",
@@ -269,7 +299,7 @@ impl Game {
                 ),
             ));
         }
-        let mut game = Game {
+        let game = Game {
             state: State {
                 players,
                 globals: Vec::new(),
@@ -284,6 +314,7 @@ impl Game {
             limits,
             mode,
             rng: Rng::new(seed, 0),
+            fixed: None,
             frames: Vec::new(),
             pending: None,
             outcome: None,
@@ -291,12 +322,13 @@ impl Game {
             history: Vec::new(),
             decisions: 0,
         };
-        game.init()?;
-        game.run()?;
-        if game.mode.invariants {
-            game.check_invariants()?;
-        }
         Ok(game)
+    }
+
+    /// Checks every declared invariant now (as after every decision in a game for people):
+    /// for a position changed by hand.
+    pub fn check_invariants_now(&self) -> Result<(), RuntimeError> {
+        self.check_invariants()
     }
 
     /// What this game keeps and checks.
@@ -665,7 +697,7 @@ impl Game {
     /// How far the game's stream of chance has been read: it moves with every roll, shuffle and
     /// random pick, so two positions of one game with the same value drew on chance equally.
     pub fn chance_drawn(&self) -> u128 {
-        self.rng.position()
+        self.rng.position() + self.fixed.as_ref().map_or(0, |f| u128::from(f.used))
     }
 
     /// True if `seat` knows something now that it did not know at `earlier` (a position of the
@@ -696,6 +728,43 @@ impl Game {
     /// The log lines `viewer` may read, oldest first.
     pub fn log(&self, viewer: Viewer) -> Vec<String> {
         view::log(self, viewer)
+    }
+}
+
+/// A game whose initial values are set but whose `setup` has not run yet ([`Game::unstarted`]).
+#[derive(Debug, Clone)]
+pub struct Unstarted(Game);
+
+impl Unstarted {
+    /// The game as it stands: read its state, evaluate in it.
+    pub fn game(&self) -> &Game {
+        &self.0
+    }
+
+    /// Writes a value to a resolved place, as [`Game::set_place`].
+    pub fn set_place(
+        &mut self,
+        place: &ir::Place,
+        value: Value,
+        locals: &mut [Value],
+    ) -> Result<(), RuntimeError> {
+        self.0.set_place(place, value, locals)
+    }
+
+    /// Fixes the next result of chance, as [`Game::fix_chance`].
+    pub fn fix_chance(&mut self, chance: FixedChance, span: crate::diag::Span) {
+        self.0.fix_chance(chance, span);
+    }
+
+    /// Runs `setup` and the flow to the first decision, and checks the invariants if the game
+    /// checks them.
+    pub fn start(self) -> Result<Game, RuntimeError> {
+        let mut game = self.0;
+        game.run()?;
+        if game.mode.invariants {
+            game.check_invariants()?;
+        }
+        Ok(game)
     }
 }
 
@@ -776,6 +845,21 @@ action pick(r: rank) "Pick a rank" {
             .any(|l| l == "P1 picks J; the first card is 9H"));
         // The rules still name the value as declared.
         assert_eq!(program.enums[0].values[2], "jack");
+    }
+
+    #[test]
+    fn an_argument_that_is_no_value_lists_the_values_and_a_wrong_count_says_so() {
+        let loaded = crate::load::check_source("labels.rules", CARDS);
+        let program = Arc::new(loaded.program.expect("checks"));
+        let game = Game::new(program, 2, 1).expect("starts");
+        let reason = game.why(0, "pick jack").expect("refused");
+        assert_eq!(
+            reason,
+            "`jack` is not a value of <r>; the values are: 9, 10, J"
+        );
+        let reason = game.why(0, "pick 9 10").expect("refused");
+        assert!(reason.contains("takes 1 argument(s)"), "{reason}");
+        assert_eq!(game.why(0, "pick J"), None);
     }
 
     #[test]

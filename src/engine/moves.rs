@@ -6,7 +6,7 @@
 use super::eval::Eval;
 use super::exec::{err, MAX_PARAMS, R};
 use super::spare;
-use super::{show, At, Game, Pending, RuntimeError, State, Turn};
+use super::{normalize, show, At, Game, Pending, RuntimeError, State, Turn};
 use crate::ir::{self, StmtKind as S, Value};
 
 /// The most combinations of parameter values a turn tries, over all its actions: far more moves
@@ -308,6 +308,62 @@ impl Game {
         Ok(None)
     }
 
+    /// Why the arguments typed after an action's name are none of its moves: the argument that
+    /// is no value of its parameter, with the values it could be, or the count of arguments
+    /// when that is what is wrong.
+    fn no_such_arguments(
+        &self,
+        def: &ir::ActionDef,
+        combos: &[Vec<Value>],
+        typed: &[String],
+        shown: &dyn Fn(&[Value]) -> Vec<String>,
+    ) -> String {
+        let usage = || {
+            let params: Vec<String> = def.params.iter().map(|p| format!("<{}>", p.name)).collect();
+            format!("{} {}", def.name, params.join(" "))
+        };
+        let words = |c: &[Value]| shown(c).join(" ").split_whitespace().count();
+        if !combos.iter().any(|c| words(c) == typed.len()) {
+            return format!(
+                "`{}` takes {} argument(s): {}",
+                def.name,
+                def.params.len(),
+                usage()
+            );
+        }
+        // The first parameter whose typed word is none of its values (one word a value).
+        for (i, param) in def.params.iter().enumerate() {
+            // Each value as typed (compared) and as shown (listed).
+            let mut values: Vec<(String, String)> = Vec::new();
+            for c in combos {
+                let v = shown(c).swap_remove(i);
+                if !values.iter().any(|(x, _)| *x == v) {
+                    values.push((v, show(&self.program, &self.state, &c[i])));
+                }
+            }
+            let Some(word) = typed.get(i) else { break };
+            if values.iter().all(|(v, _)| !v.contains(' '))
+                && !values.iter().any(|(v, _)| v == word)
+            {
+                const SHOWN: usize = 24;
+                let mut list = values
+                    .iter()
+                    .take(SHOWN)
+                    .map(|(_, v)| v.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                if values.len() > SHOWN {
+                    list.push_str(&format!(", ... ({} in all)", values.len()));
+                }
+                return format!(
+                    "`{word}` is not a value of <{}>; the values are: {list}",
+                    param.name
+                );
+            }
+        }
+        format!("there is no such move: {}", usage())
+    }
+
     /// Why a typed move is not legal for `player`, in the rules' own words.
     pub(super) fn why_not(&self, player: u8, input: &str) -> String {
         let program = self.program.clone();
@@ -336,23 +392,18 @@ impl Game {
                 };
                 let def = &program.actions[a.index()];
                 let rest: Vec<String> = words.map(str::to_lowercase).collect();
+                let typed = rest.join(" ");
                 let combos = self.domains(&program, def);
-                let Some(args) = combos.into_iter().find(|c| {
+                // Each argument as typed: a value `shown as` a text with spaces is several words.
+                let shown = |c: &[Value]| -> Vec<String> {
                     c.iter()
-                        .map(|v| show(&program, &self.state, v).to_lowercase())
-                        .collect::<Vec<_>>()
-                        == rest
-                }) else {
-                    let params: Vec<String> =
-                        def.params.iter().map(|p| format!("<{}>", p.name)).collect();
-                    return format!(
-                        "`{}` takes {} argument(s): {} {}",
-                        def.name,
-                        def.params.len(),
-                        def.name,
-                        params.join(" ")
-                    );
+                        .map(|v| normalize(&show(&program, &self.state, v)))
+                        .collect()
                 };
+                let Some(args) = combos.iter().find(|c| shown(c).join(" ") == typed) else {
+                    return self.no_such_arguments(def, &combos, &rest, &shown);
+                };
+                let args = args.clone();
                 match self.first_failing(&program, def, player, &args) {
                     Ok(Some((i, reason))) => {
                         let cond = program.sources.snippet(def.requires[i].cond.span);

@@ -319,6 +319,8 @@ pub struct Scenario {
     pub seed: u64,
     /// Slots for the seat names (P1, P2, ...), bound to the seats in order.
     pub locals: usize,
+    /// The steps taken before `setup` runs (`before setup { ... }`), in order.
+    pub before_setup: Vec<ScenarioStep>,
     /// The steps in order.
     pub steps: Vec<ScenarioStep>,
     /// Where it is written.
@@ -354,6 +356,20 @@ pub enum ScenarioStepKind {
     ExpectWinners(Expr),
     /// End the game where it stands.
     Finish,
+    /// The move must be refused now (for a reason containing `because`, if given).
+    ExpectRefused {
+        seat: Option<Expr>,
+        mv: String,
+        because: Option<String>,
+    },
+    /// The game must be over (true) or still going (false).
+    ExpectOver(bool),
+    /// The next dice rolled give these faces.
+    Rolls(Vec<Expr>),
+    /// The next `random` picks give these values.
+    Picks(Vec<Expr>),
+    /// The next `shuffle` puts these values first, in this order.
+    Shuffles(Expr),
 }
 
 /// A group of initial values computed together.

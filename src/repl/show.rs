@@ -39,6 +39,23 @@ pub fn moves(game: &Game, seat: u8) -> String {
             }
         }
     }
+    // A move whose first word is a command is read as the command: it is chosen by number.
+    for (i, o) in options.iter().enumerate() {
+        let first = o
+            .label
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_lowercase();
+        if super::COMMANDS.contains(&first.as_str()) || first == "exit" || first == "?" {
+            let _ = writeln!(
+                out,
+                "  (`{first}` is also a command: type #{} to choose move {})",
+                i + 1,
+                i + 1
+            );
+        }
+    }
     if numeric(&options) {
         let _ = writeln!(
             out,
@@ -113,4 +130,29 @@ fn fold(s: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[test]
+    fn a_move_named_like_a_command_is_listed_with_its_number() {
+        let src = "game \"G\" { players 2 }\nflow { for p in players { turn p } }\naction rest \"Rest\" { }\naction help \"Help\" { }\n";
+        let loaded = crate::load::check_source("g.rules", src);
+        assert!(loaded
+            .diagnostics
+            .0
+            .iter()
+            .any(|d| d.code == "command-name"));
+        let program = Arc::new(loaded.program.expect("warnings only"));
+        let game = Game::new(program, 2, 1).expect("starts");
+        let listed = moves(&game, 0);
+        assert!(
+            listed.contains("(`help` is also a command: type #2 to choose move 2)"),
+            "{listed}"
+        );
+        assert_eq!(resolve(&game, 0, "#2"), Ok("help".to_string()));
+    }
 }

@@ -3,8 +3,8 @@
 
 use crate::bots::{ask_bot, Bot, BotKind};
 use crate::diag::{Diagnostic, Span};
-use crate::engine::{show, Game};
-use crate::ir::{self, BinOp, ExprKind, Program, Scenario, ScenarioStepKind as K, Value};
+use crate::engine::{FixedChance, Game, MoveError, RuntimeError};
+use crate::ir::{self, Program, Scenario, ScenarioStepKind as K, Value};
 use std::sync::Arc;
 
 /// How one scenario went.
@@ -52,66 +52,134 @@ fn fail(
     )
 }
 
+fn runtime(e: RuntimeError) -> Box<Diagnostic> {
+    Box::new(e.to_diagnostic())
+}
+
 fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnostic>> {
     let players = scenario.players.unwrap_or(program.min_players);
-    let mut game =
-        Game::new(program.clone(), players, scenario.seed).map_err(|e| e.to_diagnostic())?;
     let mut locals = vec![Value::None; scenario.locals.max(1)];
     for (p, slot) in locals.iter_mut().enumerate().take(players as usize) {
         *slot = Value::Player(p as u8);
     }
+    let mut unstarted =
+        Game::unstarted(program.clone(), players, scenario.seed).map_err(runtime)?;
+    for step in &scenario.before_setup {
+        match &step.kind {
+            K::Set(place, value) => {
+                let v = unstarted
+                    .game()
+                    .eval_in(value, &mut locals)
+                    .map_err(runtime)?;
+                unstarted
+                    .set_place(place, v, &mut locals)
+                    .map_err(runtime)?;
+            }
+            K::Rolls(_) | K::Picks(_) | K::Shuffles(_) => {
+                for c in chance(unstarted.game(), &step.kind, &mut locals)? {
+                    unstarted.fix_chance(c, step.span);
+                }
+            }
+            _ => plain_step(unstarted.game(), step, &mut locals)?,
+        }
+    }
+    let mut game = unstarted.start().map_err(runtime)?;
     let mut bots: Vec<Box<dyn Bot>> = (0..players)
         .map(|p| BotKind::Random.make(scenario.seed, p))
         .collect();
+    // The `set` steps not yet followed by a step that plays on: the invariants must hold before
+    // the game goes on from a position set by hand. Expectations, `let`s and scoring may look at
+    // a position the rules could not reach (to test a def or the tie-breaks on it), so they do
+    // not check.
+    let mut sets: Option<Span> = None;
     for step in &scenario.steps {
         let span = step.span;
-        let runtime = |e: crate::engine::RuntimeError| Box::new(e.to_diagnostic());
+        let plays_on = matches!(
+            step.kind,
+            K::Play { .. } | K::RunUntil(_) | K::ExpectRefused { .. }
+        );
+        if plays_on {
+            if let Some(at) = sets.take() {
+                invariants_after_set(&game, at)?;
+            }
+        }
         match &step.kind {
             K::Play { seat, moves } => {
                 for m in moves {
-                    let who = match seat {
-                        Some(s) => match game.eval_in(s, &mut locals).map_err(runtime)? {
-                            Value::Player(p) => p,
-                            _ => {
-                                return Err(fail(
-                                    span,
-                                    "no such seat in this game",
-                                    "this seat",
-                                    "use a seat the game has",
-                                ))
-                            }
-                        },
-                        None => match game.waiting_on().as_slice() {
-                            [p] => *p,
-                            [] => {
-                                return Err(fail(
-                                    span,
-                                    format!("`{m}`: the game is over"),
-                                    "nobody is deciding",
-                                    "remove the move, or check why the game ended",
-                                ))
-                            }
-                            many => {
-                                let names: Vec<String> =
-                                    many.iter().map(|p| game.seat_name(*p)).collect();
-                                return Err(fail(
-                                    span,
-                                    format!(
-                                        "`{m}`: {} must decide; which one plays it?",
-                                        names.join(", ")
-                                    ),
-                                    "several seats decide now",
-                                    "name the seat, such as `play P2 \"...\"`",
-                                ));
-                            }
-                        },
-                    };
+                    let who = seat_for(&game, seat.as_ref(), &mut locals, span, m)?;
                     if let Err(e) = game.apply_label(who, m) {
+                        if let MoveError::Runtime(r) = e {
+                            // Pointing at the rule that failed, and at the move that ran it.
+                            return Err(Box::new(r.to_diagnostic().with_secondary(
+                                span,
+                                format!("{} played `{m}` here", game.seat_name(who)),
+                            )));
+                        }
                         return Err(fail(
                             span,
                             format!("{} cannot play `{m}`: {e}", game.seat_name(who)),
                             "this move was refused",
                             "check the moves with `meeple play` and `moves`",
+                        ));
+                    }
+                }
+            }
+            K::ExpectRefused { seat, mv, because } => {
+                let who = seat_for(&game, seat.as_ref(), &mut locals, span, mv)?;
+                // Tried on a copy: the game does not change, and a move undone because a rule
+                // or an invariant failed counts as refused, as it would be in play.
+                let mut trial = game.clone();
+                let reason = match trial.apply_label(who, mv) {
+                    Ok(()) => {
+                        return Err(fail(
+                            span,
+                            format!(
+                                "expected `{mv}` to be refused, but {} may play it",
+                                game.seat_name(who)
+                            ),
+                            "this move was allowed",
+                            "the rules do not forbid what this scenario expects them to",
+                        ))
+                    }
+                    Err(MoveError::Illegal { reason, .. }) => reason,
+                    Err(e) => e.to_string(),
+                };
+                if let Some(want) = because {
+                    if !reason.to_lowercase().contains(&want.to_lowercase()) {
+                        return Err(fail(
+                            span,
+                            format!("`{mv}` was refused, but not because \"{want}\""),
+                            format!("refused because: {reason}"),
+                            "the move is refused by another rule than this scenario expects",
+                        ));
+                    }
+                }
+            }
+            K::ExpectOver(over) => {
+                if *over && !game.is_over() {
+                    let names: Vec<String> = game
+                        .waiting_on()
+                        .iter()
+                        .map(|p| game.seat_name(*p))
+                        .collect();
+                    return Err(fail(
+                        span,
+                        "expected the game to be over, but it goes on",
+                        format!("{} must decide", names.join(", ")),
+                        "the end of the game does not come when this scenario expects",
+                    ));
+                }
+                if !*over {
+                    if let Some(outcome) = game.outcome() {
+                        let reason = outcome
+                            .reason
+                            .as_ref()
+                            .map_or(String::new(), |r| format!(": {r}"));
+                        return Err(fail(
+                            span,
+                            format!("expected the game to go on, but it is over{reason}"),
+                            "the game has ended",
+                            "the end of the game comes before this scenario expects",
                         ));
                     }
                 }
@@ -123,32 +191,27 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
                 }
                 let seat = game.waiting_on()[0];
                 let index = ask_bot(&game, seat, bots[seat as usize].as_mut()).unwrap_or(0);
-                game.apply(seat, index).map_err(|e| {
-                    fail(
+                game.apply(seat, index).map_err(|e| match e {
+                    MoveError::Runtime(r) => Box::new(
+                        r.to_diagnostic()
+                            .with_secondary(span, "a bot's move failed while running this"),
+                    ),
+                    e => fail(
                         span,
                         format!("a bot's move failed: {e}"),
                         "while running",
                         "fix the rule that failed",
-                    )
+                    ),
                 })?;
             },
-            K::Let(slot, value) => {
-                locals[*slot as usize] = game.eval_in(value, &mut locals).map_err(runtime)?;
-            }
             K::Set(place, value) => {
                 let v = game.eval_in(value, &mut locals).map_err(runtime)?;
                 game.set_place(place, v, &mut locals).map_err(runtime)?;
+                sets = Some(sets.map_or(span, |s| s.to(span)));
             }
-            K::Expect(cond) => {
-                if !truth(&game, cond, &mut locals)? {
-                    let src = program.sources.snippet(cond.span).to_string();
-                    let detail = explain(&game, cond, &mut locals);
-                    return Err(fail(
-                        cond.span,
-                        format!("expected `{src}`"),
-                        detail,
-                        "the rules do not do what this scenario expects",
-                    ));
+            K::Rolls(_) | K::Picks(_) | K::Shuffles(_) => {
+                for c in chance(&game, &step.kind, &mut locals)? {
+                    game.fix_chance(c, span);
                 }
             }
             K::ExpectWinners(expected) => {
@@ -187,9 +250,139 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
             K::Finish => {
                 game.end_now().map_err(runtime)?;
             }
+            K::Let(..) | K::Expect(_) => plain_step(&game, step, &mut locals)?,
         }
     }
+    if let Some(at) = game.unused_chance() {
+        return Err(fail(
+            at,
+            "chance fixed here was never drawn on",
+            "not all of this was used",
+            "the rules rolled, picked or shuffled less than this scenario expects; fix only what is drawn",
+        ));
+    }
     Ok(())
+}
+
+/// A step that reads the game and changes nothing in it: `let` and `expect`.
+fn plain_step(
+    game: &Game,
+    step: &ir::ScenarioStep,
+    locals: &mut [Value],
+) -> Result<(), Box<Diagnostic>> {
+    match &step.kind {
+        K::Let(slot, value) => {
+            locals[*slot as usize] = game.eval_in(value, locals).map_err(runtime)?;
+        }
+        K::Expect(cond) if !truth(game, cond, locals)? => {
+            let program = game.program();
+            let src = program.sources.snippet(cond.span).to_string();
+            let detail = game.explain(cond, locals);
+            return Err(fail(
+                cond.span,
+                format!("expected `{src}`"),
+                detail,
+                "the rules do not do what this scenario expects",
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The results of chance a `rolls`, `picks` or `shuffles` step fixes, in order.
+fn chance(
+    game: &Game,
+    kind: &K,
+    locals: &mut [Value],
+) -> Result<Vec<FixedChance>, Box<Diagnostic>> {
+    let mut out = Vec::new();
+    match kind {
+        K::Rolls(faces) => {
+            for f in faces {
+                match game.eval_in(f, locals).map_err(runtime)? {
+                    Value::Int(n) => out.push(FixedChance::Roll(n)),
+                    _ => {
+                        return Err(fail(
+                            f.span,
+                            "a roll is fixed to a number",
+                            "not a number",
+                            "write the face the die shows, such as `rolls 6`",
+                        ))
+                    }
+                }
+            }
+        }
+        K::Picks(values) => {
+            for v in values {
+                out.push(FixedChance::Pick(game.eval_in(v, locals).map_err(runtime)?));
+            }
+        }
+        K::Shuffles(order) => {
+            let v = game.eval_in(order, locals).map_err(runtime)?;
+            out.push(FixedChance::Order(match v {
+                Value::List(xs) => xs.iter().cloned().collect(),
+                other => vec![other],
+            }));
+        }
+        _ => {}
+    }
+    Ok(out)
+}
+
+/// The seat that plays (or tries) a move: the one named, or the only one deciding.
+fn seat_for(
+    game: &Game,
+    seat: Option<&ir::Expr>,
+    locals: &mut [Value],
+    span: Span,
+    m: &str,
+) -> Result<u8, Box<Diagnostic>> {
+    if let Some(s) = seat {
+        return match game.eval_in(s, locals).map_err(runtime)? {
+            Value::Player(p) => Ok(p),
+            _ => Err(fail(
+                span,
+                "no such seat in this game",
+                "this seat",
+                "use a seat the game has",
+            )),
+        };
+    }
+    match game.waiting_on().as_slice() {
+        [p] => Ok(*p),
+        [] => Err(fail(
+            span,
+            format!("`{m}`: the game is over"),
+            "nobody is deciding",
+            "remove the move, or check why the game ended",
+        )),
+        many => {
+            let names: Vec<String> = many.iter().map(|p| game.seat_name(*p)).collect();
+            Err(fail(
+                span,
+                format!(
+                    "`{m}`: {} must decide; which one plays it?",
+                    names.join(", ")
+                ),
+                "several seats decide now",
+                "name the seat, such as `play P2 \"...\"`",
+            ))
+        }
+    }
+}
+
+/// The invariants must hold after a run of `set` steps (`at` covers them).
+fn invariants_after_set(game: &Game, at: Span) -> Result<(), Box<Diagnostic>> {
+    game.check_invariants_now().map_err(|e| {
+        let mut d = e.to_diagnostic();
+        d.label = "no longer holds".into();
+        d.help = Some(
+            "a scenario's `set` must leave a position the rules allow: set the other values too"
+                .into(),
+        );
+        Box::new(d.with_secondary(at, "after this `set`"))
+    })
 }
 
 fn truth(game: &Game, cond: &ir::Expr, locals: &mut [Value]) -> Result<bool, Box<Diagnostic>> {
@@ -202,26 +395,210 @@ fn truth(game: &Game, cond: &ir::Expr, locals: &mut [Value]) -> Result<bool, Box
     }
 }
 
-/// The values behind a failed expectation: both sides of a comparison, or the value itself.
-fn explain(game: &Game, cond: &ir::Expr, locals: &mut [Value]) -> String {
-    let program = game.program();
-    let mut describe = |e: &ir::Expr| {
-        let src = program.sources.snippet(e.span).to_string();
-        match game.eval_in(e, locals) {
-            Ok(v) => format!("`{src}` is {}", show(program, game.state(), &v)),
-            Err(err) => format!("`{src}` fails: {}", err.message),
-        }
-    };
-    match &cond.kind {
-        // Constants speak for themselves; describe only the sides that were computed.
-        ExprKind::Binary(op, a, b) if !matches!(op, BinOp::And | BinOp::Or) => {
-            let sides: Vec<String> = [a, b]
-                .into_iter()
-                .filter(|e| !matches!(e.kind, ExprKind::Const(_)))
-                .map(|e| describe(e))
-                .collect();
-            sides.join(", ")
-        }
-        _ => describe(cond),
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const DICE: &str = r#"
+game "Dice" { players 2..3 }
+die d6: 1..6
+var goal: int = 20
+var first: player = none
+var order: list of int = []
+player var pos: int = 0
+invariant on_board "nobody passes 30" = all(p in players where p.pos <= 30)
+setup {
+  let f = random players
+  first = f
+  let o = shuffle [1, 2, 3, 4]
+  order = o
+}
+flow {
+  while all(p in players where p.pos < goal) {
+    for p in players { turn p }
+  }
+}
+action move "Roll and move" {
+  let r = roll d6
+  me.pos += r
+}
+action cheat "Move 6" {
+  require me.pos == 99 else "cheating is not allowed"
+  me.pos += 6
+}
+score(p) = p.pos
+"#;
+
+    /// The reports of the scenarios `scenarios` written after the dice game.
+    fn run_with(scenarios: &str) -> Vec<ScenarioReport> {
+        let src = format!("{DICE}\n{scenarios}");
+        let loaded = crate::load::check_source("dice.rules", &src);
+        let Some(program) = loaded.program else {
+            panic!("does not check: {:?}", loaded.diagnostics.0);
+        };
+        run_all(&Arc::new(program))
+    }
+
+    fn failure(report: &ScenarioReport) -> &Diagnostic {
+        report.failure.as_ref().expect("fails")
+    }
+
+    #[test]
+    fn chance_fixed_before_setup_and_during_play_is_used_first() {
+        let reports = run_with(
+            r#"
+scenario "fixed" {
+  players 3
+  before setup {
+    set goal = 8
+    picks P2
+    shuffles [3, 1]
+  }
+  expect goal == 8 and first == P2 and nth(order, 1) == 3 and nth(order, 2) == 1
+  rolls 3, 3, 5, 5, 5, 2
+  play "move", "move", "move", "move", "move", "move"
+  expect P1.pos == 8 and P2.pos == 8 and P3.pos == 7
+  expect game over
+}
+"#,
+        );
+        assert!(reports[0].passed(), "{:?}", reports[0].failure);
+    }
+
+    #[test]
+    fn a_fixed_roll_the_die_lacks_or_chance_never_drawn_fails() {
+        let reports = run_with(
+            r#"
+scenario "unused" {
+  rolls 2, 2
+  play "move"
+}
+scenario "a pick from elsewhere" {
+  players 2
+  before setup { picks P3 }
+}
+"#,
+        );
+        let unused = failure(&reports[0]);
+        assert!(
+            unused.message.contains("never drawn on"),
+            "{}",
+            unused.message
+        );
+        let pick = failure(&reports[1]);
+        assert!(pick.message.contains("not among"), "{}", pick.message);
+    }
+
+    #[test]
+    fn the_same_scenario_gives_the_same_result() {
+        let text = r#"
+scenario "bots" {
+  players 3
+  seed 9
+  rolls 6
+  run until P3.pos > 10
+  expect P1.pos == 0
+}
+"#;
+        let a = run_with(text);
+        let b = run_with(text);
+        let (a, b) = (failure(&a[0]), failure(&b[0]));
+        assert_eq!(a.label, b.label);
+    }
+
+    #[test]
+    fn expect_refused_passes_when_refused_and_fails_when_allowed() {
+        let reports = run_with(
+            r#"
+scenario "refused" {
+  expect refused "cheat" because "not allowed"
+  expect refused P2 "move"
+  expect refused "fly"
+  expect P1.pos == 0
+}
+scenario "allowed" {
+  expect refused P1 "move"
+}
+scenario "another reason" {
+  expect refused "cheat" because "too late"
+}
+"#,
+        );
+        assert!(reports[0].passed(), "{:?}", reports[0].failure);
+        let allowed = failure(&reports[1]);
+        assert!(
+            allowed.message.contains("P1 may play it"),
+            "{}",
+            allowed.message
+        );
+        let other = failure(&reports[2]);
+        assert!(
+            other.label.contains("cheating is not allowed"),
+            "{}",
+            other.label
+        );
+    }
+
+    #[test]
+    fn a_rule_failing_in_a_played_move_points_at_the_rule_and_the_move() {
+        let reports = run_with(
+            r#"
+scenario "over the edge" {
+  set P1.pos = 28
+  rolls 6
+  play "move"
+}
+"#,
+        );
+        let d = failure(&reports[0]);
+        assert_eq!(d.code, "invariant-broken");
+        assert!(d.message.contains("nobody passes 30"), "{}", d.message);
+        assert_eq!(d.labels[0].message, "P1 played `move` here");
+    }
+
+    #[test]
+    fn a_failing_and_shows_each_part() {
+        let reports = run_with(
+            r#"
+scenario "parts" {
+  expect goal == 20 and P1.pos == 3 and not (first == none)
+}
+"#,
+        );
+        let d = failure(&reports[0]);
+        assert!(d.label.contains("`goal == 20` is yes"), "{}", d.label);
+        assert!(
+            d.label.contains("`P1.pos == 3` is no (`P1.pos` is 0)"),
+            "{}",
+            d.label
+        );
+    }
+
+    #[test]
+    fn invariants_are_checked_after_sets_before_the_game_plays_on() {
+        let reports = run_with(
+            r#"
+scenario "broken" {
+  set P1.pos = 40
+  expect P1.pos == 40
+  play "move"
+}
+scenario "mended by a later set" {
+  set P1.pos = 40
+  expect not over
+  set P1.pos = 4
+  play "move"
+}
+scenario "over" {
+  expect game over
+}
+"#,
+        );
+        let broken = failure(&reports[0]);
+        assert_eq!(broken.code, "invariant-broken");
+        assert_eq!(broken.labels[0].message, "after this `set`");
+        assert!(reports[1].passed(), "{:?}", reports[1].failure);
+        let over = failure(&reports[2]);
+        assert!(over.message.contains("expected the game to be over"));
     }
 }

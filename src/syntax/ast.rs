@@ -413,6 +413,23 @@ pub enum StepKind {
     ExpectWinners(Expr),
     /// `end game`: ends the game where it stands, scoring it.
     Finish,
+    /// `expect refused P1 "cheat" because "..."`: the move is not allowed now (for the reason,
+    /// if given); the game does not change.
+    ExpectRefused {
+        seat: Option<Expr>,
+        mv: Text,
+        because: Option<Text>,
+    },
+    /// `expect game over` (true) or `expect not over` (false).
+    ExpectOver(bool),
+    /// `rolls 3, 3, 5`: the next dice rolled give these faces.
+    Rolls(Vec<Expr>),
+    /// `picks P2`: the next `random` picks give these values.
+    Picks(Vec<Expr>),
+    /// `shuffles [c, a]`: the next `shuffle` puts these first, in this order.
+    Shuffles(Expr),
+    /// `before setup { ... }`: steps taken before `setup` runs.
+    BeforeSetup(Vec<Step>),
 }
 
 /// A type as written.

@@ -174,10 +174,10 @@ const RESERVED: [&str; 33] = [
 ];
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
-const LEADS: [&str; 28] = [
+const LEADS: [&str; 31] = [
     "and", "or", "not", "in", "if", "then", "else", "where", "by", "for", "of", "from", "when",
     "as", "named", "choose", "ask", "roll", "random", "turn", "tell", "require", "repeat", "while",
-    "only", "shuffle", "until", "expect",
+    "only", "shuffle", "until", "expect", "rolls", "picks", "shuffles",
 ];
 
 /// Words that, first on a line, continue the expression of the line before.
@@ -232,9 +232,9 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 16] = [
+const STATEMENTS: [&str; 20] = [
     "set", "let", "expect", "play", "players", "seed", "run", "end", "log", "tell", "turn",
-    "require", "if", "while", "repeat", "secretly",
+    "require", "if", "while", "repeat", "secretly", "rolls", "picks", "shuffles", "before",
 ];
 
 /// Words that open a declaration: the name after them is not a statement.

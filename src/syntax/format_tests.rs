@@ -165,6 +165,15 @@ fn scenario_steps_split_over_lines_continue() {
     );
 }
 
+#[test]
+fn new_scenario_steps_lay_out_like_the_others() {
+    let src = "scenario \"s\" {\nbefore setup {\npicks P2\nshuffles [3,1]\n}\nrolls 3,3,\n5\nexpect refused P1 \"cheat\"  because \"no\"\nexpect game over\nexpect not over\n}\n";
+    assert_eq!(
+        stable(src),
+        "scenario \"s\" {\n  before setup {\n    picks P2\n    shuffles [3, 1]\n  }\n  rolls 3, 3,\n    5\n  expect refused P1 \"cheat\" because \"no\"\n  expect game over\n  expect not over\n}\n"
+    );
+}
+
 /// The rules files of the repository, for the fuzz.
 fn rules_texts() -> Vec<String> {
     fn walk(dir: &std::path::Path, out: &mut Vec<String>) {

@@ -183,7 +183,18 @@ impl Lowerer {
     }
 
     fn step(&self, pair: Pair<Rule>) -> Step {
-        let span = self.span(&pair);
+        // Up to the end of its last part: whitespace that a step's optional tail tried and left
+        // is not part of it.
+        let mut span = self.span(&pair);
+        if let Some(last) = pair.clone().into_inner().last() {
+            let tail = &pair.as_str()[last.as_span().end() - pair.as_span().start()..];
+            if tail
+                .lines()
+                .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
+            {
+                span.end = last.as_span().end() as u32;
+            }
+        }
         let rule = pair.as_rule();
         let mut inner = pair.into_inner().skip(1);
         let kind = match rule {
@@ -229,6 +240,37 @@ impl Lowerer {
                 StepKind::ExpectWinners(self.expr(e))
             }
             Rule::step_expect => StepKind::Expect(self.expr(inner.next().expect("grammar: cond"))),
+            Rule::step_expect_refused => {
+                let mut seat = None;
+                let mut texts = Vec::new();
+                for p in inner {
+                    match p.as_rule() {
+                        Rule::string => texts.push(self.text(p)),
+                        Rule::expr => seat = Some(self.expr(p)),
+                        _ => {}
+                    }
+                }
+                let mut texts = texts.into_iter();
+                StepKind::ExpectRefused {
+                    seat,
+                    mv: texts.next().expect("grammar: move"),
+                    because: texts.next(),
+                }
+            }
+            Rule::step_expect_over => {
+                StepKind::ExpectOver(inner.next().is_some_and(|p| p.as_rule() == Rule::kw_game))
+            }
+            Rule::step_rolls => StepKind::Rolls(inner.map(|p| self.expr(p)).collect()),
+            Rule::step_picks => StepKind::Picks(inner.map(|p| self.expr(p)).collect()),
+            Rule::step_shuffles => {
+                StepKind::Shuffles(self.expr(inner.next().expect("grammar: order")))
+            }
+            Rule::step_before => StepKind::BeforeSetup(
+                inner
+                    .filter(|p| p.as_rule() != Rule::kw_setup)
+                    .map(|p| self.step(p))
+                    .collect(),
+            ),
             _ => StepKind::Finish,
         };
         Step { kind, span }

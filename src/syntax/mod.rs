@@ -22,6 +22,8 @@ pub const KEYWORDS: &[&str] = &[
     "as",
     "ask",
     "base",
+    "because",
+    "before",
     "bool",
     "by",
     "choose",
@@ -56,17 +58,21 @@ pub const KEYWORDS: &[&str] = &[
     "of",
     "only",
     "or",
+    "over",
     "phase",
+    "picks",
     "play",
     "player",
     "players",
     "public",
     "random",
+    "refused",
     "remove",
     "repeat",
     "replace",
     "require",
     "roll",
+    "rolls",
     "run",
     "scenario",
     "score",
@@ -78,6 +84,7 @@ pub const KEYWORDS: &[&str] = &[
     "setup",
     "shown",
     "shuffle",
+    "shuffles",
     "source",
     "tell",
     "then",
@@ -421,10 +428,16 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         };
         start + token
     };
+    if let Some(d) = misspelt_keyword(file, text, start) {
+        return d;
+    }
     let found = text
         .get(start..end)
         .filter(|s| !s.is_empty())
         .map_or("the end of the file".to_string(), |s| format!("`{s}`"));
+    if let Some(d) = unclosed_brace(file, text, start, end, &found) {
+        return d;
+    }
     let (expected, help) = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
             let statement_starts = [
@@ -473,6 +486,219 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
             "see docs/language.md for the form of each construct".to_string()
         }
     }))
+}
+
+/// Keywords that begin a statement, a scenario step or a declaration: what the first word of a
+/// line that does not parse may have meant.
+const LINE_STARTS: &[&str] = &[
+    "let",
+    "if",
+    "for",
+    "repeat",
+    "while",
+    "turn",
+    "log",
+    "tell",
+    "require",
+    "end",
+    "secretly",
+    "set",
+    "expect",
+    "play",
+    "players",
+    "seed",
+    "run",
+    "rolls",
+    "picks",
+    "shuffles",
+    "before",
+    "game",
+    "variant",
+    "enum",
+    "var",
+    "kind",
+    "die",
+    "def",
+    "effect",
+    "action",
+    "phase",
+    "flow",
+    "setup",
+    "score",
+    "winners",
+    "invariant",
+    "scenario",
+    "add",
+    "replace",
+    "remove",
+    "player",
+    "public",
+    "secret",
+    "hidden",
+];
+
+/// A syntax error at `at`, at or just after a word that begins a statement or a declaration
+/// (first on its line, or just after a `{`), where that word is a misspelt keyword
+/// (`lett x = 3`, `requre ok else "..."`, `acton go { }`).
+fn misspelt_keyword(file: FileId, text: &str, at: usize) -> Option<Diagnostic> {
+    let ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let rest = text.get(at..)?;
+    // The word the error is at, and the word just before it on its line.
+    let here = (
+        at,
+        at + rest.find(|c: char| !ident(c)).unwrap_or(rest.len()),
+    );
+    let before = text[..at].trim_end_matches([' ', '\t']);
+    let before = (before.trim_end_matches(ident).len(), before.len());
+    let (word_start, word_end, meant) = [before, here].into_iter().find_map(|(s, e)| {
+        let word = &text[s..e];
+        let prev = text[..s].trim_end_matches([' ', '\t', '\r']).chars().last();
+        let begins = matches!(prev, None | Some('\n' | '{' | '}'));
+        if word.is_empty() || !begins || KEYWORDS.contains(&word) {
+            return None;
+        }
+        let meant = crate::check::suggest_name(word, LINE_STARTS.iter().copied())?;
+        Some((s, e, meant))
+    })?;
+    let word = &text[word_start..word_end];
+    Some(
+        Diagnostic::error(
+            "syntax-error",
+            format!("`{word}` is not a keyword: did you mean `{meant}`?"),
+            Span::new(file, word_start, word_end),
+        )
+        .with_label(format!("did you mean `{meant}`?"))
+        .with_help(format!(
+            "write `{meant}`: `{word}` reads as a name, which would have to be followed by `=` or `(`"
+        )),
+    )
+}
+
+/// Words that begin a declaration: a syntax error at one of them, first on its line, inside a
+/// block, most likely means a `}` was left out above.
+const DECLARATION_STARTS: &[&str] = &[
+    "game",
+    "variant",
+    "enum",
+    "var",
+    "kind",
+    "die",
+    "def",
+    "effect",
+    "action",
+    "phase",
+    "flow",
+    "setup",
+    "score",
+    "winners",
+    "invariant",
+    "scenario",
+    "add",
+    "replace",
+    "remove",
+    "player",
+    "public",
+    "secret",
+    "hidden",
+];
+
+/// A syntax error at the end of the file, or at a declaration first on its line, while a `{` is
+/// still open: points at the brace left open. Where a `}` closes a brace of another indentation,
+/// the first such brace is the likely one; otherwise the innermost brace still open.
+fn unclosed_brace(
+    file: FileId,
+    text: &str,
+    start: usize,
+    end: usize,
+    found: &str,
+) -> Option<Diagnostic> {
+    // The first word of the error's line, if the error is at it or right after it.
+    let line_start = text.get(..start)?.rfind('\n').map_or(0, |i| i + 1);
+    let word_start =
+        line_start + (text[line_start..].len() - text[line_start..].trim_start().len());
+    let word_end = text[word_start..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .map_or(text.len(), |n| word_start + n);
+    let word = &text[word_start..word_end];
+    let right_after = start >= word_start
+        && (start <= word_end || text[word_end..start].chars().all(|c| c == ' ' || c == '\t'));
+    let at_end = text[start..].trim().is_empty();
+    let declaration = right_after && DECLARATION_STARTS.contains(&word);
+    if !at_end && !declaration {
+        return None;
+    }
+    let (start, end) = if declaration {
+        (word_start, word_end)
+    } else {
+        (start, end)
+    };
+    let indent_of = |pos: usize| {
+        let ls = text[..pos].rfind('\n').map_or(0, |i| i + 1);
+        text[ls..].len() - text[ls..].trim_start_matches([' ', '\t']).len()
+    };
+    let bytes = text.as_bytes();
+    let mut open: Vec<usize> = Vec::new();
+    let mut mismatched: Vec<usize> = Vec::new();
+    let mut i = 0;
+    while i < start {
+        match bytes[i] {
+            b'#' => {
+                i = text[i..].find('\n').map_or(text.len(), |n| i + n);
+            }
+            b'"' => {
+                i += 1;
+                while i < start && bytes[i] != b'"' {
+                    i += if bytes[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' => open.push(i),
+            b'}' => {
+                if let Some(o) = open.pop() {
+                    if indent_of(o) != indent_of(i) {
+                        mismatched.push(o);
+                    }
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let innermost = *open.last()?;
+    let brace = mismatched
+        .iter()
+        .copied()
+        .filter(|m| *m > innermost)
+        .min()
+        .unwrap_or(innermost);
+    let (line, _) = line_col(text, brace);
+    let here = if declaration {
+        format!("`{word}` begins a declaration here")
+    } else {
+        "the file ends here".to_string()
+    };
+    let found = if declaration {
+        format!("`{word}`")
+    } else {
+        found.to_string()
+    };
+    Some(
+        Diagnostic::error(
+            "syntax-error",
+            format!("a `{{` is left open: expected `}}`, found {found}"),
+            Span::new(file, brace, brace + 1),
+        )
+        .with_label(format!("this `{{` (line {line}) is never closed"))
+        .with_secondary(Span::new(file, start, end.max(start)), here)
+        .with_help("close the block with `}` where it ends"),
+    )
+}
+
+/// 1-based line and column of a byte offset.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let upto = &text[..at];
+    let line = upto.matches('\n').count() + 1;
+    let col = upto.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    (line, col)
 }
 
 fn is_statement_start(rule: Rule) -> bool {
@@ -702,6 +928,88 @@ mod tests {
             .collect();
         from_grammar.sort_unstable();
         assert_eq!(KEYWORDS, from_grammar.as_slice());
+    }
+
+    #[test]
+    fn scenario_steps_over_and_refused_are_read_as_steps_only_when_they_end_there() {
+        use ast::{Decl, StepKind};
+        let f = ok("scenario \"s\" {\n  expect not over\n  expect not over_time\n  expect not over == 2\n  expect refused \"a\" because \"b\"\n  expect refused P2 \"a\"\n  before setup { rolls 1, 2  picks P1 }\n}");
+        let ast::Item::Decl {
+            decl: Decl::Scenario(sc),
+            ..
+        } = &f.items[0]
+        else {
+            panic!("a scenario")
+        };
+        let kinds: Vec<&StepKind> = sc.steps.iter().map(|s| &s.kind).collect();
+        assert!(matches!(kinds[0], StepKind::ExpectOver(false)));
+        assert!(matches!(kinds[1], StepKind::Expect(_)));
+        assert!(matches!(kinds[2], StepKind::Expect(_)));
+        assert!(matches!(
+            kinds[3],
+            StepKind::ExpectRefused {
+                seat: None,
+                because: Some(_),
+                ..
+            }
+        ));
+        assert!(matches!(
+            kinds[4],
+            StepKind::ExpectRefused {
+                seat: Some(_),
+                because: None,
+                ..
+            }
+        ));
+        let StepKind::BeforeSetup(inner) = kinds[5] else {
+            panic!("before setup")
+        };
+        assert!(matches!(&inner[0].kind, StepKind::Rolls(xs) if xs.len() == 2));
+        assert!(matches!(&inner[1].kind, StepKind::Picks(xs) if xs.len() == 1));
+    }
+
+    #[test]
+    fn a_misspelt_keyword_gets_a_suggestion() {
+        for (src, word, meant) in [
+            ("action go { lett x = 3 }", "lett", "let"),
+            (
+                "action go {\n  requre 1 > 0 else \"no\"\n}",
+                "requre",
+                "require",
+            ),
+            ("acton go \"Go\" { }", "acton", "action"),
+        ] {
+            let e = parse(FileId(0), src).unwrap_err();
+            assert_eq!(
+                e[0].message,
+                format!("`{word}` is not a keyword: did you mean `{meant}`?"),
+                "{src}"
+            );
+            assert_eq!(&src[e[0].span.start as usize..e[0].span.end as usize], word);
+        }
+    }
+
+    #[test]
+    fn a_missing_brace_points_at_the_brace_left_open() {
+        let src = "flow {\n  for p in players {\n    turn p\n\n}\naction go \"Go\" {\n}\n";
+        let e = parse(FileId(0), src).unwrap_err();
+        assert!(
+            e[0].message.starts_with("a `{` is left open"),
+            "{}",
+            e[0].message
+        );
+        // The `{` of the `for`, whose `}` was taken by the flow's.
+        assert_eq!(e[0].span.start as usize, src.find("players {").unwrap() + 8);
+        assert_eq!(e[0].labels[0].message, "`action` begins a declaration here");
+        let at_end = parse(FileId(0), "flow {\n  log \"{1}\" # {\n").unwrap_err();
+        assert_eq!(at_end[0].span.start, 5, "{:?}", at_end[0]);
+        // A file that closes every brace is not blamed on one.
+        let other = parse(FileId(0), "flow { }\naction go \"Go\" { let = 3 }\n").unwrap_err();
+        assert!(
+            !other[0].message.contains("left open"),
+            "{}",
+            other[0].message
+        );
     }
 
     #[test]
