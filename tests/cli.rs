@@ -875,3 +875,11 @@ fn load_replays_a_json_stream() {
         stdout(&o)
     );
 }
+
+#[test]
+fn the_streamed_transcript_is_the_whole_transcript_of_the_game() {
+    let o = run(&["play", GAME, "--bots", "random", "--seed", "5"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let game = meeple::sim::random_game(common::program(GAME), 3, 5).expect("the game ends");
+    assert_eq!(stdout(&o), meeple::sim::transcript(&game));
+}

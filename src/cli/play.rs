@@ -1,7 +1,7 @@
 //! `meeple play`: load and check the rules, start (or resume) the game, then either let bots
 //! play every seat and print the transcript or JSON, or hand the game to the REPL.
 
-use super::report::{Failure, Stream};
+use super::report::{Failure, Stream, Table};
 use super::{eprint_text, fail, load_reporting, stderr_style, usage_error, CliError, PlayArgs};
 use crate::bots::{ask_bot, BotSpec};
 use crate::diag::render;
@@ -140,7 +140,28 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     };
     let mut game = match started {
         Ok(g) => g,
-        Err(SaveError::Start(e)) => return Ok(runtime_failure(&program, &e)),
+        Err(SaveError::Start(e)) => {
+            if all_bots {
+                // the record of a game that could not be set up: its header and the error
+                let table = Table {
+                    program: &program,
+                    players,
+                    seed,
+                    rules: &files.rules,
+                    variant_files: &files.variants,
+                    bots: spec.render(),
+                };
+                stream.header_before_setup(&table);
+                let nothing = Failure {
+                    seat: None,
+                    choice: None,
+                    save: None,
+                };
+                stream.failure(&program, &e, &nothing);
+                stream.flush_to(&mut io::stdout().lock())?;
+            }
+            return Ok(runtime_failure(&program, &e));
+        }
         Err(e) => return Ok(fail(&format!("cannot resume: {e}"))),
     };
 
@@ -192,7 +213,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
                     choice: (args.json || !secret).then_some(label.as_str()),
                     save: shown.as_deref(),
                 };
-                stream.failure(&game, &e, &failure);
+                stream.failure(&program, &e, &failure);
                 stream.flush_to(&mut out)?;
                 drop(out);
                 let code = runtime_failure(&program, &e);

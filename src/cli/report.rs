@@ -5,6 +5,7 @@
 
 use crate::diag::{SourceMap, Span};
 use crate::engine::{Game, RuntimeError, Viewer};
+use crate::ir::Program;
 use crate::save::TRANSCRIPT_SCHEMA;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::io::{self, Write};
@@ -105,6 +106,22 @@ impl Serialize for SeatScores {
     }
 }
 
+/// The game at the table, as the header names it.
+pub(super) struct Table<'a> {
+    /// The rules.
+    pub program: &'a Program,
+    /// Seats.
+    pub players: u8,
+    /// The seed.
+    pub seed: u64,
+    /// The rules file as given.
+    pub rules: &'a str,
+    /// The variant files as given.
+    pub variant_files: &'a [String],
+    /// The bots, as `--bots` takes them.
+    pub bots: String,
+}
+
 /// What the stream says about a failed rule, beyond the error itself.
 pub(super) struct Failure<'a> {
     /// The seat whose decision failed, and its move (`None` if it was a secret choice and the
@@ -134,8 +151,26 @@ impl Stream {
         variant_files: &[String],
         bots: String,
     ) {
-        let program = game.program();
         let log = self.fresh_log(game);
+        let table = Table {
+            program: game.program(),
+            players: game.players(),
+            seed: game.seed(),
+            rules,
+            variant_files,
+            bots,
+        };
+        self.header_of(&table, &log);
+    }
+
+    /// The header of a game whose setup failed: there is no log.
+    pub(super) fn header_before_setup(&mut self, table: &Table) {
+        self.header_of(table, &[]);
+    }
+
+    fn header_of(&mut self, table: &Table, log: &[String]) {
+        let program = table.program;
+        let (rules, variant_files) = (table.rules, table.variant_files);
         if self.json {
             let header = Header {
                 event: "game",
@@ -145,10 +180,10 @@ impl Stream {
                 rules,
                 variant_files,
                 variants: &program.variants,
-                players: game.players(),
-                seed: game.seed(),
-                bots,
-                log: &log,
+                players: table.players,
+                seed: table.seed,
+                bots: table.bots.clone(),
+                log,
             };
             self.json_line(&header);
         } else {
@@ -159,11 +194,9 @@ impl Stream {
             };
             self.text(&format!(
                 "{}{variants} · {} players · seed {}\n\n",
-                program.title,
-                game.players(),
-                game.seed()
+                program.title, table.players, table.seed
             ));
-            self.lines(&log);
+            self.lines(log);
         }
     }
 
@@ -218,9 +251,9 @@ impl Stream {
     }
 
     /// The last line(s) when a rule failed: the error, where, and the save.
-    pub(super) fn failure(&mut self, game: &Game, e: &RuntimeError, f: &Failure) {
-        let rule = Rule::at(&game.program().sources, e.span);
-        let player = f.seat.map(|s| game.seat_name(s));
+    pub(super) fn failure(&mut self, program: &Program, e: &RuntimeError, f: &Failure) {
+        let rule = Rule::at(&program.sources, e.span);
+        let player = f.seat.map(|s| program.seat_name(s));
         if self.json {
             let event = ErrorEvent {
                 event: "error",
