@@ -120,23 +120,44 @@ fn help_and_version_exit_0() {
 
 // ------------------------------------------------------------------------------ play with bots
 
+/// The lines of a `meeple play --json` stream, each one JSON object.
+fn json_lines(o: &std::process::Output) -> Vec<serde_json::Value> {
+    stdout(o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
 #[test]
 fn json_has_the_documented_keys() {
     let o = run(&["play", GAME, "--bots", "random", "--json", "--seed", "42"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
-    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("one JSON document");
-    assert_eq!(doc["game"], "Cheater's Game");
-    assert_eq!(doc["variants"], serde_json::json!([]));
-    assert_eq!(doc["seed"], 42);
-    assert_eq!(doc["players"], 3);
-    let decisions = doc["decisions"].as_array().expect("decisions");
+    let lines = json_lines(&o);
+    let header = &lines[0];
+    assert_eq!(header["event"], "game");
+    assert_eq!(header["schema"], "meeple-game/2");
+    assert_eq!(header["meeple"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(header["game"], "Cheater's Game");
+    assert_eq!(header["rules"], GAME);
+    assert_eq!(header["variant_files"], serde_json::json!([]));
+    assert_eq!(header["variants"], serde_json::json!([]));
+    assert_eq!(header["seed"], 42);
+    assert_eq!(header["players"], 3);
+    assert_eq!(header["bots"], "random");
+    assert!(header["log"].is_array());
+    let decisions = &lines[1..lines.len() - 1];
     assert!(!decisions.is_empty());
-    for d in decisions {
+    for (i, d) in decisions.iter().enumerate() {
+        assert_eq!(d["event"], "decision", "{d}");
+        assert_eq!(d["number"], i + 1, "{d}");
         let player = d["player"].as_str().expect("a seat name");
         assert!(["P1", "P2", "P3"].contains(&player), "{d}");
         assert!(d["choice"].is_string(), "{d}");
+        assert!(d["log"].is_array(), "{d}");
     }
-    let outcome = &doc["outcome"];
+    let outcome = &lines[lines.len() - 1];
+    assert_eq!(outcome["event"], "outcome");
+    assert_eq!(outcome["decisions"], decisions.len());
     assert!(outcome["winners"].is_array());
     let scores = outcome["scores"].as_object().expect("scores by seat");
     assert_eq!(
@@ -186,8 +207,7 @@ fn json_needs_every_seat_a_bot() {
 fn without_a_seed_the_random_seed_is_told() {
     let o = run(&["play", GAME, "--bots", "random", "--json"]);
     assert_eq!(code(&o), 0);
-    let doc: serde_json::Value = serde_json::from_slice(&o.stdout).expect("JSON");
-    let seed = doc["seed"].as_u64().expect("a seed");
+    let seed = json_lines(&o)[0]["seed"].as_u64().expect("a seed");
     assert!(stderr(&o).contains(&format!("random seed {seed} (replay with --seed {seed})")));
 }
 
@@ -218,9 +238,13 @@ fn a_variant_file_and_the_same_variant_stacked_play_alike() {
         "--json",
     ]);
     assert_eq!(code(&direct), 0);
-    assert_eq!(direct.stdout, stacked.stdout);
-    let doc: serde_json::Value = serde_json::from_slice(&direct.stdout).expect("JSON");
-    assert_eq!(doc["variants"], serde_json::json!(["Win The Race"]));
+    let (direct, stacked) = (json_lines(&direct), json_lines(&stacked));
+    // the header names the files as given; the game is the same
+    assert_eq!(direct[1..], stacked[1..]);
+    assert_eq!(direct[0]["variants"], serde_json::json!(["Win The Race"]));
+    assert_eq!(stacked[0]["variants"], serde_json::json!(["Win The Race"]));
+    assert_eq!(direct[0]["rules"], RACE);
+    assert_eq!(stacked[0]["variant_files"], serde_json::json!([RACE]));
 }
 
 #[test]
@@ -241,7 +265,17 @@ fn check_errors_stop_play_with_exit_1() {
 
 #[test]
 fn a_failing_rule_is_rendered_with_its_span_and_exits_1() {
-    let o = run(&["play", BROKEN_SUMS, "--bots", "random", "--seed", "1"]);
+    let save = format!("{}/failed.json", scratch("broken-sums"));
+    let o = run(&[
+        "play",
+        BROKEN_SUMS,
+        "--bots",
+        "random",
+        "--seed",
+        "1",
+        "--save-on-failure",
+        &save,
+    ]);
     assert_eq!(code(&o), 1);
     let err = stderr(&o);
     assert!(err.contains("division-by-zero"), "{err}");
@@ -277,14 +311,30 @@ fn repl_session_through_stdin() {
     assert!(o.stderr.is_empty(), "{}", stderr(&o));
     insta::assert_snapshot!("repl_session", stdout(&o));
 
-    let saved: serde_json::Value =
+    let mut saved: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(abs(&save)).expect("the save file"))
             .expect("the save is JSON");
+    // the chain of state hashes: 16 hex digits a link, the last one again at the end
+    let is_link = |v: serde_json::Value| {
+        v.as_str()
+            .is_some_and(|h| h.len() == 16 && h.chars().all(|c| c.is_ascii_hexdigit()))
+    };
+    let object = saved.as_object_mut().expect("an object");
+    assert!(is_link(object.remove("start").expect("start")));
+    let end = object.remove("end").expect("end");
+    let mut last = None;
+    for d in object["decisions"].as_array_mut().expect("decisions") {
+        last = d.as_object_mut().expect("a decision").remove("state");
+        assert!(is_link(last.clone().expect("a link")));
+    }
+    assert_eq!(last, Some(end));
     assert_eq!(
         saved,
         serde_json::json!({
-            "format": 1,
-            "rules": GAME,
+            "format": 2,
+            "meeple": env!("CARGO_PKG_VERSION"),
+            // relative to the save's folder, target/cli-tests/repl-session
+            "rules": "../../../rules/cheaters_game.rules",
             "variants": [],
             "game": "Cheater's Game",
             "players": 3,
@@ -461,8 +511,8 @@ fn corrupt_saves_are_refused_and_leave_the_game_as_it_was() {
         ),
         (
             "format",
-            text.replace("\"format\": 1", "\"format\": 7"),
-            "the save is in format 7; this version of meeple reads format 1",
+            text.replace("\"format\": 2", "\"format\": 7"),
+            "the save is in format 7; this version of meeple reads formats 1 to 2",
         ),
         (
             "illegal",
@@ -581,4 +631,282 @@ fn at_a_table_with_a_person_the_seed_is_not_shown_before_the_game_ends() {
         "{out}\n{err}"
     );
     assert!(out.contains("Cheater's Game · 3 players\n"), "{out}");
+}
+
+// ------------------------------------------------------- transcripts and saves that survive failure
+
+const LATE: &str = "tests/fixtures/run/late_failure.rules";
+
+/// Runs the `meeple` binary in `dir` (relative to the crate root) with `stdin` piped in.
+fn meeple_in(dir: &str, args: &[&str], stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+        .args(args)
+        .current_dir(abs(dir))
+        .env("NO_COLOR", "1")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the meeple binary runs");
+    let mut input = child.stdin.take().expect("stdin is piped");
+    input.write_all(stdin.as_bytes()).expect("stdin");
+    drop(input);
+    child.wait_with_output().expect("meeple finishes")
+}
+
+/// Late Failure by random bots on seed 3: its rules fail in decision 7; the save is written to
+/// `save`.
+fn late_failure(save: &str, json: bool) -> std::process::Output {
+    let _ = std::fs::remove_file(abs(save));
+    let mut args = vec!["play", LATE, "--bots", "random", "--seed", "3"];
+    args.extend(["--save-on-failure", save]);
+    if json {
+        args.push("--json");
+    }
+    run(&args)
+}
+
+#[test]
+fn a_rule_failing_in_bot_play_keeps_the_transcript_and_ends_with_the_error() {
+    let save = format!("{}/text.json", scratch("late-text"));
+    let o = late_failure(&save, false);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with("Late Failure · 2 players · seed 3\n\n"),
+        "{out}"
+    );
+    // the decisions before the failure, as an onlooker saw them
+    assert!(out.contains("P1 has chosen\nP2 has chosen\nP1: "), "{out}");
+    assert_eq!(out.matches(" has chosen").count(), 4, "{out}");
+    assert!(!out.contains("card"), "a hidden card is never shown: {out}");
+    assert!(out.contains("\nA rule failed in decision 7 (P1: "), "{out}");
+    assert!(out.contains("division-by-zero: 7 / 0"), "{out}");
+    assert!(
+        out.contains(
+            "  at tests/fixtures/run/late_failure.rules:30:15: decided = decided / zero\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(&format!(
+            "The game just before decision 7 is saved in `{save}` (`meeple play --load {save}` reopens it).\n"
+        )),
+        "{out}"
+    );
+    let err = stderr(&o);
+    assert!(err.contains("while running this, in decision 7"), "{err}");
+    assert!(err.contains(&format!("saved in `{save}`")), "{err}");
+    assert!(abs(&save).exists());
+}
+
+#[test]
+fn a_rule_failing_in_bot_play_ends_the_json_stream_with_an_error_line() {
+    let save = format!("{}/json.json", scratch("late-json"));
+    let o = late_failure(&save, true);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let lines = json_lines(&o);
+    assert_eq!(lines.len(), 8, "a header, six decisions and the error");
+    assert_eq!(lines[0]["schema"], "meeple-game/2");
+    assert_eq!(lines[0]["rules"], LATE);
+    for (i, d) in lines[1..7].iter().enumerate() {
+        assert_eq!(d["event"], "decision");
+        assert_eq!(d["number"], i + 1);
+    }
+    let error = &lines[7];
+    assert_eq!(error["event"], "error");
+    assert_eq!(error["decision"], 7);
+    assert_eq!(error["player"], "P1");
+    assert!(error["choice"].is_string());
+    assert_eq!(error["code"], "division-by-zero");
+    assert_eq!(error["message"], "7 / 0");
+    assert_eq!(
+        error["rule"],
+        serde_json::json!({"file": LATE, "line": 30, "column": 15, "source": "decided = decided / zero"})
+    );
+    assert_eq!(error["save"], save.as_str());
+}
+
+#[test]
+fn a_failure_save_reopens_the_game_just_before_the_failing_decision() {
+    let dir = scratch("late-reopen");
+    let save = format!("{dir}/failed.json");
+    assert_eq!(code(&late_failure(&save, false)), 1);
+
+    // people at the table: the position after six decisions
+    let o = meeple(
+        &["play", "--load", &save, "--bots", "none"],
+        &script(&["state", "quit"]),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(&format!("Resumed `{save}`: 6 decisions replayed.")),
+        "{out}"
+    );
+    assert!(last_state(&out).contains("decided 6"), "{out}");
+
+    // the bots it was saved with play on, and the same rule fails in the same decision
+    let again = format!("{dir}/again.json");
+    let o = run(&["play", "--load", &save, "--save-on-failure", &again]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert!(stdout(&o).contains("A rule failed in decision 7 (P1: "));
+    assert_eq!(
+        std::fs::read_to_string(abs(&save)).expect("the save"),
+        std::fs::read_to_string(abs(&again)).expect("the second save"),
+    );
+}
+
+#[test]
+fn a_save_keeps_its_bots_and_paths_relative_to_itself() {
+    let dir = scratch("relative");
+    let save = format!("{dir}/half.json");
+    let args = ["play", GAME, "--seed", "11", "--bots", "2=random"];
+    let ones = |n| vec!["1"; n];
+    let mut whole = ones(8);
+    whole.extend(["state", "quit"]);
+    let whole = meeple(&args, &script(&whole));
+    let mut first = ones(4);
+    let save_cmd = format!("save {save}");
+    first.extend([save_cmd.as_str(), "quit"]);
+    assert_eq!(code(&meeple(&args, &script(&first))), 0);
+
+    let text = std::fs::read_to_string(abs(&save)).expect("the save");
+    let saved: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    assert_eq!(saved["rules"], "../../../rules/cheaters_game.rules");
+    assert_eq!(saved["bots"], "2=random");
+
+    // from another working folder, without --bots: the bot seat comes back from the save
+    let elsewhere = scratch("relative/elsewhere");
+    let mut rest = ones(4);
+    rest.extend(["state", "quit"]);
+    let resumed = meeple_in(
+        &elsewhere,
+        &["play", "--load", "../half.json"],
+        &script(&rest),
+    );
+    assert_eq!(code(&resumed), 0, "{}", stderr(&resumed));
+    assert!(
+        stdout(&resumed).contains("Bots play P2."),
+        "{}",
+        stdout(&resumed)
+    );
+    assert_eq!(last_state(&stdout(&whole)), last_state(&stdout(&resumed)));
+}
+
+#[test]
+fn an_edited_save_is_refused_naming_the_first_point_that_does_not_match() {
+    let dir = scratch("edited");
+    let good = format!("{dir}/good.json");
+    assert_eq!(code(&late_failure(&good, false)), 1);
+    let text = std::fs::read_to_string(abs(&good)).expect("the save");
+    let save: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+    let o = run(&["play", "--load", &good, "--bots", "none"]);
+    assert_eq!(code(&o), 0, "the good save loads: {}", stderr(&o));
+
+    let decisions = save["decisions"].as_array().expect("decisions").clone();
+    // another legal answer than the one saved
+    let other = |d: &serde_json::Value, answers: &[&str]| -> String {
+        let c = d["choice"].as_str().expect("a choice");
+        answers
+            .iter()
+            .find(|a| **a != c)
+            .expect("another")
+            .to_string()
+    };
+    let edit = |f: &dyn Fn(&mut serde_json::Value)| {
+        let mut s = save.clone();
+        f(&mut s);
+        s
+    };
+    let cases: Vec<(&str, serde_json::Value, String)> = vec![
+        (
+            "seed",
+            edit(&|s| s["seed"] = serde_json::json!(4)),
+            "the start of the game does not match the record (its seed or players): the save was edited".into(),
+        ),
+        (
+            "secret",
+            edit(&|s| s["decisions"][1]["choice"] = other(&decisions[1], &["1", "2", "3"]).into()),
+            "decision 2 does not match the record: the save was edited, or made by another version of the rules".into(),
+        ),
+        (
+            "move",
+            edit(&|s| s["decisions"][2]["choice"] = other(&decisions[2], &["draw", "pass"]).into()),
+            "decision 3 does not match the record".into(),
+        ),
+        (
+            "reordered",
+            edit(&|s| s["decisions"].as_array_mut().expect("list").swap(0, 1)),
+            "decision 1 does not match the record".into(),
+        ),
+        (
+            "truncated",
+            edit(&|s| {
+                s["decisions"].as_array_mut().expect("list").pop();
+            }),
+            "the record does not end after decision 5, where the save does".into(),
+        ),
+        (
+            "unchained",
+            edit(&|s| {
+                s.as_object_mut().expect("object").remove("start");
+            }),
+            "its chain of state hashes (`start`, each decision's `state`, `end`) is incomplete".into(),
+        ),
+    ];
+    for (name, body, expected) in cases {
+        let path = format!("{dir}/{name}.json");
+        std::fs::write(
+            abs(&path),
+            serde_json::to_string_pretty(&body).expect("JSON"),
+        )
+        .expect("write an edited save");
+        let o = run(&["play", "--load", &path, "--bots", "none"]);
+        assert_eq!(code(&o), 1, "{name}: {}", stdout(&o));
+        assert!(o.stdout.is_empty(), "{name}: nothing half-loaded");
+        let err = stderr(&o);
+        assert!(err.starts_with("meeple: cannot resume: "), "{name}: {err}");
+        assert!(err.contains(&expected), "{name}: {err}");
+    }
+}
+
+#[test]
+fn load_replays_a_json_stream() {
+    let dir = scratch("stream");
+    let stream = format!("{dir}/game.jsonl");
+    let o = run(&["play", GAME, "--bots", "random", "--json", "--seed", "42"]);
+    assert_eq!(code(&o), 0);
+    std::fs::write(abs(&stream), &o.stdout).expect("write the stream");
+    // played again from the stream by the same bots: the same stream
+    let again = run(&["play", "--load", &stream, "--json"]);
+    assert_eq!(code(&again), 0, "{}", stderr(&again));
+    assert_eq!(stdout(&again), stdout(&o));
+
+    // a stream cut short loads to where it stops, for people to play on
+    let text = stdout(&o);
+    let cut: Vec<&str> = text.lines().take(6).collect();
+    let cut = format!("{}\n{{\"event\":\"deci", cut.join("\n"));
+    std::fs::write(abs(&stream), cut).expect("write the cut stream");
+    let o = meeple(
+        &["play", "--load", &stream, "--bots", "none"],
+        &script(&["quit"]),
+    );
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stdout(&o).starts_with(&format!("Resumed `{stream}`: 5 decisions replayed.")),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn the_streamed_transcript_is_the_whole_transcript_of_the_game() {
+    let o = run(&["play", GAME, "--bots", "random", "--seed", "5"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let game = meeple::sim::random_game(common::program(GAME), 3, 5).expect("the game ends");
+    assert_eq!(stdout(&o), meeple::sim::transcript(&game));
 }

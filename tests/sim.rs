@@ -250,8 +250,11 @@ fn a_failing_rule_is_reported_with_its_seed_decision_and_replay_command() {
         "{out}"
     );
 
-    // The replay command fails the same way.
+    // The replay command fails the same way (its save kept under target/, not the crate root).
     let seed = first["seed"].to_string();
+    let save = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("target/sim-tests");
+    std::fs::create_dir_all(&save).expect("a scratch folder");
+    let save = save.join("replay-failure.json");
     let replay = run(&[
         "play",
         OVERDRAW,
@@ -261,6 +264,8 @@ fn a_failing_rule_is_reported_with_its_seed_decision_and_replay_command() {
         &seed,
         "--bots",
         "random",
+        "--save-on-failure",
+        save.to_str().expect("a UTF-8 path"),
     ]);
     assert_eq!(code(&replay), 1);
     assert!(

@@ -186,10 +186,13 @@ impl fmt::Display for BotSpecError {
 impl std::error::Error for BotSpecError {}
 
 impl BotSpec {
-    /// Parses `random` or `2=random,4=random` (seats count from 1).
+    /// Parses `random` or `2=random,4=random` (seats count from 1); `none`: no bot at all.
     pub fn parse(s: &str) -> Result<BotSpec, BotSpecError> {
         let mut spec = BotSpec::default();
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            if part.eq_ignore_ascii_case("none") {
+                continue;
+            }
             match part.split_once('=') {
                 None => spec.all = Some(BotKind::parse(part)?),
                 Some((seat, kind)) => {
@@ -210,6 +213,22 @@ impl BotSpec {
             }
         }
         Ok(spec)
+    }
+
+    /// The spec as `--bots` takes it back: `random`, `2=mcts:500,4=random`, `random,2=mcts:10`,
+    /// or `none` when no seat has a bot.
+    pub fn render(&self) -> String {
+        let mut parts: Vec<String> = self.all.iter().map(|k| k.name()).collect();
+        parts.extend(
+            self.seats
+                .iter()
+                .map(|(seat, kind)| format!("{}={}", seat + 1, kind.name())),
+        );
+        if parts.is_empty() {
+            "none".to_string()
+        } else {
+            parts.join(",")
+        }
     }
 
     /// The bot kind for a seat, if a bot plays it.
@@ -258,5 +277,11 @@ mod tests {
         assert!(BotSpec::parse("genius").is_err());
         assert!(s.check_seats(3).is_err());
         assert_eq!(s.kinds(2, BotKind::Random), [BotKind::Random; 2]);
+        for text in ["random", "2=random,4=mcts:5", "mcts:7,1=random", "none"] {
+            let spec = BotSpec::parse(text).unwrap();
+            assert_eq!(spec.render(), text);
+            assert_eq!(BotSpec::parse(&spec.render()).unwrap(), spec);
+        }
+        assert_eq!(BotSpec::parse("none").unwrap(), BotSpec::default());
     }
 }

@@ -43,7 +43,8 @@ pub enum Command {
     /// Play a game: hot seat at this terminal, with bots in some seats, or bots only.
     ///
     /// With a bot in every seat the game is played to the end and its public transcript (or,
-    /// with --json, one JSON document) is printed. Otherwise a REPL asks each seat in turn;
+    /// with --json, a JSON line a decision) is printed as it goes; if a rule fails, the output
+    /// ends with the error and the game just before that decision is saved. Otherwise a REPL asks each seat in turn;
     /// type `help` there for its commands. Piped input is read as one command a line.
     Play(PlayArgs),
     /// Test rules files: check them, run their scenarios, play a seeded bot game for every
@@ -222,13 +223,21 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SPEC", value_parser = parse_bots)]
     pub bots: Option<BotSpec>,
 
-    /// Print the game as one JSON document (every seat must be a bot).
+    /// Print the game as a stream of JSON lines, one a decision (schema `meeple-game/2`, see
+    /// docs/json.md; every seat must be a bot).
     #[arg(long)]
     pub json: bool,
 
-    /// Resume a game saved with `save FILE` in the REPL (its rules, variants, players and seed).
+    /// Resume a game saved with `save FILE` in the REPL, a failure save, or a `--json` stream
+    /// (its rules, variants, players, seed and bots; `--bots` replaces the bots, `--bots none`
+    /// leaves every seat to people).
     #[arg(long, value_name = "SAVE", conflicts_with_all = ["file", "players", "seed", "variants"])]
     pub load: Option<PathBuf>,
+
+    /// Where to save the game just before a decision whose rules fail [default:
+    /// meeple-failure-SEED.json in the working folder, when bots play every seat].
+    #[arg(long, value_name = "PATH")]
+    pub save_on_failure: Option<PathBuf>,
 }
 
 fn parse_bots(s: &str) -> Result<BotSpec, String> {

@@ -1,14 +1,14 @@
 //! `meeple play`: load and check the rules, start (or resume) the game, then either let bots
 //! play every seat and print the transcript or JSON, or hand the game to the REPL.
 
-use super::report::Report;
+use super::report::{Failure, Stream, Table};
 use super::{eprint_text, fail, load_reporting, stderr_style, usage_error, CliError, PlayArgs};
+use crate::bots::{ask_bot, BotSpec};
 use crate::diag::render;
 use crate::engine::{Game, MoveError, RuntimeError};
 use crate::ir::Program;
 use crate::repl::{self, Files, Plain, ReplError, Seats, Session, Style, Terminal};
 use crate::save::{SaveError, SaveFile};
-use crate::sim::{play_to_end, transcript, SimError};
 use clap::error::ErrorKind;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ const FAILED: u8 = 1;
 
 /// Plays a game as the arguments say.
 pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
-    if args.json && args.bots.is_none() {
+    if args.json && args.bots.is_none() && args.load.is_none() {
         return Err(json_needs_bots());
     }
     let save = match &args.load {
@@ -59,7 +59,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         );
         if save.is_some() && !Path::new(&files.rules).exists() {
             message.push_str(
-                "\n(the paths in a save are relative to the folder the game was saved from)",
+                "\n(a save names its rules relative to its own folder; a --json stream, or a save in format 1, relative to the folder the game was played in)",
             );
         }
         return Ok(fail(&message));
@@ -83,7 +83,14 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         return Err(usage_error("play", ErrorKind::ValueValidation, message));
     }
 
-    let spec = args.bots.clone().unwrap_or_default();
+    let spec = match (&args.bots, save.as_ref().and_then(|s| s.bots.as_deref())) {
+        (Some(spec), _) => spec.clone(),
+        (None, Some(saved)) => match BotSpec::parse(saved) {
+            Ok(spec) => spec,
+            Err(e) => return Ok(fail(&format!("cannot resume: the save's bots: {e}"))),
+        },
+        (None, None) => BotSpec::default(),
+    };
     if let Err(e) = spec.check_seats(players) {
         return Err(usage_error(
             "play",
@@ -113,13 +120,48 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     };
 
     let mut seats = Seats::new(&spec, seed, players);
+    // With bots in every seat, the record so far is written as the save is replayed (kept
+    // back until the replay has checked out).
+    let mut stream = Stream::new(args.json);
+    let mut started_stream = false;
     let started = match &save {
-        Some(s) => s.restore(program.clone(), &mut |g, r| seats.keep_in_step(g, r)),
+        Some(s) => s.restore(program.clone(), &mut |g, r| {
+            if all_bots {
+                if started_stream {
+                    stream.decision(g);
+                } else {
+                    stream.header(g, &files.rules, &files.variants, spec.render());
+                    started_stream = true;
+                }
+            }
+            seats.keep_in_step(g, r)
+        }),
         None => Game::new(program.clone(), players, seed).map_err(SaveError::Start),
     };
     let mut game = match started {
         Ok(g) => g,
-        Err(SaveError::Start(e)) => return Ok(runtime_failure(&program, &e)),
+        Err(SaveError::Start(e)) => {
+            if all_bots {
+                // the record of a game that could not be set up: its header and the error
+                let table = Table {
+                    program: &program,
+                    players,
+                    seed,
+                    rules: &files.rules,
+                    variant_files: &files.variants,
+                    bots: spec.render(),
+                };
+                stream.header_before_setup(&table);
+                let nothing = Failure {
+                    seat: None,
+                    choice: None,
+                    save: None,
+                };
+                stream.failure(&program, &e, &nothing);
+                stream.flush_to(&mut io::stdout().lock())?;
+            }
+            return Ok(runtime_failure(&program, &e));
+        }
         Err(e) => return Ok(fail(&format!("cannot resume: {e}"))),
     };
 
@@ -134,26 +176,74 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
                 if n == 1 { "" } else { "s" }
             )?;
         }
-        return hand_to_repl(game, seats, spec, files, save.is_some());
+        let failure_save = args.save_on_failure.clone();
+        return hand_to_repl(game, seats, spec, files, save.is_some(), failure_save);
     }
+    if started_stream {
+        stream.decision(&game);
+    } else {
+        stream.header(&game, &files.rules, &files.variants, spec.render());
+    }
+    let mut out = io::stdout().lock();
+    stream.flush_to(&mut out)?;
     let Some(mut bots) = seats.into_all() else {
         return Ok(fail("a seat has no bot"));
     };
-    match play_to_end(&mut game, &mut bots) {
-        Ok(()) => {}
-        Err(SimError::Move(MoveError::Runtime(e)) | SimError::Start(e)) => {
-            return Ok(runtime_failure(&program, &e))
+    let failure_path = args
+        .save_on_failure
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(format!("meeple-failure-{seed}.json")));
+    while !game.is_over() {
+        let Some(&seat) = game.waiting_on().first() else {
+            return Ok(fail("the game cannot go on: nobody is asked to decide"));
+        };
+        let index = ask_bot(&game, seat, bots[seat as usize].as_mut()).unwrap_or(0);
+        let secret = game.decision_is_secret();
+        let label = game.option_label(seat, index).unwrap_or_default();
+        match game.apply(seat, index) {
+            Ok(()) => stream.decision(&game),
+            Err(MoveError::Runtime(e)) => {
+                let saved = save_failure(&game, &files, &spec, &failure_path);
+                let shown = match &saved {
+                    Ok(()) => Some(failure_path.display().to_string()),
+                    Err(_) => None,
+                };
+                let failure = Failure {
+                    seat: Some(seat),
+                    choice: (args.json || !secret).then_some(label.as_str()),
+                    save: shown.as_deref(),
+                };
+                stream.failure(&program, &e, &failure);
+                stream.flush_to(&mut out)?;
+                drop(out);
+                let code = runtime_failure(&program, &e);
+                match saved {
+                    Ok(()) => eprint_text(&format!(
+                        "meeple: the game just before decision {} is saved in `{}`; `meeple play --load {}` reopens it\n",
+                        game.history().len() + 1,
+                        failure_path.display(),
+                        failure_path.display()
+                    )),
+                    Err(err) => eprint_text(&format!("meeple: the game was not saved: {err}\n")),
+                }
+                return Ok(code);
+            }
+            Err(e) => {
+                stream.flush_to(&mut out)?;
+                return Ok(fail(&format!("a bot's move was refused: {e}")));
+            }
         }
-        Err(SimError::Move(e)) => return Ok(fail(&format!("a bot's move was refused: {e}"))),
+        stream.flush_to(&mut out)?;
     }
-    let mut out = io::stdout().lock();
-    if args.json {
-        write!(out, "{}", Report::of(&game).to_json())?;
-    } else {
-        write!(out, "{}", transcript(&game))?;
-    }
-    out.flush()?;
+    stream.finish(&game);
+    stream.flush_to(&mut out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Saves the game (just before a failing decision) as the referee's record.
+fn save_failure(game: &Game, files: &Files, spec: &BotSpec, path: &Path) -> Result<(), SaveError> {
+    let bots = (*spec != BotSpec::default()).then(|| spec.render());
+    SaveFile::of_game(game, &files.rules, &files.variants, bots)?.write(path)
 }
 
 /// Runs the REPL on stdin and stdout: a line editor on a terminal, plain lines from a pipe.
@@ -163,6 +253,7 @@ fn hand_to_repl(
     spec: crate::bots::BotSpec,
     files: Files,
     resumed: bool,
+    failure_save: Option<PathBuf>,
 ) -> Result<ExitCode, CliError> {
     let program = game.program().clone();
     // A history file only for a person alone with bots: at a shared table it would keep one
@@ -176,7 +267,7 @@ fn hand_to_repl(
         color: super::stdout_style().color,
         clear_screen: interactive && screen,
     };
-    let mut session = Session::new(game, seats, spec, files, style, resumed);
+    let mut session = Session::new(game, seats, spec.clone(), files.clone(), style, resumed);
     let mut out = io::stdout();
     let terminal = if interactive {
         Terminal::new((people <= 1).then(repl::history_path))
@@ -190,7 +281,20 @@ fn hand_to_repl(
     match result {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(ReplError::Io(e)) => Err(CliError::Io(e)),
-        Err(ReplError::Runtime(e)) => Ok(runtime_failure(&program, &e)),
+        Err(ReplError::Runtime(e)) => {
+            let code = runtime_failure(&program, &e);
+            // At a table with people a save names no seed and is written only where asked.
+            if let Some(path) = failure_save {
+                match save_failure(session.game(), &files, &spec, &path) {
+                    Ok(()) => eprint_text(&format!(
+                        "meeple: the game just before the failing decision is saved in `{}`\n",
+                        path.display()
+                    )),
+                    Err(err) => eprint_text(&format!("meeple: the game was not saved: {err}\n")),
+                }
+            }
+            Ok(code)
+        }
         Err(e @ ReplError::Stuck(_)) => Ok(fail(&e.to_string())),
     }
 }

@@ -720,6 +720,86 @@ impl Game {
         learned || private_lines(self) > private_lines(earlier)
     }
 
+    /// The whole position as text, secrets and all, for the chain of state hashes in a save:
+    /// every variable and field, how far chance has been drawn, every log line with its
+    /// audience, the record of decisions, who must decide and their options, and the outcome.
+    /// Deterministic for a position, but tied to this version of meeple (its layout may change
+    /// between versions). Never show it to a player.
+    pub fn canonical(&self) -> String {
+        use std::fmt::Write;
+        fn value(out: &mut String, v: &Value) {
+            match v {
+                Value::None => out.push('N'),
+                Value::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
+                Value::Int(n) => {
+                    let _ = write!(out, "I{n}");
+                }
+                Value::Player(p) => {
+                    let _ = write!(out, "P{p}");
+                }
+                Value::Enum(e, i) => {
+                    let _ = write!(out, "E{}.{i}", e.index());
+                }
+                Value::Entity(k, i) => {
+                    let _ = write!(out, "K{}.{i}", k.index());
+                }
+                Value::List(xs) => {
+                    out.push('[');
+                    for x in xs.iter() {
+                        value(out, x);
+                        out.push(',');
+                    }
+                    out.push(']');
+                }
+            }
+        }
+        let mut out = String::new();
+        let _ = writeln!(
+            out,
+            "players {} chance {}",
+            self.players(),
+            self.chance_drawn()
+        );
+        out.push_str("globals ");
+        for v in &self.state.globals {
+            value(&mut out, v);
+            out.push(';');
+        }
+        for (p, vars) in self.state.player_vars.iter().enumerate() {
+            let _ = write!(out, "\nseat {p} ");
+            for v in vars {
+                value(&mut out, v);
+                out.push(';');
+            }
+        }
+        for (k, instances) in self.state.entities.iter().enumerate() {
+            for (i, fields) in instances.iter().enumerate() {
+                let _ = write!(out, "\ninstance {k}.{i} ");
+                for v in fields {
+                    value(&mut out, v);
+                    out.push(';');
+                }
+            }
+        }
+        for entry in &self.log {
+            let _ = write!(out, "\nlog {:?} {:?}", entry.audience, entry.text);
+        }
+        for r in &self.history {
+            let _ = write!(out, "\ndecided {} {:?}", r.player, r.choice);
+        }
+        for seat in self.waiting_on() {
+            let _ = write!(out, "\nwaiting {seat}");
+            for o in self.options(seat) {
+                let _ = write!(out, " {:?}", o.label);
+            }
+        }
+        if let Some(o) = &self.outcome {
+            let _ = write!(out, "\nover {:?} {:?} {:?}", o.winners, o.scores, o.reason);
+        }
+        out.push('\n');
+        out
+    }
+
     /// The log lines `viewer` may read, oldest first, with who they were written for and by.
     pub fn log_lines(&self, viewer: Viewer) -> Vec<LogLine> {
         view::log_entries(self, viewer)

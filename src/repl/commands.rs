@@ -179,9 +179,10 @@ impl Session {
         if path.is_empty() {
             return writeln!(out, "Usage: save FILE");
         }
-        let file = SaveFile::of_game(&self.game, &self.files.rules, &self.files.variants);
-        match file.write(Path::new(path)) {
-            Ok(()) => writeln!(
+        let bots = (self.spec != crate::bots::BotSpec::default()).then(|| self.spec.render());
+        let file = SaveFile::of_game(&self.game, &self.files.rules, &self.files.variants, bots);
+        match file.and_then(|file| file.write(Path::new(path)).map(|()| file)) {
+            Ok(file) => writeln!(
                 out,
                 "Saved {} to `{path}`.",
                 plural(file.decisions.len(), "decision")

@@ -14,7 +14,8 @@ Commands:
   why MOVE         explain why a move is not allowed now
   undo             take back the last move made at this device (and bot moves after it),
                    unless chance was drawn on or someone saw something new since
-  save FILE        save the game (rules, seed and moves) to FILE
+  save FILE        save the game (rules, seed, bots and moves) to FILE: the referee's
+                   record, which tells every secret; not for players' eyes
   load FILE        load a saved game of the same rules and player count
   reload           read the rules files again and replay the game so far under them
   help             show this list

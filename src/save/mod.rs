@@ -1,9 +1,20 @@
-//! Save files: a game kept as its rules files, seed and decisions in a versioned JSON format, and
-//! the replay of decisions onto a fresh game.
+//! Save files: a game kept as its rules files, seed, bot seats and decisions in a versioned JSON
+//! format, and the replay of decisions onto a fresh game.
+//!
+//! A save is the referee's record (docs/saves.md): it holds every secret, since the seed replays
+//! the deal. Format 2 keeps the paths of the rules relative to the save file's folder and a
+//! chain of state hashes ([`chain`]): one link after the setup and one after every decision, each
+//! the hash of the one before, the decision and the whole position. Restoring replays every
+//! decision and compares every link, so an edited seed, move or secret choice, or decisions
+//! removed or reordered, are refused with the first point that does not match.
 //!
 //! Invariant: a save holds no state, only what is needed to rebuild it; restoring replays every
 //! decision through [`Game::apply_label`], so a save that does not fit the rules is refused with
 //! the number of the first decision that does not apply, and nothing is half-loaded.
+
+pub mod chain;
+mod paths;
+mod transcript;
 
 use crate::engine::{Game, MoveError, Record, RuntimeError};
 use crate::ir::Program;
@@ -12,8 +23,16 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The save format this version writes and reads.
-pub const FORMAT: u64 = 1;
+/// The save format this version writes.
+pub const FORMAT: u64 = 2;
+
+/// The oldest save format this version still reads (no chain, paths relative to the working
+/// folder of the game).
+pub const OLDEST_FORMAT: u64 = 1;
+
+/// The schema of the JSON Lines stream of `meeple play --json` (docs/json.md), which
+/// `--load` also reads.
+pub const TRANSCRIPT_SCHEMA: &str = "meeple-game/2";
 
 /// One decision as saved: the seat by its display name and the move as typed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -22,14 +41,21 @@ pub struct Decision {
     pub player: String,
     /// The move's label.
     pub choice: String,
+    /// The link of the chain after this decision (format 2), 16 hex digits.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub state: Option<String>,
 }
 
-/// A saved game.
+/// A saved game. In memory its paths are as this process opens them (relative to the working
+/// folder, or absolute); on disk, in format 2, relative to the save file's folder.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SaveFile {
-    /// The save format, [`FORMAT`].
+    /// The save format, [`FORMAT`] (or 1, read from an older save).
     pub format: u64,
-    /// The rules file the game was started from, as given on the command line.
+    /// The version of meeple that wrote it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub meeple: Option<String>,
+    /// The rules file the game was started from.
     pub rules: String,
     /// The `--variant` files stacked on it, in order.
     pub variants: Vec<String>,
@@ -39,8 +65,18 @@ pub struct SaveFile {
     pub players: u8,
     /// The seed the game was started with.
     pub seed: u64,
+    /// The seats bots play, as `--bots` takes them (`random`, `2=mcts:500`); none if people
+    /// play every seat.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bots: Option<String>,
+    /// The first link of the chain: the position after the setup (format 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
     /// Every decision taken, oldest first.
     pub decisions: Vec<Decision>,
+    /// The last link of the chain (format 2): the position the save ends at.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<String>,
 }
 
 /// Why a save could not be read, written or restored.
@@ -89,6 +125,20 @@ pub enum SaveError {
     },
     /// The saved game could not start.
     Start(RuntimeError),
+    /// The replayed game does not match the save's chain of state hashes at this decision
+    /// (`None`: at the start, after the setup).
+    Edited {
+        /// 1-based number of the first decision whose link differs.
+        number: Option<usize>,
+        /// The version of meeple that wrote the save, if it says.
+        by: Option<String>,
+    },
+    /// The chain's last link is not the position after the last decision: decisions were
+    /// removed from the end (or the links edited).
+    Truncated {
+        /// Decisions in the save.
+        decisions: usize,
+    },
     /// A decision does not apply at its point in the game.
     Decision {
         /// 1-based number of the decision in the save.
@@ -115,7 +165,31 @@ impl fmt::Display for SaveError {
             SaveError::NotASave(e) => write!(f, "not a Meeple save: {e}"),
             SaveError::Format(found) => write!(
                 f,
-                "the save is in format {found}; this version of meeple reads format {FORMAT}"
+                "the save is in format {found}; this version of meeple reads formats {OLDEST_FORMAT} to {FORMAT}"
+            ),
+            SaveError::Edited { number, by } => {
+                match number {
+                    Some(n) => write!(f, "decision {n} does not match the record")?,
+                    None => write!(
+                        f,
+                        "the start of the game does not match the record (its seed or players)"
+                    )?,
+                }
+                write!(
+                    f,
+                    ": the save was edited, or made by another version of the rules"
+                )?;
+                let this = env!("CARGO_PKG_VERSION");
+                match by {
+                    Some(v) if v != this => {
+                        write!(f, " or of meeple (it was saved by {v}, this is {this})")
+                    }
+                    _ => Ok(()),
+                }
+            }
+            SaveError::Truncated { decisions } => write!(
+                f,
+                "the record does not end after decision {decisions}, where the save does: decisions were removed or the record edited"
             ),
             SaveError::WrongGame { expected, found } => {
                 write!(f, "the save is a game of `{found}`, not `{expected}`")
@@ -142,60 +216,144 @@ impl fmt::Display for SaveError {
 impl std::error::Error for SaveError {}
 
 impl SaveFile {
-    /// A save of `game`, started from `rules` with `variants` stacked on it.
-    pub fn of_game(game: &Game, rules: &str, variants: &[String]) -> SaveFile {
-        SaveFile {
+    /// A save of `game`, started from `rules` with `variants` stacked on it, bots in the seats
+    /// `bots` names. The chain of state hashes is built by replaying the game's decisions.
+    pub fn of_game(
+        game: &Game,
+        rules: &str,
+        variants: &[String],
+        bots: Option<String>,
+    ) -> Result<SaveFile, SaveError> {
+        let mut save = SaveFile {
             format: FORMAT,
+            meeple: Some(env!("CARGO_PKG_VERSION").to_string()),
             rules: rules.to_string(),
             variants: variants.to_vec(),
             game: game.program().title.clone(),
             players: game.players(),
             seed: game.seed(),
+            bots,
+            start: None,
             decisions: decisions_of(game),
+            end: None,
+        };
+        let links = chain::links(
+            game.program().clone(),
+            game.players(),
+            game.seed(),
+            game.history(),
+        )
+        .map_err(|e| match e {
+            ReplayError::Start(e) => SaveError::Start(e),
+            ReplayError::Decision { number, error } => save.decision_error(number, &error),
+        })?;
+        let hex: Vec<String> = links.iter().map(|h| chain::hex(*h)).collect();
+        save.start = hex.first().cloned();
+        save.end = hex.last().cloned();
+        for (d, h) in save.decisions.iter_mut().zip(hex.iter().skip(1)) {
+            d.state = Some(h.clone());
+        }
+        Ok(save)
+    }
+
+    fn decision_error(&self, number: usize, error: &MoveError) -> SaveError {
+        let d = self.decisions.get(number - 1);
+        SaveError::Decision {
+            number,
+            player: d.map(|d| d.player.clone()).unwrap_or_default(),
+            choice: d.map(|d| d.choice.clone()).unwrap_or_default(),
+            problem: error.to_string(),
         }
     }
 
-    /// Parses a save from its JSON text, checking the format version first.
+    /// Parses a save from its JSON text, checking the format version first. Paths are left as
+    /// written (see [`SaveFile::read`]).
     pub fn parse(text: &str) -> Result<SaveFile, SaveError> {
         let value: serde_json::Value =
             serde_json::from_str(text).map_err(|e| SaveError::Json(e.to_string()))?;
         let Some(object) = value.as_object() else {
             return Err(SaveError::NotASave("expected a JSON object".into()));
         };
-        match object.get("format") {
-            None => return Err(SaveError::NotASave("it has no `format` field".into())),
-            Some(f) if f.as_u64() == Some(FORMAT) => {}
-            Some(f) => return Err(SaveError::Format(f.to_string())),
+        if object.contains_key("schema") || object.contains_key("event") {
+            return Err(SaveError::NotASave(
+                "it is a line of a `meeple play --json` stream; `--load` reads the whole stream from its file".into(),
+            ));
         }
-        serde_json::from_value(value).map_err(|e| SaveError::NotASave(e.to_string()))
+        let format = match object.get("format") {
+            None => return Err(SaveError::NotASave("it has no `format` field".into())),
+            Some(f) => match f.as_u64() {
+                Some(n) if (OLDEST_FORMAT..=FORMAT).contains(&n) => n,
+                _ => return Err(SaveError::Format(f.to_string())),
+            },
+        };
+        let save: SaveFile =
+            serde_json::from_value(value).map_err(|e| SaveError::NotASave(e.to_string()))?;
+        if format >= 2 {
+            let whole = save.start.is_some()
+                && save.end.is_some()
+                && save.decisions.iter().all(|d| d.state.is_some());
+            if !whole {
+                return Err(SaveError::NotASave(
+                    "its chain of state hashes (`start`, each decision's `state`, `end`) is incomplete: the save was edited".into(),
+                ));
+            }
+        }
+        Ok(save)
     }
 
-    /// Reads and parses a save file.
+    /// Reads a save file, or the JSON Lines stream of `meeple play --json`. The paths of a
+    /// format 2 save are resolved against its folder; those of format 1 and of a stream are
+    /// relative to the working folder, as when the game was played.
     pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
         let text = std::fs::read_to_string(path).map_err(|error| SaveError::Read {
             path: path.to_path_buf(),
             error,
         })?;
-        SaveFile::parse(&text)
+        if transcript::is_transcript(&text) {
+            return transcript::parse(&text);
+        }
+        let mut save = SaveFile::parse(&text)?;
+        if save.format >= 2 {
+            let folder = path.parent().unwrap_or(Path::new(""));
+            save.rules = paths::resolve(folder, &save.rules);
+            save.variants = save
+                .variants
+                .iter()
+                .map(|v| paths::resolve(folder, v))
+                .collect();
+        }
+        Ok(save)
     }
 
-    /// The save as pretty JSON, ending in a newline.
+    /// The save as pretty JSON, ending in a newline, its paths as they are in memory.
     pub fn to_json(&self) -> String {
         let mut s = serde_json::to_string_pretty(self).unwrap_or_default();
         s.push('\n');
         s
     }
 
-    /// Writes the save, replacing the file only once the whole text is written.
+    /// Writes the save, its paths made relative to the save's folder (format 2), replacing the
+    /// file only once the whole text is written.
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
         let err = |error| SaveError::Write {
             path: path.to_path_buf(),
             error,
         };
+        let folder = path.parent().unwrap_or(Path::new(""));
+        let mut on_disk = self.clone();
+        if on_disk.format >= 2 {
+            on_disk.rules = paths::relative(folder, &self.rules).map_err(err)?;
+            on_disk.variants = self
+                .variants
+                .iter()
+                .map(|v| paths::relative(folder, v))
+                .collect::<Result<_, _>>()
+                .map_err(err)?;
+        }
         let mut tmp = path.as_os_str().to_owned();
         tmp.push(".tmp");
         let tmp = PathBuf::from(tmp);
-        std::fs::write(&tmp, self.to_json()).map_err(err)?;
+        std::fs::write(&tmp, on_disk.to_json()).map_err(err)?;
         std::fs::rename(&tmp, path).map_err(|e| {
             let _ = std::fs::remove_file(&tmp);
             err(e)
@@ -267,15 +425,36 @@ impl SaveFile {
                 choice: d.choice.clone(),
             });
         }
-        replay_onto(game, &records, before).map_err(|e| match e {
-            ReplayError::Start(e) => SaveError::Start(e),
-            ReplayError::Decision { number, error } => SaveError::Decision {
-                number,
-                player: self.decisions[number - 1].player.clone(),
-                choice: self.decisions[number - 1].choice.clone(),
-                problem: error.to_string(),
-            },
-        })
+        let Some(start) = &self.start else {
+            return replay_onto(game, &records, before).map_err(|e| match e {
+                ReplayError::Start(e) => SaveError::Start(e),
+                ReplayError::Decision { number, error } => self.decision_error(number, &error),
+            });
+        };
+        let edited = |number| SaveError::Edited {
+            number,
+            by: self.meeple.clone(),
+        };
+        let mut link = chain::start_link(&game);
+        if &chain::hex(link) != start {
+            return Err(edited(None));
+        }
+        let mut game = game;
+        for (i, r) in records.iter().enumerate() {
+            before(&game, r);
+            game.apply_label(r.player, &r.choice)
+                .map_err(|error| self.decision_error(i + 1, &error))?;
+            link = chain::next_link(link, &game);
+            if self.decisions[i].state.as_deref() != Some(chain::hex(link).as_str()) {
+                return Err(edited(Some(i + 1)));
+            }
+        }
+        if self.end.as_deref() != Some(chain::hex(link).as_str()) {
+            return Err(SaveError::Truncated {
+                decisions: records.len(),
+            });
+        }
+        Ok(game)
     }
 }
 
@@ -286,6 +465,7 @@ pub fn decisions_of(game: &Game) -> Vec<Decision> {
         .map(|r| Decision {
             player: game.seat_name(r.player),
             choice: r.choice.clone(),
+            state: None,
         })
         .collect()
 }
@@ -370,25 +550,40 @@ mod tests {
         assert!(matches!(SaveFile::parse("[]"), Err(SaveError::NotASave(_))));
         assert!(matches!(SaveFile::parse("{}"), Err(SaveError::NotASave(_))));
         assert!(matches!(
-            SaveFile::parse(r#"{"format": 2}"#),
+            SaveFile::parse(r#"{"format": 3}"#),
             Err(SaveError::Format(_))
         ));
         assert!(matches!(
             SaveFile::parse(r#"{"format": 1, "rules": "x"}"#),
             Err(SaveError::NotASave(_))
         ));
-        let ok = SaveFile {
+        let mut ok = SaveFile {
             format: FORMAT,
+            meeple: None,
             rules: "a.rules".into(),
             variants: vec![],
             game: "G".into(),
             players: 2,
             seed: 7,
+            bots: Some("2=random".into()),
+            start: Some("0123456789abcdef".into()),
             decisions: vec![Decision {
                 player: "P1".into(),
                 choice: "go".into(),
+                state: Some("fedcba9876543210".into()),
             }],
+            end: Some("fedcba9876543210".into()),
         };
-        assert_eq!(SaveFile::parse(&ok.to_json()).ok(), Some(ok));
+        assert_eq!(SaveFile::parse(&ok.to_json()).ok(), Some(ok.clone()));
+        ok.decisions[0].state = None;
+        assert!(matches!(
+            SaveFile::parse(&ok.to_json()),
+            Err(SaveError::NotASave(_))
+        ));
+        ok.format = 1;
+        assert!(
+            SaveFile::parse(&ok.to_json()).is_ok(),
+            "format 1 has no chain"
+        );
     }
 }

@@ -1,0 +1,97 @@
+//! The chain of state hashes in a save (format 2): the referee's seal on the record.
+//!
+//! Link 0 is the hash of the game's title, player count, seed and the position after the setup;
+//! link i is the hash of link i-1, decision i (seat and move) and the position after it. A
+//! position is [`Game::canonical`]: every value, secrets included, how far chance was drawn, the
+//! log, who decides and their options. The hash is 64-bit FNV-1a, written here so that no crate
+//! update can change it; links are stored as 16 lowercase hex digits.
+//!
+//! The chain finds edits, not forgers: anyone with meeple can make a consistent save of another
+//! game. The canonical text is tied to the version of meeple, so a save made by another version
+//! may not match.
+
+use super::{replay_onto, ReplayError};
+use crate::engine::{Game, Record};
+use crate::ir::Program;
+use std::sync::Arc;
+
+const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
+const FNV_PRIME: u64 = 0x0000_0100_0000_01b3;
+
+/// 64-bit FNV-1a of some bytes, continuing from `hash`.
+fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
+    for b in bytes {
+        hash ^= u64::from(*b);
+        hash = hash.wrapping_mul(FNV_PRIME);
+    }
+    hash
+}
+
+/// A link as stored: 16 lowercase hex digits.
+pub fn hex(link: u64) -> String {
+    format!("{link:016x}")
+}
+
+/// Link 0: the game as set up.
+pub fn start_link(game: &Game) -> u64 {
+    let head = format!(
+        "meeple-chain/1\n{}\n{} players\nseed {}\n",
+        game.program().title,
+        game.players(),
+        game.seed()
+    );
+    let h = fnv1a(FNV_OFFSET, head.as_bytes());
+    fnv1a(h, game.canonical().as_bytes())
+}
+
+/// The link after the decision just taken in `game`, following `previous`.
+pub fn next_link(previous: u64, game: &Game) -> u64 {
+    let decision = match game.history().last() {
+        Some(r) => format!("{}\n{}\n", game.seat_name(r.player), r.choice),
+        None => "\n\n".to_string(),
+    };
+    let mut h = fnv1a(FNV_OFFSET, hex(previous).as_bytes());
+    h = fnv1a(h, b"\n");
+    h = fnv1a(h, decision.as_bytes());
+    fnv1a(h, game.canonical().as_bytes())
+}
+
+/// Every link of a game's record: link 0, then one a decision, found by replaying them.
+pub fn links(
+    program: Arc<Program>,
+    players: u8,
+    seed: u64,
+    decisions: &[Record],
+) -> Result<Vec<u64>, ReplayError> {
+    let game = Game::new(program, players, seed).map_err(ReplayError::Start)?;
+    let mut out = Vec::with_capacity(decisions.len() + 1);
+    out.push(start_link(&game));
+    let mut hook = |_: &Game, _: &Record| {};
+    let mut game = game;
+    for (i, r) in decisions.iter().enumerate() {
+        game = replay_onto(game, std::slice::from_ref(r), &mut hook).map_err(|e| match e {
+            ReplayError::Decision { error, .. } => ReplayError::Decision {
+                number: i + 1,
+                error,
+            },
+            other => other,
+        })?;
+        let previous = out[out.len() - 1];
+        out.push(next_link(previous, &game));
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fnv1a_is_the_published_function() {
+        // Test vectors of FNV-1a 64.
+        assert_eq!(fnv1a(FNV_OFFSET, b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(FNV_OFFSET, b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a(FNV_OFFSET, b"foobar"), 0x8594_4171_f739_67e8);
+        assert_eq!(hex(255), "00000000000000ff");
+    }
+}

@@ -1,0 +1,115 @@
+//! Reading the JSON Lines stream of `meeple play --json` (schema `meeple-game/2`, docs/json.md)
+//! as a save: its header names the rules, variants, players, seed and bots; its `decision`
+//! lines are the decisions. It has no chain of state hashes (it is a public record), so it is
+//! replayed without one. A last line cut short (a stream stopped while writing) is ignored.
+
+use super::{Decision, SaveError, SaveFile, FORMAT, TRANSCRIPT_SCHEMA};
+use serde_json::Value;
+
+/// True if the text's first line is an object with a `schema` (a stream, not a save).
+pub(super) fn is_transcript(text: &str) -> bool {
+    let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+    serde_json::from_str::<Value>(first)
+        .ok()
+        .is_some_and(|v| v.get("schema").is_some())
+}
+
+fn field<'a>(v: &'a Value, key: &str, line: usize) -> Result<&'a Value, SaveError> {
+    v.get(key)
+        .ok_or_else(|| SaveError::NotASave(format!("line {line} has no `{key}`")))
+}
+
+fn string(v: &Value, key: &str, line: usize) -> Result<String, SaveError> {
+    field(v, key, line)?
+        .as_str()
+        .map(str::to_string)
+        .ok_or_else(|| SaveError::NotASave(format!("line {line}: `{key}` is not a string")))
+}
+
+fn strings(v: &Value, key: &str, line: usize) -> Result<Vec<String>, SaveError> {
+    let bad = || SaveError::NotASave(format!("line {line}: `{key}` is not a list of strings"));
+    field(v, key, line)?
+        .as_array()
+        .ok_or_else(bad)?
+        .iter()
+        .map(|x| x.as_str().map(str::to_string).ok_or_else(bad))
+        .collect()
+}
+
+/// The stream as a save (paths as written: relative to the folder the game was played in).
+pub(super) fn parse(text: &str) -> Result<SaveFile, SaveError> {
+    let lines: Vec<(usize, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l))
+        .filter(|(_, l)| !l.trim().is_empty())
+        .collect();
+    let complete = text.ends_with('\n');
+    let mut events = Vec::with_capacity(lines.len());
+    for (k, (n, line)) in lines.iter().enumerate() {
+        match serde_json::from_str::<Value>(line) {
+            Ok(v) if v.is_object() => events.push((*n, v)),
+            // the last line of a stream stopped in the middle of writing it
+            Err(_) if k + 1 == lines.len() && !complete => {}
+            _ => {
+                return Err(SaveError::Json(format!(
+                    "line {n} of the stream is not a JSON object"
+                )))
+            }
+        }
+    }
+    let Some(((n, header), rest)) = events.split_first() else {
+        return Err(SaveError::NotASave("the stream is empty".into()));
+    };
+    let schema = string(header, "schema", *n)?;
+    if schema != TRANSCRIPT_SCHEMA {
+        return Err(SaveError::Format(format!(
+            "`{schema}` (a `meeple play --json` stream; this version reads `{TRANSCRIPT_SCHEMA}`)"
+        )));
+    }
+    let players = field(header, "players", *n)?
+        .as_u64()
+        .and_then(|p| u8::try_from(p).ok())
+        .ok_or_else(|| SaveError::NotASave(format!("line {n}: `players` is not a seat count")))?;
+    let seed = field(header, "seed", *n)?
+        .as_u64()
+        .ok_or_else(|| SaveError::NotASave(format!("line {n}: `seed` is not a whole number")))?;
+    let bots = match header.get("bots") {
+        None | Some(Value::Null) => None,
+        Some(_) => Some(string(header, "bots", *n)?),
+    };
+    let mut decisions = Vec::new();
+    for (n, event) in rest {
+        if event.get("event").and_then(Value::as_str) != Some("decision") {
+            continue;
+        }
+        let number = field(event, "number", *n)?.as_u64();
+        if number != Some(decisions.len() as u64 + 1) {
+            return Err(SaveError::NotASave(format!(
+                "line {n}: decision {} was expected here",
+                decisions.len() + 1
+            )));
+        }
+        decisions.push(Decision {
+            player: string(event, "player", *n)?,
+            choice: string(event, "choice", *n)?,
+            state: None,
+        });
+    }
+    Ok(SaveFile {
+        format: FORMAT,
+        meeple: header
+            .get("meeple")
+            .and_then(Value::as_str)
+            .map(str::to_string),
+        rules: string(header, "rules", *n)?,
+        variants: strings(header, "variant_files", *n)?,
+        game: string(header, "game", *n)?,
+        players,
+        seed,
+        bots,
+        start: None,
+        decisions,
+        end: None,
+    })
+}
