@@ -188,7 +188,7 @@ fn hand_to_repl(
         None => session.run(&mut Plain::new(io::stdin().lock()), &mut out),
     };
     match result {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(ended) => Ok(ended.failure().map_or(ExitCode::SUCCESS, |why| fail(&why))),
         Err(ReplError::Io(e)) => Err(CliError::Io(e)),
         Err(ReplError::Runtime(e)) => Ok(runtime_failure(&program, &e)),
         Err(e @ ReplError::Stuck(_)) => Ok(fail(&e.to_string())),
