@@ -3,6 +3,8 @@
 //! under tight limits.
 #![allow(dead_code)]
 
+pub mod fuzz;
+
 use meeple::diag::{render_all, RenderStyle};
 use meeple::engine::{Game, Limits, Rng};
 use meeple::ir::Program;
