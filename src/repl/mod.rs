@@ -508,12 +508,19 @@ mod tests {
     /// Plays a three-round game of two people from `lines`; the prompts asked, the output and
     /// how it ended.
     fn session(terminal: bool, lines: Vec<Line>) -> (Vec<String>, String, Ended, usize) {
+        session_with(BotSpec::default(), terminal, lines)
+    }
+
+    fn session_with(
+        spec: BotSpec,
+        terminal: bool,
+        lines: Vec<Line>,
+    ) -> (Vec<String>, String, Ended, usize) {
         let src = "game \"T\" { players 2 }\nflow { repeat 3 { for p in players { turn p } } }\naction go { }\n";
         let program = crate::load::check_source("t.rules", src)
             .program
             .expect("checks");
         let game = Game::new(std::sync::Arc::new(program), 2, 1).expect("starts");
-        let spec = BotSpec::default();
         let seats = Seats::new(&spec, 1, 2);
         let files = Files {
             rules: "t.rules".into(),
@@ -606,6 +613,18 @@ mod tests {
         let (prompts, _, ended, _) = session(true, vec![text("go"); 6]);
         assert!(!prompts.iter().any(|p| p == QUESTION));
         assert!(ended.game_over);
+    }
+
+    #[test]
+    fn bot_moves_alone_are_nothing_to_lose() {
+        // P1 is a bot and moves first: Ctrl-D before P2 moves asks nothing, after it asks
+        let bots = BotSpec::parse("1=random").expect("a spec");
+        let (prompts, _, ended, moves) = session_with(bots.clone(), true, vec![Line::Eof]);
+        assert!(!prompts.iter().any(|p| p == QUESTION), "{prompts:?}");
+        assert!(ended.quit);
+        assert_eq!(moves, 1, "the bot moved");
+        let (prompts, _, _, _) = session_with(bots, true, vec![text("go"), Line::Eof, text("y")]);
+        assert_eq!(prompts.last().map(String::as_str), Some(QUESTION));
     }
 
     #[test]
