@@ -307,8 +307,12 @@ fn repl_session_through_stdin() {
         "quit",
     ]);
     let o = meeple(&["play", GAME, "--seed", "7"], &input);
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
-    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    // `fly` is no move and `undo` is refused: a script with refused lines fails, `quit` or not
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    assert_eq!(
+        stderr(&o),
+        "meeple: 2 lines of the input were refused (lines 4, 6)\n"
+    );
     insta::assert_snapshot!("repl_session", stdout(&o));
 
     let mut saved: serde_json::Value =
@@ -363,7 +367,9 @@ fn repl_secret_choices_pass_the_device_and_bots_move() {
         ],
         &input,
     );
-    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // `#4` was refused (there are three moves)
+    assert_eq!(code(&o), 1);
+    assert_eq!(stderr(&o), "meeple: line 6 of the input was refused\n");
     insta::assert_snapshot!("repl_secret_choices", stdout(&o));
 }
 
@@ -373,7 +379,7 @@ fn repl_output_is_deterministic() {
     let args = ["play", GAME, "--seed", "21", "--bots", "3=random"];
     let a = meeple(&args, &input);
     let b = meeple(&args, &input);
-    assert_eq!(code(&a), 0);
+    assert_eq!(code(&a), code(&b));
     assert_eq!(a.stdout, b.stdout);
 }
 
@@ -421,7 +427,7 @@ fn a_rule_failing_in_the_repl_leaves_the_game_as_it_was() {
         &["play", BROKEN_SUMS, "--seed", "1"],
         &script(&["halve", "state", "quit"]),
     );
-    assert_eq!(code(&o), 0);
+    assert_eq!(code(&o), 1, "the move was refused");
     let out = stdout(&o);
     assert!(out.contains("division-by-zero"), "{out}");
     assert!(
@@ -442,6 +448,62 @@ fn a_game_over_prints_the_outcome() {
     assert!(
         out.contains("Game over.\nScores: P1 4, P2 5\nWinner: P2\n"),
         "{out}"
+    );
+}
+
+#[test]
+fn a_piped_session_exits_1_after_a_refused_line_or_an_input_ended_mid_game() {
+    let duel = ["play", DUEL, "--seed", "2"];
+    // every line accepted, to the end of the game: 0
+    let o = meeple(&duel, &script(&["1", "2", "3", "3"]));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    // `quit` mid-game is a deliberate stop: 0
+    let o = meeple(&duel, &script(&["1", "moves", "quit"]));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // the input ends mid-game: 1
+    let o = meeple(&duel, &script(&["1", "2"]));
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stderr(&o),
+        "meeple: the input ended before the game did (end a script with `quit` to stop on purpose)\n"
+    );
+    // a refused move, then `quit`: 1
+    let o = meeple(&duel, &script(&["4", "1", "quit"]));
+    assert_eq!(code(&o), 1);
+    assert!(stdout(&o).contains("`4` is not allowed"), "{}", stdout(&o));
+    assert_eq!(stderr(&o), "meeple: line 1 of the input was refused\n");
+    // both
+    let o = meeple(&duel, &script(&["#9"]));
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stderr(&o),
+        "meeple: line 1 of the input was refused; the input ended before the game did (end a script with `quit` to stop on purpose)\n"
+    );
+}
+
+#[test]
+fn a_line_of_invalid_utf8_is_skipped_and_the_session_goes_on() {
+    let input: &[u8] = b"1\n\xff\xfe\n2\r\n3\n\xc3(\n3\n";
+    let o = common::meeple_bytes(&["play", DUEL, "--seed", "2"], input);
+    let out = stdout(&o);
+    assert!(
+        out.contains("Skipped: line 2 of the input is not valid UTF-8 (a bad byte at column 1).\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Skipped: line 5 of the input is not valid UTF-8 (a bad byte at column 1).\n"),
+        "{out}"
+    );
+    // every good line after them was played, to the end
+    assert!(
+        out.contains("Game over.\nScores: P1 4, P2 5\nWinner: P2\n"),
+        "{out}"
+    );
+    assert_eq!(code(&o), 1);
+    assert_eq!(
+        stderr(&o),
+        "meeple: 2 lines of the input were refused (lines 2, 5)\n"
     );
 }
 
@@ -544,7 +606,7 @@ fn corrupt_saves_are_refused_and_leave_the_game_as_it_was() {
             &script(&["1", "state", &format!("load {path}"), "state", "quit"]),
         );
         let out = stdout(&o);
-        assert_eq!(code(&o), 0, "{name}");
+        assert_eq!(code(&o), 1, "{name}: the `load` line was refused");
         assert!(out.contains(expected), "{name}: {out}");
         assert!(out.contains("The game is as it was."), "{name}: {out}");
         let states = states(&out);

@@ -279,7 +279,7 @@ fn hand_to_repl(
         None => session.run(&mut Plain::new(io::stdin().lock()), &mut out),
     };
     match result {
-        Ok(()) => Ok(ExitCode::SUCCESS),
+        Ok(ended) => Ok(ended.failure().map_or(ExitCode::SUCCESS, |why| fail(&why))),
         Err(ReplError::Io(e)) => Err(CliError::Io(e)),
         Err(ReplError::Runtime(e)) => {
             let code = runtime_failure(&program, &e);

@@ -573,6 +573,25 @@ impl Game {
 
     /// The legal options of `player` now; empty if they have nothing to decide.
     pub fn options(&self, player: u8) -> Vec<MoveOption> {
+        // A list's labels are numbered by the repeats before them: rendered in one pass.
+        let list = match &self.pending {
+            Some(Pending::Choose { options, .. }) => Some(&options[..]),
+            Some(Pending::Secret { choices, .. }) => {
+                open_choice(choices, player).map(|c| &c.options[..])
+            }
+            _ => None,
+        };
+        if let Some(list) = list {
+            if self.option_count(player) == list.len() {
+                return moves::option_labels(&self.program, &self.state, list)
+                    .into_iter()
+                    .map(|label| MoveOption {
+                        label,
+                        detail: None,
+                    })
+                    .collect();
+            }
+        }
         (0..self.option_count(player))
             .map(|i| MoveOption {
                 label: self.option_label(player, i).unwrap_or_default(),
@@ -904,6 +923,28 @@ action pick(r: rank) "Pick a rank" {
   log "{me} picks {r}; the first card is {first(card)}"
 }
 "#;
+
+    #[test]
+    fn a_long_list_is_labelled_in_one_pass_as_one_by_one() {
+        let src = "game \"L\" { players 2 }\nplayer var got: int = 0\nflow {\n  for p in players {\n    let n = choose p \"Pick\" from [1, 2, 1, 3, 1, 2] + (1..99990)\n    p.got = n\n  }\n}\nscore(p) = p.got\n";
+        let loaded = crate::load::check_source("l.rules", src);
+        let program = Arc::new(loaded.program.expect("checks"));
+        let game = Game::new(program, 2, 1).expect("starts");
+        // 99996 options: one by one, this was quadratic (minutes)
+        let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+        assert_eq!(labels.len(), 99_996);
+        assert_eq!(
+            labels[..8],
+            ["1", "2", "1#2", "3", "1#3", "2#2", "1#4", "2#3"]
+        );
+        for i in [0, 2, 5, 7, 99_995] {
+            assert_eq!(
+                game.option_label(0, i).as_ref(),
+                Some(&labels[i]),
+                "option {i}"
+            );
+        }
+    }
 
     #[test]
     fn enum_values_shown_as_a_text_are_shown_and_typed_that_way() {

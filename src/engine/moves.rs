@@ -443,6 +443,30 @@ pub(super) fn option_label(
     }
 }
 
+/// Every label of a list's options at once, as [`option_label`] gives them one by one, in
+/// time linear in the list (one by one would be quadratic: a `choose` from a long range must
+/// not stall the REPL).
+pub(super) fn option_labels(
+    program: &ir::Program,
+    state: &State,
+    options: &[Value],
+) -> Vec<String> {
+    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
+    options
+        .iter()
+        .map(|v| {
+            let label = show(program, state, v);
+            let repeats = seen.entry(label.clone()).or_insert(0);
+            *repeats += 1;
+            if *repeats > 1 {
+                format!("{label}#{repeats}")
+            } else {
+                label
+            }
+        })
+        .collect()
+}
+
 /// The two answers of the `ask` at `at`.
 pub(super) fn ask_labels(program: &ir::Program, at: At) -> [&str; 2] {
     match &program.block(at.0).stmts[at.1].kind {

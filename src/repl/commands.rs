@@ -1,5 +1,7 @@
 //! The REPL's commands: moves, `help`, `moves`, `state`, `log`, `why`, `undo`, `save`, `load`,
-//! `reload` (in `reload.rs`), `quit`. Each leaves the game as it was unless it succeeds.
+//! `reload` (in `reload.rs`), `quit`. Each leaves the game as it was unless it succeeds; one
+//! that does not do what it says (a move not made, an `undo`, `save`, `load` or `reload`
+//! refused, a usage error) sets `refused_now`, which a piped session's exit status counts.
 
 use super::{show, Flow, ReplError, Seats, Session};
 use crate::diag::{render, RenderStyle};
@@ -58,6 +60,7 @@ impl Session {
 
     fn play(&mut self, typed: &str, out: &mut dyn Write) -> io::Result<()> {
         let Some(seat) = self.seat() else {
+            self.refused_now = true;
             return writeln!(
                 out,
                 "The game is over: `undo` takes back the last move, `quit` leaves."
@@ -65,15 +68,24 @@ impl Session {
         };
         let label = match show::resolve(&self.game, seat, typed) {
             Ok(l) => l,
-            Err(msg) => return writeln!(out, "{msg}"),
+            Err(msg) => {
+                self.refused_now = true;
+                return writeln!(out, "{msg}");
+            }
         };
         match self.game.apply_label(seat, &label) {
             Ok(()) => {
                 self.presented = false;
                 Ok(())
             }
-            Err(MoveError::Runtime(e)) => self.runtime_error(&e, out),
-            Err(e) => writeln!(out, "{e}"),
+            Err(MoveError::Runtime(e)) => {
+                self.refused_now = true;
+                self.runtime_error(&e, out)
+            }
+            Err(e) => {
+                self.refused_now = true;
+                writeln!(out, "{e}")
+            }
         }
     }
 
@@ -107,6 +119,7 @@ impl Session {
     fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {
         let history = self.game.history();
         let Some(last) = history.iter().rposition(|r| !self.seats.is_bot(r.player)) else {
+            self.refused_now = true;
             return writeln!(
                 out,
                 "Nothing to undo: no move has been made at this device."
@@ -129,6 +142,7 @@ impl Session {
         // something others do not know (a look, a card in hand, a private line).
         if let Ok(before) = &replayed {
             if before.chance_drawn() != self.game.chance_drawn() {
+                self.refused_now = true;
                 return writeln!(
                     out,
                     "Cannot undo: chance has been drawn on since that move (a card drawn, a die rolled or a shuffle), and taking it back would deal again. The game is as it was."
@@ -138,6 +152,7 @@ impl Session {
                 .filter(|s| !self.seats.is_bot(*s))
                 .any(|s| self.game.seat_learned_since(before, s));
             if learned {
+                self.refused_now = true;
                 return writeln!(
                     out,
                     "Cannot undo: someone at this device has seen something since that move that the others have not. The game is as it was."
@@ -171,28 +186,39 @@ impl Session {
                     writeln!(out, "Took back {name}'s `{}`{after}.", undone.choice)
                 }
             }
-            Err(e) => writeln!(out, "Cannot undo: {e}"),
+            Err(e) => {
+                self.refused_now = true;
+                writeln!(out, "Cannot undo: {e}")
+            }
         }
     }
 
-    fn save(&self, path: &str, out: &mut dyn Write) -> io::Result<()> {
+    fn save(&mut self, path: &str, out: &mut dyn Write) -> io::Result<()> {
         if path.is_empty() {
+            self.refused_now = true;
             return writeln!(out, "Usage: save FILE");
         }
         let bots = (self.spec != crate::bots::BotSpec::default()).then(|| self.spec.render());
         let file = SaveFile::of_game(&self.game, &self.files.rules, &self.files.variants, bots);
         match file.and_then(|file| file.write(Path::new(path)).map(|()| file)) {
-            Ok(file) => writeln!(
-                out,
-                "Saved {} to `{path}`.",
-                plural(file.decisions.len(), "decision")
-            ),
-            Err(e) => writeln!(out, "Not saved: {e}"),
+            Ok(file) => {
+                self.saved = self.game.history().to_vec();
+                writeln!(
+                    out,
+                    "Saved {} to `{path}`.",
+                    plural(file.decisions.len(), "decision")
+                )
+            }
+            Err(e) => {
+                self.refused_now = true;
+                writeln!(out, "Not saved: {e}")
+            }
         }
     }
 
     fn load(&mut self, path: &str, out: &mut dyn Write) -> io::Result<()> {
         if path.is_empty() {
+            self.refused_now = true;
             return writeln!(out, "Usage: load FILE");
         }
         let loaded = SaveFile::read(Path::new(path)).and_then(|file| {
@@ -208,6 +234,8 @@ impl Session {
                 let n = game.history().len();
                 self.game = game;
                 self.seats = seats;
+                // the game is the one in that file: nothing to lose by quitting
+                self.saved = self.game.history().to_vec();
                 self.mark_all_read();
                 self.presented = false;
                 self.last_human = None;
@@ -217,7 +245,10 @@ impl Session {
                     plural(n, "decision")
                 )
             }
-            Err(e) => writeln!(out, "Cannot load `{path}`: {e}\nThe game is as it was."),
+            Err(e) => {
+                self.refused_now = true;
+                writeln!(out, "Cannot load `{path}`: {e}\nThe game is as it was.")
+            }
         }
     }
 }

@@ -16,6 +16,9 @@ pub enum Line {
     Text(String),
     /// The user pressed Ctrl-C: drop the line.
     Interrupted,
+    /// A line that could not be read as text (it is not valid UTF-8): why, for the user. The
+    /// line is skipped and the next one read.
+    Unreadable(String),
     /// No more input.
     Eof,
 }
@@ -53,27 +56,39 @@ pub trait Input {
     fn is_terminal(&self) -> bool;
 }
 
-/// Lines from any reader, one command a line; used when stdin is not a terminal.
+/// Lines from any reader, one command a line; used when stdin is not a terminal. A line that
+/// is not valid UTF-8 is [`Line::Unreadable`]: that line is lost, not the session.
 pub struct Plain<R> {
     reader: R,
+    /// Lines read so far, to name a bad one.
+    number: usize,
 }
 
 impl<R: BufRead> Plain<R> {
     /// Commands from `reader`.
     pub fn new(reader: R) -> Plain<R> {
-        Plain { reader }
+        Plain { reader, number: 0 }
     }
 }
 
 impl<R: BufRead> Input for Plain<R> {
     fn read_line(&mut self, _prompt: &str, _moves: &[String], _: Asking) -> io::Result<Line> {
-        let mut buf = String::new();
-        if self.reader.read_line(&mut buf)? == 0 {
+        let mut buf = Vec::new();
+        if self.reader.read_until(b'\n', &mut buf)? == 0 {
             return Ok(Line::Eof);
         }
-        let line = buf.strip_suffix('\n').unwrap_or(&buf);
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        Ok(Line::Text(line.to_string()))
+        self.number += 1;
+        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        match std::str::from_utf8(line) {
+            Ok(text) => Ok(Line::Text(text.to_string())),
+            // The bytes are not shown: the line may have answered a secret choice.
+            Err(e) => Ok(Line::Unreadable(format!(
+                "line {} of the input is not valid UTF-8 (a bad byte at column {})",
+                self.number,
+                e.valid_up_to() + 1
+            ))),
+        }
     }
 
     fn is_terminal(&self) -> bool {
@@ -203,6 +218,9 @@ fn to_line(read: Result<String, ReadlineError>) -> io::Result<Line> {
         Ok(line) => Ok(Line::Text(line)),
         Err(ReadlineError::Interrupted) => Ok(Line::Interrupted),
         Err(ReadlineError::Eof) => Ok(Line::Eof),
+        Err(ReadlineError::Io(e)) if e.kind() == io::ErrorKind::InvalidData => Ok(
+            Line::Unreadable("the line typed is not valid UTF-8".to_string()),
+        ),
         Err(ReadlineError::Io(e)) => Err(e),
         Err(e) => Err(io::Error::other(e.to_string())),
     }
@@ -294,6 +312,31 @@ mod tests {
             got.push(t);
         }
         assert_eq!(got, ["one", "two", "", "three"]);
+    }
+
+    #[test]
+    fn a_line_of_bad_bytes_is_unreadable_and_the_next_is_read() {
+        let mut p = Plain::new(&b"one\nt\xffo\r\n\xc3\nthree\n"[..]);
+        let mut got = Vec::new();
+        loop {
+            match p.read_line("> ", &[], Asking::default()).unwrap() {
+                Line::Eof => break,
+                l => got.push(l),
+            }
+        }
+        assert_eq!(
+            got,
+            [
+                Line::Text("one".into()),
+                Line::Unreadable(
+                    "line 2 of the input is not valid UTF-8 (a bad byte at column 2)".into()
+                ),
+                Line::Unreadable(
+                    "line 3 of the input is not valid UTF-8 (a bad byte at column 1)".into()
+                ),
+                Line::Text("three".into()),
+            ]
+        );
     }
 
     #[test]

@@ -8,6 +8,11 @@
 //!
 //! Invariant: the game changes only by a legal move, `undo` or a successful `load`; a failed
 //! command leaves it as it was.
+//!
+//! How a session ends ([`Ended`]): `quit` is a deliberate stop. At a terminal, Ctrl-D in a game
+//! still going with moves not saved asks "Quit without saving? [y/N]" first. Piped (stdin not a
+//! terminal), the end of input just ends the session, and [`Ended::failure`] says whether the
+//! script went wrong: a line refused, or the input ended before the game did.
 
 mod commands;
 mod input;
@@ -20,7 +25,7 @@ pub use seats::Seats;
 pub use show::HELP;
 
 use crate::bots::BotSpec;
-use crate::engine::{DecisionKind, Game, RuntimeError, Viewer};
+use crate::engine::{DecisionKind, Game, Record, RuntimeError, Viewer};
 use crate::ir::{Program, StmtKind, Visibility};
 use std::fmt;
 use std::io::{self, Write};
@@ -77,6 +82,53 @@ impl From<io::Error> for ReplError {
     }
 }
 
+/// How a session ended, for the exit status of a piped one.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Ended {
+    /// The commands came from a person at a terminal.
+    pub interactive: bool,
+    /// The session stopped on purpose: `quit`, or Ctrl-D confirmed at a terminal.
+    pub quit: bool,
+    /// The game was over when the session ended.
+    pub game_over: bool,
+    /// The lines of input (1-based) that were refused: a move not made (unknown, not allowed,
+    /// no such number, a rule failed), a line that is not UTF-8, a command that failed.
+    pub refused: Vec<usize>,
+}
+
+impl Ended {
+    /// Why a piped session counts as failed (exit status 1), or `None` (status 0). It failed if
+    /// any line was refused, or if the input ended while the game was still going (`quit`
+    /// stops on purpose). A session at a terminal never fails this way: its person saw every
+    /// answer.
+    pub fn failure(&self) -> Option<String> {
+        if self.interactive {
+            return None;
+        }
+        let mut why = Vec::new();
+        match self.refused.as_slice() {
+            [] => {}
+            [one] => why.push(format!("line {one} of the input was refused")),
+            many => {
+                let shown: Vec<String> = many.iter().take(10).map(|n| n.to_string()).collect();
+                let more = if many.len() > 10 { ", …" } else { "" };
+                why.push(format!(
+                    "{} lines of the input were refused (lines {}{more})",
+                    many.len(),
+                    shown.join(", ")
+                ));
+            }
+        }
+        if !self.quit && !self.game_over {
+            why.push(
+                "the input ended before the game did (end a script with `quit` to stop on purpose)"
+                    .to_string(),
+            );
+        }
+        (!why.is_empty()).then(|| why.join("; "))
+    }
+}
+
 /// What to do after a command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Flow {
@@ -99,6 +151,11 @@ pub struct Session {
     last_human: Option<u8>,
     /// True if some seat may see what others may not, so the device is passed with care.
     private: bool,
+    /// The decisions as last saved or loaded (or at the start): quitting loses nothing while
+    /// the game's history is still this.
+    saved: Vec<Record>,
+    /// Set by a command that did not do what it says (see `commands.rs`).
+    refused_now: bool,
 }
 
 impl Session {
@@ -123,7 +180,11 @@ impl Session {
             presented: false,
             last_human: None,
             private,
+            saved: Vec::new(),
+            refused_now: false,
         };
+        // a resumed game is the one in its save file; a new one has nothing to lose yet
+        s.saved = s.game.history().to_vec();
         if resumed {
             s.mark_all_read();
         }
@@ -135,12 +196,31 @@ impl Session {
         &self.game
     }
 
-    /// Runs the session until `quit` or the end of input.
-    pub fn run(&mut self, input: &mut dyn Input, out: &mut dyn Write) -> Result<(), ReplError> {
+    /// True if quitting now would lose something: the game is going and a person has moved
+    /// since it was last saved, loaded or started (bot moves alone are played again from the
+    /// seed), or a move saved was taken back.
+    pub fn unsaved(&self) -> bool {
+        if self.game.is_over() {
+            return false;
+        }
+        match self.game.history().strip_prefix(self.saved.as_slice()) {
+            Some(new) => new.iter().any(|r| !self.seats.is_bot(r.player)),
+            None => true,
+        }
+    }
+
+    /// Runs the session until `quit` or the end of input, and says how it ended.
+    pub fn run(&mut self, input: &mut dyn Input, out: &mut dyn Write) -> Result<Ended, ReplError> {
+        let mut ended = Ended {
+            interactive: input.is_terminal(),
+            ..Ended::default()
+        };
+        let mut number = 0;
         self.intro(out)?;
         loop {
             self.run_bots()?;
             if !self.presented && self.present(input, out)? == Flow::Quit {
+                ended.quit = true;
                 break;
             }
             let prompt = self.prompt();
@@ -160,23 +240,68 @@ impl Session {
             };
             let line = match input.read_line(&prompt, &moves, asking)? {
                 Line::Eof => {
-                    if input.is_terminal() {
-                        writeln!(out)?;
+                    if !input.is_terminal() {
+                        break;
                     }
-                    break;
+                    writeln!(out)?;
+                    if self.leave_at_eof(input, out)? {
+                        ended.quit = true;
+                        break;
+                    }
+                    // the moves again, for whoever decides
+                    self.presented = false;
+                    continue;
                 }
                 Line::Interrupted => continue,
+                Line::Unreadable(why) => {
+                    number += 1;
+                    if !input.is_terminal() {
+                        writeln!(out, "{prompt}")?;
+                    }
+                    writeln!(out, "Skipped: {why}.")?;
+                    ended.refused.push(number);
+                    continue;
+                }
                 Line::Text(t) => t,
             };
+            number += 1;
             if !input.is_terminal() {
                 writeln!(out, "{prompt}{line}")?;
             }
-            if self.execute(&line, out)? == Flow::Quit {
+            self.refused_now = false;
+            let flow = self.execute(&line, out)?;
+            if std::mem::take(&mut self.refused_now) {
+                ended.refused.push(number);
+            }
+            if flow == Flow::Quit {
+                ended.quit = true;
                 break;
             }
         }
+        ended.game_over = self.game.is_over();
         out.flush()?;
-        Ok(())
+        Ok(ended)
+    }
+
+    /// Ctrl-D at a terminal: true to leave. A game still going with moves not saved asks first
+    /// ("Quit without saving? [y/N]"): `y` leaves, anything else goes back to the game, and a
+    /// second Ctrl-D leaves. The question tells nothing about the game.
+    fn leave_at_eof(&mut self, input: &mut dyn Input, out: &mut dyn Write) -> io::Result<bool> {
+        if !self.unsaved() {
+            return Ok(true);
+        }
+        out.flush()?;
+        match input.pause("Quit without saving? [y/N] ")? {
+            Line::Eof => Ok(true),
+            Line::Text(t) if matches!(t.trim().to_lowercase().as_str(), "y" | "yes") => Ok(true),
+            _ => {
+                writeln!(
+                    out,
+                    "Back to the game (`save FILE` keeps it, `quit` leaves)."
+                )?;
+                Ok(false)
+            }
+        }
     }
 
     fn intro(&self, out: &mut dyn Write) -> io::Result<()> {
@@ -269,8 +394,12 @@ impl Session {
             writeln!(out, "──── pass the device to {name} ────")?;
             if input.is_terminal() {
                 out.flush()?;
-                if input.pause(&format!("{name}, press Enter when ready "))? == Line::Eof {
-                    return Ok(Flow::Quit);
+                let ready = format!("{name}, press Enter when ready ");
+                while input.pause(&ready)? == Line::Eof {
+                    writeln!(out)?;
+                    if self.leave_at_eof(input, out)? {
+                        return Ok(Flow::Quit);
+                    }
                 }
             }
         }
@@ -355,6 +484,193 @@ mod tests {
         );
         assert!(private(&only_visible_when));
         assert!(private(&format!("{head}player secret var hand: int = 0\n")));
+    }
+
+    /// Lines typed by a script; `prompts` records what was asked.
+    struct Script {
+        lines: std::collections::VecDeque<Line>,
+        prompts: Vec<String>,
+        terminal: bool,
+    }
+
+    impl Input for Script {
+        fn read_line(&mut self, prompt: &str, _: &[String], _: Asking) -> io::Result<Line> {
+            self.prompts.push(prompt.to_string());
+            Ok(self.lines.pop_front().unwrap_or(Line::Eof))
+        }
+        fn is_terminal(&self) -> bool {
+            self.terminal
+        }
+    }
+
+    const QUESTION: &str = "Quit without saving? [y/N] ";
+
+    /// Plays a three-round game of two people from `lines`; the prompts asked, the output and
+    /// how it ended.
+    fn session(terminal: bool, lines: Vec<Line>) -> (Vec<String>, String, Ended, usize) {
+        session_with(BotSpec::default(), terminal, lines)
+    }
+
+    fn session_with(
+        spec: BotSpec,
+        terminal: bool,
+        lines: Vec<Line>,
+    ) -> (Vec<String>, String, Ended, usize) {
+        let src = "game \"T\" { players 2 }\nflow { repeat 3 { for p in players { turn p } } }\naction go { }\n";
+        let program = crate::load::check_source("t.rules", src)
+            .program
+            .expect("checks");
+        let game = Game::new(std::sync::Arc::new(program), 2, 1).expect("starts");
+        let seats = Seats::new(&spec, 1, 2);
+        let files = Files {
+            rules: "t.rules".into(),
+            variants: vec![],
+        };
+        let style = Style {
+            color: false,
+            clear_screen: false,
+        };
+        let mut s = Session::new(game, seats, spec, files, style, false);
+        let mut input = Script {
+            lines: lines.into(),
+            prompts: Vec::new(),
+            terminal,
+        };
+        let mut out = Vec::new();
+        let ended = s.run(&mut input, &mut out).expect("runs");
+        let moves = s.game().history().len();
+        (
+            input.prompts,
+            String::from_utf8(out).expect("UTF-8"),
+            ended,
+            moves,
+        )
+    }
+
+    fn text(t: &str) -> Line {
+        Line::Text(t.into())
+    }
+
+    #[test]
+    fn ctrl_d_with_moves_not_saved_asks_first_and_no_goes_back_to_the_game() {
+        let (prompts, out, ended, moves) = session(
+            true,
+            vec![
+                text("go"),
+                Line::Eof,
+                text("n"),
+                text("go"),
+                Line::Eof,
+                text("y"),
+            ],
+        );
+        assert_eq!(prompts.iter().filter(|p| *p == QUESTION).count(), 2);
+        assert!(out.contains("Back to the game"), "{out}");
+        assert_eq!(moves, 2, "the game went on after `n`");
+        assert!(ended.quit && ended.interactive);
+        assert_eq!(ended.failure(), None);
+    }
+
+    #[test]
+    fn ctrl_d_twice_or_anything_but_yes() {
+        // a second Ctrl-D at the question leaves
+        let (prompts, _, ended, _) = session(true, vec![text("go"), Line::Eof, Line::Eof]);
+        assert_eq!(prompts.last().map(String::as_str), Some(QUESTION));
+        assert!(ended.quit);
+        // an empty answer is no (the default), Ctrl-C too
+        let (prompts, _, _, moves) = session(
+            true,
+            vec![
+                text("go"),
+                Line::Eof,
+                text(""),
+                Line::Eof,
+                Line::Interrupted,
+                text("go"),
+                Line::Eof,
+                text("YES"),
+            ],
+        );
+        assert_eq!(prompts.iter().filter(|p| *p == QUESTION).count(), 3);
+        assert_eq!(moves, 2);
+    }
+
+    #[test]
+    fn ctrl_d_leaves_at_once_with_nothing_to_lose() {
+        // no move yet
+        let (prompts, _, ended, _) = session(true, vec![Line::Eof]);
+        assert!(!prompts.iter().any(|p| p == QUESTION));
+        assert!(ended.quit);
+        // every move saved
+        let path = std::env::temp_dir().join(format!("meeple-ctrl-d-{}.json", std::process::id()));
+        let save = format!("save {}", path.display());
+        let (prompts, out, ended, _) = session(true, vec![text("go"), text(&save), Line::Eof]);
+        let _ = std::fs::remove_file(&path);
+        assert!(out.contains("Saved 1 decision"), "{out}");
+        assert!(!prompts.iter().any(|p| p == QUESTION), "{prompts:?}");
+        assert!(ended.quit);
+        // the game is over
+        let (prompts, _, ended, _) = session(true, vec![text("go"); 6]);
+        assert!(!prompts.iter().any(|p| p == QUESTION));
+        assert!(ended.game_over);
+    }
+
+    #[test]
+    fn bot_moves_alone_are_nothing_to_lose() {
+        // P1 is a bot and moves first: Ctrl-D before P2 moves asks nothing, after it asks
+        let bots = BotSpec::parse("1=random").expect("a spec");
+        let (prompts, _, ended, moves) = session_with(bots.clone(), true, vec![Line::Eof]);
+        assert!(!prompts.iter().any(|p| p == QUESTION), "{prompts:?}");
+        assert!(ended.quit);
+        assert_eq!(moves, 1, "the bot moved");
+        let (prompts, _, _, _) = session_with(bots, true, vec![text("go"), Line::Eof, text("y")]);
+        assert_eq!(prompts.last().map(String::as_str), Some(QUESTION));
+    }
+
+    #[test]
+    fn piped_input_ends_at_eof_without_asking_and_fails_mid_game() {
+        let (prompts, _, ended, _) = session(false, vec![text("go"), Line::Eof]);
+        assert!(!prompts.iter().any(|p| p == QUESTION));
+        assert!(!ended.quit && !ended.game_over);
+        let why = ended.failure().expect("a failure");
+        assert!(why.contains("the input ended before the game did"), "{why}");
+        // `quit` is a deliberate stop
+        let (_, _, ended, _) = session(false, vec![text("go"), text("quit")]);
+        assert_eq!(ended.failure(), None);
+        // to the end, every line accepted
+        let (_, _, ended, _) = session(false, vec![text("go"); 6]);
+        assert_eq!(ended.failure(), None);
+    }
+
+    #[test]
+    fn refused_lines_are_counted_and_fail_a_piped_session_even_after_quit() {
+        let (_, out, ended, moves) = session(
+            false,
+            vec![
+                text("go"),
+                text("fly"),
+                Line::Unreadable("line 3 of the input is not valid UTF-8".into()),
+                text("#7"),
+                text("undo"),
+                text("why fly"),
+                text("moves"),
+                text("quit"),
+            ],
+        );
+        assert!(
+            out.contains("Skipped: line 3 of the input is not valid UTF-8."),
+            "{out}"
+        );
+        assert_eq!(moves, 0, "`undo` took the move back");
+        assert_eq!(ended.refused, [2, 3, 4]);
+        assert_eq!(
+            ended.failure().as_deref(),
+            Some("3 lines of the input were refused (lines 2, 3, 4)")
+        );
+        // at a terminal, the person saw every answer: no failure
+        let (_, _, ended, _) = session(true, vec![text("fly"), text("quit")]);
+        assert_eq!(ended.refused, [1]);
+        assert_eq!(ended.failure(), None);
     }
 
     #[test]

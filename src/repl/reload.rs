@@ -38,6 +38,7 @@ impl Session {
                     }
                 )
             )?;
+            self.refused_now = true;
             return writeln!(
                 out,
                 "Not reloaded: the rules do not check. The game is as it was."
@@ -45,6 +46,7 @@ impl Session {
         };
         let players = self.game.players();
         if !(program.min_players..=program.max_players).contains(&players) {
+            self.refused_now = true;
             return writeln!(
                 out,
                 "Not reloaded: the new rules are for {}..{} players, and this game has {players}. The game is as it was.",
@@ -55,13 +57,15 @@ impl Session {
         let mut new = match Game::new(Arc::new(program), players, seed) {
             Ok(g) => g,
             Err(e) => {
+                self.refused_now = true;
                 return writeln!(
                     out,
                     "Not reloaded: the new rules fail at setup: {e}. The game is as it was."
-                )
+                );
             }
         };
         let Ok(mut old) = Game::new(self.game.program().clone(), players, seed) else {
+            self.refused_now = true;
             return writeln!(out, "Not reloaded: the old game cannot be rebuilt.");
         };
         let history = self.game.history().to_vec();

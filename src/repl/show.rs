@@ -7,7 +7,9 @@ use std::fmt::Write;
 pub const HELP: &str = "\
 Commands:
   NUMBER or MOVE   make a move: its number in the list, or the move as shown (any case)
-  #NUMBER          make the move of that number, even when the moves are numbers themselves
+  #NUMBER          make the move of that number in the list; when the moves are numbers
+                   themselves (listed #1, #2, ...), a bare number is always the move of
+                   that value and #N the N-th in the list
   moves            list the legal moves again
   state            show the game as the player to decide sees it
   log              show the whole log that player may read
@@ -19,8 +21,12 @@ Commands:
   load FILE        load a saved game of the same rules and player count
   reload           read the rules files again and replay the game so far under them
   help             show this list
-  quit             leave (the game is not saved)
+  quit             leave on purpose (the game is not saved)
 Tab completes moves and commands in a terminal. A move named like a command is made by its number.
+Ctrl-D at a terminal leaves too, asking first if moves were made since the last save.
+Commands piped in (not a terminal) end at the end of input; the exit status is 1 if a line
+was refused (a move not made, a command that failed, a line not UTF-8) or if the input ended
+before the game did without `quit`, else 0.
 ";
 
 /// The question put to `seat` and its numbered options.
@@ -30,13 +36,16 @@ pub fn moves(game: &Game, seat: u8) -> String {
         let _ = writeln!(out, "{p}");
     }
     let options = game.options(seat);
+    // Where moves are numbers, the list numbers them `#N`, as they must be typed.
+    let numeric = numeric(&options);
+    let hash = if numeric { "#" } else { "" };
     for (i, o) in options.iter().enumerate() {
         match &o.detail {
             Some(d) => {
-                let _ = writeln!(out, "  {}. {} — {d}", i + 1, o.label);
+                let _ = writeln!(out, "  {hash}{}. {} — {d}", i + 1, o.label);
             }
             None => {
-                let _ = writeln!(out, "  {}. {}", i + 1, o.label);
+                let _ = writeln!(out, "  {hash}{}. {}", i + 1, o.label);
             }
         }
     }
@@ -57,10 +66,10 @@ pub fn moves(game: &Game, seat: u8) -> String {
             );
         }
     }
-    if numeric(&options) {
+    if numeric {
         let _ = writeln!(
             out,
-            "  (these moves are numbers: type one to choose it, or #N for the N-th in the list)"
+            "  (these moves are numbers: a number typed is the move of that value; #N is the N-th in the list)"
         );
     }
     out
@@ -99,8 +108,10 @@ fn numeric(options: &[MoveOption]) -> bool {
         .any(|o| o.label.trim().parse::<i64>().is_ok())
 }
 
-/// Reads a typed move against `seat`'s options: a label (any case) first, then `#N` or `N` for
-/// the N-th option. Anything else is returned as typed, for the engine to explain.
+/// Reads a typed move against `seat`'s options: a label (any case) first, then `#N` for the
+/// N-th option, and `N` for the N-th option only when no move is a number (where some are, a
+/// bare number is a value: one not on offer goes to the engine, which explains). Anything else
+/// is returned as typed, for the engine to explain.
 pub fn resolve(game: &Game, seat: u8, typed: &str) -> Result<String, String> {
     let options = game.options(seat);
     let folded = fold(typed);
@@ -155,5 +166,40 @@ mod tests {
             "{listed}"
         );
         assert_eq!(resolve(&game, 0, "#2"), Ok("help".to_string()));
+    }
+
+    /// A game whose first decision offers the values 2 to 6.
+    fn two_to_six() -> Game {
+        let src = "game \"N\" { players 2 }\nplayer var got: int = 0\nflow {\n  for p in players {\n    let n = choose p \"Pick\" from 2..6\n    p.got = n\n  }\n}\nscore(p) = p.got\n";
+        let loaded = crate::load::check_source("n.rules", src);
+        let program = loaded.program.expect("checks");
+        Game::new(Arc::new(program), 2, 1).expect("starts")
+    }
+
+    #[test]
+    fn where_moves_are_numbers_a_number_is_a_value_and_hash_n_an_item() {
+        let game = two_to_six();
+        let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+        assert_eq!(labels, ["2", "3", "4", "5", "6"]);
+        assert_eq!(resolve(&game, 0, "3"), Ok("3".into()), "the value 3");
+        assert_eq!(resolve(&game, 0, "#3"), Ok("4".into()), "the third item");
+        assert_eq!(resolve(&game, 0, "# 1"), Ok("2".into()));
+        // 1 is no value on offer: the engine refuses it; it is never taken for item 1
+        assert_eq!(resolve(&game, 0, "1"), Ok("1".into()));
+        assert!(game.clone().apply_label(0, "1").is_err());
+        assert_eq!(
+            resolve(&game, 0, "#6"),
+            Err("there is no move 6; the moves are numbered 1 to 5".into())
+        );
+        assert_eq!(
+            resolve(&game, 0, "#x"),
+            Err("`#x` is not a move number".into())
+        );
+        let list = moves(&game, 0);
+        assert!(list.contains("  #2. 3\n"), "{list}");
+        assert!(
+            list.contains("a number typed is the move of that value"),
+            "{list}"
+        );
     }
 }

@@ -3,6 +3,8 @@
 //! under tight limits.
 #![allow(dead_code)]
 
+pub mod fuzz;
+
 use meeple::diag::{render_all, RenderStyle};
 use meeple::engine::{Game, Limits, Rng};
 use meeple::ir::Program;
@@ -230,6 +232,11 @@ pub fn instance(game: &Game, kind: &str, n: usize) -> String {
 
 /// Runs the `meeple` binary from the crate root with `stdin` piped in, without colour.
 pub fn meeple(args: &[&str], stdin: &str) -> Output {
+    meeple_bytes(args, stdin.as_bytes())
+}
+
+/// [`meeple`] with any bytes on stdin, UTF-8 or not.
+pub fn meeple_bytes(args: &[&str], stdin: &[u8]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
@@ -244,7 +251,7 @@ pub fn meeple(args: &[&str], stdin: &str) -> Output {
         .stdin
         .take()
         .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
+        .write_all(stdin)
         .expect("stdin takes the script");
     child.wait_with_output().expect("meeple finishes")
 }
