@@ -866,7 +866,7 @@ fn an_edited_save_is_refused_naming_the_first_point_that_does_not_match() {
     assert_eq!(code(&late_failure(&good, false)), 1);
     let text = std::fs::read_to_string(abs(&good)).expect("the save");
     let save: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    let o = run(&["play", "--load", &good, "--bots", "none"]);
+    let o = meeple(&["play", "--load", &good, "--bots", "none"], "quit\n");
     assert_eq!(code(&o), 0, "the good save loads: {}", stderr(&o));
 
     let decisions = save["decisions"].as_array().expect("decisions").clone();
