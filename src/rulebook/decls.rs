@@ -224,7 +224,7 @@ pub fn param_names(params: &[Param]) -> String {
         .join(", ")
 }
 
-/// Parameters with their types: "p (a player), a (an alliance)".
+/// Parameters with their types: "p (a player), t (a team)".
 pub fn params_words(params: &[Param]) -> String {
     params
         .iter()

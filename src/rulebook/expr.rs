@@ -497,7 +497,7 @@ pub fn plural(word: &str) -> String {
     }
 }
 
-/// "a card", "an alliance".
+/// "a card", "an item".
 pub fn article(word: &str) -> String {
     let vowel = word
         .chars()

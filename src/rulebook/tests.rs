@@ -78,8 +78,8 @@ fn built_ins_are_phrases() {
         "(the number of x in xs where x is more than 2) is more than 0"
     );
     assert_eq!(
-        words("sum(a.track for a in alliance where a.in_play)"),
-        "the total of a's track for each a in alliance where a's in_play"
+        words("sum(a.track for a in team where a.in_play)"),
+        "the total of a's track for each a in team where a's in_play"
     );
     assert_eq!(words("first(players)"), "the first of players");
     assert_eq!(words("reverse(sort(xs))"), "xs in decreasing order");

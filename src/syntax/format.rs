@@ -287,7 +287,7 @@ fn space_between(prev: &Token, next: &Token, sign: bool) -> bool {
     if is(next, ":") {
         return false;
     }
-    // A name before `(` or `[` may be a call (`f(x)`, `alliance[5]`) or a clause keyword that
+    // A name before `(` or `[` may be a call (`f(x)`, `pile[5]`) or a clause keyword that
     // is free as a name (`from [a, b]`): keep whether the designer wrote a space.
     if (is(next, "(") || is(next, "[")) && prev.kind == Word && !is_reserved(prev) {
         return next.spaced;

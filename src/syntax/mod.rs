@@ -218,53 +218,11 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
     }))
 }
 
-/// Keywords that begin a statement, a scenario step or a declaration: what the first word of a
-/// line that does not parse may have meant.
-const LINE_STARTS: &[&str] = &[
-    "let",
-    "if",
-    "for",
-    "repeat",
-    "while",
-    "turn",
-    "log",
-    "tell",
-    "require",
-    "end",
-    "secretly",
-    "set",
-    "expect",
-    "play",
-    "players",
-    "seed",
-    "run",
-    "rolls",
-    "picks",
-    "shuffles",
-    "before",
-    "game",
-    "variant",
-    "enum",
-    "var",
-    "kind",
-    "die",
-    "def",
-    "effect",
-    "action",
-    "phase",
-    "flow",
-    "setup",
-    "score",
-    "winners",
-    "invariant",
-    "scenario",
-    "add",
-    "replace",
-    "remove",
-    "player",
-    "public",
-    "secret",
-    "hidden",
+/// Keywords that begin a statement or a scenario step; with [`DECLARATION_STARTS`], what the
+/// first word of a line that does not parse may have meant.
+const STATEMENT_STARTS: &[&str] = &[
+    "let", "if", "for", "repeat", "while", "turn", "log", "tell", "require", "end", "secretly",
+    "set", "expect", "play", "players", "seed", "run", "rolls", "picks", "shuffles", "before",
 ];
 
 /// A syntax error at `at`, at or just after a word that begins a statement or a declaration
@@ -287,7 +245,10 @@ fn misspelt_keyword(file: FileId, text: &str, at: usize) -> Option<Diagnostic> {
         if word.is_empty() || !begins || KEYWORDS.contains(&word) {
             return None;
         }
-        let meant = crate::check::suggest_name(word, LINE_STARTS.iter().copied())?;
+        let meant = crate::check::suggest_name(
+            word,
+            STATEMENT_STARTS.iter().chain(DECLARATION_STARTS).copied(),
+        )?;
         Some((s, e, meant))
     })?;
     let word = &text[word_start..word_end];
