@@ -51,11 +51,7 @@ pub fn goldens_of(rules: &Path, variants: &[PathBuf], seed: u64) -> Vec<Golden> 
     };
     let loaded = load_with(&file_name, &relative, &read);
     let stem = snapshot_stem(rules, variants);
-    let seed_tag = if seed == DEFAULT_SEED {
-        String::new()
-    } else {
-        format!("_seed{seed}")
-    };
+    let seed_tag = seed_tag(seed);
     // The check report does not depend on the seed: one name for it whatever the seed.
     let mut goldens = vec![Golden {
         name: format!("{stem}@check"),
@@ -84,16 +80,37 @@ pub fn goldens_of(rules: &Path, variants: &[PathBuf], seed: u64) -> Vec<Golden> 
 /// paths written.
 pub fn write_all(rules: &Path, variants: &[PathBuf], seed: u64) -> std::io::Result<Vec<PathBuf>> {
     let folder = folder_of(rules);
-    std::fs::create_dir_all(&folder)?;
     let mut written = Vec::new();
     for g in goldens_of(rules, variants, seed) {
         let path = folder.join(format!("{}.snap", g.name));
-        let tmp = folder.join(format!("{}.snap.tmp", g.name));
-        std::fs::write(&tmp, to_snap(&g))?;
-        std::fs::rename(&tmp, &path)?;
+        write_text(&path, &to_snap(&g))?;
         written.push(path);
     }
     Ok(written)
+}
+
+/// Writes `text` to `path` through a temporary file renamed over it (a golden is never half
+/// written), creating the folder if needed.
+pub fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)?;
+    }
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".tmp");
+    let tmp = PathBuf::from(tmp);
+    std::fs::write(&tmp, text)?;
+    std::fs::rename(&tmp, path).inspect_err(|_| {
+        let _ = std::fs::remove_file(&tmp);
+    })
+}
+
+/// What a golden's name carries for `seed`: nothing for the default seed, else `_seedN`.
+pub fn seed_tag(seed: u64) -> String {
+    if seed == DEFAULT_SEED {
+        String::new()
+    } else {
+        format!("_seed{seed}")
+    }
 }
 
 /// The check report as a golden holds it: every diagnostic in plain text, then a summary line;

@@ -482,14 +482,17 @@ impl Loader<'_> {
     }
 }
 
-fn same_file(a: &Path, b: &Path) -> bool {
+/// True when two paths name the same file: the same file on disk, or the same path once `.` and
+/// `..` are read.
+pub fn same_file(a: &Path, b: &Path) -> bool {
     match (a.canonicalize(), b.canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
         _ => normalize(a) == normalize(b),
     }
 }
 
-fn normalize(p: &Path) -> PathBuf {
+/// A path without `.` and `..` parts, read as written (links are not followed).
+pub fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {

@@ -140,7 +140,7 @@ pub(super) fn compare(
                     writeln!(out, "  ok    golden `{}` accepted", shown(&path))?;
                 } else {
                     // Beside it, for `cargo insta review` or a later `--accept`.
-                    write_text(&pending_path(&path), &golden::to_snap(g))?;
+                    golden::write_text(&pending_path(&path), &golden::to_snap(g))?;
                     review.pending |= !review.ask;
                     tally.failed += 1;
                 }
@@ -179,11 +179,7 @@ fn stale_goldens(folder: &Path, goldens: &[Golden], args: &TestArgs) -> Vec<Path
     let Some(stem) = first.name.strip_suffix("@check") else {
         return Vec::new();
     };
-    let seed_tag = if args.seed == golden::DEFAULT_SEED {
-        String::new()
-    } else {
-        format!("_seed{}", args.seed)
-    };
+    let seed_tag = golden::seed_tag(args.seed);
     let prefix = format!("{stem}@play_");
     let Ok(entries) = std::fs::read_dir(folder) else {
         return Vec::new();
@@ -210,21 +206,7 @@ fn pending_path(path: &Path) -> PathBuf {
 }
 
 fn write_golden(path: &Path, g: &Golden) -> io::Result<()> {
-    write_text(path, &golden::to_snap(g))
-}
-
-/// Writes `text` to `path` through a temporary file, creating the folder if needed.
-fn write_text(path: &Path, text: &str) -> io::Result<()> {
-    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir)?;
-    }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    golden::write_text(path, &golden::to_snap(g))
 }
 
 fn remove_if_present(path: &Path) {

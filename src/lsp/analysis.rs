@@ -1,9 +1,10 @@
 //! One open document checked as `meeple check` would: its own text from the editor, the files it
 //! names (a variant's base) from other open documents or from disk, and what the checker found.
 
-use super::text::{normalize, path_to_uri, Lines};
+use super::text::{path_to_uri, Lines};
 use crate::check::index::NameIndex;
 use crate::diag::{self, FileId, Span};
+use crate::load::same_file;
 use crate::load::{self, Loaded};
 use crate::syntax::{self, ast};
 use lsp_types::{
@@ -76,14 +77,6 @@ pub fn analyse(path: &Path, text: &str, open: &[(PathBuf, String)]) -> Analysis 
         index,
         ast,
         reads: reads.into_inner(),
-    }
-}
-
-/// True when two paths name the same file.
-pub fn same_file(a: &Path, b: &Path) -> bool {
-    match (a.canonicalize(), b.canonicalize()) {
-        (Ok(x), Ok(y)) => x == y,
-        _ => normalize(a) == normalize(b),
     }
 }
 

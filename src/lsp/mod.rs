@@ -14,7 +14,8 @@ mod symbols;
 pub mod text;
 mod transport;
 
-use analysis::{analyse, same_file, Document};
+use crate::load::same_file;
+use analysis::{analyse, Document};
 use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};

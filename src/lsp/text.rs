@@ -1,6 +1,7 @@
 //! Positions and paths as the protocol has them: byte offsets to UTF-16 line and character
 //! positions and back, and `file:` URIs to paths and back.
 
+use crate::load::normalize;
 use lsp_types::{Position, Range, Uri};
 use std::path::{Path, PathBuf};
 use std::str::FromStr;
@@ -102,23 +103,6 @@ pub fn path_to_uri(path: &Path) -> Option<Uri> {
         }
     }
     Uri::from_str(&out).ok()
-}
-
-/// A path without `.` and `..` parts, read as written (links are not followed).
-pub fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for part in path.components() {
-        match part {
-            std::path::Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
-            }
-            std::path::Component::CurDir => {}
-            other => out.push(other),
-        }
-    }
-    out
 }
 
 fn percent_decode(s: &str) -> Option<String> {

@@ -59,20 +59,7 @@ fn table_row(cells: &[String]) -> String {
 }
 
 /// Escapes text for HTML content and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::sim::html::escape;
 
 /// Escaped text with `` `code` `` spans marked up.
 fn inline(s: &str) -> String {
