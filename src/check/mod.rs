@@ -397,6 +397,8 @@ impl<'a> Checker<'a> {
                         arity: d.params.len(),
                         locals: 0,
                         body: const_expr(ir::Value::None, d.body.span),
+                        remembered: false,
+                        gives_list: false,
                         span: d.name.span,
                     });
                 }
@@ -841,6 +843,7 @@ impl<'a> Checker<'a> {
                     let def = &mut self.program.defs[df];
                     def.body = body;
                     def.locals = scope.max_slots();
+                    def.gives_list = matches!(ret, Type::List(_));
                     df += 1;
                 }
                 ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
@@ -1127,7 +1130,11 @@ impl<'a> Checker<'a> {
         }
     }
 
-    fn finish(self) -> ir::Program {
+    fn finish(mut self) -> ir::Program {
+        let remembered = ir::memo::remembered(&self.program.defs);
+        for (def, r) in self.program.defs.iter_mut().zip(remembered) {
+            def.remembered = r;
+        }
         self.program
     }
 }

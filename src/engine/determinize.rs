@@ -147,6 +147,7 @@ impl Game {
     }
 
     fn set_at(&mut self, p: Place, new: Value) {
+        self.state.touch();
         let v = match p.spot {
             Spot::Global(g) => &mut self.state.globals[g],
             Spot::PlayerVar(q, v) => &mut self.state.player_vars[q][v],

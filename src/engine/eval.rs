@@ -36,6 +36,8 @@ pub struct Eval<'a> {
     /// Every node spends one unit without a check (it wraps below zero); calls and list
     /// elements, which are what repeat nodes, check it.
     work: u64,
+    /// The deepest `depth` reached since the innermost remembered call began.
+    peak: usize,
 }
 
 impl Drop for Eval<'_> {
@@ -90,6 +92,7 @@ impl<'a> Eval<'a> {
             state,
             depth: 0,
             work: state.work.left(),
+            peak: 0,
         }
     }
 
@@ -145,7 +148,29 @@ impl<'a> Eval<'a> {
                         }
                     }
                 }
+                // A remembered def with the same arguments, on the same state, gives the same
+                // value (see `memo`); a hit spends the same work, and runs the call instead when
+                // the work left or the depth would not have let it finish.
+                let key = if def.remembered {
+                    super::memo::key(self.state.epoch, *id, def.gives_list, &frame[..args.len()])
+                } else {
+                    None
+                };
+                if let Some(key) = &key {
+                    if let Some((v, work, depth)) = super::memo::recall(key) {
+                        let left = self.work.wrapping_sub(work);
+                        if left <= self.state.work.budget()
+                            && self.depth + depth as usize <= MAX_CALL_DEPTH
+                        {
+                            super::spare::give_values(frame);
+                            self.work = left;
+                            return Ok(v);
+                        }
+                    }
+                }
+                let (work_before, peak_before) = (self.work, self.peak);
                 self.depth += 1;
+                self.peak = self.depth;
                 // A body nests at most `MAX_NESTING` levels, which fit in the red zone; past
                 // that, a call continues on a new segment rather than off the end of the stack.
                 let v = if self.depth <= UNGUARDED_CALLS {
@@ -156,8 +181,15 @@ impl<'a> Eval<'a> {
                     })
                 };
                 self.depth -= 1;
+                let below = self.peak - self.depth;
+                self.peak = peak_before.max(self.peak);
                 super::spare::give_values(frame);
-                v?
+                let v = v?;
+                if let Some(key) = &key {
+                    let spent = work_before.wrapping_sub(self.work);
+                    super::memo::remember(key, &v, spent, below as u32);
+                }
+                v
             }
             K::Builtin(b, args) => self.call_builtin(*b, args, e.span, locals)?,
             K::Binary(op, a, b) => self.binary(*op, a, b, e.span, locals)?,

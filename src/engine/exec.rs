@@ -147,6 +147,7 @@ impl Game {
     pub(super) fn init(&mut self) -> R<()> {
         let program = self.program.clone();
         let mut locals = vec![Value::None; program.init_locals.max(1)];
+        self.state.touch();
         self.state.globals = vec![Value::None; program.globals.len()];
         self.state.player_vars =
             vec![vec![Value::None; program.player_vars.len()]; self.state.players as usize];
@@ -195,6 +196,7 @@ impl Game {
                             let v =
                                 Eval::new(&program, &self.state).expr(&field.init, &mut locals)?;
                             self.state.entities[k.index()][i][f] = clamp(v, field.bounds);
+                            self.state.touch();
                         }
                     }
                 }
@@ -202,12 +204,14 @@ impl Game {
                     let def = &program.globals[g.index()];
                     let v = Eval::new(&program, &self.state).expr(&def.init, &mut locals)?;
                     self.state.globals[g.index()] = clamp(v, def.bounds);
+                    self.state.touch();
                 }
                 ir::InitItem::PlayerVar(id) => {
                     let def = &program.player_vars[id.index()];
                     for p in 0..self.state.players as usize {
                         let v = Eval::new(&program, &self.state).expr(&def.init, &mut locals)?;
                         self.state.player_vars[p][id.index()] = clamp(v, def.bounds);
+                        self.state.touch();
                     }
                 }
             }
@@ -770,6 +774,9 @@ impl Game {
                 )
             }
         };
+        if !matches!(slot, Slot::Local(_)) {
+            self.state.touch();
+        }
         let target: &mut Value = match slot {
             Slot::Local(s) => &mut self.frames.last_mut().expect("frame").locals[s],
             Slot::Global(g) => &mut self.state.globals[g],

@@ -11,6 +11,7 @@ mod eval;
 mod exec;
 mod explain;
 mod fixed;
+mod memo;
 mod moves;
 mod rng;
 mod setup;
@@ -308,6 +309,7 @@ impl Game {
                 labels: Default::default(),
                 domains: Default::default(),
                 work: state::WorkMeter::new(limits.steps_per_decision),
+                epoch: memo::Epoch::fresh(),
             },
             program,
             seed,

@@ -22,6 +22,7 @@ impl Game {
                     .ok_or_else(|| format!("no variable `{name}`"))?;
                 let v = self.parse_value(&program.globals[i].ty, value)?;
                 self.state.globals[i] = v;
+                self.state.touch();
             }
             Some(o) => {
                 if let Some(p) = self.seat_by_name(o) {
@@ -32,6 +33,7 @@ impl Game {
                         .ok_or_else(|| format!("players have no variable `{name}`"))?;
                     let v = self.parse_value(&program.player_vars[i].ty, value)?;
                     self.state.player_vars[p as usize][i] = v;
+                    self.state.touch();
                 } else {
                     let Value::Entity(k, n) = self.parse_value(&Type::Error, o)? else {
                         return Err(format!("`{o}` is neither a seat nor an instance"));
@@ -44,6 +46,7 @@ impl Game {
                         .ok_or_else(|| format!("`{}` has no field `{name}`", kind.name))?;
                     let v = self.parse_value(&kind.fields[f].ty, value)?;
                     self.state.entities[k.index()][n as usize][f] = v;
+                    self.state.touch();
                 }
             }
         }
@@ -175,6 +178,7 @@ impl Game {
             (Value::Int(n), Some((lo, hi))) => Value::Int(n.clamp(lo, hi)),
             (v, _) => v,
         };
+        self.state.touch();
         // A turn's legal moves depend on the state: list them again.
         self.refresh_pending()
     }

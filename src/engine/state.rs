@@ -21,6 +21,17 @@ pub struct State {
     pub domains: Arc<Domains>,
     /// The work left before the rules must reach a decision (not part of the position).
     pub work: WorkMeter,
+    /// Which values it holds, for remembered calls (not part of the position): every write
+    /// must call [`State::touch`].
+    pub epoch: super::memo::Epoch,
+}
+
+impl State {
+    /// Marks the state as written: results remembered for its old values no longer apply.
+    #[inline]
+    pub fn touch(&mut self) {
+        self.epoch = super::memo::Epoch::fresh();
+    }
 }
 
 /// The operation budget: every statement, loop pass and expression node spends from it, so that

@@ -6,6 +6,7 @@
 use crate::diag::{SourceMap, Span};
 
 mod list;
+pub mod memo;
 mod plan;
 pub use crate::syntax::ast::{AssignOp, BinOp, UnOp, Visibility};
 pub use list::List;
@@ -209,6 +210,10 @@ pub struct DefDef {
     pub locals: usize,
     /// Its body.
     pub body: Expr,
+    /// True if its calls are looked up while the state stands still ([`memo`]).
+    pub remembered: bool,
+    /// True if it gives a list.
+    pub gives_list: bool,
     /// Where it is declared.
     pub span: Span,
 }
