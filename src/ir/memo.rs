@@ -36,25 +36,12 @@ pub fn remembered(defs: &[DefDef]) -> Vec<bool> {
 /// True if `e` loops over a list, builds one from another, or calls a def known to (`calls`,
 /// by def index; empty on the first pass).
 fn visits_list(e: &Expr, calls: &[bool]) -> bool {
-    let r = |x: &Expr| visits_list(x, calls);
+    let inside = |e: &Expr| e.any_child(|x| visits_list(x, calls));
     match &e.kind {
         ExprKind::Query { .. } => true,
-        ExprKind::Builtin(b, args) => lists_builtin(*b) || args.iter().any(r),
-        ExprKind::Call(id, args) => {
-            calls.get(id.index()).copied().unwrap_or(false) || args.iter().any(r)
-        }
-        ExprKind::Const(_)
-        | ExprKind::Local(_)
-        | ExprKind::Global(_)
-        | ExprKind::EnumValues(_)
-        | ExprKind::Instances(_)
-        | ExprKind::Players
-        | ExprKind::PlayerCount => false,
-        ExprKind::PlayerVar(x, _) | ExprKind::Field(x, _, _) | ExprKind::Unary(_, x) => r(x),
-        ExprKind::List(items) => items.iter().any(r),
-        ExprKind::Binary(_, a, b) => r(a) || r(b),
-        ExprKind::If(c, a, b) => r(c) || r(a) || r(b),
-        ExprKind::ByPlayers(entries) => entries.iter().any(|(_, _, x)| r(x)),
+        ExprKind::Builtin(b, _) => lists_builtin(*b) || inside(e),
+        ExprKind::Call(id, _) => calls.get(id.index()).copied().unwrap_or(false) || inside(e),
+        _ => inside(e),
     }
 }
 

@@ -594,6 +594,41 @@ pub struct Expr {
     pub span: Span,
 }
 
+impl Expr {
+    /// True if `f` holds for one of the expressions directly inside this one (a call's
+    /// arguments, not the called def's body).
+    pub fn any_child(&self, mut f: impl FnMut(&Expr) -> bool) -> bool {
+        match &self.kind {
+            ExprKind::Const(_)
+            | ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::EnumValues(_)
+            | ExprKind::Instances(_)
+            | ExprKind::Players
+            | ExprKind::PlayerCount => false,
+            ExprKind::PlayerVar(x, _) | ExprKind::Field(x, _, _) | ExprKind::Unary(_, x) => f(x),
+            ExprKind::Call(_, args) | ExprKind::Builtin(_, args) | ExprKind::List(args) => {
+                args.iter().any(f)
+            }
+            ExprKind::Binary(_, a, b) => f(a) || f(b),
+            ExprKind::If(c, a, b) => f(c) || f(a) || f(b),
+            ExprKind::Query {
+                source,
+                filter,
+                map,
+                keys,
+                ..
+            } => {
+                f(source)
+                    || filter.as_deref().is_some_and(&mut f)
+                    || map.as_deref().is_some_and(&mut f)
+                    || keys.iter().any(f)
+            }
+            ExprKind::ByPlayers(entries) => entries.iter().any(|(_, _, x)| f(x)),
+        }
+    }
+}
+
 /// Built-in functions on values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Builtin {

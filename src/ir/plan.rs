@@ -49,34 +49,9 @@ impl MovePlan {
 /// True if `e` reads a local slot in `lo..hi` of its own frame (a `def`'s body runs in a frame
 /// of its own, so only the arguments of a call count).
 pub fn reads_locals(e: &Expr, lo: Slot, hi: Slot) -> bool {
-    let r = |x: &Expr| reads_locals(x, lo, hi);
     match &e.kind {
         ExprKind::Local(s) => (lo..hi).contains(s),
-        ExprKind::Const(_)
-        | ExprKind::Global(_)
-        | ExprKind::EnumValues(_)
-        | ExprKind::Instances(_)
-        | ExprKind::Players
-        | ExprKind::PlayerCount => false,
-        ExprKind::PlayerVar(x, _) | ExprKind::Field(x, _, _) | ExprKind::Unary(_, x) => r(x),
-        ExprKind::Call(_, args) | ExprKind::Builtin(_, args) | ExprKind::List(args) => {
-            args.iter().any(r)
-        }
-        ExprKind::Binary(_, a, b) => r(a) || r(b),
-        ExprKind::If(c, a, b) => r(c) || r(a) || r(b),
-        ExprKind::Query {
-            source,
-            filter,
-            map,
-            keys,
-            ..
-        } => {
-            r(source)
-                || filter.as_deref().is_some_and(r)
-                || map.as_deref().is_some_and(r)
-                || keys.iter().any(r)
-        }
-        ExprKind::ByPlayers(entries) => entries.iter().any(|(_, _, x)| r(x)),
+        _ => e.any_child(|x| reads_locals(x, lo, hi)),
     }
 }
 
