@@ -55,7 +55,9 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static COUNTING: Counting = Counting;
 
-const WARM_UP_GAMES: u64 = 50;
+/// Games played before counting: enough for what each thread keeps (pooled list buffers grown to
+/// the sizes the game needs, remembered calls, the values before setup) to reach its size.
+const WARM_UP_GAMES: u64 = 200;
 const GAMES: u64 = 100;
 
 /// What `GAMES` random playouts allocated inside `play`.

@@ -1,6 +1,8 @@
-//! Remembered `def` calls change nothing but speed: every rules file plays the same games, with
-//! the same log, when no call is remembered; a search bot (which copies and redeals positions)
-//! makes the same moves; and a rule that runs out of its work budget fails at the same place.
+//! What the engine remembers changes nothing but speed. Remembered `def` calls: every rules file
+//! plays the same games, with the same log, when no call is remembered; a search bot (which
+//! copies and redeals positions) makes the same moves; and a rule that runs out of its work
+//! budget fails at the same place. The values before setup, kept per thread: a game started from
+//! them is the game a fresh thread computes.
 
 mod common;
 
@@ -130,4 +132,43 @@ fn a_remembered_call_spends_the_work_it_would_have_spent() {
         (1..7).contains(&failed),
         "the budgets should straddle the need"
     );
+}
+
+/// A whole game by random bots, on a thread of its own (which has kept nothing yet) or here.
+fn game_on(program: &Arc<Program>, players: u8, seed: u64, fresh_thread: bool) -> Game {
+    if fresh_thread {
+        let program = program.clone();
+        std::thread::spawn(move || random_game(program, players, seed).expect("plays"))
+            .join()
+            .expect("no panic")
+    } else {
+        random_game(program.clone(), players, seed).expect("plays")
+    }
+}
+
+#[test]
+fn a_game_started_from_kept_values_is_the_game_a_fresh_thread_plays() {
+    for path in all_rules() {
+        let name = rel(&path);
+        let program = Arc::new(load_rel(&name, &[]).program.expect("checks"));
+        for players in program.min_players..=program.max_players {
+            // The first game here keeps the values before setup; the second starts from them.
+            game_on(&program, players, 1, false);
+            let kept = game_on(&program, players, 2, false);
+            let fresh = game_on(&program, players, 2, true);
+            let at = format!("{name}, {players} players");
+            assert_eq!(kept.state(), fresh.state(), "{at}");
+            assert_eq!(kept.outcome(), fresh.outcome(), "{at}");
+            assert_eq!(
+                kept.log(Viewer::Spectator),
+                fresh.log(Viewer::Spectator),
+                "{at}"
+            );
+            assert_eq!(
+                kept.view(Viewer::Spectator),
+                fresh.view(Viewer::Spectator),
+                "{at}"
+            );
+        }
+    }
 }

@@ -145,6 +145,21 @@ impl Game {
     /// that reads another variable never reads out of bounds. Instances come first, so that a
     /// variable may start as a list of them (`var deck: list of card = card`).
     pub(super) fn init(&mut self) -> R<()> {
+        // The values before setup follow from the program and the player count alone (initial
+        // values read no chance): each thread computes them once and copies them after.
+        if !super::initial::recall(&self.program, &mut self.state) {
+            self.initial_values()?;
+            super::initial::remember(&self.program, &self.state);
+        }
+        self.push_proc(self.program.flow, &mut Vec::new());
+        if let Some(setup) = self.program.setup {
+            self.push_proc(setup, &mut Vec::new());
+        }
+        Ok(())
+    }
+
+    /// Every variable's and field's initial value, and the names of instances.
+    fn initial_values(&mut self) -> R<()> {
         let program = self.program.clone();
         let mut locals = vec![Value::None; program.init_locals.max(1)];
         self.state.touch();
@@ -238,10 +253,6 @@ impl Game {
             labels.push(names);
         }
         self.state.labels = std::sync::Arc::new(labels);
-        self.push_proc(program.flow, &mut Vec::new());
-        if let Some(setup) = program.setup {
-            self.push_proc(setup, &mut Vec::new());
-        }
         Ok(())
     }
 

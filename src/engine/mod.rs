@@ -11,6 +11,7 @@ mod eval;
 mod exec;
 mod explain;
 mod fixed;
+mod initial;
 mod memo;
 mod moves;
 mod rng;

@@ -12,6 +12,9 @@ use std::sync::Arc;
 
 /// Buffers kept for reuse per thread: enough for the temporaries of any decision.
 const POOL_SIZE: usize = 1024;
+/// Room of a new buffer: most lists in play (a hand, the seats, a few dice) fit without growing,
+/// so a buffer handed from one list to the next rarely has to grow in the middle of play.
+const FRESH_CAPACITY: usize = 16;
 /// Buffers larger than this are given back to the allocator rather than kept.
 const POOL_MAX_CAPACITY: usize = 4096;
 
@@ -29,7 +32,9 @@ impl List {
     /// An empty list, from the pool when one is free.
     pub fn new() -> List {
         let recycled = POOL.try_with(|pool| pool.borrow_mut().pop()).ok().flatten();
-        List(Some(recycled.unwrap_or_default()))
+        List(Some(recycled.unwrap_or_else(|| {
+            Arc::new(Vec::with_capacity(FRESH_CAPACITY))
+        })))
     }
 
     /// A list holding these values.
