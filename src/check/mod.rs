@@ -108,6 +108,9 @@ pub(crate) struct Checker<'a> {
     depth: usize,
     /// Whether `too-deep` was reported (once is enough).
     too_deep_reported: bool,
+    /// How many loops enclose the statement being checked, within its body (a `secretly`
+    /// block starts again from none): where `break` and `continue` may stand.
+    loops: usize,
     /// Parameter types of each procedure, by id.
     proc_sigs: Vec<Vec<Type>>,
     /// Parameter and result types of each def, by id.
@@ -132,6 +135,7 @@ impl<'a> Checker<'a> {
             players: (1, 1),
             depth: 0,
             too_deep_reported: false,
+            loops: 0,
             proc_sigs: Vec::new(),
             def_sigs: Vec::new(),
             index: None,

@@ -73,6 +73,23 @@ pub(super) enum Loop {
     },
 }
 
+impl Loop {
+    /// A `for`, `repeat` or `while` of the rules, which `break` and `continue` address.
+    fn is_designers_loop(&self) -> bool {
+        matches!(
+            self,
+            Loop::For { .. } | Loop::Repeat { .. } | Loop::While { .. }
+        )
+    }
+}
+
+/// A cursor left early: a secret choice's vector goes back to the pool.
+fn give_back(c: Cursor) {
+    if let Loop::Secret { choices, .. } = c.looping {
+        spare::give_secret_choices(choices);
+    }
+}
+
 /// The most lines a game's log may hold.
 pub const MAX_LOG: usize = 1_000_000;
 
@@ -617,6 +634,36 @@ impl Game {
                 }
                 self.push_proc(*proc, &mut values);
                 spare::give_values(values);
+            }
+            S::Return => {
+                // The frame, left with no cursor, is popped by the machine's next step.
+                while let Some(c) = self.frame().cursors.pop() {
+                    give_back(c);
+                }
+            }
+            S::Break => {
+                while let Some(c) = self.frame().cursors.pop() {
+                    let was_loop = c.looping.is_designers_loop();
+                    give_back(c);
+                    if was_loop {
+                        break;
+                    }
+                }
+            }
+            S::Continue => {
+                let cursors = &mut self.frame().cursors;
+                while let Some(c) = cursors.last() {
+                    if c.looping.is_designers_loop() {
+                        break;
+                    }
+                    if let Some(c) = cursors.pop() {
+                        give_back(c);
+                    }
+                }
+                // At its end, the loop's block starts its next pass (or ends the loop).
+                if let Some(c) = cursors.last_mut() {
+                    c.pc = usize::MAX;
+                }
             }
         }
         Ok(())

@@ -562,6 +562,12 @@ pub enum StmtKind {
     },
     /// Run a procedure.
     Call { proc: ProcId, args: Vec<Expr> },
+    /// Leave the running procedure or action.
+    Return,
+    /// Leave the innermost loop.
+    Break,
+    /// Go on with the innermost loop's next pass.
+    Continue,
 }
 
 /// A text with interpolations.

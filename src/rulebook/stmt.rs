@@ -202,6 +202,13 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
             let args: Vec<String> = args.iter().map(expr).collect();
             push(out, depth, format!("{}({})", name.text, args.join(", ")));
         }
+        StmtKind::Return => push(out, depth, "stop here: the rest is skipped".to_string()),
+        StmtKind::Break => push(out, depth, "stop the loop here".to_string()),
+        StmtKind::Continue => push(
+            out,
+            depth,
+            "skip the rest of this pass of the loop".to_string(),
+        ),
     }
 }
 

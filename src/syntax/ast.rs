@@ -541,6 +541,12 @@ pub enum StmtKind {
     },
     /// `name(args)`: run an effect or a phase.
     Call { name: Name, args: Vec<Expr> },
+    /// `return`: leave the effect, action, phase, setup or flow running.
+    Return,
+    /// `break`: leave the innermost loop.
+    Break,
+    /// `continue`: go on with the innermost loop's next pass.
+    Continue,
 }
 
 /// The right-hand side of a `let`.

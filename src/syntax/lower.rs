@@ -628,6 +628,9 @@ impl Lowerer {
                     .map(|s| self.text(s)),
             ),
             Rule::secretly_stmt => self.secretly_stmt(pair),
+            Rule::return_stmt => StmtKind::Return,
+            Rule::break_stmt => StmtKind::Break,
+            Rule::continue_stmt => StmtKind::Continue,
             Rule::call_stmt => {
                 let mut inner = pair.into_inner();
                 StmtKind::Call {

@@ -28,8 +28,10 @@ pub const KEYWORDS: &[&str] = &[
     "because",
     "before",
     "bool",
+    "break",
     "by",
     "choose",
+    "continue",
     "def",
     "die",
     "each",
@@ -74,6 +76,7 @@ pub const KEYWORDS: &[&str] = &[
     "repeat",
     "replace",
     "require",
+    "return",
     "roll",
     "rolls",
     "run",
@@ -222,7 +225,8 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
 /// first word of a line that does not parse may have meant.
 const STATEMENT_STARTS: &[&str] = &[
     "let", "if", "for", "repeat", "while", "turn", "log", "tell", "require", "end", "secretly",
-    "set", "expect", "play", "players", "seed", "run", "rolls", "picks", "shuffles", "before",
+    "return", "break", "continue", "set", "expect", "play", "players", "seed", "run", "rolls",
+    "picks", "shuffles", "before",
 ];
 
 /// A syntax error at `at`, at or just after a word that begins a statement or a declaration
