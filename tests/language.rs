@@ -146,3 +146,99 @@ fn early_exits_are_reserved_words() {
     );
     assert_eq!(codes(&loaded), vec!["syntax-error"]);
 }
+
+const MATCH: &str = r#"
+game "Matching" { players 2 }
+
+enum suit { hearts, spades, clubs, diamonds }
+
+var trace: list of int = []
+var picked: suit = none
+
+flow {
+  for s in suit {
+    match s {
+      hearts, diamonds {
+        trace += 1
+      }
+      spades {
+        trace += 2
+        continue                # an arm is not a loop: this goes on with the `for`
+      }
+      else {
+        trace += 3
+      }
+    }
+    trace += 0
+  }
+  match picked {
+    none {
+      trace += 9
+    }
+    else {
+      trace += 8
+    }
+  }
+}
+
+scenario "each value runs its own arm; none has one of its own" {
+  expect trace == [1, 0, 2, 3, 0, 1, 0, 9]
+}
+"#;
+
+#[test]
+fn match_runs_the_arm_of_the_value() {
+    scenarios_pass(MATCH);
+}
+
+#[test]
+fn match_of_none_without_an_arm_for_it_stops_the_game() {
+    let src = "game \"N\" { players 2 }\nenum e { a, b }\nvar x: e = none\nflow {\n  match x {\n    a { }\n    b { }\n  }\n}\n";
+    let loaded = check_source("t.rules", src);
+    let program = Arc::new(loaded.program.expect("checks clean"));
+    let err = meeple::engine::Game::new(program, 2, 1).expect_err("match of none fails");
+    assert_eq!(err.code, "no-value");
+}
+
+#[test]
+fn match_arms_are_checked_against_the_enum() {
+    let check = |arms: &str| {
+        let src = format!(
+            "game \"M\" {{ players 2 }}\nenum e {{ a, b, c }}\nenum f {{ z }}\nvar x: e = a\nflow {{\n  match x {{\n{arms}\n  }}\n}}\n"
+        );
+        let loaded = check_source("t.rules", &src);
+        let got: Vec<String> = loaded
+            .diagnostics
+            .0
+            .iter()
+            .filter(|d| d.code != "unused-definition")
+            .map(|d| format!("{}: {}", d.code, d.message))
+            .collect();
+        got
+    };
+    assert_eq!(
+        check("    a { }\n    b { }"),
+        vec!["non-exhaustive-match: this `match` of a e has no arm for `c`"]
+    );
+    assert_eq!(
+        check("    a, b { }\n    b, c { }"),
+        vec!["duplicate-arm: `b` has an arm already"]
+    );
+    assert_eq!(
+        check("    a, b, c { }\n    else { }"),
+        vec!["unreachable-arm: every e already has an arm: `else` never runs"]
+    );
+    assert_eq!(check("    a { }\n    else { }"), Vec::<String>::new());
+    assert_eq!(
+        check("    a, bb, z { }\n    else { }"),
+        vec![
+            "unknown-name: `bb` is not a value of e",
+            "type-mismatch: `z` is not a value of e"
+        ]
+    );
+    let loaded = check_source(
+        "t.rules",
+        "game \"M\" { players 2 }\nflow {\n  match 3 {\n    else { }\n  }\n}\n",
+    );
+    assert_eq!(codes(&loaded), vec!["type-mismatch"]);
+}

@@ -9,6 +9,7 @@ mod expr;
 pub mod index;
 mod init_order;
 mod lints;
+mod matching;
 mod scenario;
 mod scope;
 mod stmt;

@@ -242,6 +242,7 @@ impl Checker<'_> {
                 }
             }
             StmtKind::Call { name, args } => self.call_stmt(name, args, s, scope)?,
+            StmtKind::Match { value, arms } => self.match_stmt(value, arms, scope),
             StmtKind::Return => S::Return,
             StmtKind::Break | StmtKind::Continue if self.loops == 0 => {
                 let word = if matches!(s.kind, StmtKind::Break) {

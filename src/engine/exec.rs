@@ -635,6 +635,30 @@ impl Game {
                 self.push_proc(*proc, &mut values);
                 spare::give_values(values);
             }
+            S::Match {
+                value,
+                arms,
+                none,
+                otherwise,
+            } => {
+                let arm = match self.eval(value)? {
+                    Value::Enum(_, i) => arms.get(i as usize).copied().flatten(),
+                    _ => *none,
+                };
+                let Some(block) = arm.or(*otherwise) else {
+                    return Err(err(
+                        "no-value",
+                        "`match` of `none`, and no arm takes `none`",
+                        value.span,
+                        "add an arm `none { ... }` or `else { ... }`, or make sure the value is set",
+                    ));
+                };
+                self.frame().cursors.push(Cursor {
+                    block,
+                    pc: 0,
+                    looping: Loop::Once,
+                });
+            }
             S::Return => {
                 // The frame, left with no cursor, is popped by the machine's next step.
                 while let Some(c) = self.frame().cursors.pop() {

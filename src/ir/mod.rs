@@ -562,6 +562,15 @@ pub enum StmtKind {
     },
     /// Run a procedure.
     Call { proc: ProcId, args: Vec<Expr> },
+    /// Run the block of the arm that takes the enum value: `arms[i]` for value `i`.
+    Match {
+        value: Expr,
+        arms: Vec<Option<BlockId>>,
+        /// The arm for `none`, if one lists it.
+        none: Option<BlockId>,
+        /// The `else` arm.
+        otherwise: Option<BlockId>,
+    },
     /// Leave the running procedure or action.
     Return,
     /// Leave the innermost loop.

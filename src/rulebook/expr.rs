@@ -44,6 +44,11 @@ pub fn with_shown<T>(shown: std::collections::HashMap<String, String>, f: impl F
     out
 }
 
+/// An enum value's name in words: as it is shown (see [`shown`]), or its name.
+pub(super) fn value_words(name: &str) -> String {
+    shown(name).unwrap_or_else(|| name.to_string())
+}
+
 /// How an enum value named `name` is shown, if otherwise than its name and in a word or more:
 /// one word as it is, several in quotes. An abbreviation (`H` for `hearts`, `10` for `ten`)
 /// reads worse than the name, which is kept.

@@ -3,7 +3,9 @@
 //! Total over the AST like [`super::expr`]: every statement has a sentence.
 
 use super::expr::{expr, place, possessive, term, text};
-use crate::syntax::ast::{AssignOp, Block, Expr, ExprKind, LetValue, Name, Stmt, StmtKind};
+use crate::syntax::ast::{
+    AssignOp, Block, Expr, ExprKind, LetValue, MatchValue, Name, Stmt, StmtKind,
+};
 
 /// One line of pseudo-code: its depth of indentation and its words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -201,6 +203,26 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
         StmtKind::Call { name, args } => {
             let args: Vec<String> = args.iter().map(expr).collect();
             push(out, depth, format!("{}({})", name.text, args.join(", ")));
+        }
+        StmtKind::Match { value, arms } => {
+            push(out, depth, format!("depending on {}:", expr(value)));
+            for arm in arms {
+                let line = if arm.values.is_empty() {
+                    "otherwise:".to_string()
+                } else {
+                    let values: Vec<String> = arm
+                        .values
+                        .iter()
+                        .map(|v| match v {
+                            MatchValue::Name(n) => super::expr::value_words(&n.text),
+                            MatchValue::None(_) => "none".to_string(),
+                        })
+                        .collect();
+                    format!("if it is {}:", values.join(" or "))
+                };
+                push(out, depth + 1, line);
+                stmts(&arm.body.stmts, depth + 2, out);
+            }
         }
         StmtKind::Return => push(out, depth, "stop here: the rest is skipped".to_string()),
         StmtKind::Break => push(out, depth, "stop the loop here".to_string()),

@@ -43,6 +43,11 @@ pub(super) fn walk<'a>(body: &'a Body, f: &mut dyn FnMut(&'a Stmt)) {
             | StmtKind::Repeat { body, .. }
             | StmtKind::While { body, .. } => walk(body, f),
             StmtKind::Secretly { then, .. } => walk(then, f),
+            StmtKind::Match { arms, .. } => {
+                for arm in arms {
+                    walk(&arm.body, f);
+                }
+            }
             _ => {}
         }
     }

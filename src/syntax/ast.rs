@@ -541,12 +541,34 @@ pub enum StmtKind {
     },
     /// `name(args)`: run an effect or a phase.
     Call { name: Name, args: Vec<Expr> },
+    /// `match x { a, b { } else { } }`: one block run by the value of an enum.
+    Match { value: Expr, arms: Vec<MatchArm> },
     /// `return`: leave the effect, action, phase, setup or flow running.
     Return,
     /// `break`: leave the innermost loop.
     Break,
     /// `continue`: go on with the innermost loop's next pass.
     Continue,
+}
+
+/// One arm of a `match`: the values it takes, or `else`, and its block.
+#[derive(Debug, Clone)]
+pub struct MatchArm {
+    /// The values listed; empty for `else`.
+    pub values: Vec<MatchValue>,
+    /// The block run for them.
+    pub body: Block,
+    /// From the first value (or `else`) to the end of the block.
+    pub span: Span,
+}
+
+/// A value an arm of a `match` lists.
+#[derive(Debug, Clone)]
+pub enum MatchValue {
+    /// An enum value, by name.
+    Name(Name),
+    /// `none`.
+    None(Span),
 }
 
 /// The right-hand side of a `let`.

@@ -167,11 +167,11 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
 }
 
 /// The reserved words (docs/language.md): never names, so never called.
-const RESERVED: [&str; 36] = [
+const RESERVED: [&str; 37] = [
     "and", "ask", "bool", "break", "by", "choose", "continue", "else", "end", "false", "for", "if",
-    "in", "int", "let", "list", "log", "me", "none", "not", "of", "or", "player", "random",
-    "repeat", "require", "return", "roll", "secretly", "tell", "then", "true", "turn", "var",
-    "where", "while",
+    "in", "int", "let", "list", "log", "match", "me", "none", "not", "of", "or", "player",
+    "random", "repeat", "require", "return", "roll", "secretly", "tell", "then", "true", "turn",
+    "var", "where", "while",
 ];
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
@@ -236,10 +236,10 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 23] = [
+const STATEMENTS: [&str; 24] = [
     "set", "let", "expect", "play", "players", "seed", "run", "end", "log", "tell", "turn",
     "require", "if", "while", "repeat", "secretly", "rolls", "picks", "shuffles", "before",
-    "return", "break", "continue",
+    "return", "break", "continue", "match",
 ];
 
 /// Words that open a declaration: the name after them is not a statement.

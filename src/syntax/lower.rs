@@ -628,6 +628,7 @@ impl Lowerer {
                     .map(|s| self.text(s)),
             ),
             Rule::secretly_stmt => self.secretly_stmt(pair),
+            Rule::match_stmt => self.match_stmt(pair),
             Rule::return_stmt => StmtKind::Return,
             Rule::break_stmt => StmtKind::Break,
             Rule::continue_stmt => StmtKind::Continue,
@@ -750,6 +751,37 @@ impl Lowerer {
             then,
             otherwise,
         }
+    }
+
+    fn match_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut inner = pair.into_inner().skip(1);
+        let value = self.expr(inner.next().expect("grammar: matched value"));
+        let arms = inner
+            .map(|arm| {
+                let span = self.span(&arm);
+                let mut values = Vec::new();
+                let mut body = None;
+                for p in arm.into_inner() {
+                    match p.as_rule() {
+                        Rule::match_value => {
+                            let v = p.into_inner().next().expect("grammar: arm value");
+                            values.push(match v.as_rule() {
+                                Rule::none_lit => MatchValue::None(self.span(&v)),
+                                _ => MatchValue::Name(self.name(v)),
+                            });
+                        }
+                        Rule::block => body = Some(self.block(p)),
+                        _ => {}
+                    }
+                }
+                MatchArm {
+                    values,
+                    body: body.expect("grammar: arm block"),
+                    span,
+                }
+            })
+            .collect();
+        StmtKind::Match { value, arms }
     }
 
     fn for_stmt(&self, pair: Pair<Rule>) -> StmtKind {

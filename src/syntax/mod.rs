@@ -56,6 +56,7 @@ pub const KEYWORDS: &[&str] = &[
     "list",
     "listed",
     "log",
+    "match",
     "me",
     "named",
     "none",
@@ -224,9 +225,9 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
 /// Keywords that begin a statement or a scenario step; with [`DECLARATION_STARTS`], what the
 /// first word of a line that does not parse may have meant.
 const STATEMENT_STARTS: &[&str] = &[
-    "let", "if", "for", "repeat", "while", "turn", "log", "tell", "require", "end", "secretly",
-    "return", "break", "continue", "set", "expect", "play", "players", "seed", "run", "rolls",
-    "picks", "shuffles", "before",
+    "let", "if", "match", "for", "repeat", "while", "turn", "log", "tell", "require", "end",
+    "secretly", "return", "break", "continue", "set", "expect", "play", "players", "seed", "run",
+    "rolls", "picks", "shuffles", "before",
 ];
 
 /// A syntax error at `at`, at or just after a word that begins a statement or a declaration
