@@ -242,3 +242,68 @@ fn match_arms_are_checked_against_the_enum() {
     );
     assert_eq!(codes(&loaded), vec!["type-mismatch"]);
 }
+
+const EMPTY: &str = r#"
+game "Nothing" { players 2 }
+
+var nothing: list of int = []
+var some: list of int = [4, 2, 7]
+var low: int = 0
+var gaps: list of int = []
+
+flow {
+  low = min(nothing, 99)
+  gaps = [min(nothing, -1), max(nothing, -1), first(nothing, -1), last(nothing, -1),
+          min(some, 0), max(some, 0), first(some, 0), last(some, 0), min(x for x in some where x > 3, 0)]
+  log "{min(nothing)} {max(nothing)} {first(nothing)} {last(nothing)}"
+}
+
+scenario "the extremes and ends of nothing are none, or the value given for it" {
+  expect low == 99
+  expect gaps == [-1, -1, -1, -1, 2, 7, 4, 7, 4]
+}
+"#;
+
+#[test]
+fn min_max_first_last_of_nothing_are_none_or_the_default() {
+    scenarios_pass(EMPTY);
+    let loaded = check_source("t.rules", EMPTY);
+    let program = Arc::new(loaded.program.expect("checks clean"));
+    let game = meeple::engine::Game::new(program, 2, 1).expect("plays");
+    let log: Vec<String> = game
+        .log(meeple::engine::Viewer::Spectator)
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    assert!(
+        log.iter().any(|l| l.contains("none none none none")),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn none_of_min_used_as_a_number_or_summed_stops_the_game() {
+    for body in [
+        "  let x = min([x in [1] where x > 1]) + 1",
+        "  let xs = [first([x in [1] where x > 1]), 2]\n  let s = sum(xs)",
+    ] {
+        let src = format!("game \"N\" {{ players 2 }}\nflow {{\n{body}\n  log \"{{x}}\"\n}}\n")
+            .replace("{x}", if body.contains("xs") { "{s}" } else { "{x}" });
+        let loaded = check_source("t.rules", &src);
+        let program = Arc::new(
+            loaded
+                .program
+                .unwrap_or_else(|| panic!("{src}: {:?}", loaded.diagnostics)),
+        );
+        let err = meeple::engine::Game::new(program, 2, 1).expect_err("none is no number");
+        assert_eq!(err.code, "no-value", "{src}");
+    }
+    let loaded = check_source(
+        "t.rules",
+        "game \"D\" { players 2 }\nflow {\n  log \"{min([1], players)} {first([1], 2, 3)}\"\n}\n",
+    );
+    assert_eq!(
+        codes(&loaded),
+        vec!["type-mismatch", "wrong-argument-count"]
+    );
+}

@@ -611,9 +611,9 @@ pub enum Builtin {
     Count,
     /// Sum of integers.
     Sum,
-    /// Smallest integer (0 for an empty list).
+    /// Smallest integer (`none`, or the second argument, for an empty list).
     Min,
-    /// Largest integer (0 for an empty list).
+    /// Largest integer (`none`, or the second argument, for an empty list).
     Max,
     /// The elements whose value occurs more than once, in order.
     Duplicates,
@@ -663,6 +663,14 @@ impl Builtin {
             Builtin::Clamp => 3,
             _ => 1,
         }
+    }
+
+    /// Whether a second argument may follow the first: the value when the list is empty.
+    pub fn takes_default(self) -> bool {
+        matches!(
+            self,
+            Builtin::Min | Builtin::Max | Builtin::First | Builtin::Last
+        )
     }
 }
 

@@ -318,6 +318,15 @@ fn call(name: &str, args: &[Expr]) -> (String, u8) {
         ("max", 1) => one("the greatest of"),
         ("first", 1) => one("the first of"),
         ("last", 1) => one("the last of"),
+        ("min" | "max" | "first" | "last", 2) => {
+            let what = match name {
+                "min" => "the least of",
+                "max" => "the greatest of",
+                "first" => "the first of",
+                _ => "the last of",
+            };
+            format!("{} ({} if there is none)", one(what), term(&args[1]))
+        }
         ("subsets", 1) => one("every selection from"),
         ("sort", 1) => format!("{} in increasing order", term(&args[0])),
         ("reverse", 1) => match &args[0].kind {
