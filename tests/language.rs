@@ -307,3 +307,50 @@ fn none_of_min_used_as_a_number_or_summed_stops_the_game() {
         vec!["type-mismatch", "wrong-argument-count"]
     );
 }
+
+const SCORE: &str = r#"
+game "Callable score" { players 2 }
+
+player var coins: int = 0
+
+def leader(): list of player = top(p in players by score(p))
+
+flow {
+  for p in players {
+    turn p
+  }
+  log "{leader()} leads with {score(first(leader()))}"
+}
+
+action earn "Earn 2 coins" {
+  me.coins += 2
+}
+
+action double "Double your score, once it is 10 or more" {
+  require score(me) >= 10 else "your score is {score(me)}"
+  me.coins = score(me) * 2 + 1
+}
+
+score(p) = p.coins * 10
+
+scenario "score(p) is the declared score, anywhere" {
+  play "earn"
+  expect score(P1) == 20 and leader() == [P1]
+  expect refused "double" because "your score is 0"
+}
+"#;
+
+#[test]
+fn score_is_callable_anywhere() {
+    scenarios_pass(SCORE);
+    let no_score = check_source(
+        "t.rules",
+        "game \"S\" { players 2 }\nflow { log \"{score(first(players))}\" }\n",
+    );
+    assert_eq!(codes(&no_score), vec!["unknown-name"]);
+    let wrong = check_source(
+        "t.rules",
+        "game \"S\" { players 2 }\nflow { log \"{score()}\" }\nscore(p) = 1\n",
+    );
+    assert_eq!(codes(&wrong), vec!["wrong-argument-count"]);
+}

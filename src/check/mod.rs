@@ -109,6 +109,9 @@ pub(crate) struct Checker<'a> {
     depth: usize,
     /// Whether `too-deep` was reported (once is enough).
     too_deep_reported: bool,
+    /// `score(p)` as a def that any expression may call, when the game declares a score and no
+    /// other top-level name is `score`.
+    score_def: Option<ir::DefId>,
     /// How many loops enclose the statement being checked, within its body (a `secretly`
     /// block starts again from none): where `break` and `continue` may stand.
     loops: usize,
@@ -137,6 +140,7 @@ impl<'a> Checker<'a> {
             depth: 0,
             too_deep_reported: false,
             loops: 0,
+            score_def: None,
             proc_sigs: Vec::new(),
             def_sigs: Vec::new(),
             index: None,
@@ -465,6 +469,7 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        self.declare_score_def();
         if counts[0] == 0 {
             let span = merged.decls.first().map(decl_span).unwrap_or_default();
             self.error(
@@ -473,6 +478,37 @@ impl<'a> Checker<'a> {
                     .with_help("add `flow { ... }` saying how rounds and turns go, such as `flow { repeat 10 { for p in players { turn p } } }`"),
             );
         }
+    }
+
+    /// Makes the score callable: `score(p)` anywhere is a def of one player, after every
+    /// declared def (their ids follow declaration order). A top-level name `score` of the
+    /// designer's keeps its meaning.
+    fn declare_score_def(&mut self) {
+        let Some(s) = self.merged.decls.iter().find_map(|d| match d {
+            ast::Decl::Score(s) => Some(s),
+            _ => None,
+        }) else {
+            return;
+        };
+        if self.symbols.contains_key("score") {
+            return;
+        }
+        let id = ir::DefId(self.program.defs.len() as u32);
+        let name = ast::Name {
+            text: "score".to_string(),
+            span: s.keyword.span,
+        };
+        self.define(&name, Symbol::Def(id));
+        // Scoring uses it at the end, whether or not a rule calls it.
+        self.used.insert(Symbol::Def(id));
+        self.program.defs.push(ir::DefDef {
+            name: "score".to_string(),
+            arity: 1,
+            locals: 1,
+            body: const_expr(ir::Value::None, s.body.span),
+            span: s.keyword.span,
+        });
+        self.score_def = Some(id);
     }
 
     fn new_proc(&mut self, name: &str, kind: ir::ProcKind, arity: usize, span: Span) -> ir::ProcId {
@@ -645,6 +681,9 @@ impl<'a> Checker<'a> {
                 }
                 _ => {}
             }
+        }
+        if self.score_def.is_some() {
+            self.def_sigs.push((vec![Type::Player], Type::Int));
         }
     }
 
@@ -898,6 +937,11 @@ impl<'a> Checker<'a> {
                     self.bind_param(&mut scope, &s.player, Type::Player);
                     let (body, ty) = self.expr(&s.body, &mut scope);
                     self.expect_type(&Type::Int, &ty, s.body.span, "a score");
+                    if let Some(id) = self.score_def {
+                        let def = &mut self.program.defs[id.index()];
+                        def.body = body.clone();
+                        def.locals = scope.max_slots();
+                    }
                     self.program.score = Some(ir::EndFn {
                         locals: scope.max_slots(),
                         body,

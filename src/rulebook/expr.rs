@@ -318,6 +318,8 @@ fn call(name: &str, args: &[Expr]) -> (String, u8) {
         ("max", 1) => one("the greatest of"),
         ("first", 1) => one("the first of"),
         ("last", 1) => one("the last of"),
+        // A def of the designer's named `score` would shadow it; the words fit either way.
+        ("score", 1) => format!("{} score", possessive(&args[0])),
         ("min" | "max" | "first" | "last", 2) => {
             let what = match name {
                 "min" => "the least of",
