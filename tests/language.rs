@@ -354,3 +354,57 @@ fn score_is_callable_anywhere() {
     );
     assert_eq!(codes(&wrong), vec!["wrong-argument-count"]);
 }
+
+const ENDING: &str = r#"
+game "Endings" { players 3 }
+
+player var points: int = 0
+
+flow {
+  for p in players {
+    turn p
+  }
+}
+
+action win "End the game and win it" {
+  end game "{me} claims the win" winners [me]
+}
+
+action lose "End the game for everyone" {
+  end game winners []
+}
+
+action plain "End the game by the rules" {
+  me.points += 1
+  end game
+}
+
+score(p) = p.points
+winners = [p in players where p.points > 0]
+
+scenario "winners given by the ending replace the rule" {
+  play "win"
+  expect game over
+  expect winners == [P1]
+}
+
+scenario "an ending with no winners: everyone loses" {
+  play "lose"
+  expect winners == []
+}
+
+scenario "a plain ending is scored by the winners rule" {
+  play "plain"
+  expect winners == [P1]
+}
+"#;
+
+#[test]
+fn end_game_carries_its_winners() {
+    scenarios_pass(ENDING);
+    let loaded = check_source(
+        "t.rules",
+        "game \"E\" { players 2 }\nflow { end game \"x\" winners 3 }\n",
+    );
+    assert_eq!(codes(&loaded), vec!["type-mismatch"]);
+}

@@ -28,7 +28,7 @@ impl Checker<'_> {
         // A `break` outside a loop is already an error, not an exit.
         let in_loop = self.loops > 0;
         let exits = |k: &StmtKind| match k {
-            StmtKind::Return | StmtKind::Finish(_) => true,
+            StmtKind::Return | StmtKind::Finish(..) => true,
             StmtKind::Break | StmtKind::Continue => in_loop,
             _ => false,
         };
@@ -205,7 +205,20 @@ impl Checker<'_> {
                 );
                 return None;
             }
-            StmtKind::Finish(t) => S::Finish(t.as_ref().map(|t| self.text(t, scope))),
+            StmtKind::Finish(t, winners) => {
+                let why = t.as_ref().map(|t| self.text(t, scope));
+                let winners = winners.as_ref().map(|w| {
+                    let (x, ty) = self.expr(w, scope);
+                    self.expect_type(
+                        &Type::List(Box::new(Type::Player)),
+                        &ty,
+                        w.span,
+                        "the winners of this ending",
+                    );
+                    x
+                });
+                S::Finish(why, winners)
+            }
             StmtKind::Secretly {
                 player,
                 players,

@@ -554,12 +554,16 @@ impl Game {
                     text,
                 });
             }
-            S::Finish(reason) => {
+            S::Finish(reason, winners) => {
                 let reason = match reason {
                     Some(t) => Some(self.eval_with(|ev, l| ev.text(t, l))?),
                     None => None,
                 };
-                self.finish(reason)?;
+                let winners = match winners {
+                    Some(w) => Some(self.eval(w)?.seats()),
+                    None => None,
+                };
+                self.finish_as(reason, winners)?;
             }
             S::Secretly {
                 player_slot,

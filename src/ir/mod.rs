@@ -549,8 +549,8 @@ pub enum StmtKind {
     Log(Text),
     /// A line for one player.
     Tell { player: Expr, text: Text },
-    /// End the game now.
-    Finish(Option<Text>),
+    /// End the game now, with the winners it names (a list of players) or by the rules.
+    Finish(Option<Text>, Option<Expr>),
     /// Several players choose at once, in secret; then the block runs for each.
     Secretly {
         player_slot: Slot,

@@ -174,9 +174,20 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
                 format!("require {} (otherwise: {})", expr(cond), text(reason)),
             );
         }
-        StmtKind::Finish(None) => push(out, depth, "the game ends".to_string()),
-        StmtKind::Finish(Some(why)) => {
-            push(out, depth, format!("the game ends: {}", text(why)));
+        StmtKind::Finish(why, winners) => {
+            let mut line = match why {
+                None => "the game ends".to_string(),
+                Some(why) => format!("the game ends: {}", text(why)),
+            };
+            match winners {
+                Some(Expr {
+                    kind: ExprKind::List(xs),
+                    ..
+                }) if xs.is_empty() => line.push_str("; nobody wins"),
+                Some(w) => line.push_str(&format!("; the winners are {}", expr(w))),
+                None => {}
+            }
+            push(out, depth, line);
         }
         StmtKind::Secretly {
             player,

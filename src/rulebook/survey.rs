@@ -151,7 +151,7 @@ pub(super) fn the_end(decls: &[Decl], sources: &SourceMap) -> Section {
     let mut early = Vec::new();
     for (place, body) in bodies(decls) {
         walk(body, &mut |s| {
-            if let StmtKind::Finish(why) = &s.kind {
+            if let StmtKind::Finish(why, _) = &s.kind {
                 early.push(match why {
                     Some(t) => format!("in {place}: {}", text(t)),
                     None => format!("in {place}"),

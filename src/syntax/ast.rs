@@ -528,8 +528,8 @@ pub enum StmtKind {
     Tell { player: Expr, text: Text },
     /// `require cond else "reason"`: a precondition of an action.
     Require { cond: Expr, reason: Text },
-    /// `end game` or `end game "why"`.
-    Finish(Option<Text>),
+    /// `end game` or `end game "why"`, with `winners xs` when the ending decides who wins.
+    Finish(Option<Text>, Option<Expr>),
     /// `secretly each p in ps choose x "prompt" from xs then { ... }`
     Secretly {
         player: Name,

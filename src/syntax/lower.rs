@@ -622,11 +622,18 @@ impl Lowerer {
                     reason: self.text(inner.next().expect("grammar: reason")),
                 }
             }
-            Rule::end_stmt => StmtKind::Finish(
-                pair.into_inner()
-                    .find(|p| p.as_rule() == Rule::string)
-                    .map(|s| self.text(s)),
-            ),
+            Rule::end_stmt => {
+                let mut why = None;
+                let mut winners = None;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::string => why = Some(self.text(p)),
+                        Rule::end_winners => winners = Some(self.expr(last(p))),
+                        _ => {}
+                    }
+                }
+                StmtKind::Finish(why, winners)
+            }
             Rule::secretly_stmt => self.secretly_stmt(pair),
             Rule::match_stmt => self.match_stmt(pair),
             Rule::return_stmt => StmtKind::Return,
