@@ -408,3 +408,66 @@ fn end_game_carries_its_winners() {
     );
     assert_eq!(codes(&loaded), vec!["type-mismatch"]);
 }
+
+const POP: &str = r#"
+game "Towers" { players 2 }
+
+enum size { small, large }
+var tower: list of size = [large, small, large, small]
+var top: size = none
+var top_two: list of size = []
+var fewer: list of size = []
+player var stack: list of int = [1, 2, 3]
+
+flow {
+  let t = pop tower                 # the last: small, by position
+  top = t
+  let two = pop 2 of tower          # the last two, bottom first
+  top_two = two
+  fewer = [large, small, large, small]
+  fewer -= small                    # one equal piece: the first small, not the top
+  let p1 = first(players)
+  let n = pop p1.stack
+  let none_taken = pop 0 of tower
+  top_two += none_taken
+  log "{n}"
+}
+
+scenario "pop takes by position; -= takes one equal piece" {
+  expect top == small and top_two == [small, large] and tower == [large]
+  expect fewer == [large, large, small]
+  expect P1.stack == [1, 2] and P2.stack == [1, 2, 3]
+}
+"#;
+
+#[test]
+fn pop_takes_the_top_and_minus_one_equal_piece() {
+    scenarios_pass(POP);
+    for (body, code) in [
+        ("  let x = pop 3 of xs", "out-of-range"),
+        ("  let x = pop [1] ", ""),
+        ("  let ys = []\n  let y = pop ys", "out-of-range"),
+        ("  let x = pop -1 of xs", "out-of-range"),
+    ] {
+        let src = format!(
+            "game \"P\" {{ players 2 }}\nvar xs: list of int = [1, 2]\nflow {{\n{body}\n}}\n"
+        );
+        let loaded = check_source("t.rules", &src);
+        if code.is_empty() {
+            assert_eq!(codes(&loaded), vec!["syntax-error"], "{src}");
+            continue;
+        }
+        let program = Arc::new(loaded.program.unwrap_or_else(|| panic!("{src}")));
+        let err = meeple::engine::Game::new(program, 2, 1).expect_err("refused");
+        assert_eq!(err.code, code, "{src}");
+    }
+    let loaded = check_source(
+        "t.rules",
+        "game \"P\" { players 2 }\nvar n: int = 3\nflow {\n  let x = pop n\n}\n",
+    );
+    assert!(
+        codes(&loaded).contains(&"type-mismatch"),
+        "{:?}",
+        codes(&loaded)
+    );
+}

@@ -404,6 +404,25 @@ impl Checker<'_> {
                 self.element_of(&t, e.span, "what `shuffle` shuffles");
                 (S::Shuffle { slot: 0, from: x }, t)
             }
+            LetValue::Pop { count, place } => {
+                let count = count.as_ref().map(|c| {
+                    let (x, t) = self.expr(c, scope);
+                    self.expect_type(&Type::Int, &t, c.span, "how many are taken off");
+                    x
+                });
+                let (target, ty) = self.place(place, scope)?;
+                let span = place[0].span.to(place[place.len() - 1].span);
+                let elem = self.element_of(&ty, span, "what `pop` takes from");
+                let ty = if count.is_some() { ty } else { elem };
+                (
+                    S::Pop {
+                        slot: 0,
+                        count,
+                        place: target,
+                    },
+                    ty,
+                )
+            }
         };
         // Bound after the value is checked, so `let x = x + 1` refers to the outer x.
         let slot = self.bind_local(scope, name, ty);
@@ -438,6 +457,7 @@ impl Checker<'_> {
             S::Roll { count, die, .. } => S::Roll { slot, count, die },
             S::Random { from, .. } => S::Random { slot, from },
             S::Shuffle { from, .. } => S::Shuffle { slot, from },
+            S::Pop { count, place, .. } => S::Pop { slot, count, place },
             other => other,
         })
     }

@@ -522,6 +522,39 @@ impl Game {
                 let i = self.pick_index(&items, stmt.span)?;
                 self.frame().locals[*slot as usize] = items[i].clone();
             }
+            S::Pop { slot, count, place } => {
+                let n = match count {
+                    Some(c) => Some(self.eval_with(|ev, l| ev.int(c, l))?),
+                    None => None,
+                };
+                let slot_at = self.resolve_place(place)?.0;
+                let Value::List(xs) = self.target(slot_at) else {
+                    return Err(err(
+                        "type-mismatch",
+                        "`pop` of a value that is not a list",
+                        stmt.span,
+                        "this is a bug in the checker",
+                    ));
+                };
+                let have = xs.len() as i64;
+                let taken = match n {
+                    None if have > 0 => xs.make_mut().pop().unwrap_or(Value::None),
+                    Some(n) if (0..=have).contains(&n) => {
+                        let rest = xs.make_mut().split_off((have - n) as usize);
+                        Value::List(rest.into_iter().collect())
+                    }
+                    _ => {
+                        let want = n.unwrap_or(1);
+                        return Err(err(
+                            "out-of-range",
+                            format!("cannot take {want} off a list of {have}"),
+                            stmt.span,
+                            "check with `count(xs)` before taking elements off",
+                        ));
+                    }
+                };
+                self.frame().locals[*slot as usize] = taken;
+            }
             S::Shuffle { slot, from } => {
                 let mut items = self.eval_with(|ev, l| ev.list(from, l))?;
                 self.shuffle_items(items.make_mut(), stmt.span)?;
@@ -805,19 +838,10 @@ impl Game {
         Ok(())
     }
 
-    fn assign(
-        &mut self,
-        place: &Place,
-        op: AssignOp,
-        value: &ir::Expr,
-        element: bool,
-        span: Span,
-    ) -> R<()> {
-        let v = self.eval(value)?;
+    /// A place resolved to indices, with the bounds its values are clamped to.
+    fn resolve_place(&mut self, place: &Place) -> R<(Slot, Option<(i64, i64)>)> {
         let program = self.program.clone();
-        // Resolve the place to indices first, so the new value can be computed while the
-        // state is still readable as a whole.
-        let (slot, bounds) = match place {
+        Ok(match place {
             Place::Local(s) => (Slot::Local(*s as usize), None),
             Place::Global(g) => (Slot::Global(g.index()), program.globals[g.index()].bounds),
             Place::PlayerVar(p, id) => {
@@ -844,13 +868,33 @@ impl Game {
                     program.kinds[k.index()].fields[f.index()].bounds,
                 )
             }
-        };
-        let target: &mut Value = match slot {
+        })
+    }
+
+    /// The value a resolved place holds, to change in place.
+    fn target(&mut self, slot: Slot) -> &mut Value {
+        match slot {
             Slot::Local(s) => &mut self.frames.last_mut().expect("frame").locals[s],
             Slot::Global(g) => &mut self.state.globals[g],
             Slot::Player(p, i) => &mut self.state.player_vars[p][i],
             Slot::Field(k, i, f) => &mut self.state.entities[k][i][f],
-        };
+        }
+    }
+
+    fn assign(
+        &mut self,
+        place: &Place,
+        op: AssignOp,
+        value: &ir::Expr,
+        element: bool,
+        span: Span,
+    ) -> R<()> {
+        let v = self.eval(value)?;
+        let program = self.program.clone();
+        // Resolve the place to indices first, so the new value can be computed while the
+        // state is still readable as a whole.
+        let (slot, bounds) = self.resolve_place(place)?;
+        let target: &mut Value = self.target(slot);
         let overflow = || {
             err(
                 "overflow",

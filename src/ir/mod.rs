@@ -512,6 +512,12 @@ pub enum StmtKind {
     Random { slot: Slot, from: Expr },
     /// Shuffle a list.
     Shuffle { slot: Slot, from: Expr },
+    /// Take the last element (or the last `count`, in order) off a list variable.
+    Pop {
+        slot: Slot,
+        count: Option<Expr>,
+        place: Place,
+    },
     /// Write to a place.
     Assign {
         /// Where.

@@ -315,5 +315,9 @@ pub fn let_value(v: &LetValue) -> String {
             _ => format!("one of {} drawn at random", expr(xs)),
         },
         LetValue::Shuffle(xs) => format!("{} shuffled", term(xs)),
+        LetValue::Pop { count, place: p } => match count {
+            None => format!("the last of {}, taken off it", place(p)),
+            Some(n) => format!("the last {} of {}, taken off it", term(n), place(p)),
+        },
     }
 }

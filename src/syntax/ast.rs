@@ -595,6 +595,11 @@ pub enum LetValue {
     Random(Expr),
     /// `shuffle xs`: the list in an order drawn by the game's RNG.
     Shuffle(Expr),
+    /// `pop xs` or `pop n of xs`: the last element, or the last n, taken off a list variable.
+    Pop {
+        count: Option<Expr>,
+        place: Vec<Name>,
+    },
 }
 
 /// A string with `{expr}` interpolations.

@@ -709,6 +709,18 @@ impl Lowerer {
                 }
             }
             Rule::random_expr => LetValue::Random(self.expr(last(v))),
+            Rule::pop_expr => {
+                let mut count = None;
+                let mut place = Vec::new();
+                for p in v.into_inner() {
+                    match p.as_rule() {
+                        Rule::expr => count = Some(self.expr(p)),
+                        Rule::place => place = self.place(p),
+                        _ => {}
+                    }
+                }
+                LetValue::Pop { count, place }
+            }
             Rule::shuffle_expr => LetValue::Shuffle(self.expr(last(v))),
             _ => LetValue::Expr(self.expr(v)),
         };

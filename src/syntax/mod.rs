@@ -70,6 +70,7 @@ pub const KEYWORDS: &[&str] = &[
     "play",
     "player",
     "players",
+    "pop",
     "public",
     "random",
     "refused",
