@@ -471,3 +471,53 @@ fn pop_takes_the_top_and_minus_one_equal_piece() {
         codes(&loaded)
     );
 }
+
+const BOOKKEEPING: &str = r#"
+game "Bookkeeping" { players 2 }
+
+player var coins: int = 0
+player internal var claims: int = 0
+internal var turns_taken: int = 0
+kind token[1] { internal touched: bool = false  colour: int = 0 }
+
+flow {
+  for p in players {
+    turn p
+    turns_taken += 1
+  }
+}
+
+action claim "Claim" {
+  me.claims += 7
+  me.coins += 1
+  let t = first(token)
+  t.touched = true
+  t.colour = 3
+  log "{me} claims"
+}
+
+score(p) = p.coins
+
+scenario "internal values are read by the rules" {
+  play "claim"
+  expect P1.claims == 7 and turns_taken == 1
+}
+"#;
+
+#[test]
+fn internal_bookkeeping_is_in_no_view() {
+    scenarios_pass(BOOKKEEPING);
+    let loaded = check_source("t.rules", BOOKKEEPING);
+    let program = Arc::new(loaded.program.expect("checks clean"));
+    let mut game = meeple::engine::Game::new(program, 2, 1).expect("starts");
+    game.play(0, 0).expect("claim");
+    use meeple::engine::Viewer;
+    for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Spectator] {
+        let view = game.view(viewer);
+        for word in ["claims ", "turns_taken", "touched"] {
+            assert!(!view.contains(word), "{word} in {view}");
+        }
+        assert!(view.contains("coins 1"), "{view}");
+        assert!(view.contains("colour 3"), "{view}");
+    }
+}

@@ -355,6 +355,7 @@ impl<'a> Checker<'a> {
                     });
                 }
                 ast::Decl::Var(v) if v.per_player => {
+                    self.internal_visible_when(&v.name, v.visibility, v.visible_when.as_ref());
                     let id = ir::PlayerVarId(self.program.player_vars.len() as u32);
                     self.define(&v.name, Symbol::PlayerVar(id));
                     self.program.player_vars.push(placeholder_var(v));
@@ -363,6 +364,7 @@ impl<'a> Checker<'a> {
                     if v.visibility == ast::Visibility::Secret {
                         self.secret_without_owner(&v.name, "a game variable");
                     }
+                    self.internal_visible_when(&v.name, v.visibility, v.visible_when.as_ref());
                     let id = ir::GlobalId(self.program.globals.len() as u32);
                     self.define(&v.name, Symbol::Global(id));
                     self.program.globals.push(placeholder_var(v));
@@ -618,6 +620,13 @@ impl<'a> Checker<'a> {
                     {
                         self.secret_without_owner(&fd.name, "a field");
                     }
+                    for fd in &kd.fields {
+                        self.internal_visible_when(
+                            &fd.name,
+                            fd.visibility,
+                            fd.visible_when.as_ref(),
+                        );
+                    }
                     for (i, fd) in kd.fields.iter().enumerate() {
                         if !seen.contains_key(&fd.name.text) {
                             let kind = ir::KindId(k as u32);
@@ -702,6 +711,32 @@ impl<'a> Checker<'a> {
             Diagnostic::warning("secret-without-owner", format!("`{}` is secret, but {what} has no owner", name.text), name.span)
                 .with_label("seen by nobody")
                 .with_help("write `hidden` (nobody sees it) with a `visible when` condition, or make it a `player secret var`"),
+        );
+    }
+
+    /// Warns of `visible when` on `internal` bookkeeping, which no view shows to anyone.
+    fn internal_visible_when(
+        &mut self,
+        name: &ast::Name,
+        vis: ast::Visibility,
+        when: Option<&ast::Expr>,
+    ) {
+        let (ast::Visibility::Internal, Some(w)) = (vis, when) else {
+            return;
+        };
+        self.error(
+            Diagnostic::warning(
+                "visible-internal",
+                format!(
+                    "`{}` is internal: no view shows it, whatever `visible when` says",
+                    name.text
+                ),
+                w.span,
+            )
+            .with_label("never used")
+            .with_help(
+                "drop `visible when`, or write `hidden ... visible when` to show it to some",
+            ),
         );
     }
 

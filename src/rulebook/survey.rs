@@ -232,8 +232,9 @@ fn hidden_item(
     ty: &TypeExpr,
     visible_when: &Option<Expr>,
 ) -> Option<String> {
-    if vis == Visibility::Public {
-        return None; // a condition can only widen what the visibility allows
+    // A condition can only widen what the visibility allows; bookkeeping hides nothing.
+    if matches!(vis, Visibility::Public | Visibility::Internal) {
+        return None;
     }
     let mut out = format!("{what}: {}", decls::visibility(vis, per_player));
     if let Some(w) = visible_when {

@@ -216,6 +216,8 @@ pub enum Visibility {
     Secret,
     /// Nobody.
     Hidden,
+    /// The rules' own bookkeeping: not a secret, but shown by no view.
+    Internal,
 }
 
 /// `[player] [secret|hidden] var name: type = init`

@@ -348,6 +348,7 @@ impl Lowerer {
         match pair.into_inner().next().map(|p| p.as_rule()) {
             Some(Rule::kw_secret) => Visibility::Secret,
             Some(Rule::kw_hidden) => Visibility::Hidden,
+            Some(Rule::kw_internal) => Visibility::Internal,
             _ => Visibility::Public,
         }
     }

@@ -50,6 +50,7 @@ pub const KEYWORDS: &[&str] = &[
     "if",
     "in",
     "int",
+    "internal",
     "invariant",
     "kind",
     "let",
@@ -297,6 +298,7 @@ const DECLARATION_STARTS: &[&str] = &[
     "public",
     "secret",
     "hidden",
+    "internal",
 ];
 
 /// A syntax error at the end of the file, or at a declaration first on its line, while a `{` is
