@@ -55,7 +55,7 @@ pub struct NativeGame {
     pub decisions: u32,
     /// The winning seats, one bit a seat; 0 when everyone loses.
     pub winners: u8,
-    /// Each seat's score, `total(p)` (0 past the player count).
+    /// Each seat's score, `score(p)` (0 past the player count).
     pub scores: [i64; MAX_PLAYERS],
     /// Each seat's honest points at the end.
     pub honest: [i64; MAX_PLAYERS],
@@ -291,7 +291,7 @@ impl<R: FnMut(u8, Choice)> Table<R> {
         self.alliances[a] = Alliance::default();
     }
 
-    /// Scores (`score(p) = total(p)`) and the `winners` rule (ruling CG-8).
+    /// Scores (`score(p) = p.honest + cheater_points(p)`) and the `winners` rule (ruling CG-8).
     fn finish(&self, players: u8) -> NativeGame {
         let n = self.n;
         let mut cheater = [0i64; MAX_PLAYERS];

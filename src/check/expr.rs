@@ -554,7 +554,8 @@ impl Checker<'_> {
         span: Span,
     ) -> Typed {
         let arity = b.arity();
-        if args.len() != arity {
+        let with_default = b.takes_default() && args.len() == 2;
+        if args.len() != arity && !with_default {
             self.arity_error(name, arity, args.len(), span);
             return error_expr(span);
         }
@@ -572,7 +573,18 @@ impl Checker<'_> {
             Builtin::Duplicates | Builtin::Reverse | Builtin::Distinct | Builtin::Sort => {
                 list_of(elem())
             }
-            Builtin::First | Builtin::Last => elem(),
+            Builtin::First | Builtin::Last => {
+                let e = elem();
+                if with_default {
+                    self.unify(
+                        &e,
+                        &types[1],
+                        raw[1].span,
+                        "the list's elements and the value for an empty list",
+                    );
+                }
+                e
+            }
             Builtin::Subsets => list_of(list_of(elem())),
             Builtin::Nth => {
                 let e = elem();
@@ -596,6 +608,9 @@ impl Checker<'_> {
             }
             Builtin::Sum | Builtin::Min | Builtin::Max => {
                 self.expect_type(&list_of(Type::Int), &types[0], raw[0].span, &arg(0));
+                if with_default {
+                    self.expect_type(&Type::Int, &types[1], raw[1].span, &arg(1));
+                }
                 Type::Int
             }
             Builtin::Others | Builtin::SeatsFrom => {

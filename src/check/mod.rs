@@ -9,6 +9,7 @@ mod expr;
 pub mod index;
 mod init_order;
 mod lints;
+mod matching;
 mod scenario;
 mod scope;
 mod stmt;
@@ -108,6 +109,12 @@ pub(crate) struct Checker<'a> {
     depth: usize,
     /// Whether `too-deep` was reported (once is enough).
     too_deep_reported: bool,
+    /// `score(p)` as a def that any expression may call, when the game declares a score and no
+    /// other top-level name is `score`.
+    score_def: Option<ir::DefId>,
+    /// How many loops enclose the statement being checked, within its body (a `secretly`
+    /// block starts again from none): where `break` and `continue` may stand.
+    loops: usize,
     /// Parameter types of each procedure, by id.
     proc_sigs: Vec<Vec<Type>>,
     /// Parameter and result types of each def, by id.
@@ -132,6 +139,8 @@ impl<'a> Checker<'a> {
             players: (1, 1),
             depth: 0,
             too_deep_reported: false,
+            loops: 0,
+            score_def: None,
             proc_sigs: Vec::new(),
             def_sigs: Vec::new(),
             index: None,
@@ -346,6 +355,7 @@ impl<'a> Checker<'a> {
                     });
                 }
                 ast::Decl::Var(v) if v.per_player => {
+                    self.internal_visible_when(&v.name, v.visibility, v.visible_when.as_ref());
                     let id = ir::PlayerVarId(self.program.player_vars.len() as u32);
                     self.define(&v.name, Symbol::PlayerVar(id));
                     self.program.player_vars.push(placeholder_var(v));
@@ -354,6 +364,7 @@ impl<'a> Checker<'a> {
                     if v.visibility == ast::Visibility::Secret {
                         self.secret_without_owner(&v.name, "a game variable");
                     }
+                    self.internal_visible_when(&v.name, v.visibility, v.visible_when.as_ref());
                     let id = ir::GlobalId(self.program.globals.len() as u32);
                     self.define(&v.name, Symbol::Global(id));
                     self.program.globals.push(placeholder_var(v));
@@ -462,6 +473,7 @@ impl<'a> Checker<'a> {
                 );
             }
         }
+        self.declare_score_def();
         if counts[0] == 0 {
             let span = merged.decls.first().map(decl_span).unwrap_or_default();
             self.error(
@@ -470,6 +482,39 @@ impl<'a> Checker<'a> {
                     .with_help("add `flow { ... }` saying how rounds and turns go, such as `flow { repeat 10 { for p in players { turn p } } }`"),
             );
         }
+    }
+
+    /// Makes the score callable: `score(p)` anywhere is a def of one player, after every
+    /// declared def (their ids follow declaration order). A top-level name `score` of the
+    /// designer's keeps its meaning.
+    fn declare_score_def(&mut self) {
+        let Some(s) = self.merged.decls.iter().find_map(|d| match d {
+            ast::Decl::Score(s) => Some(s),
+            _ => None,
+        }) else {
+            return;
+        };
+        if self.symbols.contains_key("score") {
+            return;
+        }
+        let id = ir::DefId(self.program.defs.len() as u32);
+        let name = ast::Name {
+            text: "score".to_string(),
+            span: s.keyword.span,
+        };
+        self.define(&name, Symbol::Def(id));
+        // Scoring uses it at the end, whether or not a rule calls it.
+        self.used.insert(Symbol::Def(id));
+        self.program.defs.push(ir::DefDef {
+            name: "score".to_string(),
+            arity: 1,
+            locals: 1,
+            body: const_expr(ir::Value::None, s.body.span),
+            remembered: false,
+            gives_list: false,
+            span: s.keyword.span,
+        });
+        self.score_def = Some(id);
     }
 
     fn new_proc(&mut self, name: &str, kind: ir::ProcKind, arity: usize, span: Span) -> ir::ProcId {
@@ -579,6 +624,13 @@ impl<'a> Checker<'a> {
                     {
                         self.secret_without_owner(&fd.name, "a field");
                     }
+                    for fd in &kd.fields {
+                        self.internal_visible_when(
+                            &fd.name,
+                            fd.visibility,
+                            fd.visible_when.as_ref(),
+                        );
+                    }
                     for (i, fd) in kd.fields.iter().enumerate() {
                         if !seen.contains_key(&fd.name.text) {
                             let kind = ir::KindId(k as u32);
@@ -643,6 +695,9 @@ impl<'a> Checker<'a> {
                 _ => {}
             }
         }
+        if self.score_def.is_some() {
+            self.def_sigs.push((vec![Type::Player], Type::Int));
+        }
     }
 
     /// The id of a procedure declaration, unless it duplicates an earlier name.
@@ -660,6 +715,32 @@ impl<'a> Checker<'a> {
             Diagnostic::warning("secret-without-owner", format!("`{}` is secret, but {what} has no owner", name.text), name.span)
                 .with_label("seen by nobody")
                 .with_help("write `hidden` (nobody sees it) with a `visible when` condition, or make it a `player secret var`"),
+        );
+    }
+
+    /// Warns of `visible when` on `internal` bookkeeping, which no view shows to anyone.
+    fn internal_visible_when(
+        &mut self,
+        name: &ast::Name,
+        vis: ast::Visibility,
+        when: Option<&ast::Expr>,
+    ) {
+        let (ast::Visibility::Internal, Some(w)) = (vis, when) else {
+            return;
+        };
+        self.error(
+            Diagnostic::warning(
+                "visible-internal",
+                format!(
+                    "`{}` is internal: no view shows it, whatever `visible when` says",
+                    name.text
+                ),
+                w.span,
+            )
+            .with_label("never used")
+            .with_help(
+                "drop `visible when`, or write `hidden ... visible when` to show it to some",
+            ),
         );
     }
 
@@ -896,6 +977,11 @@ impl<'a> Checker<'a> {
                     self.bind_param(&mut scope, &s.player, Type::Player);
                     let (body, ty) = self.expr(&s.body, &mut scope);
                     self.expect_type(&Type::Int, &ty, s.body.span, "a score");
+                    if let Some(id) = self.score_def {
+                        let def = &mut self.program.defs[id.index()];
+                        def.body = body.clone();
+                        def.locals = scope.max_slots();
+                    }
                     self.program.score = Some(ir::EndFn {
                         locals: scope.max_slots(),
                         body,

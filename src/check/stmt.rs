@@ -13,11 +13,48 @@ impl Checker<'_> {
             scope.push();
         }
         let stmts = b.stmts.iter().filter_map(|s| self.stmt(s, scope)).collect();
+        self.unreachable_after_exit(b);
         if nested {
             scope.pop();
         }
         let id = ir::BlockId(self.program.blocks.len() as u32);
         self.program.blocks.push(ir::Block { stmts });
+        id
+    }
+
+    /// Warns of statements after a `return`, `break`, `continue` or `end game` in one block:
+    /// they can never run.
+    fn unreachable_after_exit(&mut self, b: &ast::Block) {
+        // A `break` outside a loop is already an error, not an exit.
+        let in_loop = self.loops > 0;
+        let exits = |k: &StmtKind| match k {
+            StmtKind::Return | StmtKind::Finish(..) => true,
+            StmtKind::Break | StmtKind::Continue => in_loop,
+            _ => false,
+        };
+        let Some(i) = b.stmts.iter().position(|s| exits(&s.kind)) else {
+            return;
+        };
+        let (Some(exit), Some(next)) = (b.stmts.get(i), b.stmts.get(i + 1)) else {
+            return;
+        };
+        self.error(
+            Diagnostic::warning(
+                "unreachable-code",
+                "this statement can never run",
+                next.span,
+            )
+            .with_label("never reached")
+            .with_secondary(exit.span, "the block is left here")
+            .with_help("remove it, or put the early exit inside an `if`"),
+        );
+    }
+
+    /// A body of a loop: `break` and `continue` inside it leave or go on with this loop.
+    fn loop_body(&mut self, b: &ast::Block, scope: &mut Scope) -> ir::BlockId {
+        self.loops += 1;
+        let id = self.block(b, scope, true);
+        self.loops -= 1;
         id
     }
 
@@ -56,7 +93,7 @@ impl Checker<'_> {
                     self.expect_type(&Type::Bool, &t, f.span, "the `where` condition");
                     x
                 });
-                let body = self.block(body, scope, true);
+                let body = self.loop_body(body, scope);
                 scope.pop();
                 S::For {
                     slot,
@@ -70,7 +107,7 @@ impl Checker<'_> {
                 self.expect_type(&Type::Int, &t, count.span, "the count of `repeat`");
                 S::Repeat {
                     count: c,
-                    body: self.block(body, scope, true),
+                    body: self.loop_body(body, scope),
                 }
             }
             StmtKind::While { cond, body } => {
@@ -78,7 +115,7 @@ impl Checker<'_> {
                 self.expect_type(&Type::Bool, &t, cond.span, "the condition of `while`");
                 S::While {
                     cond: c,
-                    body: self.block(body, scope, true),
+                    body: self.loop_body(body, scope),
                 }
             }
             StmtKind::Turn { player, only } => {
@@ -168,7 +205,20 @@ impl Checker<'_> {
                 );
                 return None;
             }
-            StmtKind::Finish(t) => S::Finish(t.as_ref().map(|t| self.text(t, scope))),
+            StmtKind::Finish(t, winners) => {
+                let why = t.as_ref().map(|t| self.text(t, scope));
+                let winners = winners.as_ref().map(|w| {
+                    let (x, ty) = self.expr(w, scope);
+                    self.expect_type(
+                        &Type::List(Box::new(Type::Player)),
+                        &ty,
+                        w.span,
+                        "the winners of this ending",
+                    );
+                    x
+                });
+                S::Finish(why, winners)
+            }
             StmtKind::Secretly {
                 player,
                 players,
@@ -190,7 +240,10 @@ impl Checker<'_> {
                 let (opts, ot) = self.expr(options, scope);
                 let elem = self.element_of(&ot, options.span, "the options");
                 let choice_slot = self.bind_local(scope, choice, elem);
+                // The block runs once per chooser: a loop of the engine's, not the designer's.
+                let loops = std::mem::replace(&mut self.loops, 0);
                 let then = self.block(then, scope, true);
+                self.loops = loops;
                 scope.pop();
                 S::Secretly {
                     player_slot,
@@ -202,6 +255,29 @@ impl Checker<'_> {
                 }
             }
             StmtKind::Call { name, args } => self.call_stmt(name, args, s, scope)?,
+            StmtKind::Match { value, arms } => self.match_stmt(value, arms, scope),
+            StmtKind::Return => S::Return,
+            StmtKind::Break | StmtKind::Continue if self.loops == 0 => {
+                let word = if matches!(s.kind, StmtKind::Break) {
+                    "break"
+                } else {
+                    "continue"
+                };
+                self.error(
+                    Diagnostic::error(
+                        "misplaced-exit",
+                        format!("`{word}` outside a loop"),
+                        span,
+                    )
+                    .with_label("no `for`, `repeat` or `while` around it")
+                    .with_help(
+                        "`break` and `continue` stand inside a loop's body (a `secretly` block is not one); to leave an effect or action, write `return`",
+                    ),
+                );
+                return None;
+            }
+            StmtKind::Break => S::Break,
+            StmtKind::Continue => S::Continue,
         };
         Some(ir::Stmt { kind, span })
     }
@@ -328,6 +404,25 @@ impl Checker<'_> {
                 self.element_of(&t, e.span, "what `shuffle` shuffles");
                 (S::Shuffle { slot: 0, from: x }, t)
             }
+            LetValue::Pop { count, place } => {
+                let count = count.as_ref().map(|c| {
+                    let (x, t) = self.expr(c, scope);
+                    self.expect_type(&Type::Int, &t, c.span, "how many are taken off");
+                    x
+                });
+                let (target, ty) = self.place(place, scope)?;
+                let span = place[0].span.to(place[place.len() - 1].span);
+                let elem = self.element_of(&ty, span, "what `pop` takes from");
+                let ty = if count.is_some() { ty } else { elem };
+                (
+                    S::Pop {
+                        slot: 0,
+                        count,
+                        place: target,
+                    },
+                    ty,
+                )
+            }
         };
         // Bound after the value is checked, so `let x = x + 1` refers to the outer x.
         let slot = self.bind_local(scope, name, ty);
@@ -362,6 +457,7 @@ impl Checker<'_> {
             S::Roll { count, die, .. } => S::Roll { slot, count, die },
             S::Random { from, .. } => S::Random { slot, from },
             S::Shuffle { from, .. } => S::Shuffle { slot, from },
+            S::Pop { count, place, .. } => S::Pop { slot, count, place },
             other => other,
         })
     }

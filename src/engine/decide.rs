@@ -154,8 +154,14 @@ impl Game {
             .unwrap_or_else(|e| format!("(the prompt failed: {e})"))
     }
 
-    /// Scores everyone, picks the winners and ends the game.
+    /// Scores everyone, picks the winners by the rules and ends the game.
     pub(super) fn finish(&mut self, reason: Option<String>) -> R<()> {
+        self.finish_as(reason, None)
+    }
+
+    /// Scores everyone and ends the game, with `given` winners (`end game ... winners xs`) or
+    /// the rules' own.
+    pub(super) fn finish_as(&mut self, reason: Option<String>, given: Option<Vec<u8>>) -> R<()> {
         let program = self.program.clone();
         let n = self.state.players;
         let mut scores = Vec::with_capacity(n as usize);
@@ -172,15 +178,16 @@ impl Game {
             };
             scores.push(s);
         }
-        let winners = match &program.winners {
-            Some(f) => {
+        let winners = match (given, &program.winners) {
+            (Some(given), _) => given,
+            (None, Some(f)) => {
                 locals.clear();
                 locals.resize(f.locals.max(1), Value::None);
                 Eval::new(&program, &self.state)
                     .expr(&f.body, &mut locals)?
                     .seats()
             }
-            None => {
+            (None, None) => {
                 let best = scores.iter().copied().max().unwrap_or(0);
                 (0..n).filter(|p| scores[*p as usize] == best).collect()
             }

@@ -472,6 +472,20 @@ impl<'a> Eval<'a> {
         if let (Builtin::Count | Builtin::Sum | Builtin::Min | Builtin::Max, [arg]) = (b, args) {
             return self.fold_numbers(b, arg, span, locals);
         }
+        // `min(xs, d)`, `first(xs, d)`: `d` when the list is empty.
+        if let (true, [arg, default]) = (b.takes_default(), args) {
+            let v = match b {
+                Builtin::Min | Builtin::Max => self.fold_numbers(b, arg, span, locals)?,
+                _ => match self.expr(arg, locals)? {
+                    Value::List(xs) if xs.is_empty() => Value::None,
+                    xs => self.builtin(b, xs, span)?,
+                },
+            };
+            return match v {
+                Value::None => self.expr(default, locals),
+                v => Ok(v),
+            };
+        }
         match args {
             [a] => {
                 let v = self.expr(a, locals)?;
@@ -511,10 +525,22 @@ impl<'a> Eval<'a> {
         let mut most: Option<i64> = None;
         let mut add = |v: &Value| -> R<()> {
             count += 1;
-            if let Value::Int(n) = *v {
-                total = total.checked_add(n).ok_or_else(|| overflow(span))?;
-                least = Some(least.map_or(n, |m| m.min(n)));
-                most = Some(most.map_or(n, |m| m.max(n)));
+            match *v {
+                Value::Int(n) => {
+                    total = total.checked_add(n).ok_or_else(|| overflow(span))?;
+                    least = Some(least.map_or(n, |m| m.min(n)));
+                    most = Some(most.map_or(n, |m| m.max(n)));
+                }
+                // A `none` among numbers is no number: counted, but never summed in silence.
+                Value::None if b != Builtin::Count => {
+                    return Err(err(
+                        "no-value",
+                        "a `none` among the numbers",
+                        span,
+                        "give every element a value, or leave the `none`s out with `where`",
+                    ))
+                }
+                _ => {}
             }
             Ok(())
         };
@@ -548,12 +574,14 @@ impl<'a> Eval<'a> {
                 }
             }
         }
-        Ok(Value::Int(match b {
-            Builtin::Count => count,
-            Builtin::Sum => total,
-            Builtin::Min => least.unwrap_or(0),
-            _ => most.unwrap_or(0),
-        }))
+        // The least and greatest of nothing are `none`: no number would be true.
+        let extreme = |n: Option<i64>| n.map_or(Value::None, Value::Int);
+        Ok(match b {
+            Builtin::Count => Value::Int(count),
+            Builtin::Sum => Value::Int(total),
+            Builtin::Min => extreme(least),
+            _ => extreme(most),
+        })
     }
 
     /// Visits the elements of `source` that pass `filter`, each bound to `slot` and mapped by

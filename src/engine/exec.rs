@@ -73,6 +73,23 @@ pub(super) enum Loop {
     },
 }
 
+impl Loop {
+    /// A `for`, `repeat` or `while` of the rules, which `break` and `continue` address.
+    fn is_designers_loop(&self) -> bool {
+        matches!(
+            self,
+            Loop::For { .. } | Loop::Repeat { .. } | Loop::While { .. }
+        )
+    }
+}
+
+/// A cursor left early: a secret choice's vector goes back to the pool.
+fn give_back(c: Cursor) {
+    if let Loop::Secret { choices, .. } = c.looping {
+        spare::give_secret_choices(choices);
+    }
+}
+
 /// The most lines a game's log may hold.
 pub const MAX_LOG: usize = 1_000_000;
 
@@ -520,6 +537,39 @@ impl Game {
                 let i = self.pick_index(&items, stmt.span)?;
                 self.frame().locals[*slot as usize] = items[i].clone();
             }
+            S::Pop { slot, count, place } => {
+                let n = match count {
+                    Some(c) => Some(self.eval_with(|ev, l| ev.int(c, l))?),
+                    None => None,
+                };
+                let slot_at = self.resolve_place(place)?.0;
+                let Value::List(xs) = self.target(slot_at) else {
+                    return Err(err(
+                        "type-mismatch",
+                        "`pop` of a value that is not a list",
+                        stmt.span,
+                        "this is a bug in the checker",
+                    ));
+                };
+                let have = xs.len() as i64;
+                let taken = match n {
+                    None if have > 0 => xs.make_mut().pop().unwrap_or(Value::None),
+                    Some(n) if (0..=have).contains(&n) => {
+                        let rest = xs.make_mut().split_off((have - n) as usize);
+                        Value::List(rest.into_iter().collect())
+                    }
+                    _ => {
+                        let want = n.unwrap_or(1);
+                        return Err(err(
+                            "out-of-range",
+                            format!("cannot take {want} off a list of {have}"),
+                            stmt.span,
+                            "check with `count(xs)` before taking elements off",
+                        ));
+                    }
+                };
+                self.frame().locals[*slot as usize] = taken;
+            }
             S::Shuffle { slot, from } => {
                 let mut items = self.eval_with(|ev, l| ev.list(from, l))?;
                 self.shuffle_items(items.make_mut(), stmt.span)?;
@@ -552,12 +602,16 @@ impl Game {
                     text,
                 });
             }
-            S::Finish(reason) => {
+            S::Finish(reason, winners) => {
                 let reason = match reason {
                     Some(t) => Some(self.eval_with(|ev, l| ev.text(t, l))?),
                     None => None,
                 };
-                self.finish(reason)?;
+                let winners = match winners {
+                    Some(w) => Some(self.eval(w)?.seats()),
+                    None => None,
+                };
+                self.finish_as(reason, winners)?;
             }
             S::Secretly {
                 player_slot,
@@ -632,6 +686,60 @@ impl Game {
                 }
                 self.push_proc(*proc, &mut values);
                 spare::give_values(values);
+            }
+            S::Match {
+                value,
+                arms,
+                none,
+                otherwise,
+            } => {
+                let arm = match self.eval(value)? {
+                    Value::Enum(_, i) => arms.get(i as usize).copied().flatten(),
+                    _ => *none,
+                };
+                let Some(block) = arm.or(*otherwise) else {
+                    return Err(err(
+                        "no-value",
+                        "`match` of `none`, and no arm takes `none`",
+                        value.span,
+                        "add an arm `none { ... }` or `else { ... }`, or make sure the value is set",
+                    ));
+                };
+                self.frame().cursors.push(Cursor {
+                    block,
+                    pc: 0,
+                    looping: Loop::Once,
+                });
+            }
+            S::Return => {
+                // The frame, left with no cursor, is popped by the machine's next step.
+                while let Some(c) = self.frame().cursors.pop() {
+                    give_back(c);
+                }
+            }
+            S::Break => {
+                while let Some(c) = self.frame().cursors.pop() {
+                    let was_loop = c.looping.is_designers_loop();
+                    give_back(c);
+                    if was_loop {
+                        break;
+                    }
+                }
+            }
+            S::Continue => {
+                let cursors = &mut self.frame().cursors;
+                while let Some(c) = cursors.last() {
+                    if c.looping.is_designers_loop() {
+                        break;
+                    }
+                    if let Some(c) = cursors.pop() {
+                        give_back(c);
+                    }
+                }
+                // At its end, the loop's block starts its next pass (or ends the loop).
+                if let Some(c) = cursors.last_mut() {
+                    c.pc = usize::MAX;
+                }
             }
         }
         Ok(())
@@ -745,19 +853,10 @@ impl Game {
         Ok(())
     }
 
-    fn assign(
-        &mut self,
-        place: &Place,
-        op: AssignOp,
-        value: &ir::Expr,
-        element: bool,
-        span: Span,
-    ) -> R<()> {
-        let v = self.eval(value)?;
+    /// A place resolved to indices, with the bounds its values are clamped to.
+    fn resolve_place(&mut self, place: &Place) -> R<(Slot, Option<(i64, i64)>)> {
         let program = self.program.clone();
-        // Resolve the place to indices first, so the new value can be computed while the
-        // state is still readable as a whole.
-        let (slot, bounds) = match place {
+        Ok(match place {
             Place::Local(s) => (Slot::Local(*s as usize), None),
             Place::Global(g) => (Slot::Global(g.index()), program.globals[g.index()].bounds),
             Place::PlayerVar(p, id) => {
@@ -784,16 +883,37 @@ impl Game {
                     program.kinds[k.index()].fields[f.index()].bounds,
                 )
             }
-        };
+        })
+    }
+
+    /// The value a resolved place holds, to change in place.
+    fn target(&mut self, slot: Slot) -> &mut Value {
         if !matches!(slot, Slot::Local(_)) {
+            // Results remembered for the old values no longer apply.
             self.state.touch();
         }
-        let target: &mut Value = match slot {
+        match slot {
             Slot::Local(s) => &mut self.frames.last_mut().expect("frame").locals[s],
             Slot::Global(g) => &mut self.state.globals[g],
             Slot::Player(p, i) => &mut self.state.player_vars[p][i],
             Slot::Field(k, i, f) => &mut self.state.entities[k][i][f],
-        };
+        }
+    }
+
+    fn assign(
+        &mut self,
+        place: &Place,
+        op: AssignOp,
+        value: &ir::Expr,
+        element: bool,
+        span: Span,
+    ) -> R<()> {
+        let v = self.eval(value)?;
+        let program = self.program.clone();
+        // Resolve the place to indices first, so the new value can be computed while the
+        // state is still readable as a whole.
+        let (slot, bounds) = self.resolve_place(place)?;
+        let target: &mut Value = self.target(slot);
         let overflow = || {
             err(
                 "overflow",

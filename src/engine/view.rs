@@ -44,6 +44,8 @@ fn visible_to_seat(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -
         Visibility::Public => true,
         Visibility::Secret => viewer.value() == *subject,
         Visibility::Hidden => false,
+        // Bookkeeping is no secret (search bots know it); views only leave it out.
+        Visibility::Internal => return true,
     };
     by_default
         || def.visible_when.as_ref().is_some_and(|f| {
@@ -97,9 +99,10 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
         .iter()
         .zip(&state.globals)
         .filter(|(g, v)| {
-            matches!(v, Value::List(_))
-                || g.visibility != Visibility::Hidden
-                || g.visible_when.is_some()
+            g.visibility != Visibility::Internal
+                && (matches!(v, Value::List(_))
+                    || g.visibility != Visibility::Hidden
+                    || g.visible_when.is_some())
         })
         .map(|(g, v)| format!("{} {}", g.name, shown(game, g, v, &Value::None, viewer)))
         .collect();
@@ -116,6 +119,7 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
             .player_vars
             .iter()
             .zip(&state.player_vars[p as usize])
+            .filter(|(d, _)| d.visibility != Visibility::Internal)
             .map(|(d, v)| {
                 format!(
                     "{} {}",
@@ -138,6 +142,7 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
                 .fields
                 .iter()
                 .zip(fields)
+                .filter(|(f, _)| f.visibility != Visibility::Internal)
                 .map(|(f, v)| format!("{} {}", f.name, shown(game, f, v, &it, viewer)))
                 .collect();
             let label = show(program, state, &it);

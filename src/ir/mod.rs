@@ -517,6 +517,12 @@ pub enum StmtKind {
     Random { slot: Slot, from: Expr },
     /// Shuffle a list.
     Shuffle { slot: Slot, from: Expr },
+    /// Take the last element (or the last `count`, in order) off a list variable.
+    Pop {
+        slot: Slot,
+        count: Option<Expr>,
+        place: Place,
+    },
     /// Write to a place.
     Assign {
         /// Where.
@@ -554,8 +560,8 @@ pub enum StmtKind {
     Log(Text),
     /// A line for one player.
     Tell { player: Expr, text: Text },
-    /// End the game now.
-    Finish(Option<Text>),
+    /// End the game now, with the winners it names (a list of players) or by the rules.
+    Finish(Option<Text>, Option<Expr>),
     /// Several players choose at once, in secret; then the block runs for each.
     Secretly {
         player_slot: Slot,
@@ -567,6 +573,21 @@ pub enum StmtKind {
     },
     /// Run a procedure.
     Call { proc: ProcId, args: Vec<Expr> },
+    /// Run the block of the arm that takes the enum value: `arms[i]` for value `i`.
+    Match {
+        value: Expr,
+        arms: Vec<Option<BlockId>>,
+        /// The arm for `none`, if one lists it.
+        none: Option<BlockId>,
+        /// The `else` arm.
+        otherwise: Option<BlockId>,
+    },
+    /// Leave the running procedure or action.
+    Return,
+    /// Leave the innermost loop.
+    Break,
+    /// Go on with the innermost loop's next pass.
+    Continue,
 }
 
 /// A text with interpolations.
@@ -636,9 +657,9 @@ pub enum Builtin {
     Count,
     /// Sum of integers.
     Sum,
-    /// Smallest integer (0 for an empty list).
+    /// Smallest integer (`none`, or the second argument, for an empty list).
     Min,
-    /// Largest integer (0 for an empty list).
+    /// Largest integer (`none`, or the second argument, for an empty list).
     Max,
     /// The elements whose value occurs more than once, in order.
     Duplicates,
@@ -688,6 +709,14 @@ impl Builtin {
             Builtin::Clamp => 3,
             _ => 1,
         }
+    }
+
+    /// Whether a second argument may follow the first: the value when the list is empty.
+    pub fn takes_default(self) -> bool {
+        matches!(
+            self,
+            Builtin::Min | Builtin::Max | Builtin::First | Builtin::Last
+        )
     }
 }
 

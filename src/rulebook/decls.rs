@@ -18,6 +18,7 @@ pub fn visibility(v: Visibility, per_player: bool) -> &'static str {
         (Visibility::Public, _) => "",
         (Visibility::Secret, true) => "secret: only its player sees it",
         (Visibility::Secret, false) | (Visibility::Hidden, _) => "hidden: nobody sees it",
+        (Visibility::Internal, _) => "bookkeeping of the rules: not shown",
     }
 }
 

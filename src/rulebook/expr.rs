@@ -44,6 +44,11 @@ pub fn with_shown<T>(shown: std::collections::HashMap<String, String>, f: impl F
     out
 }
 
+/// An enum value's name in words: as it is shown (see [`shown`]), or its name.
+pub(super) fn value_words(name: &str) -> String {
+    shown(name).unwrap_or_else(|| name.to_string())
+}
+
 /// How an enum value named `name` is shown, if otherwise than its name and in a word or more:
 /// one word as it is, several in quotes. An abbreviation (`H` for `hearts`, `10` for `ten`)
 /// reads worse than the name, which is kept.
@@ -313,6 +318,17 @@ fn call(name: &str, args: &[Expr]) -> (String, u8) {
         ("max", 1) => one("the greatest of"),
         ("first", 1) => one("the first of"),
         ("last", 1) => one("the last of"),
+        // A def of the designer's named `score` would shadow it; the words fit either way.
+        ("score", 1) => format!("{} score", possessive(&args[0])),
+        ("min" | "max" | "first" | "last", 2) => {
+            let what = match name {
+                "min" => "the least of",
+                "max" => "the greatest of",
+                "first" => "the first of",
+                _ => "the last of",
+            };
+            format!("{} ({} if there is none)", one(what), term(&args[1]))
+        }
         ("subsets", 1) => one("every selection from"),
         ("sort", 1) => format!("{} in increasing order", term(&args[0])),
         ("reverse", 1) => match &args[0].kind {

@@ -3,7 +3,9 @@
 //! Total over the AST like [`super::expr`]: every statement has a sentence.
 
 use super::expr::{expr, place, possessive, term, text};
-use crate::syntax::ast::{AssignOp, Block, Expr, ExprKind, LetValue, Name, Stmt, StmtKind};
+use crate::syntax::ast::{
+    AssignOp, Block, Expr, ExprKind, LetValue, MatchValue, Name, Stmt, StmtKind,
+};
 
 /// One line of pseudo-code: its depth of indentation and its words.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -172,9 +174,20 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
                 format!("require {} (otherwise: {})", expr(cond), text(reason)),
             );
         }
-        StmtKind::Finish(None) => push(out, depth, "the game ends".to_string()),
-        StmtKind::Finish(Some(why)) => {
-            push(out, depth, format!("the game ends: {}", text(why)));
+        StmtKind::Finish(why, winners) => {
+            let mut line = match why {
+                None => "the game ends".to_string(),
+                Some(why) => format!("the game ends: {}", text(why)),
+            };
+            match winners {
+                Some(Expr {
+                    kind: ExprKind::List(xs),
+                    ..
+                }) if xs.is_empty() => line.push_str("; nobody wins"),
+                Some(w) => line.push_str(&format!("; the winners are {}", expr(w))),
+                None => {}
+            }
+            push(out, depth, line);
         }
         StmtKind::Secretly {
             player,
@@ -202,6 +215,33 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
             let args: Vec<String> = args.iter().map(expr).collect();
             push(out, depth, format!("{}({})", name.text, args.join(", ")));
         }
+        StmtKind::Match { value, arms } => {
+            push(out, depth, format!("depending on {}:", expr(value)));
+            for arm in arms {
+                let line = if arm.values.is_empty() {
+                    "otherwise:".to_string()
+                } else {
+                    let values: Vec<String> = arm
+                        .values
+                        .iter()
+                        .map(|v| match v {
+                            MatchValue::Name(n) => super::expr::value_words(&n.text),
+                            MatchValue::None(_) => "none".to_string(),
+                        })
+                        .collect();
+                    format!("if it is {}:", values.join(" or "))
+                };
+                push(out, depth + 1, line);
+                stmts(&arm.body.stmts, depth + 2, out);
+            }
+        }
+        StmtKind::Return => push(out, depth, "stop here: the rest is skipped".to_string()),
+        StmtKind::Break => push(out, depth, "stop the loop here".to_string()),
+        StmtKind::Continue => push(
+            out,
+            depth,
+            "skip the rest of this pass of the loop".to_string(),
+        ),
     }
 }
 
@@ -275,5 +315,9 @@ pub fn let_value(v: &LetValue) -> String {
             _ => format!("one of {} drawn at random", expr(xs)),
         },
         LetValue::Shuffle(xs) => format!("{} shuffled", term(xs)),
+        LetValue::Pop { count, place: p } => match count {
+            None => format!("the last of {}, taken off it", place(p)),
+            Some(n) => format!("the last {} of {}, taken off it", term(n), place(p)),
+        },
     }
 }

@@ -43,6 +43,11 @@ pub(super) fn walk<'a>(body: &'a Body, f: &mut dyn FnMut(&'a Stmt)) {
             | StmtKind::Repeat { body, .. }
             | StmtKind::While { body, .. } => walk(body, f),
             StmtKind::Secretly { then, .. } => walk(then, f),
+            StmtKind::Match { arms, .. } => {
+                for arm in arms {
+                    walk(&arm.body, f);
+                }
+            }
             _ => {}
         }
     }
@@ -146,7 +151,7 @@ pub(super) fn the_end(decls: &[Decl], sources: &SourceMap) -> Section {
     let mut early = Vec::new();
     for (place, body) in bodies(decls) {
         walk(body, &mut |s| {
-            if let StmtKind::Finish(why) = &s.kind {
+            if let StmtKind::Finish(why, _) = &s.kind {
                 early.push(match why {
                     Some(t) => format!("in {place}: {}", text(t)),
                     None => format!("in {place}"),
@@ -227,8 +232,9 @@ fn hidden_item(
     ty: &TypeExpr,
     visible_when: &Option<Expr>,
 ) -> Option<String> {
-    if vis == Visibility::Public {
-        return None; // a condition can only widen what the visibility allows
+    // A condition can only widen what the visibility allows; bookkeeping hides nothing.
+    if matches!(vis, Visibility::Public | Visibility::Internal) {
+        return None;
     }
     let mut out = format!("{what}: {}", decls::visibility(vis, per_player));
     if let Some(w) = visible_when {

@@ -216,6 +216,8 @@ pub enum Visibility {
     Secret,
     /// Nobody.
     Hidden,
+    /// The rules' own bookkeeping: not a secret, but shown by no view.
+    Internal,
 }
 
 /// `[player] [secret|hidden] var name: type = init`
@@ -528,8 +530,8 @@ pub enum StmtKind {
     Tell { player: Expr, text: Text },
     /// `require cond else "reason"`: a precondition of an action.
     Require { cond: Expr, reason: Text },
-    /// `end game` or `end game "why"`.
-    Finish(Option<Text>),
+    /// `end game` or `end game "why"`, with `winners xs` when the ending decides who wins.
+    Finish(Option<Text>, Option<Expr>),
     /// `secretly each p in ps choose x "prompt" from xs then { ... }`
     Secretly {
         player: Name,
@@ -541,6 +543,34 @@ pub enum StmtKind {
     },
     /// `name(args)`: run an effect or a phase.
     Call { name: Name, args: Vec<Expr> },
+    /// `match x { a, b { } else { } }`: one block run by the value of an enum.
+    Match { value: Expr, arms: Vec<MatchArm> },
+    /// `return`: leave the effect, action, phase, setup or flow running.
+    Return,
+    /// `break`: leave the innermost loop.
+    Break,
+    /// `continue`: go on with the innermost loop's next pass.
+    Continue,
+}
+
+/// One arm of a `match`: the values it takes, or `else`, and its block.
+#[derive(Debug, Clone)]
+pub struct MatchArm {
+    /// The values listed; empty for `else`.
+    pub values: Vec<MatchValue>,
+    /// The block run for them.
+    pub body: Block,
+    /// From the first value (or `else`) to the end of the block.
+    pub span: Span,
+}
+
+/// A value an arm of a `match` lists.
+#[derive(Debug, Clone)]
+pub enum MatchValue {
+    /// An enum value, by name.
+    Name(Name),
+    /// `none`.
+    None(Span),
 }
 
 /// The right-hand side of a `let`.
@@ -567,6 +597,11 @@ pub enum LetValue {
     Random(Expr),
     /// `shuffle xs`: the list in an order drawn by the game's RNG.
     Shuffle(Expr),
+    /// `pop xs` or `pop n of xs`: the last element, or the last n, taken off a list variable.
+    Pop {
+        count: Option<Expr>,
+        place: Vec<Name>,
+    },
 }
 
 /// A string with `{expr}` interpolations.

@@ -167,17 +167,18 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
 }
 
 /// The reserved words (docs/language.md): never names, so never called.
-const RESERVED: [&str; 33] = [
-    "and", "ask", "bool", "by", "choose", "else", "end", "false", "for", "if", "in", "int", "let",
-    "list", "log", "me", "none", "not", "of", "or", "player", "random", "repeat", "require",
-    "roll", "secretly", "tell", "then", "true", "turn", "var", "where", "while",
+const RESERVED: [&str; 37] = [
+    "and", "ask", "bool", "break", "by", "choose", "continue", "else", "end", "false", "for", "if",
+    "in", "int", "let", "list", "log", "match", "me", "none", "not", "of", "or", "player",
+    "random", "repeat", "require", "return", "roll", "secretly", "tell", "then", "true", "turn",
+    "var", "where", "while",
 ];
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
-const LEADS: [&str; 31] = [
+const LEADS: [&str; 32] = [
     "and", "or", "not", "in", "if", "then", "else", "where", "by", "for", "of", "from", "when",
     "as", "named", "choose", "ask", "roll", "random", "turn", "tell", "require", "repeat", "while",
-    "only", "shuffle", "until", "expect", "rolls", "picks", "shuffles",
+    "only", "shuffle", "until", "expect", "rolls", "picks", "shuffles", "pop",
 ];
 
 /// Words that, first on a line, continue the expression of the line before.
@@ -206,8 +207,11 @@ fn is_reserved(t: &Token) -> bool {
     t.kind == Kind::Word && RESERVED.contains(&t.text)
 }
 
-/// Reserved words that are values or types, which end an expression rather than lead one.
-const VALUES: [&str; 7] = ["me", "true", "false", "none", "bool", "int", "player"];
+/// Reserved words that are values or types, or whole statements (`break`), which end an
+/// expression rather than lead one.
+const VALUES: [&str; 10] = [
+    "me", "true", "false", "none", "bool", "int", "player", "return", "break", "continue",
+];
 
 /// Whether a value can end at `t`, so that a `-` after it subtracts rather than negates.
 fn ends_value(t: &Token) -> bool {
@@ -232,9 +236,10 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 20] = [
+const STATEMENTS: [&str; 24] = [
     "set", "let", "expect", "play", "players", "seed", "run", "end", "log", "tell", "turn",
     "require", "if", "while", "repeat", "secretly", "rolls", "picks", "shuffles", "before",
+    "return", "break", "continue", "match",
 ];
 
 /// Words that open a declaration: the name after them is not a statement.

@@ -348,6 +348,7 @@ impl Lowerer {
         match pair.into_inner().next().map(|p| p.as_rule()) {
             Some(Rule::kw_secret) => Visibility::Secret,
             Some(Rule::kw_hidden) => Visibility::Hidden,
+            Some(Rule::kw_internal) => Visibility::Internal,
             _ => Visibility::Public,
         }
     }
@@ -622,12 +623,23 @@ impl Lowerer {
                     reason: self.text(inner.next().expect("grammar: reason")),
                 }
             }
-            Rule::end_stmt => StmtKind::Finish(
-                pair.into_inner()
-                    .find(|p| p.as_rule() == Rule::string)
-                    .map(|s| self.text(s)),
-            ),
+            Rule::end_stmt => {
+                let mut why = None;
+                let mut winners = None;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::string => why = Some(self.text(p)),
+                        Rule::end_winners => winners = Some(self.expr(last(p))),
+                        _ => {}
+                    }
+                }
+                StmtKind::Finish(why, winners)
+            }
             Rule::secretly_stmt => self.secretly_stmt(pair),
+            Rule::match_stmt => self.match_stmt(pair),
+            Rule::return_stmt => StmtKind::Return,
+            Rule::break_stmt => StmtKind::Break,
+            Rule::continue_stmt => StmtKind::Continue,
             Rule::call_stmt => {
                 let mut inner = pair.into_inner();
                 StmtKind::Call {
@@ -698,6 +710,18 @@ impl Lowerer {
                 }
             }
             Rule::random_expr => LetValue::Random(self.expr(last(v))),
+            Rule::pop_expr => {
+                let mut count = None;
+                let mut place = Vec::new();
+                for p in v.into_inner() {
+                    match p.as_rule() {
+                        Rule::expr => count = Some(self.expr(p)),
+                        Rule::place => place = self.place(p),
+                        _ => {}
+                    }
+                }
+                LetValue::Pop { count, place }
+            }
             Rule::shuffle_expr => LetValue::Shuffle(self.expr(last(v))),
             _ => LetValue::Expr(self.expr(v)),
         };
@@ -747,6 +771,37 @@ impl Lowerer {
             then,
             otherwise,
         }
+    }
+
+    fn match_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut inner = pair.into_inner().skip(1);
+        let value = self.expr(inner.next().expect("grammar: matched value"));
+        let arms = inner
+            .map(|arm| {
+                let span = self.span(&arm);
+                let mut values = Vec::new();
+                let mut body = None;
+                for p in arm.into_inner() {
+                    match p.as_rule() {
+                        Rule::match_value => {
+                            let v = p.into_inner().next().expect("grammar: arm value");
+                            values.push(match v.as_rule() {
+                                Rule::none_lit => MatchValue::None(self.span(&v)),
+                                _ => MatchValue::Name(self.name(v)),
+                            });
+                        }
+                        Rule::block => body = Some(self.block(p)),
+                        _ => {}
+                    }
+                }
+                MatchArm {
+                    values,
+                    body: body.expect("grammar: arm block"),
+                    span,
+                }
+            })
+            .collect();
+        StmtKind::Match { value, arms }
     }
 
     fn for_stmt(&self, pair: Pair<Rule>) -> StmtKind {

@@ -28,8 +28,10 @@ pub const KEYWORDS: &[&str] = &[
     "because",
     "before",
     "bool",
+    "break",
     "by",
     "choose",
+    "continue",
     "def",
     "die",
     "each",
@@ -48,12 +50,14 @@ pub const KEYWORDS: &[&str] = &[
     "if",
     "in",
     "int",
+    "internal",
     "invariant",
     "kind",
     "let",
     "list",
     "listed",
     "log",
+    "match",
     "me",
     "named",
     "none",
@@ -67,6 +71,7 @@ pub const KEYWORDS: &[&str] = &[
     "play",
     "player",
     "players",
+    "pop",
     "public",
     "random",
     "refused",
@@ -74,6 +79,7 @@ pub const KEYWORDS: &[&str] = &[
     "repeat",
     "replace",
     "require",
+    "return",
     "roll",
     "rolls",
     "run",
@@ -221,8 +227,9 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
 /// Keywords that begin a statement or a scenario step; with [`DECLARATION_STARTS`], what the
 /// first word of a line that does not parse may have meant.
 const STATEMENT_STARTS: &[&str] = &[
-    "let", "if", "for", "repeat", "while", "turn", "log", "tell", "require", "end", "secretly",
-    "set", "expect", "play", "players", "seed", "run", "rolls", "picks", "shuffles", "before",
+    "let", "if", "match", "for", "repeat", "while", "turn", "log", "tell", "require", "end",
+    "secretly", "return", "break", "continue", "set", "expect", "play", "players", "seed", "run",
+    "rolls", "picks", "shuffles", "before",
 ];
 
 /// A syntax error at `at`, at or just after a word that begins a statement or a declaration
@@ -291,6 +298,7 @@ const DECLARATION_STARTS: &[&str] = &[
     "public",
     "secret",
     "hidden",
+    "internal",
 ];
 
 /// A syntax error at the end of the file, or at a declaration first on its line, while a `{` is

@@ -1,0 +1,523 @@
+//! Language features of round 2, each played: its rules written as a small game whose own
+//! scenarios say what must happen, and its diagnostics.
+
+use meeple::load::{check_source, Loaded};
+use std::sync::Arc;
+
+/// The codes of a source's diagnostics, in order.
+fn codes(loaded: &Loaded) -> Vec<&'static str> {
+    loaded.diagnostics.0.iter().map(|d| d.code).collect()
+}
+
+/// Checks `src`, which must be clean, and runs its scenarios; every one must pass.
+fn scenarios_pass(src: &str) {
+    let loaded = check_source("test.rules", src);
+    assert!(
+        loaded
+            .diagnostics
+            .0
+            .iter()
+            .all(|d| d.code != "syntax-error"),
+        "{:?}",
+        loaded.diagnostics
+    );
+    let program = Arc::new(
+        loaded
+            .program
+            .unwrap_or_else(|| panic!("errors: {:?}", loaded.diagnostics)),
+    );
+    let reports = meeple::scenario::run_all(&program);
+    assert!(!reports.is_empty(), "no scenarios ran");
+    for r in reports {
+        assert!(r.failure.is_none(), "{}: {:?}", r.title, r.failure);
+    }
+}
+
+const EXITS: &str = r#"
+game "Exits" { players 2 }
+
+var trace: list of int = []
+var n: int = 0
+
+flow {
+  for i in 1..5 {
+    if i == 2 {
+      continue
+    }
+    if i == 4 {
+      break
+    }
+    trace += i
+  }
+  repeat 5 {
+    n += 1
+    if n >= 3 {
+      break
+    }
+  }
+  while true {
+    n += 10
+    if n > 30 {
+      break
+    }
+    continue
+  }
+  for i in [7, 8] {
+    for j in [1, 2, 3] {
+      if j == 2 {
+        break                 # the inner loop only
+      }
+      trace += i * 10 + j
+    }
+  }
+  add_until(50)
+  for p in players {
+    turn p
+  }
+  trace += 99
+  if n > 0 {
+    return                    # the flow ends here: the game is over
+  }
+  trace += 100
+}
+
+effect add_until(limit: int) {
+  repeat 3 {
+    for x in [40, 50, 60] {
+      if x >= limit {
+        return                # leaves the effect from two loops deep
+      }
+      trace += x
+    }
+  }
+  trace += 1000
+}
+
+action go "Go on" {
+  if me == last(players) {
+    return
+  }
+  n += 1
+}
+
+scenario "continue skips, break leaves, return leaves the effect and the flow" {
+  expect trace == [1, 3, 71, 81, 40]
+  expect n == 33
+  play "go"
+  expect n == 34
+  play "go"
+  expect n == 34
+  expect trace == [1, 3, 71, 81, 40, 99]
+  expect game over
+}
+"#;
+
+#[test]
+fn break_continue_and_return_leave_where_they_say() {
+    scenarios_pass(EXITS);
+}
+
+#[test]
+fn break_outside_a_loop_is_misplaced() {
+    let loaded = check_source(
+        "t.rules",
+        "game \"B\" { players 2 }\nflow {\n  break\n  secretly each p in players choose x \"x\" from [1] then {\n    for q in players { continue }\n    continue\n  }\n}\n",
+    );
+    assert_eq!(codes(&loaded), vec!["misplaced-exit", "misplaced-exit"]);
+    let d = &loaded.diagnostics.0[0];
+    assert!(d.message.contains("`break`"), "{}", d.message);
+}
+
+#[test]
+fn statements_after_an_exit_are_unreachable() {
+    let loaded = check_source(
+        "t.rules",
+        "game \"U\" { players 2 }\nvar n: int = 0\nflow {\n  repeat 2 {\n    break\n    n += 1\n  }\n  if n == 0 { return }\n  n += 2\n}\n",
+    );
+    assert_eq!(codes(&loaded), vec!["unreachable-code"]);
+    assert!(loaded.program.is_some(), "a warning only");
+}
+
+#[test]
+fn early_exits_are_reserved_words() {
+    let loaded = check_source(
+        "t.rules",
+        "game \"R\" { players 2 }\nvar return: int = 0\nflow { }\n",
+    );
+    assert_eq!(codes(&loaded), vec!["syntax-error"]);
+}
+
+const MATCH: &str = r#"
+game "Matching" { players 2 }
+
+enum suit { hearts, spades, clubs, diamonds }
+
+var trace: list of int = []
+var picked: suit = none
+
+flow {
+  for s in suit {
+    match s {
+      hearts, diamonds {
+        trace += 1
+      }
+      spades {
+        trace += 2
+        continue                # an arm is not a loop: this goes on with the `for`
+      }
+      else {
+        trace += 3
+      }
+    }
+    trace += 0
+  }
+  match picked {
+    none {
+      trace += 9
+    }
+    else {
+      trace += 8
+    }
+  }
+}
+
+scenario "each value runs its own arm; none has one of its own" {
+  expect trace == [1, 0, 2, 3, 0, 1, 0, 9]
+}
+"#;
+
+#[test]
+fn match_runs_the_arm_of_the_value() {
+    scenarios_pass(MATCH);
+}
+
+#[test]
+fn match_of_none_without_an_arm_for_it_stops_the_game() {
+    let src = "game \"N\" { players 2 }\nenum e { a, b }\nvar x: e = none\nflow {\n  match x {\n    a { }\n    b { }\n  }\n}\n";
+    let loaded = check_source("t.rules", src);
+    let program = Arc::new(loaded.program.expect("checks clean"));
+    let err = meeple::engine::Game::new(program, 2, 1).expect_err("match of none fails");
+    assert_eq!(err.code, "no-value");
+}
+
+#[test]
+fn match_arms_are_checked_against_the_enum() {
+    let check = |arms: &str| {
+        let src = format!(
+            "game \"M\" {{ players 2 }}\nenum e {{ a, b, c }}\nenum f {{ z }}\nvar x: e = a\nflow {{\n  match x {{\n{arms}\n  }}\n}}\n"
+        );
+        let loaded = check_source("t.rules", &src);
+        let got: Vec<String> = loaded
+            .diagnostics
+            .0
+            .iter()
+            .filter(|d| d.code != "unused-definition")
+            .map(|d| format!("{}: {}", d.code, d.message))
+            .collect();
+        got
+    };
+    assert_eq!(
+        check("    a { }\n    b { }"),
+        vec!["non-exhaustive-match: this `match` of a e has no arm for `c`"]
+    );
+    assert_eq!(
+        check("    a, b { }\n    b, c { }"),
+        vec!["duplicate-arm: `b` has an arm already"]
+    );
+    assert_eq!(
+        check("    a, b, c { }\n    else { }"),
+        vec!["unreachable-arm: every e already has an arm: `else` never runs"]
+    );
+    assert_eq!(check("    a { }\n    else { }"), Vec::<String>::new());
+    assert_eq!(
+        check("    a, bb, z { }\n    else { }"),
+        vec![
+            "unknown-name: `bb` is not a value of e",
+            "type-mismatch: `z` is not a value of e"
+        ]
+    );
+    let loaded = check_source(
+        "t.rules",
+        "game \"M\" { players 2 }\nflow {\n  match 3 {\n    else { }\n  }\n}\n",
+    );
+    assert_eq!(codes(&loaded), vec!["type-mismatch"]);
+}
+
+const EMPTY: &str = r#"
+game "Nothing" { players 2 }
+
+var nothing: list of int = []
+var some: list of int = [4, 2, 7]
+var low: int = 0
+var gaps: list of int = []
+
+flow {
+  low = min(nothing, 99)
+  gaps = [min(nothing, -1), max(nothing, -1), first(nothing, -1), last(nothing, -1),
+          min(some, 0), max(some, 0), first(some, 0), last(some, 0), min(x for x in some where x > 3, 0)]
+  log "{min(nothing)} {max(nothing)} {first(nothing)} {last(nothing)}"
+}
+
+scenario "the extremes and ends of nothing are none, or the value given for it" {
+  expect low == 99
+  expect gaps == [-1, -1, -1, -1, 2, 7, 4, 7, 4]
+}
+"#;
+
+#[test]
+fn min_max_first_last_of_nothing_are_none_or_the_default() {
+    scenarios_pass(EMPTY);
+    let loaded = check_source("t.rules", EMPTY);
+    let program = Arc::new(loaded.program.expect("checks clean"));
+    let game = meeple::engine::Game::new(program, 2, 1).expect("plays");
+    let log: Vec<String> = game
+        .log(meeple::engine::Viewer::Spectator)
+        .iter()
+        .map(|l| l.to_string())
+        .collect();
+    assert!(
+        log.iter().any(|l| l.contains("none none none none")),
+        "{log:?}"
+    );
+}
+
+#[test]
+fn none_of_min_used_as_a_number_or_summed_stops_the_game() {
+    for body in [
+        "  let x = min([x in [1] where x > 1]) + 1",
+        "  let xs = [first([x in [1] where x > 1]), 2]\n  let s = sum(xs)",
+    ] {
+        let src = format!("game \"N\" {{ players 2 }}\nflow {{\n{body}\n  log \"{{x}}\"\n}}\n")
+            .replace("{x}", if body.contains("xs") { "{s}" } else { "{x}" });
+        let loaded = check_source("t.rules", &src);
+        let program = Arc::new(
+            loaded
+                .program
+                .unwrap_or_else(|| panic!("{src}: {:?}", loaded.diagnostics)),
+        );
+        let err = meeple::engine::Game::new(program, 2, 1).expect_err("none is no number");
+        assert_eq!(err.code, "no-value", "{src}");
+    }
+    let loaded = check_source(
+        "t.rules",
+        "game \"D\" { players 2 }\nflow {\n  log \"{min([1], players)} {first([1], 2, 3)}\"\n}\n",
+    );
+    assert_eq!(
+        codes(&loaded),
+        vec!["type-mismatch", "wrong-argument-count"]
+    );
+}
+
+const SCORE: &str = r#"
+game "Callable score" { players 2 }
+
+player var coins: int = 0
+
+def leader(): list of player = top(p in players by score(p))
+
+flow {
+  for p in players {
+    turn p
+  }
+  log "{leader()} leads with {score(first(leader()))}"
+}
+
+action earn "Earn 2 coins" {
+  me.coins += 2
+}
+
+action double "Double your score, once it is 10 or more" {
+  require score(me) >= 10 else "your score is {score(me)}"
+  me.coins = score(me) * 2 + 1
+}
+
+score(p) = p.coins * 10
+
+scenario "score(p) is the declared score, anywhere" {
+  play "earn"
+  expect score(P1) == 20 and leader() == [P1]
+  expect refused "double" because "your score is 0"
+}
+"#;
+
+#[test]
+fn score_is_callable_anywhere() {
+    scenarios_pass(SCORE);
+    let no_score = check_source(
+        "t.rules",
+        "game \"S\" { players 2 }\nflow { log \"{score(first(players))}\" }\n",
+    );
+    assert_eq!(codes(&no_score), vec!["unknown-name"]);
+    let wrong = check_source(
+        "t.rules",
+        "game \"S\" { players 2 }\nflow { log \"{score()}\" }\nscore(p) = 1\n",
+    );
+    assert_eq!(codes(&wrong), vec!["wrong-argument-count"]);
+}
+
+const ENDING: &str = r#"
+game "Endings" { players 3 }
+
+player var points: int = 0
+
+flow {
+  for p in players {
+    turn p
+  }
+}
+
+action win "End the game and win it" {
+  end game "{me} claims the win" winners [me]
+}
+
+action lose "End the game for everyone" {
+  end game winners []
+}
+
+action plain "End the game by the rules" {
+  me.points += 1
+  end game
+}
+
+score(p) = p.points
+winners = [p in players where p.points > 0]
+
+scenario "winners given by the ending replace the rule" {
+  play "win"
+  expect game over
+  expect winners == [P1]
+}
+
+scenario "an ending with no winners: everyone loses" {
+  play "lose"
+  expect winners == []
+}
+
+scenario "a plain ending is scored by the winners rule" {
+  play "plain"
+  expect winners == [P1]
+}
+"#;
+
+#[test]
+fn end_game_carries_its_winners() {
+    scenarios_pass(ENDING);
+    let loaded = check_source(
+        "t.rules",
+        "game \"E\" { players 2 }\nflow { end game \"x\" winners 3 }\n",
+    );
+    assert_eq!(codes(&loaded), vec!["type-mismatch"]);
+}
+
+const POP: &str = r#"
+game "Towers" { players 2 }
+
+enum size { small, large }
+var tower: list of size = [large, small, large, small]
+var top: size = none
+var top_two: list of size = []
+var fewer: list of size = []
+player var stack: list of int = [1, 2, 3]
+
+flow {
+  let t = pop tower                 # the last: small, by position
+  top = t
+  let two = pop 2 of tower          # the last two, bottom first
+  top_two = two
+  fewer = [large, small, large, small]
+  fewer -= small                    # one equal piece: the first small, not the top
+  let p1 = first(players)
+  let n = pop p1.stack
+  let none_taken = pop 0 of tower
+  top_two += none_taken
+  log "{n}"
+}
+
+scenario "pop takes by position; -= takes one equal piece" {
+  expect top == small and top_two == [small, large] and tower == [large]
+  expect fewer == [large, large, small]
+  expect P1.stack == [1, 2] and P2.stack == [1, 2, 3]
+}
+"#;
+
+#[test]
+fn pop_takes_the_top_and_minus_one_equal_piece() {
+    scenarios_pass(POP);
+    for (body, code) in [
+        ("  let x = pop 3 of xs", "out-of-range"),
+        ("  let x = pop [1] ", ""),
+        ("  let ys = []\n  let y = pop ys", "out-of-range"),
+        ("  let x = pop -1 of xs", "out-of-range"),
+    ] {
+        let src = format!(
+            "game \"P\" {{ players 2 }}\nvar xs: list of int = [1, 2]\nflow {{\n{body}\n}}\n"
+        );
+        let loaded = check_source("t.rules", &src);
+        if code.is_empty() {
+            assert_eq!(codes(&loaded), vec!["syntax-error"], "{src}");
+            continue;
+        }
+        let program = Arc::new(loaded.program.unwrap_or_else(|| panic!("{src}")));
+        let err = meeple::engine::Game::new(program, 2, 1).expect_err("refused");
+        assert_eq!(err.code, code, "{src}");
+    }
+    let loaded = check_source(
+        "t.rules",
+        "game \"P\" { players 2 }\nvar n: int = 3\nflow {\n  let x = pop n\n}\n",
+    );
+    assert!(
+        codes(&loaded).contains(&"type-mismatch"),
+        "{:?}",
+        codes(&loaded)
+    );
+}
+
+const BOOKKEEPING: &str = r#"
+game "Bookkeeping" { players 2 }
+
+player var coins: int = 0
+player internal var claims: int = 0
+internal var turns_taken: int = 0
+kind token[1] { internal touched: bool = false  colour: int = 0 }
+
+flow {
+  for p in players {
+    turn p
+    turns_taken += 1
+  }
+}
+
+action claim "Claim" {
+  me.claims += 7
+  me.coins += 1
+  let t = first(token)
+  t.touched = true
+  t.colour = 3
+  log "{me} claims"
+}
+
+score(p) = p.coins
+
+scenario "internal values are read by the rules" {
+  play "claim"
+  expect P1.claims == 7 and turns_taken == 1
+}
+"#;
+
+#[test]
+fn internal_bookkeeping_is_in_no_view() {
+    scenarios_pass(BOOKKEEPING);
+    let loaded = check_source("t.rules", BOOKKEEPING);
+    let program = Arc::new(loaded.program.expect("checks clean"));
+    let mut game = meeple::engine::Game::new(program, 2, 1).expect("starts");
+    game.play(0, 0).expect("claim");
+    use meeple::engine::Viewer;
+    for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Spectator] {
+        let view = game.view(viewer);
+        for word in ["claims ", "turns_taken", "touched"] {
+            assert!(!view.contains(word), "{word} in {view}");
+        }
+        assert!(view.contains("coins 1"), "{view}");
+        assert!(view.contains("colour 3"), "{view}");
+    }
+}
