@@ -22,6 +22,9 @@ const UNGUARDED_CALLS: usize = 4;
 
 /// The size of each new stack segment.
 const STACK_SEGMENT: usize = 8 << 20;
+/// Slots a def's frame may need to live on the stack rather than in a pooled vector.
+const SMALL_FRAME: usize = 8;
+
 /// Longest list a range may build.
 pub const MAX_LIST: i64 = 100_000;
 
@@ -138,58 +141,17 @@ impl<'a> Eval<'a> {
                         "make sure the recursion reaches a case that does not call again",
                     ));
                 }
-                let mut frame = take_call_frame(def.locals.max(args.len()));
-                for (i, a) in args.iter().enumerate() {
-                    match self.expr(a, locals) {
-                        Ok(v) => frame[i] = v,
-                        Err(e) => {
-                            super::spare::give_values(frame);
-                            return Err(e);
-                        }
-                    }
-                }
-                // A remembered def with the same arguments, on the same state, gives the same
-                // value (see `memo`); a hit spends the same work, and runs the call instead when
-                // the work left or the depth would not have let it finish.
-                let key = if def.remembered {
-                    super::memo::key(self.state.epoch, *id, def.gives_list, &frame[..args.len()])
+                let size = def.locals.max(args.len());
+                if size <= SMALL_FRAME {
+                    // Most defs need a few slots: they live on the stack, not in a pooled vector.
+                    let mut frame = [const { Value::None }; SMALL_FRAME];
+                    self.call(*id, args, locals, &mut frame[..size])?
                 } else {
-                    None
-                };
-                if let Some(key) = &key {
-                    if let Some((v, work, depth)) = super::memo::recall(key) {
-                        let left = self.work.wrapping_sub(work);
-                        if left <= self.state.work.budget()
-                            && self.depth + depth as usize <= MAX_CALL_DEPTH
-                        {
-                            super::spare::give_values(frame);
-                            self.work = left;
-                            return Ok(v);
-                        }
-                    }
+                    let mut frame = take_call_frame(size);
+                    let v = self.call(*id, args, locals, &mut frame);
+                    super::spare::give_values(frame);
+                    v?
                 }
-                let (work_before, peak_before) = (self.work, self.peak);
-                self.depth += 1;
-                self.peak = self.depth;
-                // A body nests at most `MAX_NESTING` levels, which fit in the red zone; past
-                // that, a call continues on a new segment rather than off the end of the stack.
-                let v = if self.depth <= UNGUARDED_CALLS {
-                    self.expr(&def.body, &mut frame)
-                } else {
-                    stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
-                        self.expr(&def.body, &mut frame)
-                    })
-                };
-                self.depth -= 1;
-                let below = self.peak - self.depth;
-                self.peak = peak_before.max(self.peak);
-                super::spare::give_values(frame);
-                let v = v?;
-                if let Some(key) = &key {
-                    let spent = work_before.wrapping_sub(self.work);
-                    super::memo::remember(key, &v, spent, below as u32);
-                }
-                v
             }
             K::Builtin(b, args) => self.call_builtin(*b, args, e.span, locals)?,
             K::Binary(op, a, b) => self.binary(*op, a, b, e.span, locals)?,
@@ -249,6 +211,61 @@ impl<'a> Eval<'a> {
                 }
             }
         })
+    }
+
+    /// Calls a def with its frame: the arguments in the first slots, then the body, or the
+    /// value remembered for the same call on the same state.
+    #[inline(never)]
+    fn call(
+        &mut self,
+        id: ir::DefId,
+        args: &[ir::Expr],
+        locals: &mut [Value],
+        frame: &mut [Value],
+    ) -> R<Value> {
+        let def = &self.program.defs[id.index()];
+        for (slot, a) in frame.iter_mut().zip(args) {
+            *slot = self.expr(a, locals)?;
+        }
+        // A remembered def with the same arguments, on the same state, gives the same
+        // value (see `memo`); a hit spends the same work, and runs the call instead when
+        // the work left or the depth would not have let it finish.
+        let key = if def.remembered {
+            super::memo::key(self.state.epoch, id, def.gives_list, &frame[..args.len()])
+        } else {
+            None
+        };
+        if let Some(key) = &key {
+            if let Some((v, work, depth)) = super::memo::recall(key) {
+                let left = self.work.wrapping_sub(work);
+                if left <= self.state.work.budget() && self.depth + depth as usize <= MAX_CALL_DEPTH
+                {
+                    self.work = left;
+                    return Ok(v);
+                }
+            }
+        }
+        let (work_before, peak_before) = (self.work, self.peak);
+        self.depth += 1;
+        self.peak = self.depth;
+        // A body nests at most `MAX_NESTING` levels, which fit in the red zone; past
+        // that, a call continues on a new segment rather than off the end of the stack.
+        let v = if self.depth <= UNGUARDED_CALLS {
+            self.expr(&def.body, frame)
+        } else {
+            stacker::maybe_grow(STACK_RED_ZONE, STACK_SEGMENT, || {
+                self.expr(&def.body, frame)
+            })
+        };
+        self.depth -= 1;
+        let below = self.peak - self.depth;
+        self.peak = peak_before.max(self.peak);
+        let v = v?;
+        if let Some(key) = &key {
+            let spent = work_before.wrapping_sub(self.work);
+            super::memo::remember(key, &v, spent, below as u32);
+        }
+        Ok(v)
     }
 
     /// Evaluates a condition.
