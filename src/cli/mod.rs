@@ -148,7 +148,8 @@ pub enum SimCommand {
 /// Arguments of `meeple sim merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Shard files written by `meeple sim ... --shard K/N --json`.
+    /// Shard files written by `meeple sim ... --shard K/N --json`: all of one batch, or all of
+    /// one comparison (`--against B`), whose merge prints the comparison.
     #[arg(value_name = "SHARD.json", required = true)]
     pub files: Vec<PathBuf>,
 
