@@ -62,6 +62,51 @@ fn the_text_report_is_byte_identical_for_any_thread_count() {
 }
 
 #[test]
+fn games_of_greedy_bots_and_of_a_search_that_stops_short_are_the_same_for_any_thread_count() {
+    let bots = "greedy,1=mcts:30:depth=6";
+    let report = |threads: &str| {
+        let o = run(&[
+            "sim",
+            GAME,
+            "-p",
+            "3",
+            "-g",
+            "8",
+            "-s",
+            "2",
+            "--bots",
+            bots,
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        stdout(&o)
+    };
+    let one = report("1");
+    assert!(
+        one.contains("bots: 1=mcts:30:depth=6,2=greedy,3=greedy"),
+        "{one}"
+    );
+    assert_eq!(one, report("2"), "1 thread vs 2");
+    let help = stdout(&run(&["sim", "--help"]));
+    assert!(
+        help.contains("greedy") && help.contains("depth=D"),
+        "{help}"
+    );
+    let bad = run(&[
+        "sim",
+        GAME,
+        "-p",
+        "3",
+        "-g",
+        "1",
+        "--bots",
+        "mcts:5:depth=0",
+    ]);
+    assert_eq!(code(&bad), 2, "{}", stderr(&bad));
+}
+
+#[test]
 fn the_records_are_in_game_order_and_the_same_for_any_thread_count() {
     let program = program(GAME);
     let batch = Batch {
