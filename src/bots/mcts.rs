@@ -4,10 +4,10 @@
 //! cannot see redealt at random, chance drawn afresh), walks a tree of moves shared by all the
 //! imagined games, adds one move, plays on at random to the end (or, with a depth, until that
 //! many decisions have been imagined, the position then scored by the rules' `score`: see
-//! `value.rs`), and credits the result to the moves on the way, each for the seat that made it. Moves are recognised across imagined games
-//! by their key (`Game::option_key`), and a move is compared with its siblings only over the
-//! iterations in which it was available. The budget is a number of iterations, not time, so a
-//! game with search bots replays exactly from its seed.
+//! `value.rs`), and credits the result to the moves on the way, each for the seat that made it.
+//! Moves are recognised across imagined games by their key (`Game::option_key`), and a move is
+//! compared with its siblings only over the iterations in which it was available. The budget is
+//! a number of iterations, not time, so a game with search bots replays exactly from its seed.
 //!
 //! Honest by construction: the bot reads the game only through `determinize` for its own seat,
 //! and the options of its own decision.
