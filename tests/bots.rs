@@ -4,7 +4,7 @@
 mod common;
 
 use common::{global, load_rel, player_var};
-use meeple::bots::{BotKind, BotSpec, MctsBot, Policy, RandomBot};
+use meeple::bots::{BotKind, BotSpec, GreedyBot, MctsBot, MctsConfig, Policy, RandomBot};
 use meeple::engine::{show, Game};
 use meeple::ir::Value;
 use std::sync::Arc;
@@ -88,15 +88,15 @@ fn the_search_bot_moves_the_same_whatever_lies_where_it_cannot_see() {
     }
 }
 
-#[test]
-fn the_search_bot_wins_more_than_its_share_against_random_bots() {
+/// Games of Cheater's Game (seeds 1 to 10, 3 players) that `first` wins alone in seat 1
+/// against two random bots.
+fn wins_against_random(first: impl Fn(u64) -> Box<dyn Policy>) -> u32 {
     let program = program("rules/cheaters_game.rules");
     let mut wins = 0;
-    let games = 10;
-    for seed in 1..=games {
+    for seed in 1..=10 {
         let mut game = Game::playout(program.clone(), 3, seed).expect("starts");
         let mut bots: Vec<Box<dyn Policy>> = vec![
-            Box::new(MctsBot::new(seed, 0, 60)),
+            first(seed),
             Box::new(RandomBot::new(seed, 1)),
             Box::new(RandomBot::new(seed, 2)),
         ];
@@ -108,18 +108,24 @@ fn the_search_bot_wins_more_than_its_share_against_random_bots() {
             wins += 1;
         }
     }
+    wins
+}
+
+#[test]
+fn the_search_bot_wins_more_than_its_share_against_random_bots() {
+    let wins = wins_against_random(|seed| Box::new(MctsBot::new(seed, 0, 60)));
     // Random play wins a third of the time; the search bot should win most games.
-    assert!(wins >= 7, "the search bot won {wins} of {games}");
+    assert!(wins >= 7, "the search bot won {wins} of 10");
 }
 
 #[test]
 fn bots_are_seated_by_their_spec() {
     let spec = BotSpec::parse("1=mcts:2000,2=random").expect("parses");
-    assert_eq!(spec.for_seat(0), Some(BotKind::Mcts(2000)));
+    assert_eq!(spec.for_seat(0), Some(BotKind::mcts(2000)));
     assert_eq!(spec.for_seat(1), Some(BotKind::Random));
     assert_eq!(
         BotSpec::parse("mcts").expect("parses").all,
-        Some(BotKind::Mcts(1000))
+        Some(BotKind::mcts(1000))
     );
     for bad in ["mcts:0", "mcts:many", "clever"] {
         let e = BotSpec::parse(bad).expect_err(bad);
@@ -147,4 +153,98 @@ score(p) = p.bid % 10
     assert_eq!(game.option_count(1), 5, "P2 may choose now too");
     let choice = MctsBot::new(1, 1, 200).decide(&game, 1);
     assert_eq!(game.option_label(1, choice).as_deref(), Some("25"));
+}
+
+#[test]
+fn the_greedy_bot_and_a_search_that_stops_short_move_the_same_whatever_lies_where_they_cannot_see()
+{
+    let (a, b) = twin_games();
+    let short = MctsConfig {
+        iterations: 150,
+        depth: Some(3),
+    };
+    for seed in 1..=5 {
+        let on_a = MctsBot::with_config(seed, 0, short).decide(&a, 0);
+        let on_b = MctsBot::with_config(seed, 0, short).decide(&b, 0);
+        assert_eq!(on_a, on_b, "mcts, seed {seed}");
+        let on_a = GreedyBot::new(seed, 0).decide(&a, 0);
+        let on_b = GreedyBot::new(seed, 0).decide(&b, 0);
+        assert_eq!(on_a, on_b, "greedy, seed {seed}");
+    }
+}
+
+#[test]
+fn the_scores_of_a_game_under_way_are_the_rules_score_and_end_nothing() {
+    let program = program("rules/cheaters_game.rules");
+    let mut game = Game::playout(program, 3, 4).expect("starts");
+    let mut scores = vec![99; 7];
+    game.scores_now(&mut scores).expect("scores");
+    assert_eq!(
+        scores,
+        [0, 0, 0],
+        "nobody has a point before the first move"
+    );
+    let mut bot = RandomBot::new(4, 0);
+    while let Some(seat) = game.to_decide() {
+        let i = bot.pick(game.option_count(seat));
+        game.play(seat, i).expect("legal");
+        game.scores_now(&mut scores).expect("scores");
+        assert!(game.outcome().is_none() || game.to_decide().is_none());
+    }
+    let outcome = game.outcome().expect("over");
+    assert_eq!(scores, outcome.scores, "at the end: the outcome's scores");
+}
+
+#[test]
+fn a_search_that_stops_short_and_the_greedy_bot_beat_random_bots() {
+    let short = MctsConfig {
+        iterations: 60,
+        depth: Some(10),
+    };
+    let wins = wins_against_random(|seed| Box::new(MctsBot::with_config(seed, 0, short)));
+    // Random play wins a third of the time.
+    assert!(wins >= 6, "the search bot won {wins} of 10");
+    let wins = wins_against_random(|seed| Box::new(GreedyBot::new(seed, 0)));
+    assert!(wins >= 4, "the greedy bot won {wins} of 10");
+}
+
+#[test]
+fn greedy_and_a_search_depth_are_seated_by_their_spec() {
+    let spec = BotSpec::parse("greedy,1=mcts:500:depth=40,2=mcts:depth=9").expect("parses");
+    assert_eq!(spec.all, Some(BotKind::Greedy));
+    let depth = |iterations, depth| {
+        Some(BotKind::Mcts(MctsConfig {
+            iterations,
+            depth: Some(depth),
+        }))
+    };
+    assert_eq!(spec.for_seat(0), depth(500, 40));
+    assert_eq!(spec.for_seat(1), depth(1000, 9));
+    assert_eq!(
+        spec.render(),
+        "greedy,1=mcts:500:depth=40,2=mcts:1000:depth=9"
+    );
+    assert_eq!(
+        BotSpec::parse("mcts").expect("parses").all,
+        depth(1000, 30),
+        "thirty decisions unless told"
+    );
+    let end = BotSpec::parse("mcts:200:depth=end").expect("parses");
+    assert_eq!(end.render(), "mcts:200:depth=end");
+    assert_eq!(
+        end.all,
+        Some(BotKind::Mcts(MctsConfig {
+            iterations: 200,
+            depth: None,
+        }))
+    );
+    for bad in [
+        "mcts:10:depth=0",
+        "mcts:10:depth=x",
+        "mcts:10:deep=3",
+        "greedy:3",
+    ] {
+        let e = BotSpec::parse(bad).expect_err(bad);
+        assert!(e.to_string().contains("mcts"), "{bad}: {e}");
+    }
 }

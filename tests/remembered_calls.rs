@@ -7,7 +7,7 @@
 mod common;
 
 use common::{all_rules, load_rel, rel};
-use meeple::bots::{BotKind, Policy};
+use meeple::bots::{BotKind, MctsConfig, Policy};
 use meeple::engine::{Game, Limits, Viewer};
 use meeple::ir::Program;
 use meeple::load::check_source;
@@ -65,7 +65,13 @@ fn every_rules_file_plays_the_same_games_without_remembering() {
 fn search_game(program: Arc<Program>, players: u8, seed: u64) -> Vec<usize> {
     let mut game = Game::playout(program, players, seed).expect("starts");
     let mut bots: Vec<Box<dyn Policy + Send>> = (0..players)
-        .map(|p| BotKind::Mcts(30).policy(seed, p))
+        .map(|p| {
+            let config = MctsConfig {
+                iterations: 30,
+                depth: Some(12),
+            };
+            BotKind::Mcts(config).policy(seed, p)
+        })
         .collect();
     let mut moves = Vec::new();
     while let Some(seat) = game.to_decide() {

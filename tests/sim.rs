@@ -62,6 +62,51 @@ fn the_text_report_is_byte_identical_for_any_thread_count() {
 }
 
 #[test]
+fn games_of_greedy_bots_and_of_a_search_that_stops_short_are_the_same_for_any_thread_count() {
+    let bots = "greedy,1=mcts:30:depth=6";
+    let report = |threads: &str| {
+        let o = run(&[
+            "sim",
+            GAME,
+            "-p",
+            "3",
+            "-g",
+            "8",
+            "-s",
+            "2",
+            "--bots",
+            bots,
+            "--threads",
+            threads,
+        ]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        stdout(&o)
+    };
+    let one = report("1");
+    assert!(
+        one.contains("bots: 1=mcts:30:depth=6,2=greedy,3=greedy"),
+        "{one}"
+    );
+    assert_eq!(one, report("2"), "1 thread vs 2");
+    let help = stdout(&run(&["sim", "--help"]));
+    assert!(
+        help.contains("greedy") && help.contains("depth=D"),
+        "{help}"
+    );
+    let bad = run(&[
+        "sim",
+        GAME,
+        "-p",
+        "3",
+        "-g",
+        "1",
+        "--bots",
+        "mcts:5:depth=0",
+    ]);
+    assert_eq!(code(&bad), 2, "{}", stderr(&bad));
+}
+
+#[test]
 fn the_records_are_in_game_order_and_the_same_for_any_thread_count() {
     let program = program(GAME);
     let batch = Batch {
@@ -149,6 +194,73 @@ fn two_shards_merged_print_exactly_the_report_of_one_run() {
     );
     let twice = run(&["sim", "merge", &files[0], &files[0]]);
     assert!(stderr(&twice).contains("given twice"), "{}", stderr(&twice));
+}
+
+#[test]
+fn a_comparison_merged_from_shards_is_byte_for_byte_the_comparison_of_one_run() {
+    let dir = scratch("merge-against");
+    let base = [
+        GAME,
+        "--players",
+        "3",
+        "--games",
+        "30",
+        "--seed",
+        "5",
+        "--against",
+        RACE,
+    ];
+    let mut files = Vec::new();
+    for k in ["1/3", "2/3", "3/3"] {
+        let o = run(&[&["sim"][..], &base, &["--shard", k, "--json"]].concat());
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let doc = json(&o);
+        assert_eq!(doc["schema"], "meeple-sim-compare/1");
+        for side in ["a", "b"] {
+            let records = doc[side]["records"].as_array().expect("records kept");
+            assert_eq!(records.len(), 10, "{side}");
+        }
+        let path = format!("{dir}/shard-{}.json", &k[..1]);
+        std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path), &o.stdout)
+            .expect("write the shard");
+        files.push(path);
+    }
+    let single = run(&[&["sim"][..], &base].concat());
+    let merged = run(&["sim", "merge", &files[2], &files[0], &files[1]]);
+    assert_eq!(code(&merged), 0, "{}", stderr(&merged));
+    assert_eq!(stdout(&merged), stdout(&single), "text, byte for byte");
+
+    let single_json = run(&[&["sim"][..], &base, &["--json"]].concat());
+    let merged_json = run(&["sim", "merge", "--json", &files[0], &files[1], &files[2]]);
+    assert_eq!(
+        merged_json.stdout, single_json.stdout,
+        "JSON, byte for byte"
+    );
+    assert!(json(&single_json)["a"].get("records").is_none());
+
+    let missing = run(&["sim", "merge", &files[0], &files[1]]);
+    assert_eq!(code(&missing), 1);
+    assert!(
+        stderr(&missing).contains("missing shard: 3/3"),
+        "{}",
+        stderr(&missing)
+    );
+    let csv = run(&["sim", "merge", "--csv", &files[0], &files[1], &files[2]]);
+    assert_eq!(code(&csv), 2, "a comparison has no CSV");
+
+    // A shard of one batch does not merge with shards of a comparison.
+    let plain = run(&[
+        "sim", GAME, "-p", "3", "-g", "30", "-s", "5", "--shard", "1/3", "--json",
+    ]);
+    let plain_path = format!("{dir}/plain-1.json");
+    std::fs::write(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(&plain_path),
+        &plain.stdout,
+    )
+    .expect("write the shard");
+    let mixed = run(&["sim", "merge", &plain_path, &files[1], &files[2]]);
+    assert_eq!(code(&mixed), 1);
+    assert!(stderr(&mixed).contains("comparison"), "{}", stderr(&mixed));
 }
 
 #[test]
@@ -683,18 +795,6 @@ fn the_comparison_document_documents_every_field_and_refuses_what_it_cannot_comp
             "--against",
             RACE,
             "--csv",
-        ],
-        &[
-            "sim",
-            GAME,
-            "-p",
-            "3",
-            "-g",
-            "10",
-            "--against",
-            RACE,
-            "--shard",
-            "1/2",
         ],
         // Cheater's Game is for 3 to 5 players; EndGame is for 2 to 4.
         &[

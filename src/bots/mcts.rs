@@ -2,15 +2,17 @@
 //!
 //! Each iteration imagines the game as the bot's seat might (`Game::determinize`: what the seat
 //! cannot see redealt at random, chance drawn afresh), walks a tree of moves shared by all the
-//! imagined games, adds one move, plays on at random to the end, and credits the result to the
-//! moves on the way, each for the seat that made it. Moves are recognised across imagined games
-//! by their key (`Game::option_key`), and a move is compared with its siblings only over the
-//! iterations in which it was available. The budget is a number of iterations, not time, so a
-//! game with search bots replays exactly from its seed.
+//! imagined games, adds one move, plays on at random to the end (or, with a depth, until that
+//! many decisions have been imagined, the position then scored by the rules' `score`: see
+//! `value.rs`), and credits the result to the moves on the way, each for the seat that made it.
+//! Moves are recognised across imagined games by their key (`Game::option_key`), and a move is
+//! compared with its siblings only over the iterations in which it was available. The budget is
+//! a number of iterations, not time, so a game with search bots replays exactly from its seed.
 //!
 //! Honest by construction: the bot reads the game only through `determinize` for its own seat,
 //! and the options of its own decision.
 
+use super::value::rewards;
 use super::Policy;
 use crate::engine::{Game, Rng};
 
@@ -51,18 +53,48 @@ impl Node {
     }
 }
 
+/// How a search bot searches: its budget, and how far ahead it imagines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct MctsConfig {
+    /// Imagined games per decision.
+    pub iterations: u32,
+    /// Decisions imagined per game before the position is scored; `None`: to the end.
+    pub depth: Option<u32>,
+}
+
 /// A bot that searches `iterations` imagined games for each decision with more than one option.
 pub struct MctsBot {
     rng: Rng,
-    iterations: u32,
+    config: MctsConfig,
+    /// Scratch space for scoring imagined games, kept so that scoring allocates nothing.
+    scores: Vec<i64>,
+    rewards: Vec<f64>,
 }
 
 impl MctsBot {
-    /// A search bot for a seat; its choices follow from the game's seed.
+    /// A search bot for a seat that imagines every game to its end; its choices follow from the
+    /// game's seed.
     pub fn new(seed: u64, seat: u8, iterations: u32) -> MctsBot {
+        MctsBot::with_config(
+            seed,
+            seat,
+            MctsConfig {
+                iterations,
+                depth: None,
+            },
+        )
+    }
+
+    /// A search bot for a seat, configured; its choices follow from the game's seed.
+    pub fn with_config(seed: u64, seat: u8, config: MctsConfig) -> MctsBot {
         MctsBot {
             rng: Rng::new(seed, 1000 + seat as u64),
-            iterations: iterations.max(1),
+            config: MctsConfig {
+                iterations: config.iterations.max(1),
+                depth: config.depth,
+            },
+            scores: Vec::new(),
+            rewards: Vec::new(),
         }
     }
 
@@ -127,21 +159,25 @@ impl MctsBot {
                 break;
             }
         }
-        // Play on at random to the end.
-        while !failed {
+        // Play on at random to the end, or as deep as the bot looks.
+        let mut left = self
+            .config
+            .depth
+            .map_or(u32::MAX, |d| d.saturating_sub(path.len() as u32 - 1));
+        while !failed && left > 0 {
             let Some(p) = g.to_decide() else { break };
             let index = self.random_below(g.option_count(p));
             failed = g.play(p, index).is_err();
+            left -= 1;
         }
-        let winners = g.outcome().map(|o| o.winners.clone()).unwrap_or_default();
+        rewards(&g, failed, &mut self.scores, &mut self.rewards);
         for &n in &path {
-            let reward = if !failed && winners.contains(&tree[n].mover) {
-                1.0 / winners.len() as f64
-            } else {
-                0.0
-            };
             tree[n].visits += 1;
-            tree[n].reward += reward;
+            tree[n].reward += self
+                .rewards
+                .get(tree[n].mover as usize)
+                .copied()
+                .unwrap_or(0.0);
         }
     }
 }
@@ -152,26 +188,44 @@ impl Policy for MctsBot {
         if count <= 1 {
             return 0;
         }
+        let open: Vec<Option<u64>> = (0..count).map(|i| game.option_key(seat, i)).collect();
         let mut tree = vec![Node::new(0, seat)];
         let mut keys = Vec::new();
-        for _ in 0..self.iterations {
+        let iterations = self.config.iterations;
+        for done in 1..=iterations {
             self.iterate(game, seat, &mut tree, &mut keys);
-        }
-        // The most visited of the moves open now (ties: the first listed).
-        let mut best = (0, 0);
-        for i in 0..count {
-            let Some(key) = game.option_key(seat, i) else {
-                continue;
-            };
-            let visits = tree[0]
-                .children
-                .iter()
-                .find(|&&c| tree[c].key == key)
-                .map_or(0, |&c| tree[c].visits);
-            if visits > best.1 {
-                best = (i, visits);
+            // Stop when no other move could catch the most visited one in the iterations
+            // left: the choice is already the one the whole budget would make.
+            if done % CHECK_EVERY == 0 {
+                let (_, first, second) = most_visited(&tree, &open);
+                if first > second + (iterations - done) {
+                    break;
+                }
             }
         }
-        best.0
+        most_visited(&tree, &open).0
     }
+}
+
+/// Iterations between two checks whether the search may stop early.
+const CHECK_EVERY: u32 = 16;
+
+/// Of the moves open now (their keys, `None` for a move without one): the index of the most
+/// visited (ties: the first listed), its visits, and the visits of the runner-up.
+fn most_visited(tree: &[Node], open: &[Option<u64>]) -> (usize, u32, u32) {
+    let mut best = (0, 0, 0);
+    for (i, key) in open.iter().enumerate() {
+        let Some(key) = key else { continue };
+        let visits = tree[0]
+            .children
+            .iter()
+            .find(|&&c| tree[c].key == *key)
+            .map_or(0, |&c| tree[c].visits);
+        if visits > best.1 {
+            best = (i, visits, best.1);
+        } else if visits > best.2 {
+            best.2 = visits;
+        }
+    }
+    best
 }

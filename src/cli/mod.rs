@@ -104,9 +104,12 @@ pub struct SimArgs {
           value_parser = clap::value_parser!(u64).range(1..))]
     pub games: Option<u64>,
 
-    /// Bots by seat: `random` or `mcts:N` (a search bot, N iterations a decision; `mcts` is
-    /// 1000) for every seat, or `1=mcts:500,2=random,...` (seats count from 1; seats not named
-    /// are played by random bots) [default: random].
+    /// Bots by seat: `random`, `greedy` (tries each option one move ahead, scored by the rules'
+    /// `score`) or `mcts:N` (a search bot, N iterations a decision; `mcts` is 1000;
+    /// `mcts:N:depth=D` imagines D decisions ahead, then scores the position, 30 unless given;
+    /// `depth=end` plays each imagined game to its end) for every seat, or
+    /// `1=mcts:500,2=random,...` (seats count from 1; seats not named are played by random
+    /// bots) [default: random].
     #[arg(long, value_name = "SPEC", value_parser = parse_bots)]
     pub bots: Option<BotSpec>,
 
@@ -148,7 +151,8 @@ pub enum SimCommand {
 /// Arguments of `meeple sim merge`.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Shard files written by `meeple sim ... --shard K/N --json`.
+    /// Shard files written by `meeple sim ... --shard K/N --json`: all of one batch, or all of
+    /// one comparison (`--against B`), whose merge prints the comparison.
     #[arg(value_name = "SHARD.json", required = true)]
     pub files: Vec<PathBuf>,
 
@@ -218,8 +222,11 @@ pub struct PlayArgs {
     #[arg(long = "variant", value_name = "FILE")]
     pub variants: Vec<PathBuf>,
 
-    /// Seats played by bots: `random` or `mcts:N` (a search bot, N iterations a decision;
-    /// `mcts` is 1000) for every seat, or `2=mcts:500,4=random` (seats count from 1).
+    /// Seats played by bots: `random`, `greedy` (tries each option one move ahead, scored by the
+    /// rules' `score`) or `mcts:N` (a search bot, N iterations a decision; `mcts` is 1000;
+    /// `mcts:N:depth=D` imagines D decisions ahead, then scores the position, 30 unless given;
+    /// `depth=end` plays each imagined game to its end) for every seat, or
+    /// `2=mcts:500,4=random` (seats count from 1).
     #[arg(long, value_name = "SPEC", value_parser = parse_bots)]
     pub bots: Option<BotSpec>,
 

@@ -10,7 +10,10 @@ use crate::bots::BotKind;
 use crate::ir::Program;
 use crate::sim::html;
 use crate::sim::text::{csv, render, render_comparison};
-use crate::sim::{merge, parse_shard, run_batch, Batch, CompareReport, GameRecord, Meta, Report};
+use crate::sim::{
+    merge, merge_compared, parse_shard_doc, run_batch, Batch, CompareReport, GameRecord, Meta,
+    Report, ShardDoc,
+};
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::{self, IsTerminal, Write};
@@ -27,7 +30,8 @@ pub struct MoreSimArgs {
     /// Compare with another rules file B (a game, or a variant, which names its base), played on
     /// the same seeds with the same --players, --games, --bots and --seed: every statistic of A
     /// (FILE with its --variant files) and B side by side, with B − A and its 95% interval.
-    #[arg(long, value_name = "B", conflicts_with_all = ["shard", "csv"])]
+    /// With --shard K/N --json, a shard of the comparison for `meeple sim merge`.
+    #[arg(long, value_name = "B", conflicts_with = "csv")]
     pub against: Option<PathBuf>,
 
     /// A variant file to stack on B (repeatable, applied in order). FILE's --variant files are
@@ -106,7 +110,7 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     let mut report = Report::new(a.meta, &records);
     if let Some((meta_b, records_b)) = against {
         let report_b = Report::new(meta_b, &records_b);
-        let compared = CompareReport::new(report, &records, report_b, &records_b);
+        let mut compared = CompareReport::new(report, &records, report_b, &records_b);
         if let Some(path) = &args.more.html {
             let sides = [
                 html::Side {
@@ -123,6 +127,10 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
             if let Err(code) = write_page(path, &sides, &render_comparison(&compared)) {
                 return Ok(code);
             }
+        }
+        if args.shard.is_some() && args.json {
+            compared.a.records = Some(records);
+            compared.b.records = Some(records_b);
         }
         return print_comparison(&compared, args.json);
     }
@@ -213,19 +221,43 @@ fn print_comparison(compared: &CompareReport, json: bool) -> Result<ExitCode, Cl
     Ok(ExitCode::SUCCESS)
 }
 
-/// `meeple sim merge`: read every shard file, merge, print.
+/// `meeple sim merge`: read every shard file, merge, print. The shards are all of one batch,
+/// or all of one comparison (`--against`).
 fn run_merge(args: &MergeArgs) -> Result<ExitCode, CliError> {
     let mut shards = Vec::new();
+    let mut compared = Vec::new();
     for path in &args.files {
         let name = path.display().to_string();
         let text = match std::fs::read_to_string(path) {
             Ok(t) => t,
             Err(e) => return Ok(fail(&format!("cannot read `{name}`: {e}"))),
         };
-        match parse_shard(&name, &text) {
-            Ok(r) => shards.push((name, r)),
+        match parse_shard_doc(&name, &text) {
+            Ok(ShardDoc::Report(r)) => shards.push((name, *r)),
+            Ok(ShardDoc::Compare(c)) => compared.push((name, *c)),
             Err(e) => return Ok(fail(&e.to_string())),
         }
+    }
+    if !compared.is_empty() {
+        if !shards.is_empty() {
+            return Ok(fail(
+                "cannot merge: some files are shards of a comparison (--against) and some are not",
+            ));
+        }
+        if args.csv {
+            return Err(usage_error(
+                "sim",
+                ErrorKind::ArgumentConflict,
+                "a comparison (--against) has no CSV form; merge it as text or --json".into(),
+            ));
+        }
+        return match merge_compared(&compared) {
+            Ok(c) => {
+                drop(compared);
+                print_comparison(&c, args.json)
+            }
+            Err(e) => Ok(fail(&format!("cannot merge: {e}"))),
+        };
     }
     match merge(&shards) {
         Ok((report, records)) => {

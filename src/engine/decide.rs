@@ -154,6 +154,34 @@ impl Game {
             .unwrap_or_else(|e| format!("(the prompt failed: {e})"))
     }
 
+    /// Every seat's score by the rules' `score` as the game stands, without ending it (all 0
+    /// when the rules declare none). `out` is cleared and filled, so a caller that keeps it
+    /// allocates nothing: search bots score the positions where they stop imagining with it.
+    pub fn scores_now(&self, out: &mut Vec<i64>) -> Result<(), super::RuntimeError> {
+        out.clear();
+        let mut locals = spare::values();
+        for p in 0..self.state.players {
+            let s = match &self.program.score {
+                Some(f) => {
+                    locals.clear();
+                    locals.resize(f.locals.max(1), Value::None);
+                    locals[0] = Value::Player(p);
+                    Eval::new(&self.program, &self.state).int(&f.body, &mut locals)
+                }
+                None => Ok(0),
+            };
+            match s {
+                Ok(s) => out.push(s),
+                Err(e) => {
+                    spare::give_values(locals);
+                    return Err(*e);
+                }
+            }
+        }
+        spare::give_values(locals);
+        Ok(())
+    }
+
     /// Scores everyone, picks the winners by the rules and ends the game.
     pub(super) fn finish(&mut self, reason: Option<String>) -> R<()> {
         self.finish_as(reason, None)
@@ -165,19 +193,8 @@ impl Game {
         let program = self.program.clone();
         let n = self.state.players;
         let mut scores = Vec::with_capacity(n as usize);
+        self.scores_now(&mut scores)?;
         let mut locals = spare::values();
-        for p in 0..n {
-            let s = match &program.score {
-                Some(f) => {
-                    locals.clear();
-                    locals.resize(f.locals.max(1), Value::None);
-                    locals[0] = Value::Player(p);
-                    Eval::new(&program, &self.state).int(&f.body, &mut locals)?
-                }
-                None => 0,
-            };
-            scores.push(s);
-        }
         let winners = match (given, &program.winners) {
             (Some(given), _) => given,
             (None, Some(f)) => {

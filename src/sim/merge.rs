@@ -1,6 +1,7 @@
 //! `meeple sim merge`: shard documents (`--shard K/N --json`) combined into the report that one
-//! run of the whole batch gives.
+//! run of the whole batch gives; shards of a comparison (`--against`) into its comparison.
 
+use super::compare::{CompareReport, COMPARE_SCHEMA};
 use super::report::{Report, SCHEMA};
 use super::run::GameRecord;
 use std::collections::BTreeSet;
@@ -18,15 +19,39 @@ impl fmt::Display for MergeError {
 
 impl std::error::Error for MergeError {}
 
-/// Parses one shard document; `name` is used in errors.
+/// One shard document: of a batch, or of a comparison of two batches.
+#[derive(Debug, Clone)]
+pub enum ShardDoc {
+    /// `meeple sim --shard K/N --json`.
+    Report(Box<Report>),
+    /// `meeple sim --against B --shard K/N --json`.
+    Compare(Box<CompareReport>),
+}
+
+/// Parses one shard document of a batch; `name` is used in errors.
 pub fn parse_shard(name: &str, text: &str) -> Result<Report, MergeError> {
+    match parse_shard_doc(name, text)? {
+        ShardDoc::Report(r) => Ok(*r),
+        ShardDoc::Compare(_) => Err(MergeError(format!(
+            "{name}: a comparison (`--against`), not the report of one batch"
+        ))),
+    }
+}
+
+/// Parses one shard document, of a batch or of a comparison; `name` is used in errors.
+pub fn parse_shard_doc(name: &str, text: &str) -> Result<ShardDoc, MergeError> {
     let value: serde_json::Value = serde_json::from_str(text)
         .map_err(|e| MergeError(format!("{name}: not a JSON document: {e}")))?;
-    match value.get("schema").and_then(|s| s.as_str()) {
-        Some(SCHEMA) => {}
+    let doc = match value.get("schema").and_then(|s| s.as_str()) {
+        Some(SCHEMA) => ShardDoc::Report(Box::new(
+            serde_json::from_value(value).map_err(|e| MergeError(format!("{name}: {e}")))?,
+        )),
+        Some(COMPARE_SCHEMA) => ShardDoc::Compare(Box::new(
+            serde_json::from_value(value).map_err(|e| MergeError(format!("{name}: {e}")))?,
+        )),
         Some(other) => {
             return Err(MergeError(format!(
-                "{name}: schema `{other}`, expected `{SCHEMA}`"
+                "{name}: schema `{other}`, expected `{SCHEMA}` or `{COMPARE_SCHEMA}`"
             )))
         }
         None => {
@@ -34,15 +59,32 @@ pub fn parse_shard(name: &str, text: &str) -> Result<Report, MergeError> {
                 "{name}: not a `meeple sim --json` document (no schema)"
             )))
         }
-    }
-    let report: Report =
-        serde_json::from_value(value).map_err(|e| MergeError(format!("{name}: {e}")))?;
-    if report.records.is_none() {
+    };
+    let has_records = match &doc {
+        ShardDoc::Report(r) => r.records.is_some(),
+        ShardDoc::Compare(c) => c.a.records.is_some() && c.b.records.is_some(),
+    };
+    if !has_records {
         return Err(MergeError(format!(
             "{name}: has no per-game records; run `meeple sim` with --shard K/N --json"
         )));
     }
-    Ok(report)
+    Ok(doc)
+}
+
+/// Merges the shards of a comparison (`(file name, comparison)`) into the comparison that one
+/// run of both whole batches gives: A's shards merged, B's shards merged, then compared.
+pub fn merge_compared(shards: &[(String, CompareReport)]) -> Result<CompareReport, MergeError> {
+    let side = |pick: fn(&CompareReport) -> &Report, label: &str| {
+        let reports: Vec<(String, Report)> = shards
+            .iter()
+            .map(|(name, c)| (format!("{name} ({label})"), pick(c).clone()))
+            .collect();
+        merge(&reports)
+    };
+    let (a, records_a) = side(|c| &c.a, "A")?;
+    let (b, records_b) = side(|c| &c.b, "B")?;
+    Ok(CompareReport::new(a, &records_a, b, &records_b))
 }
 
 /// Merges shard reports (`(file name, report)`) of one batch into the report of the whole

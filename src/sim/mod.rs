@@ -15,7 +15,7 @@ pub mod stats;
 pub mod text;
 
 pub use compare::{CompareReport, Comparison, Difference, COMPARE_SCHEMA};
-pub use merge::{merge, parse_shard, MergeError};
+pub use merge::{merge, merge_compared, parse_shard, parse_shard_doc, MergeError, ShardDoc};
 pub use report::{Meta, Report, SCHEMA};
 pub use run::{play_game, run_batch, Batch, Failure, GameRecord, Shard};
 

@@ -1,0 +1,70 @@
+//! What a position is worth to each seat, in [0, 1]: the bots' one measure of a game that they
+//! imagined, whether it reached its end or was cut short.
+//!
+//! A finished game pays its winners (1 for a sole win, 1/k for a win shared by k, 0 otherwise).
+//! A game cut short is scored by the rules' own `score`, as it stands, by rank: a seat is worth
+//! the share of the other seats whose score it beats (a tie beats half), so the leader is worth
+//! 1 and the last 0. Rank, not margin, because nothing says what a point is worth in a game;
+//! and the whole order, not only the lead, so that a search early in a long game still tells a
+//! move that gains from one that loses.
+
+use crate::engine::Game;
+use std::cmp::Ordering;
+
+/// Fills `rewards` (one a seat) with what `game` is worth to each seat, and `scores` with each
+/// seat's score (the final ones if the game is over; empty if the rules failed or the score
+/// could not be computed). A game whose rules failed is worth nothing to anyone.
+pub(super) fn rewards(game: &Game, failed: bool, scores: &mut Vec<i64>, rewards: &mut Vec<f64>) {
+    let n = game.players() as usize;
+    rewards.clear();
+    rewards.resize(n, 0.0);
+    scores.clear();
+    if failed {
+        return;
+    }
+    if let Some(outcome) = game.outcome() {
+        scores.extend_from_slice(&outcome.scores);
+        let share = 1.0 / outcome.winners.len().max(1) as f64;
+        for &w in &outcome.winners {
+            if let Some(r) = rewards.get_mut(w as usize) {
+                *r = share;
+            }
+        }
+        return;
+    }
+    if game.scores_now(scores).is_err() {
+        scores.clear();
+        return;
+    }
+    if n < 2 {
+        return;
+    }
+    for (p, r) in rewards.iter_mut().enumerate() {
+        let beaten: f64 = scores
+            .iter()
+            .enumerate()
+            .filter(|&(q, _)| q != p)
+            .map(|(_, &s)| match scores[p].cmp(&s) {
+                Ordering::Greater => 1.0,
+                Ordering::Equal => 0.5,
+                Ordering::Less => 0.0,
+            })
+            .sum();
+        *r = beaten / (n - 1) as f64;
+    }
+}
+
+/// `seat`'s score minus the best score of the others (0 when there are no scores or no others):
+/// how far ahead, or behind, in the rules' own points.
+pub(super) fn margin(scores: &[i64], seat: u8) -> i64 {
+    let Some(&own) = scores.get(seat as usize) else {
+        return 0;
+    };
+    let best_other = scores
+        .iter()
+        .enumerate()
+        .filter(|&(q, _)| q != seat as usize)
+        .map(|(_, &s)| s)
+        .max();
+    best_other.map_or(0, |b| own.saturating_sub(b))
+}
