@@ -70,15 +70,11 @@ fn inner_base<'a>(
     let path_of =
         |v: &VariantFile| std::path::PathBuf::from(&sources.file(v.header.span.file).name);
     let own = path_of(f);
+    // The loader resolves a base against the variant's folder, as here.
     let named = own.parent().unwrap_or(std::path::Path::new(".")).join(base);
-    // The loader names a base by joining it to the variant's folder, as here; a variant also
-    // given by another path is the same file when both resolve alike.
-    let same = |p: &std::path::Path| {
-        p == named || matches!((p.canonicalize(), named.canonicalize()), (Ok(a), Ok(b)) if a == b)
-    };
     files
         .iter()
-        .find(|v| !std::ptr::eq(*v, f) && same(&path_of(v)))
+        .find(|v| !std::ptr::eq(*v, f) && crate::load::same_file(&path_of(v), &named))
 }
 
 fn variant(f: &VariantFile, inner: Option<&VariantFile>, sources: &SourceMap) -> Vec<Section> {
