@@ -192,6 +192,59 @@ fn excluding_variants_are_fine_alone_but_not_together() {
     assert_eq!(actions(&long), ["go"], "`remove action rest` removed it");
 }
 
+#[test]
+fn a_variant_builds_on_another_variant() {
+    let shorter = "tests/fixtures/ok/variants/shorter_race.rules";
+    let short = "tests/fixtures/ok/variants/short_race.rules";
+    let long = "tests/fixtures/ok/variants/long_race.rules";
+    let p = program(shorter);
+    // The inner variant is applied first, then the outer one, which may remove what it kept.
+    assert_eq!(p.variants, ["Short Race", "Shorter Race"]);
+    let actions: Vec<&str> = p.actions.iter().map(|a| a.name.as_str()).collect();
+    assert_eq!(
+        actions,
+        ["go"],
+        "`remove action rest` removed the base's rest"
+    );
+    let game = meeple::sim::random_game(p.clone(), 2, 1).expect("plays");
+    let outcome = game.outcome().expect("finished");
+    // The goal is the outer variant's 5, not the inner's 10: a game ends once someone passes 5.
+    assert!(
+        outcome.scores.iter().any(|s| (5..=10).contains(s)),
+        "{outcome:?}"
+    );
+    assert!(outcome.scores.iter().all(|s| *s <= 10), "{outcome:?}");
+    // Stacking the inner variant again applies it once: the same game as the outer alone.
+    let again = load_rel(shorter, &[short.to_string()]);
+    let again = again.program.expect("checks");
+    assert_eq!(again.variants, ["Short Race", "Shorter Race"]);
+    // The inner variant's exclusion holds for the outer one too.
+    let both = load_rel(shorter, &[long.to_string()]);
+    assert!(both.program.is_none());
+    assert!(
+        codes(&both).contains("variants-exclude"),
+        "{}",
+        report(&both)
+    );
+}
+
+#[test]
+fn variants_that_name_each_other_as_base_are_a_cycle() {
+    let dir = std::env::temp_dir().join(format!("meeple-cycle-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let header =
+        |title: &str, base: &str| format!("variant \"{title}\" {{\n  base \"{base}\"\n}}\n");
+    std::fs::write(dir.join("a.rules"), header("A", "b.rules")).expect("write");
+    std::fs::write(dir.join("b.rules"), header("B", "a.rules")).expect("write");
+    let loaded = meeple::load::load(&dir.join("a.rules"), &[]);
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(loaded.program.is_none());
+    let d = &loaded.diagnostics.0;
+    assert_eq!(d.len(), 1, "one diagnostic, not one a lap");
+    assert_eq!(d[0].code, "variant-base-cycle");
+    assert!(d[0].help.is_some(), "the cycle says how to end it");
+}
+
 fn sealed_bids(players: u8) -> Game {
     Game::new(program("tests/fixtures/ok/sealed_bids.rules"), players, 7).expect("starts")
 }

@@ -481,6 +481,62 @@ fn a_variant_is_checked_on_its_base_from_disk() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+#[test]
+fn a_variant_of_a_variant_is_checked_through_the_chain() {
+    let dir = scratch("variant_chain");
+    let game = dir.join("game.rules");
+    std::fs::write(&game, BROKEN.replace("{cions}", "{p.coins}")).unwrap();
+    std::fs::create_dir_all(dir.join("game")).unwrap();
+    let inner = dir.join("game").join("rich.rules");
+    let inner_text = "variant \"Rich\" { base \"../game.rules\" }\n\
+                      add player var gems: int = 0\n";
+    std::fs::write(&inner, inner_text).unwrap();
+    let outer = dir.join("game").join("richer.rules");
+    let text = "variant \"Richer\" { base \"rich.rules\" }\n\
+                replace player var gems: int = 3\n\
+                replace action take \"Take coins\" {\n  me.coins += me.gems\n}\n";
+    std::fs::write(&outer, text).unwrap();
+    let doc = uri(&outer);
+    let mut client = Client::start();
+    initialize(&mut client, &dir);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "meeple", "version": 1, "text": text}}),
+    );
+    assert_eq!(client.diagnostics(&doc), Vec::<Value>::new());
+
+    // The inner variant opened with a mistake: the outer one, which reads it, is checked again,
+    // and the problem is shown on its `base "rich.rules"`.
+    let inner_doc = uri(&inner);
+    let broken_inner = inner_text.replace(
+        "add player var gems",
+        "add player var gems: int = 0\nremove action nosuch\n#",
+    );
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": inner_doc, "languageId": "meeple", "version": 1, "text": broken_inner}}),
+    );
+    let inner_diags = client.diagnostics(&inner_doc);
+    assert!(
+        inner_diags
+            .iter()
+            .any(|d| d["code"] == "variant-unknown-part"),
+        "{inner_diags:?}"
+    );
+    let diags = client.diagnostics(&doc);
+    assert_eq!(diags.len(), 1, "{diags:?}");
+    assert_eq!(diags[0]["code"], "variant-unknown-part");
+    assert_eq!(
+        diags[0]["range"],
+        json!({"start": pos(0, 24), "end": pos(0, 36)})
+    );
+
+    assert_eq!(client.call("shutdown", Value::Null), Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait_exit().code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// Every rules file of the repository, asked about at many places: every answer is a result,
 /// never an error, and every definition found is where the name is written.
 #[test]

@@ -62,6 +62,24 @@ fn a_rulebook_of_stacked_variants_names_both() {
     assert!(carnival < floor, "in the order applied");
 }
 
+#[test]
+fn a_variant_of_a_variant_says_what_it_builds_on() {
+    let shorter = render::text(&book("tests/fixtures/ok/variants/shorter_race.rules", &[]));
+    assert!(shorter.starts_with("# Dice Race — Short Race, Shorter Race\n"));
+    let short = shorter
+        .find("### Short Race")
+        .expect("a Short Race section");
+    let outer = shorter
+        .find("### Shorter Race")
+        .expect("a Shorter Race section");
+    assert!(short < outer, "the inner variant first, as applied");
+    assert!(
+        shorter[outer..].contains("It builds on the variant Short Race in `short_race.rules`"),
+        "{shorter}"
+    );
+    assert!(shorter[short..outer].contains("A variant of the game in `base.rules`."));
+}
+
 /// Every action's name, and every literal piece of every `require` reason, of a merged game.
 fn names_and_reasons(path: &str) -> (Vec<String>, Vec<String>) {
     let (_, merged) = load_merged_with(Path::new(path), &[], &read);

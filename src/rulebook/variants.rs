@@ -54,19 +54,44 @@ pub fn sections(files: &[VariantFile], sources: &SourceMap) -> Vec<Section> {
         )],
     }];
     for f in files {
-        out.extend(variant(f, sources));
+        out.extend(variant(f, inner_base(f, files, sources), sources));
     }
     out
 }
 
-fn variant(f: &VariantFile, sources: &SourceMap) -> Vec<Section> {
+/// The variant among `files` that `f` names as its base, when its base is a variant played too
+/// (variants stack), so that the book says it builds on that one rather than on the game.
+fn inner_base<'a>(
+    f: &VariantFile,
+    files: &'a [VariantFile],
+    sources: &SourceMap,
+) -> Option<&'a VariantFile> {
+    let base = f.header.base.as_ref()?.literal()?;
+    let path_of =
+        |v: &VariantFile| std::path::PathBuf::from(&sources.file(v.header.span.file).name);
+    let own = path_of(f);
+    // The loader resolves a base against the variant's folder, as here.
+    let named = own.parent().unwrap_or(std::path::Path::new(".")).join(base);
+    files
+        .iter()
+        .find(|v| !std::ptr::eq(*v, f) && crate::load::same_file(&path_of(v), &named))
+}
+
+fn variant(f: &VariantFile, inner: Option<&VariantFile>, sources: &SourceMap) -> Vec<Section> {
     let title = text_inner(&f.header.title);
     let mut blocks = decls::header_notes(sources, f.header.span);
-    if let Some(base) = &f.header.base {
-        blocks.push(Block::Para(format!(
+    match (&f.header.base, inner) {
+        (Some(base), Some(inner)) => blocks.push(Block::Para(format!(
+            "It builds on the variant {} in `{}`, described above: its changes come first, \
+             and these are made to the game as that variant left it.",
+            text_inner(&inner.header.title),
+            text_inner(base)
+        ))),
+        (Some(base), None) => blocks.push(Block::Para(format!(
             "A variant of the game in `{}`.",
             text_inner(base)
-        )));
+        ))),
+        (None, _) => {}
     }
     if !f.header.excludes.is_empty() {
         let ex: Vec<String> = f
