@@ -5,7 +5,8 @@
 //! they follow from the program, the player count and the work budget alone. Rules often build
 //! them with some effort (a card table as lists indexed by position, names of instances from
 //! `shown as`), and a simulation starts thousands of games: each thread computes them once and
-//! every later game copies them. Lists are copied as handles and shared until written.
+//! every later game copies them. Lists of kinds that no rule writes are shared; the others get
+//! buffers of their own as the game starts.
 
 use super::state::State;
 use crate::ir::{List, Program, Value};

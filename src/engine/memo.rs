@@ -29,11 +29,12 @@ const LIST_SLOTS: usize = 16;
 const LIST_ROOM: usize = 64;
 
 /// Arguments a remembered call may have.
-pub(super) const ARGS: usize = crate::ir::memo::MAX_REMEMBERED_ARGS;
+const ARGS: usize = crate::ir::memo::MAX_REMEMBERED_ARGS;
 
 /// Which values a state holds: equal epochs, equal values. Not part of the position: two states
-/// that differ only in it are equal.
-#[derive(Debug, Clone, Copy, Default)]
+/// that differ only in it are equal. No `Default`: epoch 0 marks an empty entry, so every
+/// epoch a state holds comes from [`Epoch::fresh`].
+#[derive(Debug, Clone, Copy)]
 pub struct Epoch(u64);
 
 impl PartialEq for Epoch {
