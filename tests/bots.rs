@@ -79,6 +79,32 @@ fn imagined_games_depend_only_on_what_the_seat_can_see() {
 }
 
 #[test]
+fn a_redeal_worked_out_once_imagines_the_same_games_and_is_never_used_on_another_position() {
+    let (a, b) = twin_games();
+    let plan = a.redeal(0);
+    for seed in 0..10 {
+        assert_eq!(
+            a.determinize_by(&plan, seed).state(),
+            a.determinize(0, seed).state(),
+            "seed {seed}"
+        );
+    }
+    // `b` holds other values where P1 cannot see: `a`'s plan would deal `a`'s cards into it.
+    for seed in 0..10 {
+        let imagined = b.determinize_by(&plan, seed);
+        assert_eq!(imagined.state(), b.determinize(0, seed).state(), "seed {seed}");
+    }
+    // A move changes the position: the plan is made again, not reused.
+    let mut c = a.clone();
+    let seat = c.to_decide().expect("not over");
+    c.play(seat, 0).expect("legal");
+    assert_eq!(
+        c.determinize_by(&plan, 5).state(),
+        c.determinize(0, 5).state()
+    );
+}
+
+#[test]
 fn the_search_bot_moves_the_same_whatever_lies_where_it_cannot_see() {
     let (a, b) = twin_games();
     for seed in 1..=5 {

@@ -9,7 +9,7 @@
 
 use super::value::{margin, rewards};
 use super::Policy;
-use crate::engine::{Game, Rng};
+use crate::engine::{Game, Redeal, Rng};
 
 /// Imagined games in which each option is tried.
 const SAMPLES: usize = 8;
@@ -39,8 +39,9 @@ impl GreedyBot {
 
     /// What option `index` is worth to `seat` in the imagined game of `seed`, and the margin
     /// by which it leaves the seat ahead.
-    fn try_option(&mut self, game: &Game, seat: u8, index: usize, seed: u64) -> (f64, f64) {
-        let mut g = game.determinize(seat, seed);
+    fn try_option(&mut self, game: &Game, redeal: &Redeal, index: usize, seed: u64) -> (f64, f64) {
+        let seat = redeal.seat();
+        let mut g = game.determinize_by(redeal, seed);
         // The continuation draws from a stream of the imagined game's seed alone, so that
         // every option meets the same replies where the replies are the same.
         let mut replies = Rng::new(seed, 1);
@@ -73,9 +74,10 @@ impl Policy for GreedyBot {
         // changes who leads yet), by the margin they leave.
         let mut best = (f64::NEG_INFINITY, f64::NEG_INFINITY);
         let mut tied = Vec::new();
+        let redeal = game.redeal(seat);
         for index in 0..count {
             let total = seeds.iter().fold((0.0, 0.0), |(r, m), &seed| {
-                let (reward, margin) = self.try_option(game, seat, index, seed);
+                let (reward, margin) = self.try_option(game, &redeal, index, seed);
                 (r + reward, m + margin)
             });
             if total > best {

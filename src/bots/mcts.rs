@@ -14,7 +14,7 @@
 
 use super::value::rewards;
 use super::Policy;
-use crate::engine::{Game, Rng};
+use crate::engine::{Game, Redeal, Rng};
 
 /// How much the search explores moves it knows little about (UCB1's constant).
 const EXPLORATION: f64 = 0.7;
@@ -103,9 +103,15 @@ impl MctsBot {
     }
 
     /// One iteration: imagine, select and expand, play out, credit.
-    fn iterate(&mut self, game: &Game, seat: u8, tree: &mut Vec<Node>, keys: &mut Vec<u64>) {
+    fn iterate(
+        &mut self,
+        game: &Game,
+        (seat, redeal): (u8, &Redeal),
+        tree: &mut Vec<Node>,
+        keys: &mut Vec<u64>,
+    ) {
         let seed = self.rng.below(u64::MAX);
-        let mut g = game.determinize(seat, seed);
+        let mut g = game.determinize_by(redeal, seed);
         let mut path = vec![0usize];
         let mut node = 0;
         let mut failed = false;
@@ -191,9 +197,11 @@ impl Policy for MctsBot {
         let open: Vec<Option<u64>> = (0..count).map(|i| game.option_key(seat, i)).collect();
         let mut tree = vec![Node::new(0, seat)];
         let mut keys = Vec::new();
+        // What the seat cannot see is found once; each iteration only redeals it.
+        let redeal = game.redeal(seat);
         let iterations = self.config.iterations;
         for done in 1..=iterations {
-            self.iterate(game, seat, &mut tree, &mut keys);
+            self.iterate(game, (seat, &redeal), &mut tree, &mut keys);
             // Stop when no other move could catch the most visited one in the iterations
             // left: the choice is already the one the whole budget would make.
             if done % CHECK_EVERY == 0 {

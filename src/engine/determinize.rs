@@ -44,10 +44,73 @@ fn group(v: &Value) -> Option<(u8, u32)> {
     })
 }
 
+/// What [`Game::determinize`] redeals for one seat in one position, worked out once: a search
+/// bot imagines many games from the same position, and finding the hidden places (every field
+/// of every instance asked whether the seat may see it) costs more than redealing them.
+///
+/// Opaque: it holds the hidden values (as a sorted collection, which is all a copy depends on),
+/// so a bot can only hand it back to [`Game::determinize_by`], never read it.
+pub struct Redeal {
+    seat: u8,
+    /// The position it was made for: a plan is good for that state only.
+    epoch: super::memo::Epoch,
+    /// For each group of values that may trade places: the places, and the values in sorted
+    /// order.
+    groups: Vec<(Vec<Place>, Vec<Value>)>,
+}
+
+impl Redeal {
+    /// The seat whose imagined games this plan makes.
+    pub fn seat(&self) -> u8 {
+        self.seat
+    }
+}
+
 impl Game {
     /// A copy of this game as `seat` might imagine it (see the module documentation), played
     /// as a playout: no log, no record, no invariant checks.
     pub fn determinize(&self, seat: u8, seed: u64) -> Game {
+        self.determinize_by(&self.redeal(seat), seed)
+    }
+
+    /// What [`Game::determinize`] would redeal for `seat` in this position, for
+    /// [`Game::determinize_by`] to use again and again.
+    pub fn redeal(&self, seat: u8) -> Redeal {
+        let places = self.hidden_places(seat);
+        // One group at a time: its places, and its values sorted, to be shuffled.
+        let mut keys: Vec<(u8, u32)> = places
+            .iter()
+            .filter_map(|p| group(self.value_at(*p)))
+            .collect();
+        keys.sort_unstable();
+        keys.dedup();
+        let groups = keys
+            .into_iter()
+            .map(|g| {
+                let spots: Vec<Place> = places
+                    .iter()
+                    .copied()
+                    .filter(|p| group(self.value_at(*p)) == Some(g))
+                    .collect();
+                let mut values: Vec<Value> =
+                    spots.iter().map(|p| self.value_at(*p).clone()).collect();
+                values.sort();
+                (spots, values)
+            })
+            .collect();
+        Redeal {
+            seat,
+            epoch: self.state.epoch,
+            groups,
+        }
+    }
+
+    /// [`Game::determinize`] for the plan's seat, with the plan made by [`Game::redeal`] in
+    /// this very position (a plan from another position is made afresh).
+    pub fn determinize_by(&self, plan: &Redeal, seed: u64) -> Game {
+        if !plan.epoch.same(self.state.epoch) {
+            return self.determinize_by(&self.redeal(plan.seat), seed);
+        }
         let mut copy = self.clone();
         copy.mode = Mode::playout();
         copy.log.clear();
@@ -56,28 +119,15 @@ impl Game {
         // Chance a scenario fixed is the future: nobody imagines it.
         copy.fixed = None;
         let mut shuffler = Rng::new(seed, u64::MAX - 1);
-        let places = self.hidden_places(seat);
-        // One group at a time: gather its values, sort them, shuffle, put them back.
-        let mut groups: Vec<(u8, u32)> = places
-            .iter()
-            .filter_map(|p| group(self.value_at(*p)))
-            .collect();
-        groups.sort_unstable();
-        groups.dedup();
-        for g in groups {
-            let spots: Vec<Place> = places
-                .iter()
-                .copied()
-                .filter(|p| group(self.value_at(*p)) == Some(g))
-                .collect();
-            let mut values: Vec<Value> = spots.iter().map(|p| self.value_at(*p).clone()).collect();
-            values.sort();
+        let mut values = Vec::new();
+        for (spots, sorted) in &plan.groups {
+            values.clone_from(sorted);
             shuffler.shuffle(&mut values);
-            for (p, v) in spots.into_iter().zip(values) {
-                copy.set_at(p, v);
+            for (p, v) in spots.iter().zip(values.drain(..)) {
+                copy.set_at(*p, v);
             }
         }
-        copy.forget_others_secret_choices(seat);
+        copy.forget_others_secret_choices(plan.seat);
         copy
     }
 

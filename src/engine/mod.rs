@@ -20,6 +20,7 @@ mod spare;
 mod state;
 mod view;
 
+pub use determinize::Redeal;
 pub use error::{MoveError, RuntimeError};
 pub use eval::MAX_CALL_DEPTH;
 pub use exec::{Limits, MAX_PARAMS};
