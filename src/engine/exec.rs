@@ -855,16 +855,12 @@ impl Game {
 
     /// A place resolved to indices, with the bounds its values are clamped to.
     fn resolve_place(&mut self, place: &Place) -> R<(Slot, Option<(i64, i64)>)> {
-        let program = self.program.clone();
-        Ok(match place {
-            Place::Local(s) => (Slot::Local(*s as usize), None),
-            Place::Global(g) => (Slot::Global(g.index()), program.globals[g.index()].bounds),
+        let slot = match place {
+            Place::Local(s) => Slot::Local(*s as usize),
+            Place::Global(g) => Slot::Global(g.index()),
             Place::PlayerVar(p, id) => {
                 let p = self.eval_with(|ev, l| ev.player(p, l))?;
-                (
-                    Slot::Player(p as usize, id.index()),
-                    program.player_vars[id.index()].bounds,
-                )
+                Slot::Player(p as usize, id.index())
             }
             Place::Field(x, k, f) => {
                 let i = match self.eval(x)? {
@@ -878,12 +874,17 @@ impl Game {
                         ))
                     }
                 };
-                (
-                    Slot::Field(k.index(), i, f.index()),
-                    program.kinds[k.index()].fields[f.index()].bounds,
-                )
+                Slot::Field(k.index(), i, f.index())
             }
-        })
+        };
+        let program = &self.program;
+        let bounds = match slot {
+            Slot::Local(_) => None,
+            Slot::Global(g) => program.globals[g].bounds,
+            Slot::Player(_, v) => program.player_vars[v].bounds,
+            Slot::Field(k, _, f) => program.kinds[k].fields[f].bounds,
+        };
+        Ok((slot, bounds))
     }
 
     /// The value a resolved place holds, to change in place.
@@ -909,7 +910,6 @@ impl Game {
         span: Span,
     ) -> R<()> {
         let v = self.eval(value)?;
-        let program = self.program.clone();
         // Resolve the place to indices first, so the new value can be computed while the
         // state is still readable as a whole.
         let (slot, bounds) = self.resolve_place(place)?;
@@ -933,7 +933,7 @@ impl Game {
             }
             (AssignOp::Sub, Value::List(xs), v) if element => {
                 let Some(i) = xs.iter().position(|x| *x == v) else {
-                    return Err(not_in_list(&program, &self.state, &v, span));
+                    return Err(not_in_list(&self.program, &self.state, &v, span));
                 };
                 xs.make_mut().remove(i);
                 return Ok(());
@@ -947,7 +947,7 @@ impl Game {
                 let mut rest = xs.clone();
                 for y in ys.iter() {
                     let Some(i) = rest.iter().position(|x| x == y) else {
-                        return Err(not_in_list(&program, &self.state, y, span));
+                        return Err(not_in_list(&self.program, &self.state, y, span));
                     };
                     rest.make_mut().remove(i);
                 }

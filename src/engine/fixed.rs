@@ -81,9 +81,8 @@ impl Game {
 
     /// The face of die `die` rolled at `at`: a fixed one if any is left, or one from the stream.
     pub(super) fn roll_face(&mut self, die: usize, at: Span) -> R<i64> {
-        let program = self.program.clone();
-        let def = &program.dice[die];
         if let Some((n, span)) = self.fixed.as_mut().and_then(|f| f.rolls.pop_front()) {
+            let def = &self.program.dice[die];
             if !def.faces.contains(&n) {
                 return Err(misfit(
                     format!(
@@ -97,7 +96,9 @@ impl Game {
             self.fixed_used();
             return Ok(n);
         }
-        Ok(def.faces[self.rng.index(def.faces.len())])
+        // The program is not cloned for a roll: a clone is an atomic count, at every roll.
+        let faces = &self.program.dice[die].faces;
+        Ok(faces[self.rng.index(faces.len())])
     }
 
     /// The index of the item a `random` at `at` picks from `items` (not empty).
