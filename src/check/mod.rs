@@ -12,6 +12,7 @@ mod lints;
 mod matching;
 mod scenario;
 mod scope;
+mod several;
 mod stmt;
 
 use crate::diag::{Diagnostic, Diagnostics, SourceMap, Span};

@@ -11,6 +11,10 @@ use crate::ir::{self, StmtKind as S, Value};
 impl Game {
     /// Takes option `index` of `player`'s pending decision.
     pub(super) fn decide(&mut self, player: u8, index: usize) -> R<()> {
+        // One pick of a choice of several that leaves it open is no decision yet.
+        if self.pick_step(player, index) {
+            return Ok(());
+        }
         if self.decisions >= self.limits.decisions {
             let span = self.program.procs[self.program.flow.index()].span;
             return Err(err(
@@ -45,14 +49,20 @@ impl Game {
                 options,
                 slot,
                 secret,
+                pick,
                 ..
             } => {
                 if record {
                     let name = self.seat_name(player);
-                    let text = format!(
-                        "{name} chose {}",
-                        option_label(&program, &self.state, &options, index)
-                    );
+                    let label = match &pick {
+                        Some(p) => {
+                            let label = p.label(&program, &self.state, &options);
+                            self.record_several(player, &label);
+                            label
+                        }
+                        None => option_label(&program, &self.state, &options, index),
+                    };
+                    let text = format!("{name} chose {label}");
                     if secret {
                         self.announce(Audience::Only(vec![player]), text);
                         self.announce(
@@ -63,7 +73,10 @@ impl Game {
                         self.announce(Audience::All, text);
                     }
                 }
-                self.frame().locals[slot as usize] = options[index].clone();
+                self.frame().locals[slot as usize] = match &pick {
+                    Some(p) => p.result(&options),
+                    None => options[index].clone(),
+                };
             }
             Pending::Ask { slot, at, .. } => {
                 if record {
@@ -88,14 +101,25 @@ impl Game {
                     .find(|c| c.seat == player && c.chosen.is_none())
                     .expect("a waiting player");
                 c.chosen = Some(index);
+                let several = c
+                    .pick
+                    .as_ref()
+                    .filter(|_| record)
+                    .map(|p| p.label(&program, &self.state, &c.options));
                 if record {
                     let name = self.seat_name(player);
-                    let label = option_label(&program, &self.state, &c.options, index);
+                    let label = match &several {
+                        Some(label) => label.clone(),
+                        None => option_label(&program, &self.state, &c.options, index),
+                    };
                     self.announce(
                         Audience::Only(vec![player]),
                         format!("{name} chose {label} (secret)"),
                     );
                     self.announce(Audience::AllBut(vec![player]), format!("{name} has chosen"));
+                }
+                if let Some(label) = several {
+                    self.record_several(player, &label);
                 }
                 if choices.iter().all(|c| c.chosen.is_some()) {
                     self.frame().cursors.push(Cursor {
