@@ -3,7 +3,7 @@
 
 use super::eval::Eval;
 use super::exec::{err, Cursor, Loop, R};
-use super::moves::{ask_labels, move_label, option_label};
+use super::moves::{ask_labels, move_label, option_label, public_move_label};
 use super::spare;
 use super::{At, Audience, Game, LogEntry, Outcome, Pending};
 use crate::ir::{self, StmtKind as S, Value};
@@ -32,11 +32,16 @@ impl Game {
                 let (a, args) = t.get(&program, index);
                 let def = &program.actions[a.index()];
                 if record {
+                    let name = self.seat_name(player);
                     let label = move_label(&program, &self.state, def, args);
-                    self.announce(
-                        Audience::All,
-                        format!("{}: {label}", self.seat_name(player)),
-                    );
+                    if def.params.iter().any(|p| p.secret) {
+                        // A secret argument is the mover's alone: the others read it hidden.
+                        let public = public_move_label(&program, &self.state, def, args);
+                        self.announce(Audience::Only(vec![player]), format!("{name}: {label}"));
+                        self.announce(Audience::AllBut(vec![player]), format!("{name}: {public}"));
+                    } else {
+                        self.announce(Audience::All, format!("{name}: {label}"));
+                    }
                 }
                 let frame = self.push_frame(def.body, def.locals.max(1 + args.len()));
                 frame.locals[0] = Value::Player(player);

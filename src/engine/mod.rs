@@ -62,8 +62,9 @@ pub struct LogEntry {
     /// What it says.
     pub text: String,
     /// Written by the engine to announce a decision (`P2: play 7D`, `P3 chose B`). Action
-    /// arguments and non-secret choices are public by design; a secret pick is announced to its
-    /// chooser alone.
+    /// arguments and non-secret choices are public by design; a secret pick, and a move's
+    /// `secret` arguments, are announced to the chooser alone (the others read the move with
+    /// them hidden).
     pub announcement: bool,
 }
 
@@ -495,13 +496,21 @@ impl Game {
         })
     }
 
-    /// True if the pending decision is made in secret (`choose secretly`, `secretly each`):
+    /// True if the pending decision is made in secret (`choose secretly`, `secretly each`, a
+    /// turn offering a move with a `secret` argument):
     /// what is typed for it must not be remembered where others could see it.
     pub fn decision_is_secret(&self) -> bool {
-        matches!(
-            self.pending,
-            Some(Pending::Secret { .. }) | Some(Pending::Choose { secret: true, .. })
-        )
+        match &self.pending {
+            Some(Pending::Secret { .. }) | Some(Pending::Choose { secret: true, .. }) => true,
+            // a turn offering a move with a secret argument
+            Some(Pending::Turn(t)) => t.moves.iter().any(|(a, _)| {
+                self.program.actions[a.index()]
+                    .params
+                    .iter()
+                    .any(|p| p.secret)
+            }),
+            _ => false,
+        }
     }
 
     /// The question put to `player`, if they must decide.

@@ -268,6 +268,8 @@ pub struct ActionParam {
     pub ty: Type,
     /// Its bounds, for ints.
     pub bounds: Option<(i64, i64)>,
+    /// Only the player who moves sees its value: others read the move with it hidden.
+    pub secret: bool,
 }
 
 /// An action a player can take on a turn.

@@ -454,6 +454,10 @@ fn has_private_info(program: &Program) -> bool {
     let private =
         |v: &crate::ir::VarDef| v.visibility == Visibility::Secret || v.visible_when.is_some();
     program.globals.iter().any(private)
+        || program
+            .actions
+            .iter()
+            .any(|a| a.params.iter().any(|p| p.secret))
         || program.player_vars.iter().any(private)
         || program.kinds.iter().flat_map(|k| &k.fields).any(private)
         || program.blocks.iter().flat_map(|b| &b.stmts).any(|s| {

@@ -292,6 +292,8 @@ pub struct Param {
     pub name: Name,
     /// Its declared type.
     pub ty: TypeExpr,
+    /// `secret`: an action's argument only its player sees, where its span is.
+    pub secret: Option<Span>,
 }
 
 /// `def name(params): type = expr`

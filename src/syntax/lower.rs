@@ -456,6 +456,7 @@ impl Lowerer {
                 Param {
                     name: self.name(inner.next().expect("grammar: param name")),
                     ty: self.type_expr(inner.next().expect("grammar: param type")),
+                    secret: inner.next().map(|s| self.span(&s)),
                 }
             })
             .collect()
