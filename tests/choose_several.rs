@@ -202,3 +202,19 @@ fn the_repl_reads_several_at_once_and_a_save_loads_back() {
         .expect("replays");
     assert_eq!(ints(&common::player_var(&g, 0, "vault")), [5, 5]);
 }
+
+#[test]
+fn undo_takes_back_the_whole_choice_without_naming_it() {
+    let o = meeple(
+        &["play", KEEPERS, "--players", "2", "--seed", "7"],
+        "3 5 7\nundo\nstate\nquit\n",
+    );
+    let out = stdout(&o);
+    // a game with secrets does not repeat a taken-back move on screen
+    assert!(out.contains("Took back P1's move."), "{out}");
+    let state = &out[out.rfind("> state").expect("state")..];
+    assert!(
+        state.contains("P1 (you): hand [3, 5, 5, 7] · vault [] · kept []"),
+        "{state}"
+    );
+}
