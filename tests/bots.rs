@@ -92,7 +92,11 @@ fn a_redeal_worked_out_once_imagines_the_same_games_and_is_never_used_on_another
     // `b` holds other values where P1 cannot see: `a`'s plan would deal `a`'s cards into it.
     for seed in 0..10 {
         let imagined = b.determinize_by(&plan, seed);
-        assert_eq!(imagined.state(), b.determinize(0, seed).state(), "seed {seed}");
+        assert_eq!(
+            imagined.state(),
+            b.determinize(0, seed).state(),
+            "seed {seed}"
+        );
     }
     // A move changes the position: the plan is made again, not reused.
     let mut c = a.clone();

@@ -208,3 +208,83 @@ fn a_seat_learns_from_a_look_or_a_private_line_but_not_from_public_moves() {
     assert!(told.seat_learned_since(&start, 0), "P1 was told something");
     assert_eq!(told.chance_drawn(), start.chance_drawn());
 }
+
+/// Small Print's `place(b: business, card: paper secret)`: in every seeded bot game, each
+/// announcement of a placement reads `Pn: place 7m (secret)` to every viewer but the mover,
+/// who reads the card; the `--json` stream (the onlooker's log) never names the card.
+#[test]
+fn a_secret_action_argument_is_seen_only_by_its_player() {
+    let program = common::program("rules/small_print.rules");
+    let cards = ["share", "small", "big", "total"];
+    for players in [2, 3] {
+        for seed in 1..6 {
+            let mut game = Game::new(program.clone(), players, seed).expect("starts");
+            let mut bots: Vec<_> = (0..players)
+                .map(|p| BotKind::Random.make(seed, p))
+                .collect();
+            let mut placements = 0;
+            while let Some(&seat) = game.waiting_on().first() {
+                let placing = game
+                    .options(seat)
+                    .iter()
+                    .any(|o| o.label.starts_with("place "));
+                assert_eq!(
+                    game.decision_is_secret(),
+                    placing,
+                    "typed lines are not kept"
+                );
+                let index = ask_bot(&game, seat, bots[seat as usize].as_mut()).expect("a move");
+                game.apply(seat, index).expect("a legal move");
+            }
+            let mover_lines = |viewer: Viewer| -> Vec<String> {
+                game.log(viewer)
+                    .into_iter()
+                    .filter(|l| l.contains(": place "))
+                    .collect()
+            };
+            for p in 0..players {
+                let name = game.seat_name(p);
+                for line in mover_lines(Viewer::Player(p)) {
+                    let own = line.starts_with(&format!("{name}: "));
+                    let named = cards.iter().any(|c| line.ends_with(&format!(" {c}")));
+                    assert_eq!(own, named, "{name} reads `{line}`");
+                    assert_eq!(!own, line.ends_with(" (secret)"), "{name} reads `{line}`");
+                    placements += usize::from(own);
+                }
+            }
+            for line in mover_lines(Viewer::Spectator) {
+                assert!(line.ends_with(" (secret)"), "an onlooker reads `{line}`");
+            }
+            assert!(placements > 0, "seed {seed}: someone placed a card");
+        }
+    }
+    let o = common::meeple(
+        &[
+            "play",
+            "rules/small_print.rules",
+            "--players",
+            "2",
+            "--seed",
+            "3",
+            "--bots",
+            "random",
+            "--json",
+        ],
+        "",
+    );
+    let out = common::stdout(&o);
+    let mut placements = 0;
+    for event in out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).expect("JSON"))
+    {
+        for line in event["log"].as_array().into_iter().flatten() {
+            let line = line.as_str().unwrap_or_default();
+            if line.contains(": place ") {
+                placements += 1;
+                assert!(line.ends_with(" (secret)"), "the JSON log reads `{line}`");
+            }
+        }
+    }
+    assert!(placements > 0, "{out}");
+}

@@ -86,7 +86,7 @@ fn drawing_is_refused_with_five_cards_and_after_another_action() {
         .into_iter()
         .find(|l| l.starts_with("discard "))
         .expect("a discard");
-    play(&mut game, P1, &[&card, "done"]);
+    play(&mut game, P1, &[&card, "none"]);
     let why = game.why(P1, "draw").expect("drawing is refused");
     assert!(
         why.starts_with("drawing takes all three actions, and you have 2 left"),
@@ -104,7 +104,7 @@ fn a_fourth_action_is_refused_the_player_gets_no_more_turns() {
             .into_iter()
             .find(|l| l.starts_with("discard "))
             .expect("a discard");
-        play(&mut game, P1, &[&card, "done"]);
+        play(&mut game, P1, &[&card, "none"]);
     }
     assert_eq!(game.waiting_on(), vec![P2]);
     let card = game

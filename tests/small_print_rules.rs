@@ -50,13 +50,16 @@ fn deciding(g: &Game) -> u8 {
     }
 }
 
-/// The first `place ...` move offered to the seat deciding now: a business of this round.
+/// `place B` for the first business offered to the seat deciding now: a business of this
+/// round (the move is typed with a card after it, its secret argument).
 fn a_place_move(g: &Game) -> String {
-    g.options(deciding(g))
+    let label = g
+        .options(deciding(g))
         .into_iter()
         .map(|o| o.label)
         .find(|l| l.starts_with("place "))
-        .expect("a place move is offered")
+        .expect("a place move is offered");
+    label.split(' ').take(2).collect::<Vec<_>>().join(" ")
 }
 
 fn play(g: &mut Game, moves: &[&str]) {
@@ -70,7 +73,7 @@ fn play(g: &mut Game, moves: &[&str]) {
 /// Places one card (`card`, unmarked) under the first business offered.
 fn place_unmarked(g: &mut Game, card: &str) {
     let place = a_place_move(g);
-    play(g, &[&place, card, "no_marker"]);
+    play(g, &[&format!("{place} {card}"), "no_marker"]);
 }
 
 /// `who` tries `input`: it must be refused, `why` must say the same, and nothing may change.
@@ -94,9 +97,9 @@ fn a_second_marker_of_the_same_kind_in_a_round_is_refused() {
     let mut g = game(2, 3);
     let a = deciding(&g);
     let place = a_place_move(&g);
-    play(&mut g, &[&place, "total", "mark big"]);
+    play(&mut g, &[&format!("{place} total"), "mark big"]);
     play(&mut g, &["pass"]); // the other player passes; `a` places on
-    play(&mut g, &[&place, "share"]);
+    play(&mut g, &[&format!("{place} share")]);
     assert_eq!(deciding(&g), a, "`a` now chooses a marker");
     let offered: Vec<String> = g.options(a).into_iter().map(|o| o.label).collect();
     assert!(!offered.contains(&"mark big".to_string()), "{offered:?}");
@@ -118,7 +121,7 @@ fn a_marker_labelled_share_does_not_exist() {
     let mut g = game(2, 3);
     let a = deciding(&g);
     let place = a_place_move(&g);
-    play(&mut g, &[&place, "share"]);
+    play(&mut g, &[&format!("{place} share")]);
     match assert_refused(&mut g, a, "mark share") {
         MoveError::Illegal { reason, .. } => {
             assert!(reason.contains("markers are labelled"), "{reason}")

@@ -12,6 +12,7 @@ mod lints;
 mod matching;
 mod scenario;
 mod scope;
+mod several;
 mod stmt;
 
 use crate::diag::{Diagnostic, Diagnostics, SourceMap, Span};
@@ -671,6 +672,7 @@ impl<'a> Checker<'a> {
                     d += 1;
                 }
                 ast::Decl::Def(dd) => {
+                    self.no_secret_params(&dd.params);
                     let params = dd
                         .params
                         .iter()
@@ -680,6 +682,7 @@ impl<'a> Checker<'a> {
                     self.def_sigs.push((params, ret));
                 }
                 ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
+                    self.no_secret_params(&p.params);
                     let params: Vec<Type> = p
                         .params
                         .iter()
@@ -1058,6 +1061,23 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// `secret` marks a move's argument: a def's or an effect's parameters are never shown.
+    fn no_secret_params(&mut self, params: &[ast::Param]) {
+        for span in params.iter().filter_map(|p| p.secret) {
+            self.error(
+                Diagnostic::error(
+                    "secret-parameter",
+                    "only an action's parameter can be secret",
+                    span,
+                )
+                .with_label("not an action's parameter")
+                .with_help(
+                    "remove `secret`: what a def or an effect is given is never shown to anyone",
+                ),
+            );
+        }
+    }
+
     fn action(&mut self, id: ir::ActionId, a: &ast::ActionDecl) {
         self.current = Some(Symbol::Action(id));
         let mut scope = Scope::new(true);
@@ -1096,6 +1116,7 @@ impl<'a> Checker<'a> {
                 name: p.name.text.clone(),
                 ty: ty.clone(),
                 bounds,
+                secret: p.secret.is_some(),
             });
             self.bind_param(&mut scope, &p.name, ty);
         }

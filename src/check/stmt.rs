@@ -222,6 +222,7 @@ impl Checker<'_> {
             StmtKind::Secretly {
                 player,
                 players,
+                count,
                 choice,
                 prompt,
                 options,
@@ -238,7 +239,11 @@ impl Checker<'_> {
                 let player_slot = self.bind_local(scope, player, Type::Player);
                 let prompt = self.text(prompt, scope);
                 let (opts, ot) = self.expr(options, scope);
-                let elem = self.element_of(&ot, options.span, "the options");
+                let mut elem = self.element_of(&ot, options.span, "the options");
+                let count = count.as_ref().map(|c| {
+                    elem = Type::List(Box::new(elem.clone()));
+                    self.choose_count(c, options, scope)
+                });
                 let choice_slot = self.bind_local(scope, choice, elem);
                 // The block runs once per chooser: a loop of the engine's, not the designer's.
                 let loops = std::mem::replace(&mut self.loops, 0);
@@ -248,6 +253,7 @@ impl Checker<'_> {
                 S::Secretly {
                     player_slot,
                     players: ps,
+                    count,
                     choice_slot,
                     prompt,
                     options: opts,
@@ -293,12 +299,17 @@ impl Checker<'_> {
                 prompt,
                 options,
                 secret,
+                count,
             } => {
                 let (p, pt) = self.expr(player, scope);
                 self.expect_type(&Type::Player, &pt, player.span, "who chooses");
                 let prompt = self.text(prompt, scope);
                 let (o, ot) = self.expr(options, scope);
-                let elem = self.element_of(&ot, options.span, "the options");
+                let mut elem = self.element_of(&ot, options.span, "the options");
+                let count = count.as_ref().map(|c| {
+                    elem = Type::List(Box::new(elem.clone()));
+                    self.choose_count(c, options, scope)
+                });
                 (
                     S::Choose {
                         slot: 0,
@@ -306,6 +317,7 @@ impl Checker<'_> {
                         prompt,
                         options: o,
                         secret: *secret,
+                        count,
                     },
                     elem,
                 )
@@ -433,6 +445,7 @@ impl Checker<'_> {
                 prompt,
                 options,
                 secret,
+                count,
                 ..
             } => S::Choose {
                 slot,
@@ -440,6 +453,7 @@ impl Checker<'_> {
                 prompt,
                 options,
                 secret,
+                count,
             },
             S::Ask {
                 player,

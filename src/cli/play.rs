@@ -200,7 +200,10 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         let index = ask_bot(&game, seat, bots[seat as usize].as_mut()).unwrap_or(0);
         let secret = game.decision_is_secret();
         let label = game.option_label(seat, index).unwrap_or_default();
+        let recorded = game.history().len();
         match game.apply(seat, index) {
+            // one pick of a choice of several: the decision is streamed when it is whole
+            Ok(()) if game.history().len() == recorded => {}
             Ok(()) => stream.decision(&game),
             Err(MoveError::Runtime(e)) => {
                 let saved = save_failure(&game, &files, &spec, &failure_path);

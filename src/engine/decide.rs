@@ -3,7 +3,7 @@
 
 use super::eval::Eval;
 use super::exec::{err, Cursor, Loop, R};
-use super::moves::{ask_labels, move_label, option_label};
+use super::moves::{ask_labels, move_label, option_label, public_move_label};
 use super::spare;
 use super::{At, Audience, Game, LogEntry, Outcome, Pending};
 use crate::ir::{self, StmtKind as S, Value};
@@ -11,6 +11,10 @@ use crate::ir::{self, StmtKind as S, Value};
 impl Game {
     /// Takes option `index` of `player`'s pending decision.
     pub(super) fn decide(&mut self, player: u8, index: usize) -> R<()> {
+        // One pick of a choice of several that leaves it open is no decision yet.
+        if self.pick_step(player, index) {
+            return Ok(());
+        }
         if self.decisions >= self.limits.decisions {
             let span = self.program.procs[self.program.flow.index()].span;
             return Err(err(
@@ -28,11 +32,16 @@ impl Game {
                 let (a, args) = t.get(&program, index);
                 let def = &program.actions[a.index()];
                 if record {
+                    let name = self.seat_name(player);
                     let label = move_label(&program, &self.state, def, args);
-                    self.announce(
-                        Audience::All,
-                        format!("{}: {label}", self.seat_name(player)),
-                    );
+                    if def.params.iter().any(|p| p.secret) {
+                        // A secret argument is the mover's alone: the others read it hidden.
+                        let public = public_move_label(&program, &self.state, def, args);
+                        self.announce(Audience::Only(vec![player]), format!("{name}: {label}"));
+                        self.announce(Audience::AllBut(vec![player]), format!("{name}: {public}"));
+                    } else {
+                        self.announce(Audience::All, format!("{name}: {label}"));
+                    }
                 }
                 let frame = self.push_frame(def.body, def.locals.max(1 + args.len()));
                 frame.locals[0] = Value::Player(player);
@@ -45,14 +54,20 @@ impl Game {
                 options,
                 slot,
                 secret,
+                pick,
                 ..
             } => {
                 if record {
                     let name = self.seat_name(player);
-                    let text = format!(
-                        "{name} chose {}",
-                        option_label(&program, &self.state, &options, index)
-                    );
+                    let label = match &pick {
+                        Some(p) => {
+                            let label = p.label(&program, &self.state, &options);
+                            self.record_several(player, &label);
+                            label
+                        }
+                        None => option_label(&program, &self.state, &options, index),
+                    };
+                    let text = format!("{name} chose {label}");
                     if secret {
                         self.announce(Audience::Only(vec![player]), text);
                         self.announce(
@@ -63,7 +78,10 @@ impl Game {
                         self.announce(Audience::All, text);
                     }
                 }
-                self.frame().locals[slot as usize] = options[index].clone();
+                self.frame().locals[slot as usize] = match &pick {
+                    Some(p) => p.result(&options),
+                    None => options[index].clone(),
+                };
             }
             Pending::Ask { slot, at, .. } => {
                 if record {
@@ -88,14 +106,25 @@ impl Game {
                     .find(|c| c.seat == player && c.chosen.is_none())
                     .expect("a waiting player");
                 c.chosen = Some(index);
+                let several = c
+                    .pick
+                    .as_ref()
+                    .filter(|_| record)
+                    .map(|p| p.label(&program, &self.state, &c.options));
                 if record {
                     let name = self.seat_name(player);
-                    let label = option_label(&program, &self.state, &c.options, index);
+                    let label = match &several {
+                        Some(label) => label.clone(),
+                        None => option_label(&program, &self.state, &c.options, index),
+                    };
                     self.announce(
                         Audience::Only(vec![player]),
                         format!("{name} chose {label} (secret)"),
                     );
                     self.announce(Audience::AllBut(vec![player]), format!("{name} has chosen"));
+                }
+                if let Some(label) = several {
+                    self.record_several(player, &label);
                 }
                 if choices.iter().all(|c| c.chosen.is_some()) {
                     self.frame().cursors.push(Cursor {

@@ -11,7 +11,7 @@
 //! Known limit: values held by the rule that is running (its local names) are not redealt.
 
 use super::view::{visible, Viewer};
-use super::{Game, Mode, Pending, Rng};
+use super::{open_choice, Game, Mode, Pending, Rng};
 use crate::ir::{KindId, Value, VarDef};
 
 /// Where a hidden value lies.
@@ -218,6 +218,8 @@ impl Game {
         if choices.iter().all(|c| c.chosen.is_none() || c.seat == seat) {
             return;
         }
+        // The seat's own picks of a choice of several it is making stay its own.
+        let own = open_choice(choices, seat).and_then(|c| c.pick.clone());
         if let Some(Pending::Secret { choices, .. }) = &mut self.pending {
             for c in choices.iter_mut() {
                 c.chosen = None;
@@ -226,5 +228,13 @@ impl Game {
         // The options are listed again from the imagined state. A failure leaves the copy as
         // it is: a bot searching it finds that line of play ends there.
         let _ = self.refresh_pending();
+        if let (Some(own), Some(Pending::Secret { choices, .. })) = (own, &mut self.pending) {
+            if let Some(c) = choices
+                .iter_mut()
+                .find(|c| c.seat == seat && c.pick.is_some())
+            {
+                c.pick = Some(own);
+            }
+        }
     }
 }

@@ -4,6 +4,7 @@
 //! frames is plain data, so a paused game can be cloned, backed up and restored.
 
 use super::eval::Eval;
+use super::several::Pick;
 use super::spare;
 use super::State;
 use super::{show, Audience, Game, LogEntry, Outcome, Pending, RuntimeError, SecretChoice, Turn};
@@ -360,7 +361,7 @@ impl Game {
         Ok(Eval::new(&self.program, &self.state).expr(e, &mut frame.locals)?)
     }
 
-    fn eval_with<T>(
+    pub(super) fn eval_with<T>(
         &mut self,
         f: impl FnOnce(&mut Eval, &mut Vec<Value>) -> super::eval::R<T>,
     ) -> R<T> {
@@ -466,11 +467,23 @@ impl Game {
                 prompt,
                 options,
                 secret,
+                count,
             } => {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                let prompt = self.eager_text(prompt)?;
                 let options = self.eval_with(|ev, l| ev.list(options, l))?;
-                if options.is_empty() {
+                let pick = match count {
+                    Some(c) => match self.pick_for(c, p, options.len(), stmt.span)? {
+                        Some(pick) => Some(pick),
+                        None => {
+                            // Nothing may be picked: the choice is the empty list, unasked.
+                            self.frame().locals[*slot as usize] = List::new().into_value();
+                            return Ok(());
+                        }
+                    },
+                    None => None,
+                };
+                let prompt = self.eager_text(prompt)?;
+                if options.is_empty() && pick.is_none() {
                     return Err(err(
                         "no-options",
                         format!("{} must choose from an empty list", self.seat_name(p)),
@@ -485,6 +498,7 @@ impl Game {
                     slot: *slot,
                     secret: *secret,
                     at: here,
+                    pick,
                 });
             }
             S::Ask {
@@ -616,6 +630,7 @@ impl Game {
             S::Secretly {
                 player_slot,
                 players,
+                count,
                 choice_slot,
                 prompt,
                 options,
@@ -629,13 +644,33 @@ impl Game {
                     let found = self
                         .eval_with(|ev, l| ev.list(options, l))
                         .and_then(|o| Ok((o, self.eager_text(prompt)?)));
-                    let (o, prompt) = match found {
+                    let found = found.and_then(|(o, prompt)| {
+                        let pick = match count {
+                            Some(c) => Some(self.pick_for(c, p, o.len(), stmt.span)?),
+                            None => None,
+                        };
+                        Ok((o, prompt, pick))
+                    });
+                    let (o, prompt, pick) = match found {
                         Ok(found) => found,
                         Err(e) => {
                             spare::give_secret_choices(choices);
                             return Err(e);
                         }
                     };
+                    if let Some(pick) = pick {
+                        // A seat that may pick nothing has chosen the empty list, unasked.
+                        let chosen = pick.is_none().then_some(0);
+                        let pick = Some(pick.unwrap_or_else(|| Pick::new(0, 0)));
+                        choices.push(SecretChoice {
+                            seat: p,
+                            prompt,
+                            options: o,
+                            chosen,
+                            pick,
+                        });
+                        continue;
+                    }
                     if o.is_empty() {
                         spare::give_secret_choices(choices);
                         return Err(err(
@@ -650,10 +685,22 @@ impl Game {
                         prompt,
                         options: o,
                         chosen: None,
+                        pick: None,
                     });
                 }
                 if choices.is_empty() {
                     spare::give_secret_choices(choices);
+                } else if choices.iter().all(|c| c.chosen.is_some()) {
+                    self.frame().cursors.push(Cursor {
+                        block: *then,
+                        pc: usize::MAX,
+                        looping: Loop::Secret {
+                            player_slot: *player_slot,
+                            choice_slot: *choice_slot,
+                            choices,
+                            next: 0,
+                        },
+                    });
                 } else {
                     self.pending = Some(Pending::Secret {
                         choices,
@@ -839,7 +886,10 @@ impl Game {
                 if let Some(c) = choices.get(*next) {
                     *next += 1;
                     frame.locals[*player_slot as usize] = Value::Player(c.seat);
-                    frame.locals[*choice_slot as usize] = c.options[c.chosen.unwrap_or(0)].clone();
+                    frame.locals[*choice_slot as usize] = match &c.pick {
+                        Some(pick) => pick.result(&c.options),
+                        None => c.options[c.chosen.unwrap_or(0)].clone(),
+                    };
                     cursor.pc = 0;
                 } else if let Some(Cursor {
                     looping: Loop::Secret { choices, .. },

@@ -16,6 +16,7 @@ mod memo;
 mod moves;
 mod rng;
 mod setup;
+mod several;
 mod spare;
 mod state;
 mod view;
@@ -26,6 +27,7 @@ pub use eval::MAX_CALL_DEPTH;
 pub use exec::{Limits, MAX_PARAMS};
 pub use fixed::FixedChance;
 pub use rng::Rng;
+pub use several::Several;
 pub use state::Domains;
 pub use state::{State, WorkMeter};
 pub use view::Viewer;
@@ -61,8 +63,9 @@ pub struct LogEntry {
     /// What it says.
     pub text: String,
     /// Written by the engine to announce a decision (`P2: play 7D`, `P3 chose B`). Action
-    /// arguments and non-secret choices are public by design; a secret pick is announced to its
-    /// chooser alone.
+    /// arguments and non-secret choices are public by design; a secret pick, and a move's
+    /// `secret` arguments, are announced to the chooser alone (the others read the move with
+    /// them hidden).
     pub announcement: bool,
 }
 
@@ -178,6 +181,8 @@ pub(crate) enum Pending {
         slot: ir::Slot,
         secret: bool,
         at: At,
+        /// A choice of several elements, stepped through one pick at a time.
+        pick: Option<several::Pick>,
     },
     Ask {
         player: u8,
@@ -202,6 +207,8 @@ pub(crate) struct SecretChoice {
     pub(crate) prompt: Option<String>,
     pub(crate) options: ir::List,
     pub(crate) chosen: Option<usize>,
+    /// A choice of several elements, stepped through one pick at a time.
+    pub(crate) pick: Option<several::Pick>,
 }
 
 /// The part of a secret choice that `seat` has still to make.
@@ -364,12 +371,19 @@ impl Game {
         match &self.pending {
             Some(Pending::Turn(t)) if t.player == seat => t.moves.len(),
             Some(Pending::Choose {
-                player, options, ..
-            }) if *player == seat => options.len(),
+                player,
+                options,
+                pick,
+                ..
+            }) if *player == seat => pick
+                .as_ref()
+                .map_or(options.len(), |p| p.count(options.len())),
             Some(Pending::Ask { player, .. }) if *player == seat => 2,
-            Some(Pending::Secret { choices, .. }) => {
-                open_choice(choices, seat).map_or(0, |c| c.options.len())
-            }
+            Some(Pending::Secret { choices, .. }) => open_choice(choices, seat).map_or(0, |c| {
+                c.pick
+                    .as_ref()
+                    .map_or(c.options.len(), |p| p.count(c.options.len()))
+            }),
             _ => 0,
         }
     }
@@ -483,13 +497,21 @@ impl Game {
         })
     }
 
-    /// True if the pending decision is made in secret (`choose secretly`, `secretly each`):
+    /// True if the pending decision is made in secret (`choose secretly`, `secretly each`, a
+    /// turn offering a move with a `secret` argument):
     /// what is typed for it must not be remembered where others could see it.
     pub fn decision_is_secret(&self) -> bool {
-        matches!(
-            self.pending,
-            Some(Pending::Secret { .. }) | Some(Pending::Choose { secret: true, .. })
-        )
+        match &self.pending {
+            Some(Pending::Secret { .. }) | Some(Pending::Choose { secret: true, .. }) => true,
+            // a turn offering a move with a secret argument
+            Some(Pending::Turn(t)) => t.moves.iter().any(|(a, _)| {
+                self.program.actions[a.index()]
+                    .params
+                    .iter()
+                    .any(|p| p.secret)
+            }),
+            _ => false,
+        }
     }
 
     /// The question put to `player`, if they must decide.
@@ -548,6 +570,10 @@ impl Game {
             return None;
         }
         let mut h = std::collections::hash_map::DefaultHasher::new();
+        if let Some(step) = self.step_key(seat, index) {
+            step.hash(&mut h);
+            return Some(h.finish());
+        }
         match self.pending.as_ref()? {
             Pending::Turn(t) => {
                 let (a, args) = t.get(&self.program, index);
@@ -579,10 +605,14 @@ impl Game {
     pub fn options(&self, player: u8) -> Vec<MoveOption> {
         // A list's labels are numbered by the repeats before them: rendered in one pass.
         let list = match &self.pending {
-            Some(Pending::Choose { options, .. }) => Some(&options[..]),
-            Some(Pending::Secret { choices, .. }) => {
-                open_choice(choices, player).map(|c| &c.options[..])
-            }
+            Some(Pending::Choose {
+                options,
+                pick: None,
+                ..
+            }) => Some(&options[..]),
+            Some(Pending::Secret { choices, .. }) => open_choice(choices, player)
+                .filter(|c| c.pick.is_none())
+                .map(|c| &c.options[..]),
             _ => None,
         };
         if let Some(list) = list {
@@ -621,6 +651,9 @@ impl Game {
     /// Applies `player`'s move given as typed (the option's label). On any error the game is
     /// unchanged.
     pub fn apply_label(&mut self, player: u8, input: &str) -> Result<(), MoveError> {
+        if let Some(result) = self.apply_several(player, input) {
+            return result;
+        }
         let wanted = normalize(input);
         let options = self.options(player);
         match options.iter().position(|o| normalize(&o.label) == wanted) {
@@ -634,6 +667,9 @@ impl Game {
     pub fn option_label(&self, player: u8, index: usize) -> Option<String> {
         if index >= self.option_count(player) {
             return None;
+        }
+        if let Some(step) = self.step_label(player, index) {
+            return Some(step);
         }
         let program = &self.program;
         Some(match self.pending.as_ref()? {
@@ -653,12 +689,15 @@ impl Game {
     }
 
     fn apply_checked(&mut self, player: u8, index: usize) -> Result<(), MoveError> {
-        let label = self.option_label(player, index).unwrap_or_default();
         let backup = exec::Backup::take(self);
-        self.history.push(Record {
-            player,
-            choice: label,
-        });
+        // A choice of several is recorded once, whole, when its last step is taken.
+        if self.pick_of(player).is_none() {
+            let label = self.option_label(player, index).unwrap_or_default();
+            self.history.push(Record {
+                player,
+                choice: label,
+            });
+        }
         match self.advance(player, index) {
             Ok(()) => Ok(()),
             Err(e) => {
@@ -687,6 +726,9 @@ impl Game {
 
     /// Why `input` is not a legal move for `player` now, or `None` if it is legal.
     pub fn why(&self, player: u8, input: &str) -> Option<String> {
+        if let Some(reason) = self.why_several(player, input) {
+            return reason;
+        }
         let wanted = normalize(input);
         if self
             .options(player)

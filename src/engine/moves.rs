@@ -475,16 +475,44 @@ pub(super) fn ask_labels(program: &ir::Program, at: At) -> [&str; 2] {
     }
 }
 
+/// A move as its player types it: the action's name and every argument.
 pub(super) fn move_label(
     program: &ir::Program,
     state: &State,
     def: &ir::ActionDef,
     args: &[Value],
 ) -> String {
+    label_showing(program, state, def, args, false)
+}
+
+/// What the word for a secret argument reads to everyone but the player who moved.
+pub(super) const HIDDEN_ARGUMENT: &str = "(secret)";
+
+/// A move as everyone but its player reads it: its secret arguments hidden.
+pub(super) fn public_move_label(
+    program: &ir::Program,
+    state: &State,
+    def: &ir::ActionDef,
+    args: &[Value],
+) -> String {
+    label_showing(program, state, def, args, true)
+}
+
+fn label_showing(
+    program: &ir::Program,
+    state: &State,
+    def: &ir::ActionDef,
+    args: &[Value],
+    hide_secrets: bool,
+) -> String {
     let mut s = def.name.clone();
-    for a in args {
+    for (a, p) in args.iter().zip(&def.params) {
         s.push(' ');
-        s.push_str(&show(program, state, a));
+        if hide_secrets && p.secret {
+            s.push_str(HIDDEN_ARGUMENT);
+        } else {
+            s.push_str(&show(program, state, a));
+        }
     }
     s
 }

@@ -268,6 +268,8 @@ pub struct ActionParam {
     pub ty: Type,
     /// Its bounds, for ints.
     pub bounds: Option<(i64, i64)>,
+    /// Only the player who moves sees its value: others read the move with it hidden.
+    pub secret: bool,
 }
 
 /// An action a player can take on a turn.
@@ -491,13 +493,14 @@ pub enum Place {
 pub enum StmtKind {
     /// Bind a value.
     Let(Slot, Expr),
-    /// Ask a player to pick one of a list.
+    /// Ask a player to pick one of a list, or several as one decision (`count`).
     Choose {
         slot: Slot,
         player: Expr,
         prompt: Text,
         options: Expr,
         secret: bool,
+        count: Option<ChooseCount>,
     },
     /// Ask a player a yes/no question.
     Ask {
@@ -566,6 +569,8 @@ pub enum StmtKind {
     Secretly {
         player_slot: Slot,
         players: Expr,
+        /// How many elements each chooses, when several.
+        count: Option<ChooseCount>,
         choice_slot: Slot,
         prompt: Text,
         options: Expr,
@@ -588,6 +593,17 @@ pub enum StmtKind {
     Break,
     /// Go on with the innermost loop's next pass.
     Continue,
+}
+
+/// How many elements a choice of several takes (its result is a list of them, in list order).
+#[derive(Debug, Clone)]
+pub enum ChooseCount {
+    /// `any of`: none to all.
+    Any,
+    /// `at most k of`.
+    AtMost(Expr),
+    /// `exactly k of`.
+    Exactly(Expr),
 }
 
 /// A text with interpolations.

@@ -30,6 +30,8 @@ pub struct Asking {
     pub seat: Option<u8>,
     /// The line answers a secret choice: it is never remembered.
     pub secret: bool,
+    /// The line names several of the moves at once (`3 5 7`): Tab completes its last word.
+    pub several: bool,
 }
 
 /// A source of command lines.
@@ -47,6 +49,7 @@ pub trait Input {
             Asking {
                 seat: None,
                 secret: true,
+                several: false,
             },
         )
     }
@@ -156,6 +159,7 @@ impl Terminal {
         let mut editor = Editor::<Completions, FileHistory>::new().ok()?;
         editor.set_helper(Some(Completions {
             moves: Vec::new(),
+            several: false,
             files: FilenameCompleter::new(),
         }));
         let mut histories = SeatHistories::new(file.is_none());
@@ -186,6 +190,7 @@ impl Input for Terminal {
     fn read_line(&mut self, prompt: &str, moves: &[String], asking: Asking) -> io::Result<Line> {
         if let Some(h) = self.editor.helper_mut() {
             h.moves = moves.to_vec();
+            h.several = asking.several;
         }
         // The editor holds the history of whoever types now, and nobody else's.
         if self.shown != Some(asking.seat) {
@@ -239,6 +244,8 @@ pub fn history_path() -> PathBuf {
 #[derive(Helper, Hinter, Highlighter, Validator)]
 struct Completions {
     moves: Vec<String>,
+    /// The moves are elements of a choice of several: each word is completed on its own.
+    several: bool,
     files: FilenameCompleter,
 }
 
@@ -259,7 +266,11 @@ impl Completer for Completions {
         if starts("save ") || starts("load ") {
             return self.files.complete(line, pos, ctx);
         }
-        let (start, words): (usize, Vec<&str>) = if starts("why ") {
+        let (start, words): (usize, Vec<&str>) = if self.several && head.contains(' ') {
+            // `3 5 7`: the word being typed is one more element
+            let last = head.rfind(char::is_whitespace).map_or(0, |i| i + 1);
+            (last, self.moves.iter().map(String::as_str).collect())
+        } else if starts("why ") {
             (4, self.moves.iter().map(String::as_str).collect())
         } else {
             let moves = self.moves.iter().map(String::as_str);
@@ -283,8 +294,13 @@ mod tests {
     use super::*;
 
     fn complete(line: &str) -> (usize, Vec<String>) {
+        complete_with(line, false, &["north", "north east", "stay"])
+    }
+
+    fn complete_with(line: &str, several: bool, moves: &[&str]) -> (usize, Vec<String>) {
         let c = Completions {
-            moves: vec!["north".into(), "north east".into(), "stay".into()],
+            moves: moves.iter().map(|m| m.to_string()).collect(),
+            several,
             files: FilenameCompleter::new(),
         };
         let history = rustyline::history::DefaultHistory::new();
@@ -302,6 +318,17 @@ mod tests {
         assert_eq!(complete("st"), (0, vec!["stay".into(), "state".into()]));
         assert_eq!(complete("why s"), (4, vec!["stay".into()]));
         assert_eq!(complete("qu"), (0, vec!["quit".into()]));
+    }
+
+    #[test]
+    fn a_choice_of_several_completes_each_word() {
+        let cards = ["7H", "7S", "QD"];
+        assert_eq!(
+            complete_with("7", true, &cards),
+            (0, vec!["7H".into(), "7S".into()])
+        );
+        assert_eq!(complete_with("7H q", true, &cards), (3, vec!["QD".into()]));
+        assert_eq!(complete_with("7H q", false, &cards), (0, vec![]));
     }
 
     #[test]
@@ -345,13 +372,15 @@ mod tests {
         let p1 = |secret| Asking {
             seat: Some(0),
             secret,
+            several: false,
         };
         assert!(h.record(p1(false), "honest"));
         assert!(!h.record(p1(true), "rock"), "a secret choice is not kept");
         assert!(h.record(
             Asking {
                 seat: Some(1),
-                secret: false
+                secret: false,
+                several: false,
             },
             "cheat"
         ));

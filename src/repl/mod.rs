@@ -224,19 +224,22 @@ impl Session {
                 break;
             }
             let prompt = self.prompt();
-            let moves: Vec<String> = match self.seat() {
-                Some(seat) => self
+            let several = self.seat().and_then(|s| self.game.several(s));
+            let moves: Vec<String> = match (self.seat(), &several) {
+                (_, Some(s)) => s.labels.clone(),
+                (Some(seat), None) => self
                     .game
                     .options(seat)
                     .into_iter()
                     .map(|o| o.label)
                     .collect(),
-                None => Vec::new(),
+                (None, None) => Vec::new(),
             };
             out.flush()?;
             let asking = Asking {
                 seat: self.seat(),
                 secret: self.game.decision_is_secret(),
+                several: several.is_some(),
             };
             let line = match input.read_line(&prompt, &moves, asking)? {
                 Line::Eof => {
@@ -451,6 +454,10 @@ fn has_private_info(program: &Program) -> bool {
     let private =
         |v: &crate::ir::VarDef| v.visibility == Visibility::Secret || v.visible_when.is_some();
     program.globals.iter().any(private)
+        || program
+            .actions
+            .iter()
+            .any(|a| a.params.iter().any(|p| p.secret))
         || program.player_vars.iter().any(private)
         || program.kinds.iter().flat_map(|k| &k.fields).any(private)
         || program.blocks.iter().flat_map(|b| &b.stmts).any(|s| {

@@ -1,6 +1,6 @@
 //! Text the REPL prints: the moves on offer, the outcome, help; and reading a typed move.
 
-use crate::engine::{Game, MoveOption};
+use crate::engine::{Game, MoveOption, Several};
 use std::fmt::Write;
 
 /// The commands, as listed by `help`.
@@ -34,6 +34,9 @@ pub fn moves(game: &Game, seat: u8) -> String {
     let mut out = String::new();
     if let Some(p) = game.prompt(seat) {
         let _ = writeln!(out, "{p}");
+    }
+    if let Some(several) = game.several(seat) {
+        return several_moves(&several, out);
     }
     let options = game.options(seat);
     // Where moves are numbers, the list numbers them `#N`, as they must be typed.
@@ -70,6 +73,44 @@ pub fn moves(game: &Game, seat: u8) -> String {
         let _ = writeln!(
             out,
             "  (these moves are numbers: a number typed is the move of that value; #N is the N-th in the list)"
+        );
+    }
+    out
+}
+
+/// The elements of a choice of several, and how to type it.
+fn several_moves(several: &Several, mut out: String) -> String {
+    let numeric = several.labels.iter().any(|l| l.parse::<i64>().is_ok());
+    let hash = if numeric { "#" } else { "" };
+    let _ = writeln!(
+        out,
+        "  Choose {} of these, typed together (such as `{}`){}:",
+        several.how_many(),
+        several
+            .labels
+            .iter()
+            .take(2)
+            .cloned()
+            .collect::<Vec<_>>()
+            .join(" "),
+        if several.min == 0 {
+            "; `none` for none"
+        } else {
+            ""
+        }
+    );
+    for (i, label) in several.labels.iter().enumerate() {
+        let picked = if several.picked.contains(&i) {
+            " (picked)"
+        } else {
+            ""
+        };
+        let _ = writeln!(out, "  {hash}{}. {label}{picked}", i + 1);
+    }
+    if numeric {
+        let _ = writeln!(
+            out,
+            "  (these are numbers: a number typed is the element of that value; #N is the N-th)"
         );
     }
     out
@@ -113,6 +154,10 @@ fn numeric(options: &[MoveOption]) -> bool {
 /// bare number is a value: one not on offer goes to the engine, which explains). Anything else
 /// is returned as typed, for the engine to explain.
 pub fn resolve(game: &Game, seat: u8, typed: &str) -> Result<String, String> {
+    // A choice of several is read whole by the engine (`3 5 7`, `#2 #4`, `none`).
+    if game.several(seat).is_some() {
+        return Ok(typed.trim().to_string());
+    }
     let options = game.options(seat);
     let folded = fold(typed);
     if let Some(o) = options.iter().find(|o| fold(&o.label) == folded) {

@@ -302,7 +302,14 @@ pub fn action_section(a: &ActionDecl, sources: &SourceMap) -> Section {
         let chosen: Vec<String> = a
             .params
             .iter()
-            .map(|p| format!("{} is {}", p.name.text, domain(&p.ty)))
+            .map(|p| {
+                let secret = if p.secret.is_some() {
+                    " (only the player sees it: the others read the move without it)"
+                } else {
+                    ""
+                };
+                format!("{} is {}{secret}", p.name.text, domain(&p.ty))
+            })
             .collect();
         blocks.push(Block::Para(format!(
             "Typed as `{}`, where {}.",

@@ -4,7 +4,8 @@
 
 use super::expr::{expr, place, possessive, term, text};
 use crate::syntax::ast::{
-    AssignOp, Block, Expr, ExprKind, LetValue, MatchValue, Name, Stmt, StmtKind,
+    AssignOp, Block, ChooseCount, CountKind, Expr, ExprKind, LetValue, MatchValue, Name, Stmt,
+    StmtKind,
 };
 
 /// One line of pseudo-code: its depth of indentation and its words.
@@ -192,6 +193,7 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
         StmtKind::Secretly {
             player,
             players,
+            count,
             choice,
             prompt,
             options,
@@ -201,10 +203,13 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
                 out,
                 depth,
                 format!(
-                    "each {} in {} at the same time chooses {} in secret from {} ({}); then, for each of them in turn:",
+                    "each {} in {} at the same time chooses {}{} in secret from {} ({}); then, for each of them in turn:",
                     player.text,
                     term(players),
                     choice.text,
+                    count
+                        .as_ref()
+                        .map_or(String::new(), |c| format!(" ({})", how_many(c))),
                     super::expr::clause(options),
                     text(prompt)
                 ),
@@ -274,6 +279,15 @@ fn term_or_list(e: &Expr) -> String {
     term(e)
 }
 
+/// How many elements a choice of several takes, in words (`any number of elements`).
+fn how_many(count: &ChooseCount) -> String {
+    match &count.kind {
+        CountKind::Any => "any number of elements".to_string(),
+        CountKind::AtMost(k) => format!("at most {} elements", term(k)),
+        CountKind::Exactly(k) => format!("exactly {} elements", term(k)),
+    }
+}
+
 /// The right-hand side of a `let`, in words.
 pub fn let_value(v: &LetValue) -> String {
     match v {
@@ -283,10 +297,14 @@ pub fn let_value(v: &LetValue) -> String {
             prompt,
             options,
             secret,
+            count,
         } => format!(
-            "{} {}choice from {} ({})",
+            "{} {}choice {}from {} ({})",
             possessive(player),
             if *secret { "secret " } else { "" },
+            count
+                .as_ref()
+                .map_or(String::new(), |c| format!("of {} ", how_many(c))),
             super::expr::clause(options),
             text(prompt)
         ),

@@ -81,6 +81,15 @@ pub(super) fn hidden(decls: &[Decl]) -> Section {
                     ));
                 }
             }
+            Decl::Action(a) => {
+                for p in a.params.iter().filter(|p| p.secret.is_some()) {
+                    items.push(format!(
+                        "in action {}, the player moving gives {} in secret; the others read the \
+                         move without it",
+                        a.name.text, p.name.text
+                    ));
+                }
+            }
             _ => {}
         }
     }

@@ -292,6 +292,8 @@ pub struct Param {
     pub name: Name,
     /// Its declared type.
     pub ty: TypeExpr,
+    /// `secret`: an action's argument only its player sees, where its span is.
+    pub secret: Option<Span>,
 }
 
 /// `def name(params): type = expr`
@@ -532,10 +534,13 @@ pub enum StmtKind {
     Require { cond: Expr, reason: Text },
     /// `end game` or `end game "why"`, with `winners xs` when the ending decides who wins.
     Finish(Option<Text>, Option<Expr>),
-    /// `secretly each p in ps choose x "prompt" from xs then { ... }`
+    /// `secretly each p in ps choose [any of | at most k of | exactly k of] x "prompt" from xs
+    /// then { ... }`
     Secretly {
         player: Name,
         players: Expr,
+        /// How many elements each chooses, when several.
+        count: Option<ChooseCount>,
         choice: Name,
         prompt: Text,
         options: Expr,
@@ -578,12 +583,14 @@ pub enum MatchValue {
 pub enum LetValue {
     /// A plain expression.
     Expr(Expr),
-    /// `choose [secretly] p "prompt" from options`
+    /// `choose [secretly] [any of | at most k of | exactly k of] p "prompt" from options`
     Choose {
         player: Expr,
         prompt: Text,
         options: Expr,
         secret: bool,
+        /// How many elements, when several are chosen as one decision.
+        count: Option<ChooseCount>,
     },
     /// `ask p "prompt" (yes_word, no_word)`: a yes/no decision.
     Ask {
@@ -602,6 +609,26 @@ pub enum LetValue {
         count: Option<Expr>,
         place: Vec<Name>,
     },
+}
+
+/// How many elements a choice of several takes: `any of`, `at most k of`, `exactly k of`.
+#[derive(Debug, Clone)]
+pub struct ChooseCount {
+    /// Which of the three.
+    pub kind: CountKind,
+    /// The words, from `any`/`at`/`exactly` to `of`.
+    pub span: Span,
+}
+
+/// The bound of a [`ChooseCount`].
+#[derive(Debug, Clone)]
+pub enum CountKind {
+    /// `any of`: none, some or all.
+    Any,
+    /// `at most k of`.
+    AtMost(Expr),
+    /// `exactly k of`.
+    Exactly(Expr),
 }
 
 /// A string with `{expr}` interpolations.

@@ -175,10 +175,10 @@ const RESERVED: [&str; 37] = [
 ];
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
-const LEADS: [&str; 32] = [
+const LEADS: [&str; 34] = [
     "and", "or", "not", "in", "if", "then", "else", "where", "by", "for", "of", "from", "when",
     "as", "named", "choose", "ask", "roll", "random", "turn", "tell", "require", "repeat", "while",
-    "only", "shuffle", "until", "expect", "rolls", "picks", "shuffles", "pop",
+    "only", "shuffle", "until", "expect", "rolls", "picks", "shuffles", "pop", "most", "exactly",
 ];
 
 /// Words that, first on a line, continue the expression of the line before.

@@ -456,6 +456,7 @@ impl Lowerer {
                 Param {
                     name: self.name(inner.next().expect("grammar: param name")),
                     ty: self.type_expr(inner.next().expect("grammar: param type")),
+                    secret: inner.next().map(|s| self.span(&s)),
                 }
             })
             .collect()
@@ -659,11 +660,13 @@ impl Lowerer {
         let value = match v.as_rule() {
             Rule::choose_expr => {
                 let mut secret = false;
+                let mut count = None;
                 let mut exprs = Vec::new();
                 let mut prompt = None;
                 for p in v.into_inner() {
                     match p.as_rule() {
                         Rule::secret_flag => secret = true,
+                        Rule::choose_count => count = Some(self.choose_count(p)),
                         Rule::expr => exprs.push(self.expr(p)),
                         Rule::string => prompt = Some(self.text(p)),
                         _ => {}
@@ -675,6 +678,7 @@ impl Lowerer {
                     prompt: prompt.expect("grammar: prompt"),
                     options: exprs.next().expect("grammar: options"),
                     secret,
+                    count,
                 }
             }
             Rule::ask_expr => {
@@ -830,8 +834,10 @@ impl Lowerer {
         let mut exprs = Vec::new();
         let mut prompt = None;
         let mut then = None;
+        let mut count = None;
         for p in pair.into_inner() {
             match p.as_rule() {
+                Rule::choose_count => count = Some(self.choose_count(p)),
                 Rule::name => names.push(self.name(p)),
                 Rule::expr => exprs.push(self.expr(p)),
                 Rule::string => prompt = Some(self.text(p)),
@@ -844,11 +850,29 @@ impl Lowerer {
         StmtKind::Secretly {
             player: names.next().expect("grammar: player"),
             players: exprs.next().expect("grammar: players"),
+            count,
             choice: names.next().expect("grammar: choice"),
             prompt: prompt.expect("grammar: prompt"),
             options: exprs.next().expect("grammar: options"),
             then: then.expect("grammar: then"),
         }
+    }
+
+    /// `any of`, `at most k of`, `exactly k of`.
+    fn choose_count(&self, pair: Pair<Rule>) -> ChooseCount {
+        let span = self.span(&pair);
+        let inner = pair.into_inner().next().expect("grammar: a count");
+        let rule = inner.as_rule();
+        let bound = inner
+            .into_inner()
+            .find(|p| p.as_rule() == Rule::expr)
+            .map(|p| self.expr(p));
+        let kind = match (rule, bound) {
+            (Rule::count_at_most, Some(k)) => CountKind::AtMost(k),
+            (Rule::count_exactly, Some(k)) => CountKind::Exactly(k),
+            _ => CountKind::Any,
+        };
+        ChooseCount { kind, span }
     }
 
     fn args(&self, pair: Pair<Rule>) -> Vec<Expr> {
