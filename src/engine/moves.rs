@@ -6,7 +6,7 @@
 use super::eval::Eval;
 use super::exec::{err, MAX_PARAMS, R};
 use super::spare;
-use super::{normalize, show, At, Game, Pending, RuntimeError, State, Turn};
+use super::{normalize, show, At, Game, Pending, State, Turn};
 use crate::ir::{self, StmtKind as S, Value};
 
 /// The most combinations of parameter values a turn tries, over all its actions: far more moves
@@ -103,23 +103,63 @@ impl Game {
                 continue;
             }
             let rest = &def.requires[plan.shared..];
-            if plan.narrow {
-                self.narrowed_moves(program, a, &rest[0], &rest[1..], locals, turn)?;
-                continue;
+            // The first parameter's values to try: all of them, or only the elements of the
+            // list of a `p in xs` that comes next (found once, in the order of the values).
+            let mut firsts = spare::indices();
+            let rest = if plan.narrow {
+                let found = self.members(program, &def.params[0], &rest[0], locals, &mut firsts);
+                if let Err(e) = found {
+                    spare::give_indices(firsts);
+                    return Err(e);
+                }
+                &rest[1..]
+            } else {
+                firsts.extend(0..sizes[0]);
+                rest
+            };
+            let result = self.combinations(program, a, &sizes[..n], &firsts, rest, locals, turn);
+            spare::give_indices(firsts);
+            result?;
+        }
+        Ok(())
+    }
+
+    /// Tries every combination of the parameters' values, the first taking only the values
+    /// `firsts` (indices, ascending), the last changing fastest; keeps those whose `requires` hold.
+    #[allow(clippy::too_many_arguments)]
+    fn combinations(
+        &self,
+        program: &ir::Program,
+        a: ir::ActionId,
+        sizes: &[usize],
+        firsts: &[usize],
+        requires: &[ir::Require],
+        locals: &mut [Value],
+        turn: &mut Turn,
+    ) -> R<()> {
+        let def = &program.actions[a.index()];
+        let n = sizes.len();
+        if n == 0 {
+            if self.all_hold(program, requires, locals)? {
+                turn.moves.push((a, turn.args.len() as u32));
             }
+            return Ok(());
+        }
+        for &first in firsts {
             let mut digits = [0usize; MAX_PARAMS];
+            digits[0] = first;
             loop {
                 for (i, (p, d)) in def.params.iter().zip(digits).enumerate() {
                     locals[1 + i] = self.domain_value(&p.ty, p.bounds, d);
                 }
-                if self.all_hold(program, rest, locals)? {
+                if self.all_hold(program, requires, locals)? {
                     turn.moves.push((a, turn.args.len() as u32));
                     turn.args.extend_from_slice(&locals[1..1 + n]);
                 }
-                // Advance the odometer; done when every digit has wrapped.
+                // Advance the odometer over the other parameters; done when each has wrapped.
                 let mut i = n;
                 let done = loop {
-                    if i == 0 {
+                    if i <= 1 {
                         break true;
                     }
                     i -= 1;
@@ -137,53 +177,28 @@ impl Game {
         Ok(())
     }
 
-    /// The moves of a one-parameter action whose next requirement is `p in xs`: only the
-    /// elements of `xs` are tried, in the order of the parameter's values.
-    fn narrowed_moves(
+    /// The values of `param` that are elements of the list of `membership` (`p in xs`), as
+    /// indices among the parameter's values, ascending and without repeats.
+    fn members(
         &self,
         program: &ir::Program,
-        a: ir::ActionId,
+        param: &ir::ActionParam,
         membership: &ir::Require,
-        rest: &[ir::Require],
         locals: &mut [Value],
-        turn: &mut Turn,
+        out: &mut Vec<usize>,
     ) -> R<()> {
-        let def = &program.actions[a.index()];
-        let param = &def.params[0];
         let ir::ExprKind::Binary(_, _, list) = &membership.cond.kind else {
             return Ok(());
         };
-        let mut candidates = spare::indices();
-        let found = Eval::new(program, &self.state)
-            .items(list, locals)
-            .map(|items| {
-                candidates.extend(
-                    items
-                        .iter()
-                        .filter_map(|v| self.domain_index(program, &param.ty, param.bounds, v)),
-                );
-            });
-        candidates.sort_unstable();
-        candidates.dedup();
-        let mut result = found.map_err(RuntimeError::from);
-        if result.is_ok() {
-            for &d in candidates.iter() {
-                locals[1] = self.domain_value(&param.ty, param.bounds, d);
-                match self.all_hold(program, rest, locals) {
-                    Ok(true) => {
-                        turn.moves.push((a, turn.args.len() as u32));
-                        turn.args.push(locals[1].clone());
-                    }
-                    Ok(false) => {}
-                    Err(e) => {
-                        result = Err(e);
-                        break;
-                    }
-                }
-            }
-        }
-        spare::give_indices(candidates);
-        result
+        let items = Eval::new(program, &self.state).items(list, locals)?;
+        out.extend(
+            items
+                .iter()
+                .filter_map(|v| self.domain_index(program, &param.ty, param.bounds, v)),
+        );
+        out.sort_unstable();
+        out.dedup();
+        Ok(())
     }
 
     /// True if every requirement holds, with `me` and the arguments in `locals`.

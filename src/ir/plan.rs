@@ -3,9 +3,9 @@
 //! Two facts found once, when the program is checked:
 //! - the leading requirements that read no parameter hold or fail for every combination
 //!   alike, so a turn checks them once;
-//! - a single-parameter action whose next requirement is `p in xs` (with `xs` reading no
-//!   parameter) can only take the elements of `xs`, so a turn tries those alone, in the
-//!   order of the parameter's values.
+//! - an action whose next requirement is `p in xs`, `p` its first parameter and `xs` reading
+//!   no parameter, can only give `p` the elements of `xs`, so a turn tries those alone for `p`,
+//!   in the order of its values (with every value of the other parameters, as before).
 //!
 //! Both keep the moves, their order, the requirement that explains a refusal and any error a
 //! requirement raises exactly as trying every combination would.
@@ -17,7 +17,7 @@ use super::{ActionDef, BinOp, Expr, ExprKind, Slot};
 pub struct MovePlan {
     /// How many leading requirements read no parameter.
     pub shared: usize,
-    /// True if requirement `shared` is `p in xs`, the action's only parameter in a list that
+    /// True if requirement `shared` is `p in xs`, the action's first parameter in a list that
     /// reads no parameter.
     pub narrow: bool,
 }
@@ -32,7 +32,7 @@ impl MovePlan {
             .iter()
             .take_while(|r| !reads_params(&r.cond))
             .count();
-        let narrow = action.params.len() == 1
+        let narrow = !action.params.is_empty()
             && action
                 .requires
                 .get(shared)
@@ -93,8 +93,8 @@ action rest {
         assert_eq!((p[0].shared, p[0].narrow), (1, true), "play");
         assert_eq!(
             (p[1].shared, p[1].narrow),
-            (0, false),
-            "two parameters never narrow"
+            (0, true),
+            "the first of two parameters narrows"
         );
         assert_eq!(
             (p[2].shared, p[2].narrow),
