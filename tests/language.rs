@@ -521,3 +521,112 @@ fn internal_bookkeeping_is_in_no_view() {
         assert!(view.contains("colour 3"), "{view}");
     }
 }
+
+const BIDS: &str = r#"
+game "Bids" { players 2 }
+
+player var coins: int in 0..20 = 5
+var high: int in 0..20 = 0
+
+flow {
+  repeat 2 {
+    for p in players {
+      turn p
+    }
+  }
+}
+
+def cap(p: player): int = min([p.coins, 4])
+
+action bid(n: int in high + 1..me.coins) "Bid" {
+  high = n
+}
+
+action spend(k: int in 1..cap(me)) "Spend" {
+  me.coins -= k
+}
+
+action pass "Pass" { }
+
+score(p) = p.coins
+
+scenario "the ends are worked out for the player moving, from the state" {
+  set P1.coins = 3
+  expect refused P1 "bid 4" because "from 1 to 3"
+  expect refused P1 "spend 4" because "from 1 to 3"
+  play P1 "bid 3"
+  expect refused P2 "bid 3" because "from 4 to 5"
+  play P2 "spend 4"
+  expect P2.coins == 1
+  expect refused P1 "bid 4" because "no value now"
+}
+"#;
+
+#[test]
+fn a_parameter_range_follows_the_mover_and_the_state() {
+    scenarios_pass(BIDS);
+    let program = Arc::new(check_source("bids.rules", BIDS).program.expect("clean"));
+    let game = meeple::engine::Game::new(program, 2, 1).expect("starts");
+    let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+    assert_eq!(
+        labels,
+        [
+            "bid 1", "bid 2", "bid 3", "bid 4", "bid 5", "spend 1", "spend 2", "spend 3",
+            "spend 4", "pass"
+        ]
+    );
+}
+
+#[test]
+fn a_parameter_range_that_could_be_unbounded_or_too_wide_is_refused() {
+    let src = r#"
+game "Ranges" { players 2..3 }
+player var coins: int = 3
+player var hand: list of int = []
+var track: int in -5..5 = 0
+flow { for p in players { turn p } }
+action a(n: int in 1..me.coins) { }
+action b(n: int in 0..count(me.hand)) { }
+action c(n: int in -me.coins..0) { }
+action d(n: int in 1..player_count * 400) { }
+action e(n: int in 0..min([count(me.hand), 10]) + track * 2) { }
+action f(n: int in track..abs(track) % 3 + by players { 2: 4, 3: 6 }) { }
+action g(n: int in me.coins) { }
+action pass { }
+score(p) = p.coins
+"#;
+    let loaded = check_source("ranges.rules", src);
+    let errors: Vec<(&str, String)> = loaded
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.code, d.message.clone()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (
+                "infinite-domain",
+                "parameter `n` could take any number of values".to_string()
+            ),
+            (
+                "infinite-domain",
+                "parameter `n` could take any number of values".to_string()
+            ),
+            (
+                "infinite-domain",
+                "parameter `n` could take any number of values".to_string()
+            ),
+            (
+                "infinite-domain",
+                "parameter `n` could take 1200 values, from 1 to 1200".to_string()
+            ),
+            (
+                "not-constant",
+                "the values of a parameter are a range `lo..hi`".to_string()
+            ),
+        ],
+        "{errors:?}"
+    );
+}

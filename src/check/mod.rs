@@ -10,6 +10,7 @@ pub mod index;
 mod init_order;
 mod lints;
 mod matching;
+mod ranges;
 mod scenario;
 mod scope;
 mod stmt;
@@ -75,6 +76,7 @@ fn run(
     checker.declare();
     checker.signatures();
     checker.bodies();
+    checker.bound_param_ranges(MAX_PARAM_VALUES);
     checker.order_initial_values();
     lints::run(&mut checker);
     let mut diags = std::mem::take(&mut checker.diags);
@@ -1062,12 +1064,30 @@ impl<'a> Checker<'a> {
         self.current = Some(Symbol::Action(id));
         let mut scope = Scope::new(true);
         let mut params = Vec::new();
+        // Ranges written with expressions see `me` only: their slots follow the parameters'.
+        let mut range_scope = Scope::new(true);
+        for _ in &a.params {
+            range_scope.shadow(" ", Type::Error, a.name.span);
+        }
         for p in &a.params {
-            let (ty, bounds) = self.resolve_type(&p.ty);
+            let (ty, bounds, range) = match &p.ty {
+                ast::TypeExpr::Int {
+                    bounds: Some(b), ..
+                } if consts::range(b).is_none() => {
+                    (Type::Int, None, self.param_range(b, &mut range_scope))
+                }
+                _ => {
+                    let (ty, bounds) = self.resolve_type(&p.ty);
+                    (ty, bounds, None)
+                }
+            };
+            let dynamic = ty == Type::Int
+                && bounds.is_none()
+                && !matches!(p.ty, ast::TypeExpr::Int { bounds: None, .. });
             let finite = matches!(
                 ty,
                 Type::Player | Type::Bool | Type::Enum(_) | Type::Entity(_) | Type::Error
-            ) || (ty == Type::Int && bounds.is_some());
+            ) || (ty == Type::Int && (bounds.is_some() || dynamic));
             // Every value becomes a move in the list: a range too wide to list is no better.
             let width = bounds.map_or(0, |(lo, hi)| (hi as i128) - (lo as i128) + 1);
             if width > MAX_PARAM_VALUES {
@@ -1096,6 +1116,7 @@ impl<'a> Checker<'a> {
                 name: p.name.text.clone(),
                 ty: ty.clone(),
                 bounds,
+                range,
             });
             self.bind_param(&mut scope, &p.name, ty);
         }
@@ -1144,8 +1165,39 @@ impl<'a> Checker<'a> {
         def.params = params;
         def.requires = requires;
         def.body = body;
-        def.locals = scope.max_slots();
+        def.locals = scope.max_slots().max(range_scope.max_slots());
         def.plan = ir::MovePlan::of(def);
+    }
+
+    /// The ends of a parameter's `int in lo..hi` written with expressions, checked as numbers
+    /// that read `me` and the state; how far they reach is proved once every body is checked.
+    fn param_range(
+        &mut self,
+        b: &ast::Expr,
+        scope: &mut Scope,
+    ) -> Option<Box<(ir::Expr, ir::Expr)>> {
+        let ast::ExprKind::Binary {
+            op: ast::BinOp::Range,
+            lhs,
+            rhs,
+        } = &b.kind
+        else {
+            self.error(
+                Diagnostic::error(
+                    "not-constant",
+                    "the values of a parameter are a range `lo..hi`",
+                    b.span,
+                )
+                .with_label("not a range")
+                .with_help("write `int in 1..me.coins`"),
+            );
+            return None;
+        };
+        let (lo, lo_ty) = self.expr(lhs, scope);
+        self.expect_type(&Type::Int, &lo_ty, lhs.span, "the low end of a range");
+        let (hi, hi_ty) = self.expr(rhs, scope);
+        self.expect_type(&Type::Int, &hi_ty, rhs.span, "the high end of a range");
+        Some(Box::new((lo, hi)))
     }
 
     fn bind_param(&mut self, scope: &mut Scope, name: &ast::Name, ty: Type) {

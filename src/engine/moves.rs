@@ -55,10 +55,13 @@ impl Game {
             let n = def.params.len();
             // An odometer over the parameters' values: each index counts up to its domain's
             // size, the last fastest.
-            let sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
+            // A range written with expressions counts here as the widest it could be.
+            let mut bounds: [Option<(i64, i64)>; MAX_PARAMS] =
+                std::array::from_fn(|i| def.params.get(i).and_then(|p| p.bounds));
+            let mut sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
                 def.params
                     .get(i)
-                    .map_or(1, |p| self.domain_size(program, &p.ty, p.bounds))
+                    .map_or(1, |p| self.domain_size(program, &p.ty, bounds[i]))
             });
             if n > sizes.len() {
                 return Err(err(
@@ -102,15 +105,23 @@ impl Game {
             if !self.all_hold(program, &def.requires[..plan.shared], locals)? {
                 continue;
             }
+            if self.param_ranges(program, def, locals, &mut bounds)? {
+                for (i, p) in def.params.iter().enumerate() {
+                    sizes[i] = self.domain_size(program, &p.ty, bounds[i]);
+                }
+                if sizes[..n].contains(&0) {
+                    continue;
+                }
+            }
             let rest = &def.requires[plan.shared..];
             if plan.narrow {
-                self.narrowed_moves(program, a, &rest[0], &rest[1..], locals, turn)?;
+                self.narrowed_moves(program, a, bounds[0], &rest[0], &rest[1..], locals, turn)?;
                 continue;
             }
             let mut digits = [0usize; MAX_PARAMS];
             loop {
                 for (i, (p, d)) in def.params.iter().zip(digits).enumerate() {
-                    locals[1 + i] = self.domain_value(&p.ty, p.bounds, d);
+                    locals[1 + i] = self.domain_value(&p.ty, bounds[i], d);
                 }
                 if self.all_hold(program, rest, locals)? {
                     turn.moves.push((a, turn.args.len() as u32));
@@ -139,10 +150,12 @@ impl Game {
 
     /// The moves of a one-parameter action whose next requirement is `p in xs`: only the
     /// elements of `xs` are tried, in the order of the parameter's values.
+    #[allow(clippy::too_many_arguments)]
     fn narrowed_moves(
         &self,
         program: &ir::Program,
         a: ir::ActionId,
+        bounds: Option<(i64, i64)>,
         membership: &ir::Require,
         rest: &[ir::Require],
         locals: &mut [Value],
@@ -160,7 +173,7 @@ impl Game {
                 candidates.extend(
                     items
                         .iter()
-                        .filter_map(|v| self.domain_index(program, &param.ty, param.bounds, v)),
+                        .filter_map(|v| self.domain_index(program, &param.ty, bounds, v)),
                 );
             });
         candidates.sort_unstable();
@@ -168,7 +181,7 @@ impl Game {
         let mut result = found.map_err(RuntimeError::from);
         if result.is_ok() {
             for &d in candidates.iter() {
-                locals[1] = self.domain_value(&param.ty, param.bounds, d);
+                locals[1] = self.domain_value(&param.ty, bounds, d);
                 match self.all_hold(program, rest, locals) {
                     Ok(true) => {
                         turn.moves.push((a, turn.args.len() as u32));
@@ -184,6 +197,29 @@ impl Game {
         }
         spare::give_indices(candidates);
         result
+    }
+
+    /// The ranges of an action's parameters written with expressions, evaluated with `me` in
+    /// `locals`, each kept within the widest range the checker proved (`bounds` holds it on
+    /// entry). False if the action has none.
+    fn param_ranges(
+        &self,
+        program: &ir::Program,
+        def: &ir::ActionDef,
+        locals: &mut [Value],
+        bounds: &mut [Option<(i64, i64)>; MAX_PARAMS],
+    ) -> R<bool> {
+        let mut any = false;
+        for (i, p) in def.params.iter().enumerate() {
+            let (Some(range), Some((widest_lo, widest_hi))) = (&p.range, p.bounds) else {
+                continue;
+            };
+            let lo = Eval::new(program, &self.state).int(&range.0, locals)?;
+            let hi = Eval::new(program, &self.state).int(&range.1, locals)?;
+            bounds[i] = Some((lo.max(widest_lo), hi.min(widest_hi)));
+            any = true;
+        }
+        Ok(any)
     }
 
     /// True if every requirement holds, with `me` and the arguments in `locals`.
@@ -278,11 +314,8 @@ impl Game {
         player: u8,
         args: &[Value],
     ) -> R<Option<(usize, String)>> {
-        let mut locals = vec![Value::None; def.locals.max(1 + args.len())];
-        locals[0] = Value::Player(player);
-        for (i, a) in args.iter().enumerate() {
-            locals[1 + i] = a.clone();
-        }
+        let mut locals = action_locals(def, player, args.len());
+        locals[1..1 + args.len()].clone_from_slice(args);
         match self.first_failing_in(program, def, &mut locals)? {
             Some(i) => {
                 let reason =
@@ -291,6 +324,43 @@ impl Game {
             }
             None => Ok(None),
         }
+    }
+
+    /// Why an argument is outside its parameter's range written with expressions, if one is.
+    fn out_of_range(
+        &self,
+        program: &ir::Program,
+        def: &ir::ActionDef,
+        player: u8,
+        args: &[Value],
+    ) -> Option<String> {
+        let mut locals = action_locals(def, player, args.len());
+        let mut bounds = [None; MAX_PARAMS];
+        match self.param_ranges(program, def, &mut locals, &mut bounds) {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => return Some(format!("the range of a parameter failed to evaluate: {e}")),
+        }
+        def.params
+            .iter()
+            .zip(args)
+            .enumerate()
+            .find_map(|(i, (p, v))| {
+                let (Some(range), Some((lo, hi)), Value::Int(n)) = (&p.range, bounds[i], v) else {
+                    return None;
+                };
+                let written = program.sources.snippet(range.0.span.to(range.1.span));
+                (*n < lo || *n > hi).then(|| {
+                    if lo > hi {
+                        format!("<{}> has no value now (its range is `{written}`)", p.name)
+                    } else {
+                        format!(
+                            "<{}> is from {lo} to {hi} now (its range is `{written}`)",
+                            p.name
+                        )
+                    }
+                })
+            })
     }
 
     /// The index of the first requirement that fails, with `me` and the arguments in `locals`.
@@ -404,7 +474,16 @@ impl Game {
                     return self.no_such_arguments(def, &combos, &rest, &shown);
                 };
                 let args = args.clone();
-                match self.first_failing(&program, def, player, &args) {
+                let failing = self.first_failing(&program, def, player, &args);
+                // A range written with expressions is looked at after the requirements that
+                // read no parameter, as when moves are listed.
+                let shared = matches!(&failing, Ok(Some((i, _))) if *i < def.plan.shared);
+                if let (false, Some(why)) =
+                    (shared, self.out_of_range(&program, def, player, &args))
+                {
+                    return why;
+                }
+                match failing {
                     Ok(Some((i, reason))) => {
                         let cond = program.sources.snippet(def.requires[i].cond.span);
                         format!("{reason} (requires `{cond}`)")
@@ -421,6 +500,13 @@ impl Game {
             None => "the game is over".to_string(),
         }
     }
+}
+
+/// The slots of an action taken by `player`, `me` set and its `n` arguments still to fill.
+fn action_locals(def: &ir::ActionDef, player: u8, n: usize) -> Vec<Value> {
+    let mut locals = vec![Value::None; def.locals.max(1 + n)];
+    locals[0] = Value::Player(player);
+    locals
 }
 
 /// The label of option `index` of a list: the value as shown, numbered (`#2`, `#3`) when an

@@ -266,8 +266,12 @@ pub struct ActionParam {
     pub name: String,
     /// Its type.
     pub ty: Type,
-    /// Its bounds, for ints.
+    /// Its bounds, for ints: the range itself, or, when `range` is set, the widest range that
+    /// the checker proved its ends stay within.
     pub bounds: Option<(i64, i64)>,
+    /// The ends of `int in lo..hi` when they are expressions (`1..me.coins`), evaluated with
+    /// `me` bound each time moves are listed.
+    pub range: Option<Box<(Expr, Expr)>>,
 }
 
 /// An action a player can take on a turn.
