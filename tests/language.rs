@@ -630,3 +630,104 @@ score(p) = p.coins
         "{errors:?}"
     );
 }
+
+const CHART: &str = r#"
+game "Chart" { players 2 }
+
+die d6: 1..6
+enum event { crash, quiet, boom }
+kind suit named coins, cups { }
+
+table chart(event: event, pays: int, doubled: list of suit, again: bool) {
+  (crash, -2, [], false),
+  (quiet, 0, [coins], false),
+  (quiet, 0, [coins, cups], false),
+  (boom, 4, [cups], true),
+}
+
+kind card[count(chart)] shown as "{it.event}" {
+  event: event = nth(chart, index).event
+  pays: int = nth(chart, index).pays
+}
+
+player var coins: int = 3
+
+flow {
+  for p in players {
+    turn p
+  }
+}
+
+action tempt "Roll" {
+  let r = roll d6
+  me.coins += nth(chart, (r + 1) / 2 + 1).pays
+}
+
+score(p) = p.coins
+
+scenario "rows are read by position, columns by name" {
+  expect count(chart) == 4 and count(card) == 4
+  expect [c.pays for c in card] == [-2, 0, 0, 4]
+  expect nth(chart, 3).doubled == [coins, cups] and nth(chart, 4).again
+  expect [nth(chart, i).event for i in 1..4] == [crash, quiet, quiet, boom]
+  rolls 6
+  play "tempt"
+  expect P1.coins == 7
+}
+
+"#;
+
+#[test]
+fn a_table_is_read_by_row_and_column() {
+    scenarios_pass(CHART);
+}
+
+#[test]
+fn a_row_past_the_end_of_a_table_is_out_of_range() {
+    let src = CHART.replace("(r + 1) / 2 + 1", "r");
+    let program = Arc::new(check_source("chart.rules", &src).program.expect("clean"));
+    let reports = meeple::scenario::run_all(&program);
+    let failure = format!("{:?}", reports[0].failure);
+    assert!(
+        failure.contains("row 6 of table `chart`, which has 4 rows"),
+        "{failure}"
+    );
+}
+
+#[test]
+fn table_mistakes_have_their_codes() {
+    let src = r#"
+game "Charts" { players 2 }
+enum event { crash, boom }
+table chart(event: event, pays: int, event: int) {
+  (crash, -2, 1),
+  (boom, 4),
+  (boom, true, 1),
+  (boom, player_count, 1),
+}
+table unread(n: int) { (1) }
+player var coins: int = 3
+flow { for p in players { turn p } }
+action tempt {
+  me.coins += nth(chart, 1).pay
+  me.coins += count(chart)
+  let c = chart
+}
+score(p) = p.coins
+"#;
+    let loaded = check_source("charts.rules", src);
+    assert_eq!(
+        codes(&loaded),
+        [
+            "duplicate-definition",
+            "wrong-row-length",
+            "type-mismatch",
+            "not-constant",
+            "unused-definition",
+            "unknown-column",
+            "table-as-value",
+        ],
+        "{:?}",
+        loaded.diagnostics
+    );
+}

@@ -14,6 +14,7 @@ mod ranges;
 mod scenario;
 mod scope;
 mod stmt;
+mod tables;
 
 use crate::diag::{Diagnostic, Diagnostics, SourceMap, Span};
 use crate::ir::{self, Type};
@@ -158,6 +159,7 @@ impl<'a> Checker<'a> {
                 player_vars: Vec::new(),
                 kinds: Vec::new(),
                 dice: Vec::new(),
+                tables: Vec::new(),
                 defs: Vec::new(),
                 procs: Vec::new(),
                 actions: Vec::new(),
@@ -394,6 +396,7 @@ impl<'a> Checker<'a> {
                         mutable: false,
                     });
                 }
+                ast::Decl::Table(t) => self.declare_table(t),
                 ast::Decl::Die(d) => {
                     let id = ir::DieId(self.program.dice.len() as u32);
                     self.define(&d.name, Symbol::Die(id));
@@ -587,8 +590,13 @@ impl<'a> Checker<'a> {
     fn signatures(&mut self) {
         let merged = self.merged;
         let (mut g, mut pv, mut k, mut d) = (0, 0, 0, 0);
+        let mut tables = 0;
         for decl in &merged.decls {
             match decl {
+                ast::Decl::Table(t) => {
+                    self.table_columns(ir::TableId(tables), t);
+                    tables += 1;
+                }
                 ast::Decl::Var(v) => {
                     let (ty, bounds) = self.resolve_type(&v.ty);
                     let target = if v.per_player {
@@ -823,6 +831,7 @@ impl<'a> Checker<'a> {
     fn bodies(&mut self) {
         let merged = self.merged;
         let (mut g, mut pv, mut k, mut df) = (0usize, 0usize, 0usize, 0usize);
+        let mut tables = 0;
         let mut flow = None;
         for decl in &merged.decls {
             match decl {
@@ -1019,6 +1028,10 @@ impl<'a> Checker<'a> {
                         },
                         span: inv.cond.span,
                     });
+                }
+                ast::Decl::Table(t) => {
+                    self.table_rows(ir::TableId(tables), t);
+                    tables += 1;
                 }
                 ast::Decl::Game(_)
                 | ast::Decl::Variant(_)

@@ -126,6 +126,11 @@ fn components(decls: &[Decl], program: &Arc<Program>, sources: &SourceMap) -> Se
         blocks.push(Block::Items(enums));
     }
     for d in decls {
+        if let Decl::Table(t) = d {
+            blocks.extend(decls::table_blocks(t, sources));
+        }
+    }
+    for d in decls {
         if let Decl::Kind(k) = d {
             let columns = decls::by_index(k);
             let table = if columns.is_empty() {

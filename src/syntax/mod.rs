@@ -95,6 +95,7 @@ pub const KEYWORDS: &[&str] = &[
     "shuffle",
     "shuffles",
     "source",
+    "table",
     "tell",
     "then",
     "true",
@@ -276,6 +277,7 @@ fn misspelt_keyword(file: FileId, text: &str, at: usize) -> Option<Diagnostic> {
 /// block, most likely means a `}` was left out above.
 const DECLARATION_STARTS: &[&str] = &[
     "game",
+    "table",
     "variant",
     "enum",
     "var",
