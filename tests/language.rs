@@ -731,3 +731,137 @@ score(p) = p.coins
         loaded.diagnostics
     );
 }
+
+const GIFTS: &str = r#"
+game "Gifts" { players 2..3 }
+
+player var coins: int = 2
+
+flow {
+  repeat 2 {
+    for p in players {
+      turn p
+    }
+  }
+}
+
+action give "Give a coin to another player" {
+  let to = choose me "Give to whom?" from others(me)
+  me.coins -= 1
+  to.coins += 1
+}
+
+action keep "Keep your coins" { }
+
+score(p) = p.coins
+"#;
+
+fn gifts(always_ask: bool) -> Arc<meeple::ir::Program> {
+    let src = if always_ask {
+        GIFTS.replace("{ players 2..3 }", "{ players 2..3  always ask }")
+    } else {
+        GIFTS.to_string()
+    };
+    Arc::new(check_source("gifts.rules", &src).program.expect("clean"))
+}
+
+#[test]
+fn a_choice_of_one_option_is_taken_unless_the_game_always_asks() {
+    // Two players: the only other player is taken, with a line in the log; no decision.
+    let mut game = meeple::engine::Game::new(gifts(false), 2, 1).expect("starts");
+    game.apply_label(0, "give").expect("legal");
+    assert_eq!(game.to_decide(), Some(1));
+    assert_eq!(game.decisions(), 1);
+    assert!(game
+        .log(meeple::engine::Viewer::Spectator)
+        .iter()
+        .any(|l| l.contains("P1 chose P2 (the only option)")));
+    // Three players: two options, asked.
+    let mut game = meeple::engine::Game::new(gifts(false), 3, 1).expect("starts");
+    game.apply_label(0, "give").expect("legal");
+    assert_eq!(game.to_decide(), Some(0));
+    // `always ask`: one option is asked too.
+    let mut game = meeple::engine::Game::new(gifts(true), 2, 1).expect("starts");
+    game.apply_label(0, "give").expect("legal");
+    assert_eq!(game.to_decide(), Some(0));
+    let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+    assert_eq!(labels, ["P2"]);
+    game.apply_label(0, "P2").expect("the only option");
+    assert_eq!(game.decisions(), 2);
+}
+
+/// A game in which every choice is asked, two decisions in: P1 gave to P2.
+fn game_asking() -> meeple::engine::Game {
+    let mut game = meeple::engine::Game::new(gifts(true), 2, 1).expect("starts");
+    game.apply_label(0, "give").expect("legal");
+    game.apply_label(0, "P2").expect("legal");
+    game
+}
+
+#[test]
+fn a_stream_of_the_older_schema_replays_asking_every_choice() {
+    let dir = std::env::temp_dir().join(format!("meeple-lang3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp folder");
+    let header = |schema: &str| {
+        format!(
+            r#"{{"event":"game","schema":"{schema}","meeple":"0.1.0","game":"Gifts","rules":"gifts.rules","variant_files":[],"variants":[],"players":2,"seed":1,"bots":"random","log":[]}}"#
+        )
+    };
+    let decision = |n: usize, player: &str, choice: &str| {
+        format!(
+            r#"{{"event":"decision","number":{n},"player":"{player}","choice":"{choice}","log":[]}}"#
+        )
+    };
+    let old = [
+        header("meeple-game/2"),
+        decision(1, "P1", "give"),
+        decision(2, "P1", "P2"),
+    ]
+    .join("\n");
+    let path = dir.join("old.jsonl");
+    std::fs::write(&path, old).expect("written");
+    let save = meeple::save::SaveFile::read(&path).expect("a version 2 stream reads");
+    assert!(save.always_ask);
+    let game = save.restore(gifts(false), &mut |_, _| {}).expect("replays");
+    assert_eq!((game.decisions(), game.to_decide()), (2, Some(1)));
+    let new = [header("meeple-game/3"), decision(1, "P1", "give")].join("\n");
+    std::fs::write(&path, new).expect("written");
+    let save = meeple::save::SaveFile::read(&path).expect("a version 3 stream reads");
+    assert!(!save.always_ask);
+    let game = save.restore(gifts(false), &mut |_, _| {}).expect("replays");
+    assert_eq!((game.decisions(), game.to_decide()), (1, Some(1)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_old_save_with_a_choice_of_one_option_still_loads() {
+    // Format 1 and 2 saves recorded the choice of one option as a decision: they replay with
+    // every choice asked, and end where they ended.
+    let old = r#"{"format": 1, "rules": "gifts.rules", "variants": [], "game": "Gifts",
+        "players": 2, "seed": 1,
+        "decisions": [{"player": "P1", "choice": "give"}, {"player": "P1", "choice": "P2"},
+                      {"player": "P2", "choice": "keep"}]}"#;
+    let save = meeple::save::SaveFile::parse(old).expect("an old save parses");
+    assert!(save.always_ask);
+    let game = save.restore(gifts(false), &mut |_, _| {}).expect("replays");
+    assert_eq!(game.decisions(), 3);
+    assert!(game.program().always_ask);
+    // The same decisions in format 3 do not fit: the gift's target is no decision any more.
+    let mut new = save.clone();
+    new.format = 3;
+    new.always_ask = false;
+    assert!(new.restore(gifts(false), &mut |_, _| {}).is_err());
+    // A format 3 save of this game has no decision for it, and replays.
+    new.decisions.remove(1);
+    let game = new.restore(gifts(false), &mut |_, _| {}).expect("replays");
+    assert_eq!(game.decisions(), 2);
+    assert_eq!(game.to_decide(), Some(0));
+    // A save of a game that asks every choice says so, and replays the same.
+    let saved =
+        meeple::save::SaveFile::of_game(&game_asking(), "gifts.rules", &[], None).expect("saves");
+    assert!(saved.always_ask && saved.format == 3);
+    let again = saved
+        .restore(gifts(false), &mut |_, _| {})
+        .expect("replays");
+    assert_eq!(again.decisions(), 2);
+}

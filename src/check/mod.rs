@@ -154,6 +154,7 @@ impl<'a> Checker<'a> {
                 min_players: 1,
                 max_players: 1,
                 seat_names: Vec::new(),
+                always_ask: false,
                 enums: Vec::new(),
                 globals: Vec::new(),
                 player_vars: Vec::new(),
@@ -539,6 +540,7 @@ impl<'a> Checker<'a> {
         self.program.title = g.title.literal().unwrap_or_default();
         self.program.source = g.source.as_ref().and_then(|s| s.literal());
         self.program.seat_names = g.seats.iter().filter_map(|s| s.literal()).collect();
+        self.program.always_ask = g.always_ask;
         let Some(players) = &g.players else {
             self.error(
                 Diagnostic::error(

@@ -420,6 +420,9 @@ pub struct Program {
     pub max_players: u8,
     /// Seat names, if the rules give them.
     pub seat_names: Vec<String>,
+    /// `always ask`: a `choose` of one option waits for its player; by default it is taken
+    /// without asking (and is no decision).
+    pub always_ask: bool,
     /// Enums.
     pub enums: Vec<EnumDef>,
     /// Global variables.

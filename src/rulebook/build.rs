@@ -87,6 +87,11 @@ fn front(decls: &[Decl], program: &Program, sources: &SourceMap, title: &str) ->
     if let Some(s) = &program.source {
         blocks.push(Block::Para(format!("Source: {s}.")));
     }
+    if program.always_ask {
+        blocks.push(Block::Para(
+            "Every choice is asked, even one with a single option.".to_string(),
+        ));
+    }
     for d in decls {
         if let Decl::Game(g) = d {
             blocks.extend(decls::header_notes(sources, g.span));

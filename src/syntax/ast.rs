@@ -184,6 +184,8 @@ pub struct GameDecl {
     pub source: Option<Text>,
     /// Seat names; the default is P1, P2, ...
     pub seats: Vec<Text>,
+    /// `always ask`: a choice of one option is asked too.
+    pub always_ask: bool,
     /// The whole header.
     pub span: Span,
 }

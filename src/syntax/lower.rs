@@ -288,6 +288,7 @@ impl Lowerer {
             players: None,
             source: None,
             seats: Vec::new(),
+            always_ask: false,
             span,
         };
         for prop in inner {
@@ -295,6 +296,7 @@ impl Lowerer {
             match p.as_rule() {
                 Rule::prop_players => decl.players = Some(self.expr(last(p))),
                 Rule::prop_source => decl.source = Some(self.text(last(p))),
+                Rule::prop_always_ask => decl.always_ask = true,
                 Rule::prop_seats => {
                     decl.seats = p
                         .into_inner()

@@ -21,6 +21,7 @@ struct RulesParser;
 pub const KEYWORDS: &[&str] = &[
     "action",
     "add",
+    "always",
     "and",
     "as",
     "ask",
