@@ -136,6 +136,22 @@ fn playouts_allocate_nothing_per_decision_in_steady_state() {
     }
 }
 
+/// A parameter's range from expressions is worked out as moves are listed, in place.
+#[test]
+fn ranges_from_expressions_allocate_nothing() {
+    let name = "tests/fixtures/ok/rising_bids.rules";
+    let program = Arc::new(load_rel(name, &[]).program.expect("checks"));
+    for players in program.min_players..=program.max_players {
+        let c = count(&program, players);
+        assert!(c.decisions > 0);
+        assert!(
+            c.per_decision == 0.0,
+            "{name} at {players} players: {:.3} allocations per decision",
+            c.per_decision
+        );
+    }
+}
+
 #[test]
 fn the_counter_sees_an_allocation() {
     let before = allocations();

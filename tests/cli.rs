@@ -135,7 +135,7 @@ fn json_has_the_documented_keys() {
     let lines = json_lines(&o);
     let header = &lines[0];
     assert_eq!(header["event"], "game");
-    assert_eq!(header["schema"], "meeple-game/2");
+    assert_eq!(header["schema"], "meeple-game/3");
     assert_eq!(header["meeple"], env!("CARGO_PKG_VERSION"));
     assert_eq!(header["game"], "Cheater's Game");
     assert_eq!(header["rules"], GAME);
@@ -335,7 +335,7 @@ fn repl_session_through_stdin() {
     assert_eq!(
         saved,
         serde_json::json!({
-            "format": 2,
+            "format": 3,
             "meeple": env!("CARGO_PKG_VERSION"),
             // relative to the save's folder, target/cli-tests/repl-session
             "rules": "../../../rules/cheaters_game.rules",
@@ -573,8 +573,8 @@ fn corrupt_saves_are_refused_and_leave_the_game_as_it_was() {
         ),
         (
             "format",
-            text.replace("\"format\": 2", "\"format\": 7"),
-            "the save is in format 7; this version of meeple reads formats 1 to 2",
+            text.replace("\"format\": 3", "\"format\": 7"),
+            "the save is in format 7; this version of meeple reads formats 1 to 3",
         ),
         (
             "illegal",
@@ -772,7 +772,7 @@ fn a_rule_failing_in_bot_play_ends_the_json_stream_with_an_error_line() {
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     let lines = json_lines(&o);
     assert_eq!(lines.len(), 8, "a header, six decisions and the error");
-    assert_eq!(lines[0]["schema"], "meeple-game/2");
+    assert_eq!(lines[0]["schema"], "meeple-game/3");
     assert_eq!(lines[0]["rules"], LATE);
     for (i, d) in lines[1..7].iter().enumerate() {
         assert_eq!(d["event"], "decision");

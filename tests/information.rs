@@ -144,7 +144,7 @@ fn a_spy_sees_a_hand_only_in_their_own_log() {
     game.apply_label(spy, "spy").expect("spy is legal");
     let other = 1 - spy;
     let target = game.seat_name(other);
-    game.apply_label(spy, &target).expect("a target");
+    // At two players the target is the only other player: taken without asking.
     let line = format!("{target}'s hand: [");
     assert!(game
         .log(Viewer::Player(spy))
@@ -162,6 +162,42 @@ fn a_spy_sees_a_hand_only_in_their_own_log() {
     assert!(game
         .view(Viewer::Player(spy))
         .contains(&format!("{target}: hand 2 hidden")));
+}
+
+/// A secret choice of one option is taken without asking, and stays secret: the others read
+/// only that a choice was made.
+#[test]
+fn a_secret_choice_of_one_option_is_taken_and_stays_secret() {
+    let text = "game \"Alone\" { players 2 }\n\
+        enum colour { red, blue }\n\
+        player secret var picked: colour = none\n\
+        flow { for p in players { turn p } }\n\
+        action pick {\n\
+          let c = choose secretly me \"Which colour?\" from [blue]\n\
+          me.picked = c\n\
+        }\n\
+        score(p) = 0\n";
+    let program = Arc::new(
+        meeple::load::check_source("alone.rules", text)
+            .program
+            .expect("valid"),
+    );
+    let mut game = Game::new(program, 2, 1).expect("starts");
+    game.apply_label(0, "pick").expect("legal");
+    assert_eq!(
+        game.to_decide(),
+        Some(1),
+        "the choice of one option was not asked"
+    );
+    let mine = game.log(Viewer::Player(0)).join("\n");
+    assert!(mine.contains("P1 chose blue (the only option)"), "{mine}");
+    for viewer in [Viewer::Player(1), Viewer::Spectator] {
+        let log = game.log(viewer).join("\n");
+        assert!(
+            log.contains("P1 chose in secret") && !log.contains("blue"),
+            "{log}"
+        );
+    }
 }
 
 #[test]

@@ -521,3 +521,347 @@ fn internal_bookkeeping_is_in_no_view() {
         assert!(view.contains("colour 3"), "{view}");
     }
 }
+
+const BIDS: &str = r#"
+game "Bids" { players 2 }
+
+player var coins: int in 0..20 = 5
+var high: int in 0..20 = 0
+
+flow {
+  repeat 2 {
+    for p in players {
+      turn p
+    }
+  }
+}
+
+def cap(p: player): int = min([p.coins, 4])
+
+action bid(n: int in high + 1..me.coins) "Bid" {
+  high = n
+}
+
+action spend(k: int in 1..cap(me)) "Spend" {
+  me.coins -= k
+}
+
+action pass "Pass" { }
+
+score(p) = p.coins
+
+scenario "the ends are worked out for the player moving, from the state" {
+  set P1.coins = 3
+  expect refused P1 "bid 4" because "from 1 to 3"
+  expect refused P1 "spend 4" because "from 1 to 3"
+  play P1 "bid 3"
+  expect refused P2 "bid 3" because "from 4 to 5"
+  play P2 "spend 4"
+  expect P2.coins == 1
+  expect refused P1 "bid 4" because "no value now"
+}
+"#;
+
+#[test]
+fn a_parameter_range_follows_the_mover_and_the_state() {
+    scenarios_pass(BIDS);
+    let program = Arc::new(check_source("bids.rules", BIDS).program.expect("clean"));
+    let game = meeple::engine::Game::new(program, 2, 1).expect("starts");
+    let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+    assert_eq!(
+        labels,
+        [
+            "bid 1", "bid 2", "bid 3", "bid 4", "bid 5", "spend 1", "spend 2", "spend 3",
+            "spend 4", "pass"
+        ]
+    );
+}
+
+#[test]
+fn a_parameter_range_that_could_be_unbounded_or_too_wide_is_refused() {
+    let src = r#"
+game "Ranges" { players 2..3 }
+player var coins: int = 3
+player var hand: list of int = []
+var track: int in -5..5 = 0
+flow { for p in players { turn p } }
+action a(n: int in 1..me.coins) { }
+action b(n: int in 0..count(me.hand)) { }
+action c(n: int in -me.coins..0) { }
+action d(n: int in 1..player_count * 400) { }
+action e(n: int in 0..min([count(me.hand), 10]) + track * 2) { }
+action f(n: int in track..abs(track) % 3 + by players { 2: 4, 3: 6 }) { }
+action g(n: int in me.coins) { }
+action pass { }
+score(p) = p.coins
+"#;
+    let loaded = check_source("ranges.rules", src);
+    let errors: Vec<(&str, String)> = loaded
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (d.code, d.message.clone()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (
+                "infinite-domain",
+                "parameter `n` could take any number of values".to_string()
+            ),
+            (
+                "infinite-domain",
+                "parameter `n` could take any number of values".to_string()
+            ),
+            (
+                "infinite-domain",
+                "parameter `n` could take any number of values".to_string()
+            ),
+            (
+                "infinite-domain",
+                "parameter `n` could take 1200 values, from 1 to 1200".to_string()
+            ),
+            (
+                "not-constant",
+                "the values of a parameter are a range `lo..hi`".to_string()
+            ),
+        ],
+        "{errors:?}"
+    );
+}
+
+const CHART: &str = r#"
+game "Chart" { players 2 }
+
+die d6: 1..6
+enum event { crash, quiet, boom }
+kind suit named coins, cups { }
+
+table chart(event: event, pays: int, doubled: list of suit, again: bool) {
+  (crash, -2, [], false),
+  (quiet, 0, [coins], false),
+  (quiet, 0, [coins, cups], false),
+  (boom, 4, [cups], true),
+}
+
+kind card[count(chart)] shown as "{it.event}" {
+  event: event = nth(chart, index).event
+  pays: int = nth(chart, index).pays
+}
+
+player var coins: int = 3
+
+flow {
+  for p in players {
+    turn p
+  }
+}
+
+action tempt "Roll" {
+  let r = roll d6
+  me.coins += nth(chart, (r + 1) / 2 + 1).pays
+}
+
+score(p) = p.coins
+
+scenario "rows are read by position, columns by name" {
+  expect count(chart) == 4 and count(card) == 4
+  expect [c.pays for c in card] == [-2, 0, 0, 4]
+  expect nth(chart, 3).doubled == [coins, cups] and nth(chart, 4).again
+  expect [nth(chart, i).event for i in 1..4] == [crash, quiet, quiet, boom]
+  rolls 6
+  play "tempt"
+  expect P1.coins == 7
+}
+
+"#;
+
+#[test]
+fn a_table_is_read_by_row_and_column() {
+    scenarios_pass(CHART);
+}
+
+#[test]
+fn a_row_past_the_end_of_a_table_is_out_of_range() {
+    let src = CHART.replace("(r + 1) / 2 + 1", "r");
+    let program = Arc::new(check_source("chart.rules", &src).program.expect("clean"));
+    let reports = meeple::scenario::run_all(&program);
+    let failure = format!("{:?}", reports[0].failure);
+    assert!(
+        failure.contains("row 6 of table `chart`, which has 4 rows"),
+        "{failure}"
+    );
+}
+
+#[test]
+fn table_mistakes_have_their_codes() {
+    let src = r#"
+game "Charts" { players 2 }
+enum event { crash, boom }
+table chart(event: event, pays: int, event: int) {
+  (crash, -2, 1),
+  (boom, 4),
+  (boom, true, 1),
+  (boom, player_count, 1),
+}
+table unread(n: int) { (1) }
+player var coins: int = 3
+flow { for p in players { turn p } }
+action tempt {
+  me.coins += nth(chart, 1).pay
+  me.coins += count(chart)
+  let c = chart
+}
+score(p) = p.coins
+"#;
+    let loaded = check_source("charts.rules", src);
+    assert_eq!(
+        codes(&loaded),
+        [
+            "duplicate-definition",
+            "wrong-row-length",
+            "type-mismatch",
+            "not-constant",
+            "unused-definition",
+            "unknown-column",
+            "table-as-value",
+        ],
+        "{:?}",
+        loaded.diagnostics
+    );
+}
+
+const GIFTS: &str = r#"
+game "Gifts" { players 2..3 }
+
+player var coins: int = 2
+
+flow {
+  repeat 2 {
+    for p in players {
+      turn p
+    }
+  }
+}
+
+action give "Give a coin to another player" {
+  let to = choose me "Give to whom?" from others(me)
+  me.coins -= 1
+  to.coins += 1
+}
+
+action keep "Keep your coins" { }
+
+score(p) = p.coins
+"#;
+
+fn gifts(always_ask: bool) -> Arc<meeple::ir::Program> {
+    let src = if always_ask {
+        GIFTS.replace("{ players 2..3 }", "{ players 2..3  always ask }")
+    } else {
+        GIFTS.to_string()
+    };
+    Arc::new(check_source("gifts.rules", &src).program.expect("clean"))
+}
+
+#[test]
+fn a_choice_of_one_option_is_taken_unless_the_game_always_asks() {
+    // Two players: the only other player is taken, with a line in the log; no decision.
+    let mut game = meeple::engine::Game::new(gifts(false), 2, 1).expect("starts");
+    game.apply_label(0, "give").expect("legal");
+    assert_eq!(game.to_decide(), Some(1));
+    assert_eq!(game.decisions(), 1);
+    assert!(game
+        .log(meeple::engine::Viewer::Spectator)
+        .iter()
+        .any(|l| l.contains("P1 chose P2 (the only option)")));
+    // Three players: two options, asked.
+    let mut game = meeple::engine::Game::new(gifts(false), 3, 1).expect("starts");
+    game.apply_label(0, "give").expect("legal");
+    assert_eq!(game.to_decide(), Some(0));
+    // `always ask`: one option is asked too.
+    let mut game = meeple::engine::Game::new(gifts(true), 2, 1).expect("starts");
+    game.apply_label(0, "give").expect("legal");
+    assert_eq!(game.to_decide(), Some(0));
+    let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+    assert_eq!(labels, ["P2"]);
+    game.apply_label(0, "P2").expect("the only option");
+    assert_eq!(game.decisions(), 2);
+}
+
+/// A game in which every choice is asked, two decisions in: P1 gave to P2.
+fn game_asking() -> meeple::engine::Game {
+    let mut game = meeple::engine::Game::new(gifts(true), 2, 1).expect("starts");
+    game.apply_label(0, "give").expect("legal");
+    game.apply_label(0, "P2").expect("legal");
+    game
+}
+
+#[test]
+fn a_stream_of_the_older_schema_replays_asking_every_choice() {
+    let dir = std::env::temp_dir().join(format!("meeple-lang3-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temp folder");
+    let header = |schema: &str| {
+        format!(
+            r#"{{"event":"game","schema":"{schema}","meeple":"0.1.0","game":"Gifts","rules":"gifts.rules","variant_files":[],"variants":[],"players":2,"seed":1,"bots":"random","log":[]}}"#
+        )
+    };
+    let decision = |n: usize, player: &str, choice: &str| {
+        format!(
+            r#"{{"event":"decision","number":{n},"player":"{player}","choice":"{choice}","log":[]}}"#
+        )
+    };
+    let old = [
+        header("meeple-game/2"),
+        decision(1, "P1", "give"),
+        decision(2, "P1", "P2"),
+    ]
+    .join("\n");
+    let path = dir.join("old.jsonl");
+    std::fs::write(&path, old).expect("written");
+    let save = meeple::save::SaveFile::read(&path).expect("a version 2 stream reads");
+    assert!(save.always_ask);
+    let game = save.restore(gifts(false), &mut |_, _| {}).expect("replays");
+    assert_eq!((game.decisions(), game.to_decide()), (2, Some(1)));
+    let new = [header("meeple-game/3"), decision(1, "P1", "give")].join("\n");
+    std::fs::write(&path, new).expect("written");
+    let save = meeple::save::SaveFile::read(&path).expect("a version 3 stream reads");
+    assert!(!save.always_ask);
+    let game = save.restore(gifts(false), &mut |_, _| {}).expect("replays");
+    assert_eq!((game.decisions(), game.to_decide()), (1, Some(1)));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_old_save_with_a_choice_of_one_option_still_loads() {
+    // Format 1 and 2 saves recorded the choice of one option as a decision: they replay with
+    // every choice asked, and end where they ended.
+    let old = r#"{"format": 1, "rules": "gifts.rules", "variants": [], "game": "Gifts",
+        "players": 2, "seed": 1,
+        "decisions": [{"player": "P1", "choice": "give"}, {"player": "P1", "choice": "P2"},
+                      {"player": "P2", "choice": "keep"}]}"#;
+    let save = meeple::save::SaveFile::parse(old).expect("an old save parses");
+    assert!(save.always_ask);
+    let game = save.restore(gifts(false), &mut |_, _| {}).expect("replays");
+    assert_eq!(game.decisions(), 3);
+    assert!(game.program().always_ask);
+    // The same decisions in format 3 do not fit: the gift's target is no decision any more.
+    let mut new = save.clone();
+    new.format = 3;
+    new.always_ask = false;
+    assert!(new.restore(gifts(false), &mut |_, _| {}).is_err());
+    // A format 3 save of this game has no decision for it, and replays.
+    new.decisions.remove(1);
+    let game = new.restore(gifts(false), &mut |_, _| {}).expect("replays");
+    assert_eq!(game.decisions(), 2);
+    assert_eq!(game.to_decide(), Some(0));
+    // A save of a game that asks every choice says so, and replays the same.
+    let saved =
+        meeple::save::SaveFile::of_game(&game_asking(), "gifts.rules", &[], None).expect("saves");
+    assert!(saved.always_ask && saved.format == 3);
+    let again = saved
+        .restore(gifts(false), &mut |_, _| {})
+        .expect("replays");
+    assert_eq!(again.decisions(), 2);
+}

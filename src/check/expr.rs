@@ -13,7 +13,7 @@ fn mk(kind: K, span: Span) -> ir::Expr {
     ir::Expr { kind, span }
 }
 
-fn error_expr(span: Span) -> Typed {
+pub(super) fn error_expr(span: Span) -> Typed {
     (const_expr(Value::None, span), Type::Error)
 }
 
@@ -67,6 +67,9 @@ impl Checker<'_> {
             ExprKind::Name(n) => self.name_expr(n, scope),
             ExprKind::Call { name, args } => self.call_expr(name, args, span, scope),
             ExprKind::Field { base, field } => {
+                if let Some(cell) = self.table_cell(base, field, span, scope) {
+                    return cell;
+                }
                 let (b, bt) = self.expr(base, scope);
                 self.field_expr(b, &bt, field, span)
             }
@@ -206,6 +209,10 @@ impl Checker<'_> {
                             .with_label("call it with parentheses")
                             .with_help(format!("write `{}(...)`", n.text)),
                         );
+                        error_expr(span)
+                    }
+                    Symbol::Table(_) => {
+                        self.table_as_value(n);
                         error_expr(span)
                     }
                     Symbol::Die(_) | Symbol::Proc(_) | Symbol::Action(_) => {
@@ -409,6 +416,11 @@ impl Checker<'_> {
         span: Span,
         scope: &mut Scope,
     ) -> Typed {
+        if name.text == "count" {
+            if let Some(rows) = self.table_count(args, span, scope) {
+                return (rows, Type::Int);
+            }
+        }
         let query = match name.text.as_str() {
             "any" => Some(QueryKind::Any),
             "all" => Some(QueryKind::All),

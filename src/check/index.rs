@@ -27,6 +27,8 @@ pub enum NameKind {
     Field,
     /// `die`.
     Die,
+    /// `table`.
+    Table,
     /// `def`.
     Def,
     /// `effect`.
@@ -53,6 +55,7 @@ impl NameKind {
             NameKind::Instance => "instance",
             NameKind::Field => "field",
             NameKind::Die => "die",
+            NameKind::Table => "table",
             NameKind::Def => "def",
             NameKind::Effect => "effect",
             NameKind::Phase => "phase",
@@ -238,6 +241,17 @@ fn symbol_detail(
                 format!("({}): {}", params(p), ty(r))
             });
             (NameKind::Def, detail, None)
+        }
+        Symbol::Table(id) => {
+            let detail = program.tables.get(id.index()).map_or(String::new(), |t| {
+                let columns: Vec<String> = t
+                    .columns
+                    .iter()
+                    .map(|(n, t)| format!("{n}: {}", ty(t)))
+                    .collect();
+                format!("({}), {} rows", columns.join(", "), t.rows.len())
+            });
+            (NameKind::Table, detail, None)
         }
         Symbol::Proc(id) => {
             let kind = match program.procs.get(id.index()).map(|p| p.kind) {

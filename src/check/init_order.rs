@@ -146,6 +146,7 @@ fn reads(
             c
         }
         K::Builtin(_, args) | K::List(args) => args.iter().collect(),
+        K::TableCell { row, .. } => vec![row],
         K::Binary(_, a, b) => vec![a, b],
         K::Unary(_, a) => vec![a],
         K::If(a, b, c) => vec![a, b, c],

@@ -97,6 +97,13 @@ pub(super) fn run(c: &mut Checker) {
             unused(c, "enum", &e.name, span);
         }
     }
+    let tables: Vec<String> = c.program.tables.iter().map(|t| t.name.clone()).collect();
+    for (i, name) in tables.iter().enumerate() {
+        if !c.used.contains(&Symbol::Table(ir::TableId(i as u32))) {
+            let span = c.symbols.get(name).map(|s| s.1).unwrap_or_default();
+            unused(c, "table", name, span);
+        }
+    }
     for (i, k) in c.program.kinds.clone().iter().enumerate() {
         if !c.used.contains(&Symbol::Kind(ir::KindId(i as u32))) {
             let span = c.symbols.get(&k.name).map(|s| s.1).unwrap_or_default();

@@ -10,10 +10,12 @@ pub mod index;
 mod init_order;
 mod lints;
 mod matching;
+mod ranges;
 mod scenario;
 mod scope;
 mod several;
 mod stmt;
+mod tables;
 
 use crate::diag::{Diagnostic, Diagnostics, SourceMap, Span};
 use crate::ir::{self, Type};
@@ -76,6 +78,7 @@ fn run(
     checker.declare();
     checker.signatures();
     checker.bodies();
+    checker.bound_param_ranges(MAX_PARAM_VALUES);
     checker.order_initial_values();
     lints::run(&mut checker);
     let mut diags = std::mem::take(&mut checker.diags);
@@ -152,11 +155,13 @@ impl<'a> Checker<'a> {
                 min_players: 1,
                 max_players: 1,
                 seat_names: Vec::new(),
+                always_ask: false,
                 enums: Vec::new(),
                 globals: Vec::new(),
                 player_vars: Vec::new(),
                 kinds: Vec::new(),
                 dice: Vec::new(),
+                tables: Vec::new(),
                 defs: Vec::new(),
                 procs: Vec::new(),
                 actions: Vec::new(),
@@ -393,6 +398,7 @@ impl<'a> Checker<'a> {
                         mutable: false,
                     });
                 }
+                ast::Decl::Table(t) => self.declare_table(t),
                 ast::Decl::Die(d) => {
                     let id = ir::DieId(self.program.dice.len() as u32);
                     self.define(&d.name, Symbol::Die(id));
@@ -535,6 +541,7 @@ impl<'a> Checker<'a> {
         self.program.title = g.title.literal().unwrap_or_default();
         self.program.source = g.source.as_ref().and_then(|s| s.literal());
         self.program.seat_names = g.seats.iter().filter_map(|s| s.literal()).collect();
+        self.program.always_ask = g.always_ask;
         let Some(players) = &g.players else {
             self.error(
                 Diagnostic::error(
@@ -586,8 +593,13 @@ impl<'a> Checker<'a> {
     fn signatures(&mut self) {
         let merged = self.merged;
         let (mut g, mut pv, mut k, mut d) = (0, 0, 0, 0);
+        let mut tables = 0;
         for decl in &merged.decls {
             match decl {
+                ast::Decl::Table(t) => {
+                    self.table_columns(ir::TableId(tables), t);
+                    tables += 1;
+                }
                 ast::Decl::Var(v) => {
                     let (ty, bounds) = self.resolve_type(&v.ty);
                     let target = if v.per_player {
@@ -824,6 +836,7 @@ impl<'a> Checker<'a> {
     fn bodies(&mut self) {
         let merged = self.merged;
         let (mut g, mut pv, mut k, mut df) = (0usize, 0usize, 0usize, 0usize);
+        let mut tables = 0;
         let mut flow = None;
         for decl in &merged.decls {
             match decl {
@@ -1021,6 +1034,10 @@ impl<'a> Checker<'a> {
                         span: inv.cond.span,
                     });
                 }
+                ast::Decl::Table(t) => {
+                    self.table_rows(ir::TableId(tables), t);
+                    tables += 1;
+                }
                 ast::Decl::Game(_)
                 | ast::Decl::Variant(_)
                 | ast::Decl::Enum(_)
@@ -1082,12 +1099,30 @@ impl<'a> Checker<'a> {
         self.current = Some(Symbol::Action(id));
         let mut scope = Scope::new(true);
         let mut params = Vec::new();
+        // Ranges written with expressions see `me` only: their slots follow the parameters'.
+        let mut range_scope = Scope::new(true);
+        for _ in &a.params {
+            range_scope.shadow(" ", Type::Error, a.name.span);
+        }
         for p in &a.params {
-            let (ty, bounds) = self.resolve_type(&p.ty);
+            let (ty, bounds, range) = match &p.ty {
+                ast::TypeExpr::Int {
+                    bounds: Some(b), ..
+                } if consts::range(b).is_none() => {
+                    (Type::Int, None, self.param_range(b, &mut range_scope))
+                }
+                _ => {
+                    let (ty, bounds) = self.resolve_type(&p.ty);
+                    (ty, bounds, None)
+                }
+            };
+            let dynamic = ty == Type::Int
+                && bounds.is_none()
+                && !matches!(p.ty, ast::TypeExpr::Int { bounds: None, .. });
             let finite = matches!(
                 ty,
                 Type::Player | Type::Bool | Type::Enum(_) | Type::Entity(_) | Type::Error
-            ) || (ty == Type::Int && bounds.is_some());
+            ) || (ty == Type::Int && (bounds.is_some() || dynamic));
             // Every value becomes a move in the list: a range too wide to list is no better.
             let width = bounds.map_or(0, |(lo, hi)| (hi as i128) - (lo as i128) + 1);
             if width > MAX_PARAM_VALUES {
@@ -1117,6 +1152,7 @@ impl<'a> Checker<'a> {
                 ty: ty.clone(),
                 bounds,
                 secret: p.secret.is_some(),
+                range,
             });
             self.bind_param(&mut scope, &p.name, ty);
         }
@@ -1165,8 +1201,39 @@ impl<'a> Checker<'a> {
         def.params = params;
         def.requires = requires;
         def.body = body;
-        def.locals = scope.max_slots();
+        def.locals = scope.max_slots().max(range_scope.max_slots());
         def.plan = ir::MovePlan::of(def);
+    }
+
+    /// The ends of a parameter's `int in lo..hi` written with expressions, checked as numbers
+    /// that read `me` and the state; how far they reach is proved once every body is checked.
+    fn param_range(
+        &mut self,
+        b: &ast::Expr,
+        scope: &mut Scope,
+    ) -> Option<Box<(ir::Expr, ir::Expr)>> {
+        let ast::ExprKind::Binary {
+            op: ast::BinOp::Range,
+            lhs,
+            rhs,
+        } = &b.kind
+        else {
+            self.error(
+                Diagnostic::error(
+                    "not-constant",
+                    "the values of a parameter are a range `lo..hi`",
+                    b.span,
+                )
+                .with_label("not a range")
+                .with_help("write `int in 1..me.coins`"),
+            );
+            return None;
+        };
+        let (lo, lo_ty) = self.expr(lhs, scope);
+        self.expect_type(&Type::Int, &lo_ty, lhs.span, "the low end of a range");
+        let (hi, hi_ty) = self.expr(rhs, scope);
+        self.expect_type(&Type::Int, &hi_ty, rhs.span, "the high end of a range");
+        Some(Box::new((lo, hi)))
     }
 
     fn bind_param(&mut self, scope: &mut Scope, name: &ast::Name, ty: Type) {

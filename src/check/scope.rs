@@ -17,6 +17,7 @@ pub(crate) enum Symbol {
     Def(ir::DefId),
     Proc(ir::ProcId),
     Action(ir::ActionId),
+    Table(ir::TableId),
 }
 
 /// Values the language defines; no declaration may reuse these names.

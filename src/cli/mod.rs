@@ -230,7 +230,7 @@ pub struct PlayArgs {
     #[arg(long, value_name = "SPEC", value_parser = parse_bots)]
     pub bots: Option<BotSpec>,
 
-    /// Print the game as a stream of JSON lines, one a decision (schema `meeple-game/2`, see
+    /// Print the game as a stream of JSON lines, one a decision (schema `meeple-game/3`, see
     /// docs/json.md; every seat must be a bot).
     #[arg(long)]
     pub json: bool,

@@ -1,6 +1,6 @@
 //! The record `meeple play` prints when bots play every seat, written decision by decision so
 //! that a failing rule keeps everything before it: the public transcript (text), or the JSON
-//! Lines stream of schema `meeple-game/2` (docs/json.md). Only the onlooker's log and view are
+//! Lines stream of schema `meeple-game/3` (docs/json.md). Only the onlooker's log and view are
 //! shown; the JSON also names every decision, as `--load` needs to replay it.
 
 use crate::diag::{SourceMap, Span};

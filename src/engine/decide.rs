@@ -58,7 +58,6 @@ impl Game {
                 ..
             } => {
                 if record {
-                    let name = self.seat_name(player);
                     let label = match &pick {
                         Some(p) => {
                             let label = p.label(&program, &self.state, &options);
@@ -67,16 +66,7 @@ impl Game {
                         }
                         None => option_label(&program, &self.state, &options, index),
                     };
-                    let text = format!("{name} chose {label}");
-                    if secret {
-                        self.announce(Audience::Only(vec![player]), text);
-                        self.announce(
-                            Audience::AllBut(vec![player]),
-                            format!("{name} chose in secret"),
-                        );
-                    } else {
-                        self.announce(Audience::All, text);
-                    }
+                    self.announce_choice(player, label, secret);
                 }
                 self.frame().locals[slot as usize] = match &pick {
                     Some(p) => p.result(&options),
@@ -158,6 +148,22 @@ impl Game {
             audience,
             text,
         });
+    }
+
+    /// "P1 chose X" to everyone, or, for a secret choice, to the chooser alone while the others
+    /// read that a choice was made.
+    pub(super) fn announce_choice(&mut self, player: u8, label: String, secret: bool) {
+        let name = self.seat_name(player);
+        let text = format!("{name} chose {label}");
+        if secret {
+            self.announce(Audience::Only(vec![player]), text);
+            self.announce(
+                Audience::AllBut(vec![player]),
+                format!("{name} chose in secret"),
+            );
+        } else {
+            self.announce(Audience::All, text);
+        }
     }
 
     /// Renders the prompt of the statement at `at` now, with `seat` bound to a slot for a

@@ -127,6 +127,23 @@ impl<'a> Eval<'a> {
             K::Instances(k) => Value::List(self.state.domains.instances[k.index()].clone()),
             K::Players => Value::List(self.state.domains.seats.clone()),
             K::PlayerCount => Value::Int(self.state.players as i64),
+            K::TableCell { table, column, row } => {
+                let rows = &self.program.tables[table.index()].rows;
+                let i = self.int(row, locals)?;
+                if i < 1 || i as usize > rows.len() {
+                    return Err(err(
+                        "out-of-range",
+                        format!(
+                            "row {i} of table `{}`, which has {} rows",
+                            self.program.tables[table.index()].name,
+                            rows.len()
+                        ),
+                        e.span,
+                        "rows count from 1 to the table's `count(...)`",
+                    ));
+                }
+                rows[i as usize - 1][*column as usize].clone()
+            }
             K::Call(id, args) => {
                 self.check_work(e.span)?;
                 let def = &self.program.defs[id.index()];

@@ -491,15 +491,26 @@ impl Game {
                         "guard the choice with `if count(...) > 0`",
                     ));
                 }
-                self.pending = Some(Pending::Choose {
-                    player: p,
-                    prompt,
-                    options,
-                    slot: *slot,
-                    secret: *secret,
-                    at: here,
-                    pick,
-                });
+                // One option is no choice: it is taken without asking, unless the game says
+                // `always ask`. It is no decision: nothing is recorded, undo passes over it. (A
+                // choice of several is asked: picking none of one option is still a choice.)
+                if options.len() == 1 && pick.is_none() && !program.always_ask {
+                    if self.mode.record {
+                        let label = super::moves::option_label(program, &self.state, &options, 0);
+                        self.announce_choice(p, format!("{label} (the only option)"), *secret);
+                    }
+                    self.frame().locals[*slot as usize] = options[0].clone();
+                } else {
+                    self.pending = Some(Pending::Choose {
+                        player: p,
+                        prompt,
+                        options,
+                        slot: *slot,
+                        secret: *secret,
+                        at: here,
+                        pick,
+                    });
+                }
             }
             S::Ask {
                 slot,

@@ -9,6 +9,9 @@ use super::spare;
 use super::{normalize, show, At, Game, Pending, State, Turn};
 use crate::ir::{self, StmtKind as S, Value};
 
+/// The bounds of an `int in lo..hi` parameter as they stand (`None` for other types).
+type Bounds = Option<(i64, i64)>;
+
 /// The most combinations of parameter values a turn tries, over all its actions: far more moves
 /// than anyone chooses from, and little enough memory.
 pub const MAX_MOVES: usize = 100_000;
@@ -55,10 +58,13 @@ impl Game {
             let n = def.params.len();
             // An odometer over the parameters' values: each index counts up to its domain's
             // size, the last fastest.
-            let sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
+            // A range written with expressions counts here as the widest it could be.
+            let mut bounds: [Option<(i64, i64)>; MAX_PARAMS] =
+                std::array::from_fn(|i| def.params.get(i).and_then(|p| p.bounds));
+            let mut sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
                 def.params
                     .get(i)
-                    .map_or(1, |p| self.domain_size(program, &p.ty, p.bounds))
+                    .map_or(1, |p| self.domain_size(program, &p.ty, bounds[i]))
             });
             if n > sizes.len() {
                 return Err(err(
@@ -102,12 +108,21 @@ impl Game {
             if !self.all_hold(program, &def.requires[..plan.shared], locals)? {
                 continue;
             }
+            if self.param_ranges(program, def, locals, &mut bounds)? {
+                for (i, p) in def.params.iter().enumerate() {
+                    sizes[i] = self.domain_size(program, &p.ty, bounds[i]);
+                }
+                if sizes[..n].contains(&0) {
+                    continue;
+                }
+            }
             let rest = &def.requires[plan.shared..];
             // The first parameter's values to try: all of them, or only the elements of the
             // list of a `p in xs` that comes next (found once, in the order of the values).
             let mut firsts = spare::indices();
             let rest = if plan.narrow {
-                let found = self.members(program, &def.params[0], &rest[0], locals, &mut firsts);
+                let param = (&def.params[0], bounds[0]);
+                let found = self.members(program, param, &rest[0], locals, &mut firsts);
                 if let Err(e) = found {
                     spare::give_indices(firsts);
                     return Err(e);
@@ -117,21 +132,23 @@ impl Game {
                 firsts.extend(0..sizes[0]);
                 rest
             };
-            let result = self.combinations(program, a, &sizes[..n], &firsts, rest, locals, turn);
+            let domains = (&sizes[..n], &bounds[..n]);
+            let result = self.combinations(program, a, domains, &firsts, rest, locals, turn);
             spare::give_indices(firsts);
             result?;
         }
         Ok(())
     }
 
-    /// Tries every combination of the parameters' values, the first taking only the values
-    /// `firsts` (indices, ascending), the last changing fastest; keeps those whose `requires` hold.
+    /// Tries every combination of the parameters' values (their domains: sizes and bounds), the
+    /// first taking only the values `firsts` (indices, ascending), the last changing fastest;
+    /// keeps those whose `requires` hold.
     #[allow(clippy::too_many_arguments)]
     fn combinations(
         &self,
         program: &ir::Program,
         a: ir::ActionId,
-        sizes: &[usize],
+        (sizes, bounds): (&[usize], &[Bounds]),
         firsts: &[usize],
         requires: &[ir::Require],
         locals: &mut [Value],
@@ -150,7 +167,7 @@ impl Game {
             digits[0] = first;
             loop {
                 for (i, (p, d)) in def.params.iter().zip(digits).enumerate() {
-                    locals[1 + i] = self.domain_value(&p.ty, p.bounds, d);
+                    locals[1 + i] = self.domain_value(&p.ty, bounds[i], d);
                 }
                 if self.all_hold(program, requires, locals)? {
                     turn.moves.push((a, turn.args.len() as u32));
@@ -177,12 +194,12 @@ impl Game {
         Ok(())
     }
 
-    /// The values of `param` that are elements of the list of `membership` (`p in xs`), as
-    /// indices among the parameter's values, ascending and without repeats.
+    /// The values of `param` (within `bounds`) that are elements of the list of `membership`
+    /// (`p in xs`), as indices among the parameter's values, ascending and without repeats.
     fn members(
         &self,
         program: &ir::Program,
-        param: &ir::ActionParam,
+        (param, bounds): (&ir::ActionParam, Bounds),
         membership: &ir::Require,
         locals: &mut [Value],
         out: &mut Vec<usize>,
@@ -194,11 +211,34 @@ impl Game {
         out.extend(
             items
                 .iter()
-                .filter_map(|v| self.domain_index(program, &param.ty, param.bounds, v)),
+                .filter_map(|v| self.domain_index(program, &param.ty, bounds, v)),
         );
         out.sort_unstable();
         out.dedup();
         Ok(())
+    }
+
+    /// The ranges of an action's parameters written with expressions, evaluated with `me` in
+    /// `locals`, each kept within the widest range the checker proved (`bounds` holds it on
+    /// entry). False if the action has none.
+    fn param_ranges(
+        &self,
+        program: &ir::Program,
+        def: &ir::ActionDef,
+        locals: &mut [Value],
+        bounds: &mut [Option<(i64, i64)>; MAX_PARAMS],
+    ) -> R<bool> {
+        let mut any = false;
+        for (i, p) in def.params.iter().enumerate() {
+            let (Some(range), Some((widest_lo, widest_hi))) = (&p.range, p.bounds) else {
+                continue;
+            };
+            let lo = Eval::new(program, &self.state).int(&range.0, locals)?;
+            let hi = Eval::new(program, &self.state).int(&range.1, locals)?;
+            bounds[i] = Some((lo.max(widest_lo), hi.min(widest_hi)));
+            any = true;
+        }
+        Ok(any)
     }
 
     /// True if every requirement holds, with `me` and the arguments in `locals`.
@@ -293,11 +333,8 @@ impl Game {
         player: u8,
         args: &[Value],
     ) -> R<Option<(usize, String)>> {
-        let mut locals = vec![Value::None; def.locals.max(1 + args.len())];
-        locals[0] = Value::Player(player);
-        for (i, a) in args.iter().enumerate() {
-            locals[1 + i] = a.clone();
-        }
+        let mut locals = action_locals(def, player, args.len());
+        locals[1..1 + args.len()].clone_from_slice(args);
         match self.first_failing_in(program, def, &mut locals)? {
             Some(i) => {
                 let reason =
@@ -306,6 +343,43 @@ impl Game {
             }
             None => Ok(None),
         }
+    }
+
+    /// Why an argument is outside its parameter's range written with expressions, if one is.
+    fn out_of_range(
+        &self,
+        program: &ir::Program,
+        def: &ir::ActionDef,
+        player: u8,
+        args: &[Value],
+    ) -> Option<String> {
+        let mut locals = action_locals(def, player, args.len());
+        let mut bounds = [None; MAX_PARAMS];
+        match self.param_ranges(program, def, &mut locals, &mut bounds) {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(e) => return Some(format!("the range of a parameter failed to evaluate: {e}")),
+        }
+        def.params
+            .iter()
+            .zip(args)
+            .enumerate()
+            .find_map(|(i, (p, v))| {
+                let (Some(range), Some((lo, hi)), Value::Int(n)) = (&p.range, bounds[i], v) else {
+                    return None;
+                };
+                let written = program.sources.snippet(range.0.span.to(range.1.span));
+                (*n < lo || *n > hi).then(|| {
+                    if lo > hi {
+                        format!("<{}> has no value now (its range is `{written}`)", p.name)
+                    } else {
+                        format!(
+                            "<{}> is from {lo} to {hi} now (its range is `{written}`)",
+                            p.name
+                        )
+                    }
+                })
+            })
     }
 
     /// The index of the first requirement that fails, with `me` and the arguments in `locals`.
@@ -419,7 +493,16 @@ impl Game {
                     return self.no_such_arguments(def, &combos, &rest, &shown);
                 };
                 let args = args.clone();
-                match self.first_failing(&program, def, player, &args) {
+                let failing = self.first_failing(&program, def, player, &args);
+                // A range written with expressions is looked at after the requirements that
+                // read no parameter, as when moves are listed.
+                let shared = matches!(&failing, Ok(Some((i, _))) if *i < def.plan.shared);
+                if let (false, Some(why)) =
+                    (shared, self.out_of_range(&program, def, player, &args))
+                {
+                    return why;
+                }
+                match failing {
                     Ok(Some((i, reason))) => {
                         let cond = program.sources.snippet(def.requires[i].cond.span);
                         format!("{reason} (requires `{cond}`)")
@@ -436,6 +519,13 @@ impl Game {
             None => "the game is over".to_string(),
         }
     }
+}
+
+/// The slots of an action taken by `player`, `me` set and its `n` arguments still to fill.
+fn action_locals(def: &ir::ActionDef, player: u8, n: usize) -> Vec<Value> {
+    let mut locals = vec![Value::None; def.locals.max(1 + n)];
+    locals[0] = Value::Player(player);
+    locals
 }
 
 /// The label of option `index` of a list: the value as shown, numbered (`#2`, `#3`) when an

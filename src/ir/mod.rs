@@ -37,6 +37,8 @@ id!(
     FieldId,
     /// A die.
     DieId,
+    /// A table of constant rows.
+    TableId,
     /// A pure function (`def`).
     DefId,
     /// A procedure: effect, phase, flow or setup.
@@ -259,6 +261,17 @@ pub struct Require {
     pub span: Span,
 }
 
+/// A table: rows of constant values, one per column, worked out when the rules are checked.
+#[derive(Debug, Clone)]
+pub struct TableDef {
+    /// Its name.
+    pub name: String,
+    /// Its columns' names and types.
+    pub columns: Vec<(String, Type)>,
+    /// Its rows, each one value per column.
+    pub rows: Vec<Vec<Value>>,
+}
+
 /// A parameter of an action: its name, type and, for `int in lo..hi`, its bounds.
 #[derive(Debug, Clone)]
 pub struct ActionParam {
@@ -266,10 +279,14 @@ pub struct ActionParam {
     pub name: String,
     /// Its type.
     pub ty: Type,
-    /// Its bounds, for ints.
+    /// Its bounds, for ints: the range itself, or, when `range` is set, the widest range that
+    /// the checker proved its ends stay within.
     pub bounds: Option<(i64, i64)>,
     /// Only the player who moves sees its value: others read the move with it hidden.
     pub secret: bool,
+    /// The ends of `int in lo..hi` when they are expressions (`1..me.coins`), evaluated with
+    /// `me` bound each time moves are listed.
+    pub range: Option<Box<(Expr, Expr)>>,
 }
 
 /// An action a player can take on a turn.
@@ -405,6 +422,9 @@ pub struct Program {
     pub max_players: u8,
     /// Seat names, if the rules give them.
     pub seat_names: Vec<String>,
+    /// `always ask`: a `choose` of one option waits for its player; by default it is taken
+    /// without asking (and is no decision).
+    pub always_ask: bool,
     /// Enums.
     pub enums: Vec<EnumDef>,
     /// Global variables.
@@ -415,6 +435,8 @@ pub struct Program {
     pub kinds: Vec<KindDef>,
     /// Dice.
     pub dice: Vec<DieDef>,
+    /// Tables of constant rows.
+    pub tables: Vec<TableDef>,
     /// Pure functions.
     pub defs: Vec<DefDef>,
     /// Effects, phases, flow and setup.
@@ -644,6 +666,7 @@ impl Expr {
             | ExprKind::Players
             | ExprKind::PlayerCount => false,
             ExprKind::PlayerVar(x, _) | ExprKind::Field(x, _, _) | ExprKind::Unary(_, x) => f(x),
+            ExprKind::TableCell { row, .. } => f(row),
             ExprKind::Call(_, args) | ExprKind::Builtin(_, args) | ExprKind::List(args) => {
                 args.iter().any(f)
             }
@@ -800,6 +823,15 @@ pub enum ExprKind {
         map: Option<Box<Expr>>,
         /// Keys for top and bottom.
         keys: Vec<Expr>,
+    },
+    /// The value in column `column` of row `row` (counting from 1) of a table.
+    TableCell {
+        /// The table.
+        table: TableId,
+        /// The column.
+        column: u32,
+        /// Which row, counting from 1.
+        row: Box<Expr>,
     },
     /// A value chosen by the number of players: (low, high, value).
     ByPlayers(Vec<(i64, i64, Expr)>),

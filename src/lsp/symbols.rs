@@ -192,6 +192,13 @@ fn decl_symbol(decl: &Decl, text: &str, lines: &Lines) -> Option<DocumentSymbol>
             d.name.span,
             Vec::new(),
         ),
+        Decl::Table(t) => (
+            t.name.text.clone(),
+            SymbolKind::STRUCT,
+            Some("table".into()),
+            t.name.span,
+            params(&t.columns),
+        ),
         Decl::Def(d) => (
             d.name.text.clone(),
             SymbolKind::FUNCTION,
@@ -288,6 +295,11 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
             braced = true;
         }
         Decl::Die(d) => spans.extend([d.name.span, d.faces.span]),
+        Decl::Table(t) => {
+            spans.push(t.name.span);
+            spans.extend(t.rows.iter().map(|r| r.span));
+            braced = true;
+        }
         Decl::Def(d) => spans.extend([d.name.span, d.body.span]),
         Decl::Effect(p) | Decl::Phase(p) => spans.extend([p.name.span, p.body.span]),
         Decl::Action(a) => spans.extend([a.name.span, a.body.span]),

@@ -54,7 +54,9 @@ impl Session {
             );
         }
         let seed = self.game.seed();
-        let mut new = match Game::new(Arc::new(program), players, seed) {
+        // A game loaded from an old save asks every choice: so does its replay.
+        let program = crate::save::asking_always(Arc::new(program), self.game.program().always_ask);
+        let mut new = match Game::new(program, players, seed) {
             Ok(g) => g,
             Err(e) => {
                 self.refused_now = true;

@@ -87,6 +87,11 @@ fn front(decls: &[Decl], program: &Program, sources: &SourceMap, title: &str) ->
     if let Some(s) = &program.source {
         blocks.push(Block::Para(format!("Source: {s}.")));
     }
+    if program.always_ask {
+        blocks.push(Block::Para(
+            "Every choice is asked, even one with a single option.".to_string(),
+        ));
+    }
     for d in decls {
         if let Decl::Game(g) = d {
             blocks.extend(decls::header_notes(sources, g.span));
@@ -124,6 +129,11 @@ fn components(decls: &[Decl], program: &Arc<Program>, sources: &SourceMap) -> Se
     if !enums.is_empty() {
         blocks.push(Block::Para("Kinds of value:".to_string()));
         blocks.push(Block::Items(enums));
+    }
+    for d in decls {
+        if let Decl::Table(t) = d {
+            blocks.extend(decls::table_blocks(t, sources));
+        }
     }
     for d in decls {
         if let Decl::Kind(k) = d {

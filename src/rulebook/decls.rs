@@ -9,7 +9,7 @@ use super::{Block, Section};
 use crate::diag::SourceMap;
 use crate::syntax::ast::{
     ActionDecl, DefDecl, DieDecl, EnumDecl, ExprKind, FieldDecl, InvariantDecl, KindCount,
-    KindDecl, Param, ProcDecl, Stmt, StmtKind, TypeExpr, VarDecl, Visibility,
+    KindDecl, Param, ProcDecl, Stmt, StmtKind, TableDecl, TypeExpr, VarDecl, Visibility,
 };
 
 /// Who may see a value, in words; empty for a public one.
@@ -188,6 +188,51 @@ pub fn enum_item(e: &EnumDecl) -> String {
         })
         .collect();
     format!("{}: {}", e.name.text, values.join(", "))
+}
+
+/// A table as its notes, a line naming its columns, and its rows, numbered as `nth` counts them.
+pub fn table_blocks(t: &TableDecl, sources: &SourceMap) -> Vec<Block> {
+    let mut blocks = notes_block(sources, t.name.span);
+    let columns: Vec<String> = t
+        .columns
+        .iter()
+        .map(|c| format!("{} ({})", c.name.text, type_words(&c.ty)))
+        .collect();
+    blocks.push(Block::Para(format!(
+        "Table {}, {} rows of {}:",
+        t.name.text,
+        t.rows.len(),
+        columns.join(", ")
+    )));
+    let mut head = vec!["row".to_string()];
+    head.extend(t.columns.iter().map(|c| c.name.text.clone()));
+    // A comment at the end of a row says what the row is: it becomes a last column.
+    let notes: Vec<Option<String>> = t
+        .rows
+        .iter()
+        .map(|r| notes::trailing(sources, r.span))
+        .collect();
+    let noted = notes.iter().any(Option::is_some);
+    if noted {
+        head.push("note".to_string());
+    }
+    let rows = t
+        .rows
+        .iter()
+        .zip(notes)
+        .enumerate()
+        .map(|(i, (r, note))| {
+            let mut cells = vec![(i + 1).to_string()];
+            cells.extend(r.cells.iter().map(expr));
+            cells.resize(head.len() - usize::from(noted), String::new());
+            if noted {
+                cells.push(note.unwrap_or_default());
+            }
+            cells
+        })
+        .collect();
+    blocks.push(Block::Table { head, rows });
+    blocks
 }
 
 /// A die as one item: "d6: a die with faces 1 to 6".

@@ -87,7 +87,20 @@ fn phrase(e: &Expr) -> (String, u8) {
             "player_count" => ("the number of players".to_string(), ATOM),
             other => (shown(other).unwrap_or_else(|| other.to_string()), ATOM),
         },
-        ExprKind::Field { base, field } => (format!("{} {}", possessive(base), field.text), ATOM),
+        // `nth(chart, r).event`, a table's value or an element's field: "the event of item r of
+        // chart" (a possessive after "item r of chart" would seem to belong to the chart).
+        ExprKind::Field { base, field } => match &base.kind {
+            ExprKind::Call { name, args } if name.text == "nth" && args.len() == 2 => (
+                format!(
+                    "the {} of item {} of {}",
+                    field.text,
+                    term(&args[1]),
+                    list_arg(&args[0])
+                ),
+                ATOM,
+            ),
+            _ => (format!("{} {}", possessive(base), field.text), ATOM),
+        },
         ExprKind::Call { name, args } => call(&name.text, args),
         ExprKind::Binary { op, lhs, rhs } => binary(*op, lhs, rhs),
         ExprKind::Unary {

@@ -179,6 +179,11 @@ fn part_blocks(decl: &Decl, name: crate::diag::Span, sources: &SourceMap) -> Vec
         ),
         Decl::Enum(e) => blocks.push(Block::Items(vec![decls::enum_item(e)])),
         Decl::Die(d) => blocks.push(Block::Items(vec![decls::die_item(d)])),
+        Decl::Table(t) => blocks.extend(
+            decls::table_blocks(t, sources)
+                .into_iter()
+                .filter(|b| !matches!(b, Block::Note(_))),
+        ),
         Decl::Def(d) => {
             let lines = def_lines(d, sources)
                 .into_iter()

@@ -23,8 +23,10 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The save format this version writes.
-pub const FORMAT: u64 = 2;
+/// The save format this version writes. Format 3: a `choose` of one option is no decision
+/// (it is taken without asking) unless the save says `always_ask`; formats 1 and 2 recorded it,
+/// so their games are replayed with every choice asked.
+pub const FORMAT: u64 = 3;
 
 /// The oldest save format this version still reads (no chain, paths relative to the working
 /// folder of the game).
@@ -32,7 +34,11 @@ pub const OLDEST_FORMAT: u64 = 1;
 
 /// The schema of the JSON Lines stream of `meeple play --json` (docs/json.md), which
 /// `--load` also reads.
-pub const TRANSCRIPT_SCHEMA: &str = "meeple-game/2";
+pub const TRANSCRIPT_SCHEMA: &str = "meeple-game/3";
+
+/// The schema of streams written before a choice of one option was taken without asking: read
+/// as a game in which every choice is asked.
+pub const TRANSCRIPT_SCHEMA_ASKING: &str = "meeple-game/2";
 
 /// One decision as saved: the seat by its display name and the move as typed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,6 +78,10 @@ pub struct SaveFile {
     /// The first link of the chain: the position after the setup (format 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<String>,
+    /// True if every `choose` waited for its player, one of a single option too: the game's
+    /// rules say `always ask`, or the game was first saved in format 1 or 2.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub always_ask: bool,
     /// Every decision taken, oldest first.
     pub decisions: Vec<Decision>,
     /// The last link of the chain (format 2): the position the save ends at.
@@ -234,6 +244,7 @@ impl SaveFile {
             seed: game.seed(),
             bots,
             start: None,
+            always_ask: game.program().always_ask,
             decisions: decisions_of(game),
             end: None,
         };
@@ -286,8 +297,9 @@ impl SaveFile {
                 _ => return Err(SaveError::Format(f.to_string())),
             },
         };
-        let save: SaveFile =
+        let mut save: SaveFile =
             serde_json::from_value(value).map_err(|e| SaveError::NotASave(e.to_string()))?;
+        save.always_ask |= format < 3;
         if format >= 2 {
             let whole = save.start.is_some()
                 && save.end.is_some()
@@ -302,7 +314,7 @@ impl SaveFile {
     }
 
     /// Reads a save file, or the JSON Lines stream of `meeple play --json`. The paths of a
-    /// format 2 save are resolved against its folder; those of format 1 and of a stream are
+    /// format 2 or 3 save are resolved against its folder; those of format 1 and of a stream are
     /// relative to the working folder, as when the game was played.
     pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
         let text = std::fs::read_to_string(path).map_err(|error| SaveError::Read {
@@ -409,6 +421,7 @@ impl SaveFile {
                 found: self.game.clone(),
             });
         }
+        let program = asking_always(program, self.always_ask);
         let game = Game::new(program, self.players, self.seed).map_err(SaveError::Start)?;
         let mut records = Vec::with_capacity(self.decisions.len());
         for (i, d) in self.decisions.iter().enumerate() {
@@ -524,6 +537,17 @@ fn replay_onto(
     Ok(game)
 }
 
+/// The program, made to ask every choice if `always` and its rules do not say so already: how
+/// a game saved before a choice of one option was taken without asking replays the same.
+pub fn asking_always(program: Arc<Program>, always: bool) -> Arc<Program> {
+    if !always || program.always_ask {
+        return program;
+    }
+    let mut asking = (*program).clone();
+    asking.always_ask = true;
+    Arc::new(asking)
+}
+
 fn same_path(a: &str, b: &str) -> bool {
     match (Path::new(a).canonicalize(), Path::new(b).canonicalize()) {
         (Ok(x), Ok(y)) => x == y,
@@ -550,7 +574,7 @@ mod tests {
         assert!(matches!(SaveFile::parse("[]"), Err(SaveError::NotASave(_))));
         assert!(matches!(SaveFile::parse("{}"), Err(SaveError::NotASave(_))));
         assert!(matches!(
-            SaveFile::parse(r#"{"format": 3}"#),
+            SaveFile::parse(r#"{"format": 4}"#),
             Err(SaveError::Format(_))
         ));
         assert!(matches!(
@@ -567,6 +591,7 @@ mod tests {
             seed: 7,
             bots: Some("2=random".into()),
             start: Some("0123456789abcdef".into()),
+            always_ask: false,
             decisions: vec![Decision {
                 player: "P1".into(),
                 choice: "go".into(),

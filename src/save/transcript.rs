@@ -3,7 +3,7 @@
 //! lines are the decisions. It has no chain of state hashes (it is a public record), so it is
 //! replayed without one. A last line cut short (a stream stopped while writing) is ignored.
 
-use super::{Decision, SaveError, SaveFile, FORMAT, TRANSCRIPT_SCHEMA};
+use super::{Decision, SaveError, SaveFile, FORMAT, TRANSCRIPT_SCHEMA, TRANSCRIPT_SCHEMA_ASKING};
 use serde_json::Value;
 
 /// True if the text's first line is an object with a `schema` (a stream, not a save).
@@ -62,7 +62,8 @@ pub(super) fn parse(text: &str) -> Result<SaveFile, SaveError> {
         return Err(SaveError::NotASave("the stream is empty".into()));
     };
     let schema = string(header, "schema", *n)?;
-    if schema != TRANSCRIPT_SCHEMA {
+    let always_ask = schema == TRANSCRIPT_SCHEMA_ASKING;
+    if schema != TRANSCRIPT_SCHEMA && !always_ask {
         return Err(SaveError::Format(format!(
             "`{schema}` (a `meeple play --json` stream; this version reads `{TRANSCRIPT_SCHEMA}`)"
         )));
@@ -109,6 +110,7 @@ pub(super) fn parse(text: &str) -> Result<SaveFile, SaveError> {
         seed,
         bots,
         start: None,
+        always_ask,
         decisions,
         end: None,
     })

@@ -76,6 +76,8 @@ pub enum PartKind {
     Winners,
     /// `invariant`.
     Invariant,
+    /// `table`.
+    Table,
 }
 
 impl PartKind {
@@ -95,6 +97,7 @@ impl PartKind {
             PartKind::Score => "score",
             PartKind::Winners => "winners",
             PartKind::Invariant => "invariant",
+            PartKind::Table => "table",
         }
     }
 
@@ -122,6 +125,8 @@ pub enum Decl {
     Kind(KindDecl),
     /// `die d6: 1..6`
     Die(DieDecl),
+    /// `table chart(roll: int, event: chance) { (1, crash), (2, boom) }`
+    Table(TableDecl),
     /// `def total(p: player): int = p.coins + p.gems`
     Def(DefDecl),
     /// `effect offer(pool: int) { ... }`
@@ -154,6 +159,7 @@ impl Decl {
             Decl::Var(d) => named(PartKind::Var, &d.name),
             Decl::Kind(d) => named(PartKind::Kind, &d.name),
             Decl::Die(d) => named(PartKind::Die, &d.name),
+            Decl::Table(d) => named(PartKind::Table, &d.name),
             Decl::Def(d) => named(PartKind::Def, &d.name),
             Decl::Effect(d) => named(PartKind::Effect, &d.name),
             Decl::Action(d) => named(PartKind::Action, &d.name),
@@ -178,6 +184,8 @@ pub struct GameDecl {
     pub source: Option<Text>,
     /// Seat names; the default is P1, P2, ...
     pub seats: Vec<Text>,
+    /// `always ask`: a choice of one option is asked too.
+    pub always_ask: bool,
     /// The whole header.
     pub span: Span,
 }
@@ -274,6 +282,26 @@ pub struct FieldDecl {
     pub init: Expr,
     /// `visible when cond`: who else may see it.
     pub visible_when: Option<Expr>,
+}
+
+/// `table chart(roll: int, event: chance) { (1, crash), (2, boom) }`
+#[derive(Debug, Clone)]
+pub struct TableDecl {
+    /// The table's name.
+    pub name: Name,
+    /// Its columns: a name and a type each.
+    pub columns: Vec<Param>,
+    /// Its rows, in order: one value per column each.
+    pub rows: Vec<TableRow>,
+}
+
+/// One row of a table: `(1, crash)`.
+#[derive(Debug, Clone)]
+pub struct TableRow {
+    /// Its values, one per column.
+    pub cells: Vec<Expr>,
+    /// The whole row.
+    pub span: Span,
 }
 
 /// `die d6: 1..6`

@@ -243,8 +243,9 @@ const STATEMENTS: [&str; 24] = [
 ];
 
 /// Words that open a declaration: the name after them is not a statement.
-const DECLARES: [&str; 13] = [
+const DECLARES: [&str; 14] = [
     "action",
+    "table",
     "effect",
     "def",
     "phase",
@@ -323,6 +324,8 @@ struct Layout<'t, 'a> {
     /// The last token that was not a comment, and the one before it.
     prev: Option<&'t Token<'a>>,
     before_prev: Option<&'t Token<'a>>,
+    /// The word that opened the declaration being laid out (`table`'s braces hold rows).
+    declaring: Option<&'a str>,
 }
 
 impl<'t, 'a> Layout<'t, 'a> {
@@ -373,8 +376,9 @@ impl<'t, 'a> Layout<'t, 'a> {
             return Holds::Elements;
         }
         let enum_body = word(self.before_prev, "enum");
-        let table = word(self.prev, "players") && word(self.before_prev, "by");
-        if enum_body || table {
+        let by_players = word(self.prev, "players") && word(self.before_prev, "by");
+        let table = self.open.is_empty() && self.declaring == Some("table");
+        if enum_body || by_players || table {
             Holds::Elements
         } else {
             Holds::Statements
@@ -389,6 +393,7 @@ fn layout(tokens: &[Token]) -> String {
         open: Vec::new(),
         prev: None,
         before_prev: None,
+        declaring: None,
     };
     // Each line: the tokens from one line break to the next.
     let mut lines: Vec<&[Token]> = Vec::new();
@@ -453,6 +458,11 @@ fn layout(tokens: &[Token]) -> String {
             }
             out.push_str(t.text);
             sign = is(t, "-") && !state.prev.is_some_and(ends_value);
+            // Each top-level line starts a declaration (after `add` or `replace`, the next word).
+            let patch = matches!(state.declaring, Some("add" | "replace"));
+            if state.open.is_empty() && (on_line.is_none() || patch) {
+                state.declaring = DECLARES.iter().find(|d| **d == t.text).copied();
+            }
             if is_opener(t) {
                 let holds = state.holds(t);
                 state.open.push(Open {

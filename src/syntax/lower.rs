@@ -124,6 +124,7 @@ impl Lowerer {
             Rule::kw_kind => PartKind::Kind,
             Rule::kw_enum => PartKind::Enum,
             Rule::kw_die => PartKind::Die,
+            Rule::kw_table => PartKind::Table,
             Rule::kw_def => PartKind::Def,
             Rule::kw_effect => PartKind::Effect,
             Rule::kw_action => PartKind::Action,
@@ -143,6 +144,7 @@ impl Lowerer {
             Rule::enum_decl => Decl::Enum(self.enum_decl(pair)),
             Rule::var_decl => Decl::Var(self.var_decl(pair)),
             Rule::kind_decl => Decl::Kind(self.kind_decl(pair)),
+            Rule::table_decl => Decl::Table(self.table_decl(pair)),
             Rule::die_decl => Decl::Die(self.die_decl(pair)),
             Rule::def_decl => Decl::Def(self.def_decl(pair)),
             Rule::effect_decl => Decl::Effect(self.proc_decl(pair)),
@@ -286,6 +288,7 @@ impl Lowerer {
             players: None,
             source: None,
             seats: Vec::new(),
+            always_ask: false,
             span,
         };
         for prop in inner {
@@ -293,6 +296,7 @@ impl Lowerer {
             match p.as_rule() {
                 Rule::prop_players => decl.players = Some(self.expr(last(p))),
                 Rule::prop_source => decl.source = Some(self.text(last(p))),
+                Rule::prop_always_ask => decl.always_ask = true,
                 Rule::prop_seats => {
                     decl.seats = p
                         .into_inner()
@@ -437,6 +441,24 @@ impl Lowerer {
             visibility,
             ty: ty.expect("grammar: field type"),
             init: init.expect("grammar: field init"),
+        }
+    }
+
+    fn table_decl(&self, pair: Pair<Rule>) -> TableDecl {
+        let mut inner = pair.into_inner();
+        inner.next(); // kw_table
+        let name = self.name(inner.next().expect("grammar: table name"));
+        let columns = self.params(inner.next().expect("grammar: table columns"));
+        let rows = inner
+            .map(|row| TableRow {
+                span: self.span(&row),
+                cells: row.into_inner().map(|c| self.expr(c)).collect(),
+            })
+            .collect();
+        TableDecl {
+            name,
+            columns,
+            rows,
         }
     }
 

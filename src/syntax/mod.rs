@@ -21,6 +21,7 @@ struct RulesParser;
 pub const KEYWORDS: &[&str] = &[
     "action",
     "add",
+    "always",
     "and",
     "any",
     "as",
@@ -99,6 +100,7 @@ pub const KEYWORDS: &[&str] = &[
     "shuffle",
     "shuffles",
     "source",
+    "table",
     "tell",
     "then",
     "true",
@@ -280,6 +282,7 @@ fn misspelt_keyword(file: FileId, text: &str, at: usize) -> Option<Diagnostic> {
 /// block, most likely means a `}` was left out above.
 const DECLARATION_STARTS: &[&str] = &[
     "game",
+    "table",
     "variant",
     "enum",
     "var",
