@@ -602,6 +602,7 @@ impl<'a> Checker<'a> {
                 }
                 ast::Decl::Var(v) => {
                     let (ty, bounds) = self.resolve_type(&v.ty);
+                    let by_players = self.bounds_by_players(&v.ty);
                     let target = if v.per_player {
                         pv += 1;
                         &mut self.program.player_vars[pv - 1]
@@ -611,6 +612,7 @@ impl<'a> Checker<'a> {
                     };
                     target.ty = ty;
                     target.bounds = bounds;
+                    target.bounds_by_players = by_players;
                 }
                 ast::Decl::Kind(kd) => {
                     let fields: Vec<ir::VarDef> = kd
@@ -622,6 +624,7 @@ impl<'a> Checker<'a> {
                                 name: fd.name.text.clone(),
                                 ty,
                                 bounds,
+                                bounds_by_players: self.bounds_by_players(&fd.ty),
                                 visibility: fd.visibility,
                                 init: const_expr(ir::Value::None, fd.init.span),
                                 visible_when: None,
@@ -759,6 +762,53 @@ impl<'a> Checker<'a> {
         );
     }
 
+    /// The bounds of `int in lo..hi` for each player count the game allows (indexed by the
+    /// count), when they follow it; empty when they are constant or not bounds at all.
+    fn bounds_by_players(&self, t: &ast::TypeExpr) -> Vec<Option<(i64, i64)>> {
+        let ast::TypeExpr::Int {
+            bounds: Some(b), ..
+        } = t
+        else {
+            return Vec::new();
+        };
+        if consts::range(b).is_some() {
+            return Vec::new();
+        }
+        let (lo, hi) = self.players;
+        (0..=hi)
+            .map(|n| {
+                (n >= lo)
+                    .then(|| consts::range_with_players(b, n))
+                    .flatten()
+            })
+            .collect()
+    }
+
+    /// The widest of bounds that follow the player count (each count's bounds known at load
+    /// and in order), reporting backward bounds for a count; `None` if some count's bounds are
+    /// not known at load.
+    fn widest_by_players(&mut self, b: &ast::Expr) -> Option<(i64, i64)> {
+        let (lo, hi) = self.players;
+        let mut widest: Option<(i64, i64)> = None;
+        for n in lo..=hi {
+            let (l, h) = consts::range_with_players(b, n)?;
+            if l > h {
+                self.error(
+                    Diagnostic::error(
+                        "invalid-bounds",
+                        format!("with {n} players the bounds are {l}..{h}: backwards"),
+                        b.span,
+                    )
+                    .with_label("the low bound comes first for every player count")
+                    .with_help("make the low bound at most the high bound for every player count"),
+                );
+                return Some((l, l));
+            }
+            widest = Some(widest.map_or((l, h), |(a, z)| (a.min(l), z.max(h))));
+        }
+        widest
+    }
+
     /// Resolves a written type; bounds of `int in lo..hi` must be constant.
     pub(crate) fn resolve_type(&mut self, t: &ast::TypeExpr) -> (Type, Option<(i64, i64)>) {
         match t {
@@ -778,14 +828,17 @@ impl<'a> Checker<'a> {
                         return None;
                     }
                     if r.is_none() {
+                        if let Some(widest) = self.widest_by_players(b) {
+                            return Some(widest);
+                        }
                         self.error(
                             Diagnostic::error(
                                 "not-constant",
-                                "the bounds of an int must be a constant range",
+                                "the bounds of an int must be known before play, for every player count",
                                 b.span,
                             )
-                            .with_label("not a constant range")
-                            .with_help("write `int in -10..10`"),
+                            .with_label("not known at load for every player count")
+                            .with_help("write `int in -10..10`; bounds may follow the player count: `0..5 * player_count`, `0..by players { 2: 10, 3..4: 15 }`"),
                         );
                     }
                     r
@@ -1318,6 +1371,7 @@ fn placeholder_var(v: &ast::VarDecl) -> ir::VarDef {
         name: v.name.text.clone(),
         ty: Type::Error,
         bounds: None,
+        bounds_by_players: Vec::new(),
         visibility: v.visibility,
         init: const_expr(ir::Value::None, v.init.span),
         visible_when: None,

@@ -228,7 +228,8 @@ impl Game {
                         for (f, field) in kind.fields.iter().enumerate() {
                             let v =
                                 Eval::new(&program, &self.state).expr(&field.init, &mut locals)?;
-                            self.state.entities[k.index()][i][f] = clamp(v, field.bounds);
+                            self.state.entities[k.index()][i][f] =
+                                clamp(v, field.bounds_for(self.state.players));
                             self.state.touch();
                         }
                     }
@@ -236,14 +237,15 @@ impl Game {
                 ir::InitItem::Global(g) => {
                     let def = &program.globals[g.index()];
                     let v = Eval::new(&program, &self.state).expr(&def.init, &mut locals)?;
-                    self.state.globals[g.index()] = clamp(v, def.bounds);
+                    self.state.globals[g.index()] = clamp(v, def.bounds_for(self.state.players));
                     self.state.touch();
                 }
                 ir::InitItem::PlayerVar(id) => {
                     let def = &program.player_vars[id.index()];
                     for p in 0..self.state.players as usize {
                         let v = Eval::new(&program, &self.state).expr(&def.init, &mut locals)?;
-                        self.state.player_vars[p][id.index()] = clamp(v, def.bounds);
+                        self.state.player_vars[p][id.index()] =
+                            clamp(v, def.bounds_for(self.state.players));
                         self.state.touch();
                     }
                 }
@@ -941,9 +943,9 @@ impl Game {
         let program = &self.program;
         let bounds = match slot {
             Slot::Local(_) => None,
-            Slot::Global(g) => program.globals[g].bounds,
-            Slot::Player(_, v) => program.player_vars[v].bounds,
-            Slot::Field(k, _, f) => program.kinds[k].fields[f].bounds,
+            Slot::Global(g) => program.globals[g].bounds_for(self.state.players),
+            Slot::Player(_, v) => program.player_vars[v].bounds_for(self.state.players),
+            Slot::Field(k, _, f) => program.kinds[k].fields[f].bounds_for(self.state.players),
         };
         Ok((slot, bounds))
     }

@@ -149,11 +149,12 @@ impl Game {
                 "check the place written",
             )
         };
+        let players = self.state.players;
         let (target, bounds) = match place {
             Place::Local(s) => (&mut locals[*s as usize], None),
             Place::Global(g) => (
                 &mut self.state.globals[g.index()],
-                program.globals[g.index()].bounds,
+                program.globals[g.index()].bounds_for(players),
             ),
             Place::PlayerVar(p, id) => {
                 let Value::Player(p) = self.eval_in(p, locals)? else {
@@ -161,7 +162,7 @@ impl Game {
                 };
                 (
                     &mut self.state.player_vars[p as usize][id.index()],
-                    program.player_vars[id.index()].bounds,
+                    program.player_vars[id.index()].bounds_for(players),
                 )
             }
             Place::Field(x, k, f) => {
@@ -170,7 +171,7 @@ impl Game {
                 };
                 (
                     &mut self.state.entities[k.index()][i as usize][f.index()],
-                    program.kinds[k.index()].fields[f.index()].bounds,
+                    program.kinds[k.index()].fields[f.index()].bounds_for(players),
                 )
             }
         };

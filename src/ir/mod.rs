@@ -156,8 +156,11 @@ pub struct VarDef {
     pub name: String,
     /// Its type.
     pub ty: Type,
-    /// Clamping bounds for `int in lo..hi`.
+    /// Clamping bounds for `int in lo..hi`: when they follow the player count, the widest.
     pub bounds: Option<(i64, i64)>,
+    /// The bounds for each player count (indexed by it) when they follow it
+    /// (`int in 0..5 * player_count`); empty when they are constant.
+    pub bounds_by_players: Vec<Option<(i64, i64)>>,
     /// Who may see it.
     pub visibility: Visibility,
     /// Its initial value (evaluated at the start of a game, with `me` unbound).
@@ -167,6 +170,16 @@ pub struct VarDef {
     pub visible_when: Option<EndFn>,
     /// Where it is declared.
     pub span: Span,
+}
+
+impl VarDef {
+    /// Its clamping bounds in a game of `players` players.
+    pub fn bounds_for(&self, players: u8) -> Option<(i64, i64)> {
+        match self.bounds_by_players.get(players as usize) {
+            Some(b) => *b,
+            None => self.bounds,
+        }
+    }
 }
 
 /// A kind of entity: a fixed number of instances with fields.
