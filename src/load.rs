@@ -122,6 +122,11 @@ fn load_inner(
         (program, checked, None)
     };
     diags.extend(checked.0);
+    // The program as it runs: small defs written into their callers (`ir::inline`).
+    let program = program.map(|mut p| {
+        crate::ir::inline::inline_small_defs(&mut p);
+        p
+    });
     let loaded = Loaded {
         program: if had_errors { None } else { program },
         diagnostics: Diagnostics(diags),

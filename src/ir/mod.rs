@@ -5,6 +5,7 @@
 
 use crate::diag::{SourceMap, Span};
 
+pub mod inline;
 mod list;
 pub mod memo;
 mod plan;
