@@ -165,16 +165,22 @@ impl MctsBot {
                 break;
             }
         }
-        // Play on at random to the end, or as deep as the bot looks.
+        // Play on at random to the end, or as deep as the bot looks. Depth counts decisions as
+        // people make them: a choice of several is one, however many steps it takes here.
+        let imagined = g.decisions().saturating_sub(game.decisions()) as u32;
         let mut left = self
             .config
             .depth
-            .map_or(u32::MAX, |d| d.saturating_sub(path.len() as u32 - 1));
+            .map_or(u32::MAX, |d| d.saturating_sub(imagined));
+        let mut made = g.decisions();
         while !failed && left > 0 {
             let Some(p) = g.to_decide() else { break };
             let index = self.random_below(g.option_count(p));
             failed = g.play(p, index).is_err();
-            left -= 1;
+            if g.decisions() != made {
+                made = g.decisions();
+                left -= 1;
+            }
         }
         rewards(&g, failed, &mut self.scores, &mut self.rewards);
         for &n in &path {
