@@ -97,7 +97,7 @@ fn rewrite(e: &mut Expr, small: &[Option<Expr>]) {
         }
         return;
     }
-    children_mut(e, |x| rewrite(x, small));
+    e.children_mut(|x| rewrite(x, small));
 }
 
 /// Replaces each parameter `Local(i)` of an inlined body with argument `i`.
@@ -110,51 +110,7 @@ fn substitute(e: &mut Expr, args: &[Expr]) {
         }
         return;
     }
-    children_mut(e, |x| substitute(x, args));
-}
-
-/// Calls `f` on each direct child of `e`.
-fn children_mut(e: &mut Expr, mut f: impl FnMut(&mut Expr)) {
-    match &mut e.kind {
-        ExprKind::Const(_)
-        | ExprKind::Local(_)
-        | ExprKind::Global(_)
-        | ExprKind::EnumValues(_)
-        | ExprKind::Instances(_)
-        | ExprKind::Players
-        | ExprKind::PlayerCount => {}
-        ExprKind::PlayerVar(x, _) | ExprKind::Field(x, _, _) | ExprKind::Unary(_, x) => f(x),
-        ExprKind::TableCell { row, .. } => f(row),
-        ExprKind::Call(_, args) | ExprKind::Builtin(_, args) | ExprKind::List(args) => {
-            args.iter_mut().for_each(f)
-        }
-        ExprKind::Binary(_, a, b) => {
-            f(a);
-            f(b);
-        }
-        ExprKind::If(c, a, b) => {
-            f(c);
-            f(a);
-            f(b);
-        }
-        ExprKind::Query {
-            source,
-            filter,
-            map,
-            keys,
-            ..
-        } => {
-            f(source);
-            if let Some(x) = filter {
-                f(x);
-            }
-            if let Some(x) = map {
-                f(x);
-            }
-            keys.iter_mut().for_each(f);
-        }
-        ExprKind::ByPlayers(entries) => entries.iter_mut().for_each(|(_, _, x)| f(x)),
-    }
+    e.children_mut(|x| substitute(x, args));
 }
 
 #[cfg(test)]

@@ -701,6 +701,50 @@ impl Expr {
             ExprKind::ByPlayers(entries) => entries.iter().any(|(_, _, x)| f(x)),
         }
     }
+
+    /// Calls `f` on each direct child, to change it (the children [`Expr::any_child`] visits).
+    pub fn children_mut(&mut self, mut f: impl FnMut(&mut Expr)) {
+        match &mut self.kind {
+            ExprKind::Const(_)
+            | ExprKind::Local(_)
+            | ExprKind::Global(_)
+            | ExprKind::EnumValues(_)
+            | ExprKind::Instances(_)
+            | ExprKind::Players
+            | ExprKind::PlayerCount => {}
+            ExprKind::PlayerVar(x, _) | ExprKind::Field(x, _, _) | ExprKind::Unary(_, x) => f(x),
+            ExprKind::TableCell { row, .. } => f(row),
+            ExprKind::Call(_, args) | ExprKind::Builtin(_, args) | ExprKind::List(args) => {
+                args.iter_mut().for_each(f)
+            }
+            ExprKind::Binary(_, a, b) => {
+                f(a);
+                f(b);
+            }
+            ExprKind::If(c, a, b) => {
+                f(c);
+                f(a);
+                f(b);
+            }
+            ExprKind::Query {
+                source,
+                filter,
+                map,
+                keys,
+                ..
+            } => {
+                f(source);
+                if let Some(x) = filter {
+                    f(x);
+                }
+                if let Some(x) = map {
+                    f(x);
+                }
+                keys.iter_mut().for_each(f);
+            }
+            ExprKind::ByPlayers(entries) => entries.iter_mut().for_each(|(_, _, x)| f(x)),
+        }
+    }
 }
 
 /// Built-in functions on values.
