@@ -122,9 +122,11 @@ fn load_inner(
         (program, checked, None)
     };
     diags.extend(checked.0);
-    // The program as it runs: small defs written into their callers (`ir::inline`).
+    // The program as it runs: small defs written into their callers (`ir::inline`), and its
+    // roots numbered for the code the engine compiles from them (`ir::roots`).
     let program = program.map(|mut p| {
         crate::ir::inline::inline_small_defs(&mut p);
+        crate::ir::roots::number_roots(&mut p);
         p
     });
     let loaded = Loaded {

@@ -10,7 +10,7 @@ use crate::syntax::ast::{self, BinOp, ExprKind, UnOp};
 type Typed = (ir::Expr, Type);
 
 fn mk(kind: K, span: Span) -> ir::Expr {
-    ir::Expr { kind, span }
+    ir::Expr::new(kind, span)
 }
 
 pub(super) fn error_expr(span: Span) -> Typed {

@@ -1380,10 +1380,7 @@ fn placeholder_var(v: &ast::VarDecl) -> ir::VarDef {
 }
 
 pub(crate) fn const_expr(v: ir::Value, span: Span) -> ir::Expr {
-    ir::Expr {
-        kind: ir::ExprKind::Const(v),
-        span,
-    }
+    ir::Expr::new(ir::ExprKind::Const(v), span)
 }
 
 /// The span that best stands for a declaration.

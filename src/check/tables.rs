@@ -151,14 +151,14 @@ impl Checker<'_> {
         };
         let ty = table.columns[column].1.clone();
         Some((
-            ir::Expr {
-                kind: K::TableCell {
+            ir::Expr::new(
+                K::TableCell {
                     table: id,
                     column: column as u32,
                     row: Box::new(row),
                 },
                 span,
-            },
+            ),
             ty,
         ))
     }
@@ -186,10 +186,7 @@ impl Checker<'_> {
         self.use_symbol(Symbol::Table(id));
         self.note_symbol_use(t);
         let rows = self.program.tables[id.index()].rows.len();
-        Some(ir::Expr {
-            kind: K::Const(Value::Int(rows as i64)),
-            span,
-        })
+        Some(ir::Expr::new(K::Const(Value::Int(rows as i64)), span))
     }
 
     /// A table named where a value is expected.

@@ -23,7 +23,7 @@ const UNGUARDED_CALLS: usize = 4;
 /// The size of each new stack segment.
 const STACK_SEGMENT: usize = 8 << 20;
 /// Slots a def's frame may need to live on the stack rather than in a pooled vector.
-const SMALL_FRAME: usize = 8;
+pub(super) const SMALL_FRAME: usize = 8;
 
 /// Longest list a range may build.
 pub const MAX_LIST: i64 = 100_000;
@@ -34,11 +34,13 @@ pub struct Eval<'a> {
     pub program: &'a Program,
     /// The state read.
     pub state: &'a State,
-    depth: usize,
+    /// The compiled code of the program's roots, for this game.
+    code: &'a super::compile::Code,
+    pub(super) depth: usize,
     /// The work left, taken from the state's meter and handed back when this evaluation ends.
     /// Every node spends one unit without a check (it wraps below zero); calls and list
     /// elements, which are what repeat nodes, check it.
-    work: u64,
+    pub(super) work: u64,
     /// The deepest `depth` reached since the innermost remembered call began.
     peak: usize,
 }
@@ -58,11 +60,16 @@ impl Drop for Eval<'_> {
 /// node of every expression.
 pub(super) type R<T> = Result<T, Box<RuntimeError>>;
 
-fn err(code: &'static str, msg: impl Into<String>, span: Span, help: &str) -> Box<RuntimeError> {
+pub(super) fn err(
+    code: &'static str,
+    msg: impl Into<String>,
+    span: Span,
+    help: &str,
+) -> Box<RuntimeError> {
     Box::new(RuntimeError::new(code, msg, span, help))
 }
 
-fn take_call_frame(len: usize) -> Vec<Value> {
+pub(super) fn take_call_frame(len: usize) -> Vec<Value> {
     let mut frame = super::spare::values();
     frame.resize(len, Value::None);
     frame
@@ -93,6 +100,7 @@ impl<'a> Eval<'a> {
         Eval {
             program,
             state,
+            code: &state.domains.code,
             depth: 0,
             work: state.work.left(),
             peak: 0,
@@ -101,15 +109,31 @@ impl<'a> Eval<'a> {
 
     /// Fails once the work budget is spent.
     #[inline]
-    fn check_work(&self, span: Span) -> R<()> {
+    pub(super) fn check_work(&self, span: Span) -> R<()> {
         if self.work > self.state.work.budget() {
             return Err(super::exec::work_spent(self.state.work.budget(), span));
         }
         Ok(())
     }
 
-    /// Evaluates an expression.
+    /// Spends `n` units of work without a check (see [`Eval::check_work`]).
+    #[inline(always)]
+    pub(super) fn spend(&mut self, n: u64) {
+        self.work = self.work.wrapping_sub(n);
+    }
+
+    /// Evaluates an expression: by its compiled code when it is a numbered root, else by
+    /// walking its tree.
+    #[inline]
     pub fn expr(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
+        if let Some(code) = self.code.root(e.root) {
+            return code(self, locals);
+        }
+        self.walk(e, locals)
+    }
+
+    /// Evaluates an expression by walking its tree.
+    pub(super) fn walk(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
         self.work = self.work.wrapping_sub(1);
         Ok(match &e.kind {
             K::Const(v) => v.clone(),
@@ -148,15 +172,7 @@ impl<'a> Eval<'a> {
                 self.check_work(e.span)?;
                 let def = &self.program.defs[id.index()];
                 if self.depth >= MAX_CALL_DEPTH {
-                    return Err(err(
-                        "call-depth",
-                        format!(
-                            "`{}` called itself more than {MAX_CALL_DEPTH} deep",
-                            def.name
-                        ),
-                        e.span,
-                        "make sure the recursion reaches a case that does not call again",
-                    ));
+                    return Err(self.too_deep(*id, e.span));
                 }
                 let size = def.locals.max(args.len());
                 if size <= SMALL_FRAME {
@@ -230,8 +246,21 @@ impl<'a> Eval<'a> {
         })
     }
 
-    /// Calls a def with its frame: the arguments in the first slots, then the body, or the
-    /// value remembered for the same call on the same state.
+    /// The error of a call nested deeper than [`MAX_CALL_DEPTH`].
+    #[cold]
+    pub(super) fn too_deep(&self, id: ir::DefId, span: Span) -> Box<RuntimeError> {
+        err(
+            "call-depth",
+            format!(
+                "`{}` called itself more than {MAX_CALL_DEPTH} deep",
+                self.program.defs[id.index()].name
+            ),
+            span,
+            "make sure the recursion reaches a case that does not call again",
+        )
+    }
+
+    /// Calls a def with its frame: the arguments in the first slots, then the body.
     #[inline(never)]
     fn call(
         &mut self,
@@ -240,15 +269,22 @@ impl<'a> Eval<'a> {
         locals: &mut [Value],
         frame: &mut [Value],
     ) -> R<Value> {
-        let def = &self.program.defs[id.index()];
         for (slot, a) in frame.iter_mut().zip(args) {
             *slot = self.expr(a, locals)?;
         }
+        self.enter(id, frame, args.len())
+    }
+
+    /// Runs a def's body in its frame, whose first `args` slots hold the arguments, or gives
+    /// the value remembered for the same call on the same state.
+    #[inline(never)]
+    pub(super) fn enter(&mut self, id: ir::DefId, frame: &mut [Value], args: usize) -> R<Value> {
+        let def = &self.program.defs[id.index()];
         // A remembered def with the same arguments, on the same state, gives the same
         // value (see `memo`); a hit spends the same work, and runs the call instead when
         // the work left or the depth would not have let it finish.
         let key = if def.remembered {
-            super::memo::key(self.state.epoch, id, def.gives_list, &frame[..args.len()])
+            super::memo::key(self.state.epoch, id, def.gives_list, &frame[..args])
         } else {
             None
         };
@@ -309,15 +345,21 @@ impl<'a> Eval<'a> {
                 return Ok(p);
             }
         }
-        match self.expr(e, locals)? {
+        let v = self.expr(e, locals)?;
+        self.as_player(v, e.span)
+    }
+
+    /// A value that must be a player.
+    pub(super) fn as_player(&self, v: Value, span: Span) -> R<u8> {
+        match v {
             Value::Player(p) => Ok(p),
             Value::None => Err(err(
                 "no-value",
                 "this is `none`, not a player",
-                e.span,
+                span,
                 "check for `none` with `if x != none` before using it",
             )),
-            v => Err(self.wrong(&v, "a player", e.span)),
+            v => Err(self.wrong(&v, "a player", span)),
         }
     }
 
@@ -369,7 +411,13 @@ impl<'a> Eval<'a> {
                 }
             }
         }
-        match self.expr(e, locals)? {
+        let v = self.expr(e, locals)?;
+        self.as_entity(v, k, e.span)
+    }
+
+    /// A value that must be an instance of kind `k`: its index.
+    pub(super) fn as_entity(&self, v: Value, k: ir::KindId, span: Span) -> R<usize> {
+        match v {
             Value::Entity(kk, i) if kk == k => Ok(i as usize),
             Value::None => Err(err(
                 "no-value",
@@ -377,14 +425,15 @@ impl<'a> Eval<'a> {
                     "this is `none`, not a `{}`",
                     self.program.kinds[k.index()].name
                 ),
-                e.span,
+                span,
                 "check for `none` with `if x != none` before using its fields",
             )),
-            v => Err(self.wrong(&v, "an instance", e.span)),
+            v => Err(self.wrong(&v, "an instance", span)),
         }
     }
 
-    fn wrong(&self, v: &Value, want: &str, span: Span) -> Box<RuntimeError> {
+    #[cold]
+    pub(super) fn wrong(&self, v: &Value, want: &str, span: Span) -> Box<RuntimeError> {
         if *v == Value::None {
             return err(
                 "no-value",
@@ -444,6 +493,11 @@ impl<'a> Eval<'a> {
         }
         let x = self.expr(a, locals)?;
         let y = self.expr(b, locals)?;
+        self.combine(op, x, y, span)
+    }
+
+    /// The value of `x op y`, both sides evaluated (not `and`, `or`, `in`).
+    pub(super) fn combine(&self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
         Ok(match (op, x, y) {
             (BinOp::Eq, x, y) => Value::Bool(x == y),
             (BinOp::Ne, x, y) => Value::Bool(x != y),
@@ -457,19 +511,9 @@ impl<'a> Eval<'a> {
                 BinOp::Le => Value::Bool(x <= y),
                 BinOp::Gt => Value::Bool(x > y),
                 BinOp::Ge => Value::Bool(x >= y),
-                BinOp::Add => Value::Int(x.checked_add(y).ok_or_else(|| overflow(span))?),
-                BinOp::Sub => Value::Int(x.checked_sub(y).ok_or_else(|| overflow(span))?),
-                BinOp::Mul => Value::Int(x.checked_mul(y).ok_or_else(|| overflow(span))?),
-                BinOp::Div | BinOp::Mod if y == 0 => {
-                    return Err(err(
-                        "division-by-zero",
-                        format!("{x} {} 0", op.symbol()),
-                        span,
-                        "guard the division with `if`, such as `if n > 0 then total / n else 0`",
-                    ))
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
+                    Value::Int(arithmetic(op, x, y, span)?)
                 }
-                BinOp::Div => Value::Int(x.checked_div_euclid(y).ok_or_else(|| overflow(span))?),
-                BinOp::Mod => Value::Int(x.checked_rem_euclid(y).ok_or_else(|| overflow(span))?),
                 BinOp::Range => {
                     if y.checked_sub(x).is_none_or(|n| n > MAX_LIST) {
                         return Err(err(
@@ -650,7 +694,7 @@ impl<'a> Eval<'a> {
         Ok(())
     }
 
-    fn builtin(&mut self, b: Builtin, v: Value, span: Span) -> R<Value> {
+    pub(super) fn builtin(&mut self, b: Builtin, v: Value, span: Span) -> R<Value> {
         let players = self.state.players;
         Ok(match (b, v) {
             (Builtin::Duplicates, Value::List(xs)) => Value::List(duplicates(&xs)),
@@ -732,7 +776,14 @@ impl<'a> Eval<'a> {
         })
     }
 
-    fn builtin2(&mut self, b: Builtin, a: Value, c: Value, d: Value, span: Span) -> R<Value> {
+    pub(super) fn builtin2(
+        &mut self,
+        b: Builtin,
+        a: Value,
+        c: Value,
+        d: Value,
+        span: Span,
+    ) -> R<Value> {
         Ok(match (b, a, c) {
             (Builtin::Nth, Value::List(xs), Value::Int(i)) => {
                 if i < 1 || i as usize > xs.len() {
@@ -943,7 +994,32 @@ pub(super) fn check_len(len: usize, span: Span) -> R<()> {
     Ok(())
 }
 
-fn overflow(span: Span) -> Box<RuntimeError> {
+/// `x op y` for the arithmetic operators, checked.
+#[inline]
+pub(super) fn arithmetic(op: BinOp, x: i64, y: i64, span: Span) -> R<i64> {
+    match op {
+        BinOp::Add => x.checked_add(y).ok_or_else(|| overflow(span)),
+        BinOp::Sub => x.checked_sub(y).ok_or_else(|| overflow(span)),
+        BinOp::Mul => x.checked_mul(y).ok_or_else(|| overflow(span)),
+        BinOp::Div | BinOp::Mod if y == 0 => Err(err(
+            "division-by-zero",
+            format!("{x} {} 0", op.symbol()),
+            span,
+            "guard the division with `if`, such as `if n > 0 then total / n else 0`",
+        )),
+        BinOp::Div => x.checked_div_euclid(y).ok_or_else(|| overflow(span)),
+        BinOp::Mod => x.checked_rem_euclid(y).ok_or_else(|| overflow(span)),
+        _ => Err(err(
+            "type-mismatch",
+            "bad operands",
+            span,
+            "this is a bug in the checker",
+        )),
+    }
+}
+
+#[cold]
+pub(super) fn overflow(span: Span) -> Box<RuntimeError> {
     err(
         "overflow",
         "a number grew too large",

@@ -216,6 +216,7 @@ impl Game {
                         .collect()
                 })
                 .collect(),
+            code: std::sync::Arc::new(super::compile::Code::compile(&program)),
         });
         for item in &program.init_order {
             match *item {

@@ -4,6 +4,7 @@
 //! Invariants: deterministic for (program, seed, decisions); a failed move leaves the game as it
 //! was; every run is bounded by [`Limits`].
 
+mod compile;
 mod decide;
 mod determinize;
 mod error;

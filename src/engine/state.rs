@@ -122,4 +122,6 @@ pub struct Domains {
     pub instances: Vec<List>,
     /// Every value of each enum, by `EnumId`.
     pub enum_values: Vec<List>,
+    /// The program's roots compiled (none: every expression is walked).
+    pub(crate) code: Arc<super::compile::Code>,
 }

@@ -9,6 +9,7 @@ pub mod inline;
 mod list;
 pub mod memo;
 mod plan;
+pub mod roots;
 pub use crate::syntax::ast::{AssignOp, BinOp, UnOp, Visibility};
 pub use list::List;
 pub use plan::{reads_locals, MovePlan};
@@ -665,6 +666,24 @@ pub struct Expr {
     pub kind: ExprKind,
     /// Where it was written.
     pub span: Span,
+    /// Its compiled code's number, for an expression the engine evaluates from outside an
+    /// expression (a condition, a def's body, an assigned value: see [`roots`]); [`NOT_ROOT`]
+    /// for the others, which are compiled as part of their root.
+    pub root: u32,
+}
+
+/// The [`Expr::root`] of an expression that is not numbered.
+pub const NOT_ROOT: u32 = u32::MAX;
+
+impl Expr {
+    /// An expression not (yet) numbered as a root.
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr {
+            kind,
+            span,
+            root: NOT_ROOT,
+        }
+    }
 }
 
 impl Expr {

@@ -1,0 +1,787 @@
+//! Expressions compiled to closures: the stage between the resolved program (`ir`) and play.
+//!
+//! The tree walker (`Eval::walk`) decides at every node what the node is, and returns every
+//! value through one large function. Compiled, each root (see `ir::roots`) becomes a tree of
+//! small closures, each of which knows its node's kind, its operands' kinds and the type it
+//! gives: a condition gives a `bool`, arithmetic an `i64`, `x.f == y` reads the field and the
+//! local in place. Nothing is allocated per evaluation and no string is touched.
+//!
+//! Compiled code gives the same values, the same errors at the same spans and spends the same
+//! work as the walker (one unit a node, the same checks at calls and list elements), so a
+//! runaway rule stops where it did. Kinds of node without compiled code of their own (rare
+//! ones: ranks, tables, `min(xs, d)`) are walked from inside the compiled tree.
+//! `tests/compiled.rs` plays every rules file both ways and compares the games.
+
+use super::eval::{arithmetic, err, take_call_frame, Eval, Items, R, SMALL_FRAME};
+use crate::diag::Span;
+use crate::ir::{self, BinOp, Builtin, Expr, ExprKind as K, List, Program, QueryKind, UnOp, Value};
+
+/// A compiled expression that gives a value.
+type Node = Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<Value> + Send + Sync>;
+/// A compiled condition.
+type BoolNode = Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<bool> + Send + Sync>;
+/// A compiled whole number.
+type IntNode = Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<i64> + Send + Sync>;
+
+/// The compiled code of a program's roots, by [`ir::Expr::root`].
+#[derive(Default)]
+pub struct Code {
+    roots: Vec<Node>,
+}
+
+impl std::fmt::Debug for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Code({} roots)", self.roots.len())
+    }
+}
+
+/// Code is derived from the program: two games of one program have equal code.
+impl PartialEq for Code {
+    fn eq(&self, _: &Code) -> bool {
+        true
+    }
+}
+
+impl Eq for Code {}
+
+impl Code {
+    /// Compiles every numbered root of a program.
+    pub fn compile(program: &Program) -> Code {
+        let mut roots: Vec<(u32, Node)> = Vec::new();
+        visit_roots(program, &mut |e| {
+            if e.root != ir::NOT_ROOT {
+                roots.push((e.root, value(e)));
+            }
+        });
+        roots.sort_by_key(|(i, _)| *i);
+        // Roots are numbered 0..n without gaps; anything else is walked.
+        if roots.iter().enumerate().any(|(i, (r, _))| *r as usize != i) {
+            return Code::default();
+        }
+        Code {
+            roots: roots.into_iter().map(|(_, n)| n).collect(),
+        }
+    }
+
+    /// The code of root `i`, if compiled.
+    #[inline(always)]
+    pub fn root(&self, i: u32) -> Option<&Node> {
+        self.roots.get(i as usize)
+    }
+}
+
+/// Calls `f` on every root of a program (the same order as `ir::roots`, read-only).
+fn visit_roots(program: &Program, f: &mut dyn FnMut(&Expr)) {
+    // `ir::roots` walks a program mutably; a copy's walk visits the same roots in the same
+    // order, and compiling happens once per program and player count.
+    let mut copy = program.clone();
+    ir::roots::for_each_root(&mut copy, &mut |e| f(e));
+}
+
+/// Keeps a sub-expression to walk it, for nodes without compiled code of their own.
+fn walked(e: &Expr) -> Node {
+    let e = e.clone();
+    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| ev.walk(&e, l))
+}
+
+/// Compiles an expression that gives a value.
+fn value(e: &Expr) -> Node {
+    let span = e.span;
+    match &e.kind {
+        K::Const(v) => {
+            let v = v.clone();
+            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
+                ev.spend(1);
+                Ok(v.clone())
+            })
+        }
+        K::Local(s) => {
+            let s = *s as usize;
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                Ok(l[s].clone())
+            })
+        }
+        K::Global(g) => {
+            let g = g.index();
+            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
+                ev.spend(1);
+                Ok(ev.state.globals[g].clone())
+            })
+        }
+        K::PlayerVar(p, v) => {
+            let p = PlayerOf::new(p);
+            let v = v.index();
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let p = p.get(ev, l)?;
+                Ok(ev.state.player_vars[p as usize][v].clone())
+            })
+        }
+        K::Field(x, k, f) => {
+            let x = EntityOf::new(x, *k);
+            let (k, f) = (k.index(), f.index());
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let i = x.get(ev, l)?;
+                Ok(ev.state.entities[k][i][f].clone())
+            })
+        }
+        K::PlayerCount => Box::new(|ev: &mut Eval<'_>, _: &mut [Value]| {
+            ev.spend(1);
+            Ok(Value::Int(ev.state.players as i64))
+        }),
+        K::Players | K::Instances(_) | K::EnumValues(_) => walked(e),
+        K::Call(id, args) => call(*id, args, span),
+        K::Builtin(b, args) => builtin(*b, args, e),
+        K::Binary(op, a, b) => binary(*op, a, b, e),
+        K::Unary(UnOp::Not, _) => {
+            let c = condition(e);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Bool(c(ev, l)?)))
+        }
+        K::Unary(UnOp::Neg, _) => {
+            let n = int(e);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Int(n(ev, l)?)))
+        }
+        K::If(c, a, b) => {
+            let (c, a, b) = (condition(c), value(a), value(b));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                if c(ev, l)? {
+                    a(ev, l)
+                } else {
+                    b(ev, l)
+                }
+            })
+        }
+        K::List(items) => {
+            let items: Vec<Node> = items.iter().map(value).collect();
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let mut out = List::new();
+                let elements = out.make_mut();
+                for x in &items {
+                    elements.push(x(ev, l)?);
+                }
+                Ok(Value::List(out))
+            })
+        }
+        K::Query {
+            kind: QueryKind::Any | QueryKind::All,
+            ..
+        } => {
+            let c = condition(e);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Bool(c(ev, l)?)))
+        }
+        K::Query {
+            kind: QueryKind::List,
+            slot,
+            source,
+            filter,
+            map,
+            ..
+        } => {
+            let q = Each::new(*slot, source, filter.as_deref(), map.as_deref());
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let mut out = List::new();
+                let elements = out.make_mut();
+                q.run(ev, l, |v| {
+                    elements.push(v.clone());
+                    Ok(())
+                })?;
+                Ok(Value::List(out))
+            })
+        }
+        K::Query { .. } | K::TableCell { .. } | K::ByPlayers(_) => walked(e),
+    }
+}
+
+/// Compiles a condition.
+fn condition(e: &Expr) -> BoolNode {
+    let span = e.span;
+    match &e.kind {
+        K::Const(Value::Bool(b)) => {
+            let b = *b;
+            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
+                ev.spend(1);
+                Ok(b)
+            })
+        }
+        K::Unary(UnOp::Not, x) => {
+            let x = condition(x);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                Ok(!x(ev, l)?)
+            })
+        }
+        K::Binary(BinOp::And, a, b) => {
+            let (a, b) = (condition(a), condition(b));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                Ok(a(ev, l)? && b(ev, l)?)
+            })
+        }
+        K::Binary(BinOp::Or, a, b) => {
+            let (a, b) = (condition(a), condition(b));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                Ok(a(ev, l)? || b(ev, l)?)
+            })
+        }
+        K::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => equality(*op == BinOp::Eq, a, b),
+        K::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
+            let (op, x, y) = (*op, operand(a, span), operand(b, span));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let (x, y) = (x(ev, l)?, y(ev, l)?);
+                Ok(match op {
+                    BinOp::Lt => x < y,
+                    BinOp::Le => x <= y,
+                    BinOp::Gt => x > y,
+                    _ => x >= y,
+                })
+            })
+        }
+        K::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => {
+            let want = *op == BinOp::In;
+            let (x, xs) = (value(a), Source::new(b));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let x = x(ev, l)?;
+                let found = xs.items(ev, l)?.contains(&x);
+                Ok(found == want)
+            })
+        }
+        K::Query {
+            kind: kind @ (QueryKind::Any | QueryKind::All),
+            slot,
+            source,
+            filter,
+            ..
+        } => {
+            let want = *kind == QueryKind::Any;
+            let slot = *slot as usize;
+            let source_span = source.span;
+            let (source, filter) = (Source::new(source), filter.as_deref().map(condition));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let items = source.items(ev, l)?;
+                for item in items.iter() {
+                    ev.spend(1);
+                    ev.check_work(source_span)?;
+                    l[slot] = item.clone();
+                    let pass = match &filter {
+                        Some(f) => f(ev, l)?,
+                        None => true,
+                    };
+                    if pass == want {
+                        return Ok(want);
+                    }
+                }
+                Ok(!want)
+            })
+        }
+        _ => {
+            let v = value(e);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| match v(ev, l)? {
+                Value::Bool(b) => Ok(b),
+                v => Err(ev.wrong(&v, "true or false", span)),
+            })
+        }
+    }
+}
+
+/// True if the expression gives a number or fails, whatever the state: its code may give an
+/// `i64` without a check. (`+` also joins lists, so it is a number when one side is.)
+fn is_int(e: &Expr) -> bool {
+    match &e.kind {
+        K::Const(Value::Int(_)) | K::PlayerCount | K::Unary(UnOp::Neg, _) => true,
+        K::Binary(BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod, _, _) => true,
+        K::Binary(BinOp::Add, a, b) => is_int(a) || is_int(b),
+        K::Builtin(Builtin::Count | Builtin::Sum, args) => args.len() == 1,
+        _ => false,
+    }
+}
+
+/// An operand that must be a number: typed code when it surely is one, else its value checked,
+/// failing as the walker fails (`want`, at `span`).
+fn operand(e: &Expr, span: Span) -> IntNode {
+    checked_int(e, "operands that fit the operator", span)
+}
+
+fn checked_int(e: &Expr, want: &'static str, span: Span) -> IntNode {
+    if is_int(e) {
+        return int(e);
+    }
+    let v = value(e);
+    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| match v(ev, l)? {
+        Value::Int(n) => Ok(n),
+        v => Err(ev.wrong(&v, want, span)),
+    })
+}
+
+/// `a == b` (or `!=`), reading locals and constants in place as the walker does (and spending
+/// what it spends).
+fn equality(eq: bool, a: &Expr, b: &Expr) -> BoolNode {
+    match (&a.kind, &b.kind) {
+        (K::Local(s), K::Const(c)) | (K::Const(c), K::Local(s)) => {
+            let (s, c) = (*s as usize, c.clone());
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                Ok((l[s] == c) == eq)
+            })
+        }
+        (K::Local(s), K::Local(t)) => {
+            let (s, t) = (*s as usize, *t as usize);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                Ok((l[s] == l[t]) == eq)
+            })
+        }
+        (K::Field(x, k, f), K::Local(t)) => {
+            // `x.f == y`: the field compared where it lies.
+            let x = EntityOf::new(x, *k);
+            let (k, f, t) = (k.index(), f.index(), *t as usize);
+            // The walker spends a unit on each side and one on the comparison.
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(3);
+                let i = x.get(ev, l)?;
+                Ok((ev.state.entities[k][i][f] == l[t]) == eq)
+            })
+        }
+        (K::Field(x, k, f), K::Const(c)) => {
+            let x = EntityOf::new(x, *k);
+            let (k, f, c) = (k.index(), f.index(), c.clone());
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(2);
+                let i = x.get(ev, l)?;
+                Ok((ev.state.entities[k][i][f] == c) == eq)
+            })
+        }
+        (K::PlayerVar(p, v), K::Local(t)) => {
+            let p = PlayerOf::new(p);
+            let (v, t) = (v.index(), *t as usize);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(3);
+                let p = p.get(ev, l)?;
+                Ok((ev.state.player_vars[p as usize][v] == l[t]) == eq)
+            })
+        }
+        (_, K::Const(c)) => {
+            let (x, c) = (value(a), c.clone());
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                Ok((x(ev, l)? == c) == eq)
+            })
+        }
+        (K::Local(s), _) => {
+            let (s, y) = (*s as usize, value(b));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let y = y(ev, l)?;
+                Ok((l[s] == y) == eq)
+            })
+        }
+        _ => {
+            let (x, y) = (value(a), value(b));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let x = x(ev, l)?;
+                let y = y(ev, l)?;
+                Ok((x == y) == eq)
+            })
+        }
+    }
+}
+
+/// Compiles a whole number.
+fn int(e: &Expr) -> IntNode {
+    let span = e.span;
+    match &e.kind {
+        K::Const(Value::Int(n)) => {
+            let n = *n;
+            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
+                ev.spend(1);
+                Ok(n)
+            })
+        }
+        K::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod), a, b) => {
+            let (op, x, y) = (*op, operand(a, span), operand(b, span));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let (x, y) = (x(ev, l)?, y(ev, l)?);
+                arithmetic(op, x, y, span)
+            })
+        }
+        K::Unary(UnOp::Neg, x) => {
+            let x = checked_int(x, "a number or a truth value", x.span);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                x(ev, l)?
+                    .checked_neg()
+                    .ok_or_else(|| super::eval::overflow(span))
+            })
+        }
+        K::Builtin(b @ (Builtin::Count | Builtin::Sum), args) if args.len() == 1 => {
+            let fold = Fold::new(*b, &args[0], span);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let (count, total) = fold.run(ev, l)?;
+                Ok(if fold.sum { total } else { count })
+            })
+        }
+        _ => {
+            let v = value(e);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| match v(ev, l)? {
+                Value::Int(n) => Ok(n),
+                v => Err(ev.wrong(&v, "a number", span)),
+            })
+        }
+    }
+}
+
+/// `a op b` as a value.
+fn binary(op: BinOp, a: &Expr, b: &Expr, e: &Expr) -> Node {
+    let span = e.span;
+    match op {
+        BinOp::And
+        | BinOp::Or
+        | BinOp::Eq
+        | BinOp::Ne
+        | BinOp::In
+        | BinOp::NotIn
+        | BinOp::Lt
+        | BinOp::Le
+        | BinOp::Gt
+        | BinOp::Ge => {
+            let c = condition(e);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Bool(c(ev, l)?)))
+        }
+        BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod if is_int(e) => {
+            let n = int(e);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Int(n(ev, l)?)))
+        }
+        _ => {
+            let (x, y) = (value(a), value(b));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let x = x(ev, l)?;
+                let y = y(ev, l)?;
+                ev.combine(op, x, y, span)
+            })
+        }
+    }
+}
+
+/// A call of a def: its arguments into a frame, then its (compiled) body.
+fn call(id: ir::DefId, args: &[Expr], span: Span) -> Node {
+    let args: Vec<Node> = args.iter().map(value).collect();
+    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+        ev.spend(1);
+        ev.check_work(span)?;
+        if ev.depth >= super::eval::MAX_CALL_DEPTH {
+            return Err(ev.too_deep(id, span));
+        }
+        let size = ev.program.defs[id.index()].locals.max(args.len());
+        if size <= SMALL_FRAME {
+            let mut frame = [const { Value::None }; SMALL_FRAME];
+            for (slot, a) in frame.iter_mut().zip(&args) {
+                *slot = a(ev, l)?;
+            }
+            ev.enter(id, &mut frame[..size], args.len())
+        } else {
+            let mut frame = take_call_frame(size);
+            let filled = frame
+                .iter_mut()
+                .zip(&args)
+                .try_for_each(|(slot, a)| a(ev, l).map(|v| *slot = v));
+            let v = filled.and_then(|()| ev.enter(id, &mut frame, args.len()));
+            super::spare::give_values(frame);
+            v
+        }
+    })
+}
+
+/// A built-in call.
+fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
+    let span = e.span;
+    match (b, args) {
+        (Builtin::Count | Builtin::Sum, [_]) => {
+            let n = int(e);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Int(n(ev, l)?)))
+        }
+        (Builtin::Min | Builtin::Max, [_]) => walked(e),
+        (_, [_, _]) if b.takes_default() => walked(e),
+        (_, [a]) => {
+            let a = value(a);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let v = a(ev, l)?;
+                ev.builtin(b, v, span)
+            })
+        }
+        (_, [a, c]) => {
+            let (a, c) = (value(a), value(c));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let x = a(ev, l)?;
+                let y = c(ev, l)?;
+                ev.builtin2(b, x, y, Value::None, span)
+            })
+        }
+        _ => walked(e),
+    }
+}
+
+/// A player read from an expression, a local read in place as the walker does.
+enum PlayerOf {
+    Local(usize, Span),
+    Node(Node, Span),
+}
+
+impl PlayerOf {
+    fn new(e: &Expr) -> PlayerOf {
+        match e.kind {
+            K::Local(s) => PlayerOf::Local(s as usize, e.span),
+            _ => PlayerOf::Node(value(e), e.span),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, ev: &mut Eval<'_>, l: &mut [Value]) -> R<u8> {
+        match self {
+            PlayerOf::Local(s, span) => match l[*s] {
+                Value::Player(p) => Ok(p),
+                ref v => {
+                    // What the walker does when a local is not a player: reads it as a node.
+                    ev.spend(1);
+                    ev.as_player(v.clone(), *span)
+                }
+            },
+            PlayerOf::Node(n, span) => {
+                let v = n(ev, l)?;
+                ev.as_player(v, *span)
+            }
+        }
+    }
+}
+
+/// An instance of a known kind read from an expression, a local read in place.
+enum EntityOf {
+    Local(usize, ir::KindId, Span),
+    Node(Node, ir::KindId, Span),
+}
+
+impl EntityOf {
+    fn new(e: &Expr, k: ir::KindId) -> EntityOf {
+        match e.kind {
+            K::Local(s) => EntityOf::Local(s as usize, k, e.span),
+            _ => EntityOf::Node(value(e), k, e.span),
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, ev: &mut Eval<'_>, l: &mut [Value]) -> R<usize> {
+        match self {
+            EntityOf::Local(s, k, span) => match l[*s] {
+                Value::Entity(kk, i) if kk == *k => Ok(i as usize),
+                ref v => {
+                    ev.spend(1);
+                    ev.as_entity(v.clone(), *k, *span)
+                }
+            },
+            EntityOf::Node(n, k, span) => {
+                let v = n(ev, l)?;
+                ev.as_entity(v, *k, *span)
+            }
+        }
+    }
+}
+
+/// A list read for a query or `in`: where it lies in the state when it can be, as the
+/// walker's `items` does.
+enum Source {
+    Global(usize, Span),
+    PlayerVar(PlayerOf, usize, Span),
+    Field(EntityOf, usize, usize, Span),
+    EnumValues(usize),
+    Instances(usize),
+    Players,
+    Local(usize, Span),
+    Computed(Node, Span),
+}
+
+impl Source {
+    fn new(e: &Expr) -> Source {
+        match &e.kind {
+            K::Global(g) => Source::Global(g.index(), e.span),
+            K::PlayerVar(p, v) => Source::PlayerVar(PlayerOf::new(p), v.index(), e.span),
+            K::Field(x, k, f) => Source::Field(EntityOf::new(x, *k), k.index(), f.index(), e.span),
+            K::EnumValues(id) => Source::EnumValues(id.index()),
+            K::Instances(k) => Source::Instances(k.index()),
+            K::Players => Source::Players,
+            K::Local(s) => Source::Local(*s as usize, e.span),
+            _ => Source::Computed(value(e), e.span),
+        }
+    }
+
+    #[inline]
+    fn items<'a>(&self, ev: &mut Eval<'a>, l: &mut [Value]) -> R<Items<'a>> {
+        let state = ev.state;
+        let (stored, span) = match self {
+            Source::Global(g, span) => (&state.globals[*g], *span),
+            Source::PlayerVar(p, v, span) => {
+                let p = p.get(ev, l)?;
+                (&state.player_vars[p as usize][*v], *span)
+            }
+            Source::Field(x, k, f, span) => {
+                let i = x.get(ev, l)?;
+                (&state.entities[*k][i][*f], *span)
+            }
+            Source::EnumValues(id) => return Ok(Items::Lies(&state.domains.enum_values[*id])),
+            Source::Instances(k) => return Ok(Items::Lies(&state.domains.instances[*k])),
+            Source::Players => return Ok(Items::Lies(&state.domains.seats)),
+            Source::Local(s, span) => {
+                return match &l[*s] {
+                    Value::List(xs) => Ok(Items::Held(xs.clone())),
+                    v => Err(ev.wrong(v, "a list", *span)),
+                }
+            }
+            Source::Computed(n, span) => {
+                return match n(ev, l)? {
+                    Value::List(xs) => Ok(Items::Held(xs)),
+                    v => Err(ev.wrong(&v, "a list", *span)),
+                }
+            }
+        };
+        match stored {
+            Value::List(xs) => Ok(Items::Lies(xs)),
+            v => Err(ev.wrong(v, "a list", span)),
+        }
+    }
+}
+
+/// The elements of a source that pass a filter, each bound to a slot and mapped.
+struct Each {
+    slot: usize,
+    source: Source,
+    source_span: Span,
+    filter: Option<BoolNode>,
+    map: Option<Node>,
+}
+
+impl Each {
+    fn new(slot: ir::Slot, source: &Expr, filter: Option<&Expr>, map: Option<&Expr>) -> Each {
+        Each {
+            slot: slot as usize,
+            source: Source::new(source),
+            source_span: source.span,
+            filter: filter.map(condition),
+            map: map.map(value),
+        }
+    }
+
+    #[inline]
+    fn run(
+        &self,
+        ev: &mut Eval<'_>,
+        l: &mut [Value],
+        mut visit: impl FnMut(&Value) -> R<()>,
+    ) -> R<()> {
+        let items = self.source.items(ev, l)?;
+        for item in items.iter() {
+            ev.spend(1);
+            ev.check_work(self.source_span)?;
+            l[self.slot] = item.clone();
+            if let Some(f) = &self.filter {
+                if !f(ev, l)? {
+                    continue;
+                }
+            }
+            match &self.map {
+                Some(m) => visit(&m(ev, l)?)?,
+                None => visit(item)?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// `count(xs)` or `sum(xs)` of one list, streamed: a comprehension's elements are visited
+/// without building it.
+struct Fold {
+    sum: bool,
+    span: Span,
+    each: Option<Each>,
+    whole: Option<Source>,
+}
+
+impl Fold {
+    fn new(b: Builtin, arg: &Expr, span: Span) -> Fold {
+        let sum = b == Builtin::Sum;
+        match &arg.kind {
+            K::Query {
+                kind: QueryKind::List,
+                slot,
+                source,
+                filter,
+                map,
+                ..
+            } => Fold {
+                sum,
+                span,
+                // A count reads no element's mapped value.
+                each: Some(Each::new(
+                    *slot,
+                    source,
+                    filter.as_deref(),
+                    if sum { map.as_deref() } else { None },
+                )),
+                whole: None,
+            },
+            _ => Fold {
+                sum,
+                span,
+                each: None,
+                whole: Some(Source::new(arg)),
+            },
+        }
+    }
+
+    /// The number of elements and their total.
+    #[inline]
+    fn run(&self, ev: &mut Eval<'_>, l: &mut [Value]) -> R<(i64, i64)> {
+        let (mut count, mut total) = (0i64, 0i64);
+        let (sum, span) = (self.sum, self.span);
+        let mut add = |v: &Value| -> R<()> {
+            count += 1;
+            match *v {
+                Value::Int(n) => {
+                    total = total
+                        .checked_add(n)
+                        .ok_or_else(|| super::eval::overflow(span))?;
+                }
+                Value::None if sum => {
+                    return Err(err(
+                        "no-value",
+                        "a `none` among the numbers",
+                        span,
+                        "give every element a value, or leave the `none`s out with `where`",
+                    ))
+                }
+                _ => {}
+            }
+            Ok(())
+        };
+        if let Some(each) = &self.each {
+            each.run(ev, l, add)?;
+        } else if let Some(whole) = &self.whole {
+            let items = whole.items(ev, l)?;
+            for v in items.iter() {
+                add(v)?;
+            }
+        }
+        Ok((count, total))
+    }
+}

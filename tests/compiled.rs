@@ -1,0 +1,160 @@
+//! Compiled expressions (`engine::compile`, from the roots `ir::roots` numbers when a file is
+//! loaded) change nothing but speed: every rules file plays the same games when every
+//! expression is walked instead; a rule that runs out of its work budget fails at the same
+//! place; and a rule that fails at run time fails with the same error at the same span.
+
+mod common;
+
+use common::{all_rules, load_rel, rel};
+use meeple::engine::{Game, Limits, Viewer};
+use meeple::ir::roots::{clear_roots, number_roots};
+use meeple::ir::Program;
+use meeple::load::check_source;
+use meeple::sim::random_game;
+use std::sync::Arc;
+
+const SEEDS: u64 = 5;
+
+/// The same program with no root numbered: every expression is walked.
+fn walked(program: &Program) -> Arc<Program> {
+    let mut p = program.clone();
+    clear_roots(&mut p);
+    Arc::new(p)
+}
+
+#[test]
+fn every_rules_file_plays_the_same_games_walked() {
+    let mut games = 0;
+    for path in all_rules() {
+        let name = rel(&path);
+        let program = load_rel(&name, &[])
+            .program
+            .expect("every rules file checks");
+        let roots = number_roots(&mut program.clone());
+        assert!(roots > 10, "{name}: only {roots} roots numbered");
+        let plain = walked(&program);
+        let program = Arc::new(program);
+        for players in program.min_players..=program.max_players {
+            for seed in 1..=SEEDS {
+                let at = format!("{name}, {players} players, seed {seed}");
+                let a = random_game(program.clone(), players, seed).expect("plays");
+                let b = random_game(plain.clone(), players, seed).expect("plays");
+                assert_eq!(a.history(), b.history(), "{at}");
+                assert_eq!(a.outcome(), b.outcome(), "{at}");
+                assert_eq!(a.state(), b.state(), "{at}");
+                assert_eq!(a.log(Viewer::Spectator), b.log(Viewer::Spectator), "{at}");
+                games += 1;
+            }
+        }
+    }
+    assert!(games > 50, "only {games} games compared");
+}
+
+const COSTLY: &str = r#"
+game "Costly" { players 2 }
+player var hand: list of int = []
+kind cube[4] { weight: int = index }
+def heavy(p: player): int = sum(x * x + 1 for x in p.hand where x % 3 != 1) - count(p.hand)
+flow {
+  for p in players { p.hand = 1..300 }
+  repeat 40 {
+    let w = heavy(first(players)) + sum(c.weight for c in cube where c.weight > 1)
+    if any(c in cube where c.weight == w) and not (w < 0) { let v = -w }
+  }
+}
+"#;
+
+/// How a game starts with this work budget: fine, or the error's code and where it points.
+fn start(program: &Arc<Program>, budget: u64) -> Result<(), (String, u32)> {
+    let limits = Limits {
+        steps_per_decision: budget,
+        ..Limits::default()
+    };
+    Game::with_limits(program.clone(), 2, 1, limits)
+        .map(|_| ())
+        .map_err(|e| (e.code.to_string(), e.span.start))
+}
+
+#[test]
+fn compiled_code_spends_the_work_the_walker_spends() {
+    let program = check_source("costly.rules", COSTLY)
+        .program
+        .expect("checks");
+    let plain = walked(&program);
+    let program = Arc::new(program);
+    // Budgets a unit apart around where the game's need lies fail alike, at the same place:
+    // so each compiled node spends what its node spends when walked.
+    let need = (1..40)
+        .map(|k| k * 20_000)
+        .find(|&b| start(&plain, b).is_ok())
+        .expect("some budget suffices");
+    let mut low = need - 20_000;
+    let mut high = need;
+    while high - low > 1 {
+        let mid = (low + high) / 2;
+        if start(&plain, mid).is_ok() {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    for budget in [1_000, low - 1000, low - 1, low, high, high + 1, need * 2] {
+        assert_eq!(
+            start(&program, budget),
+            start(&plain, budget),
+            "budget {budget} (the walker needs {high})"
+        );
+    }
+    assert!(start(&program, low).is_err() && start(&program, high).is_ok());
+}
+
+#[test]
+fn a_rule_that_fails_fails_alike_compiled_and_walked() {
+    let failing = [
+        (
+            "division-by-zero",
+            "let x = count(players) / (me_count() - 2)",
+        ),
+        (
+            "no-value",
+            "let x = first([c in cube where c.weight > 9]).weight",
+        ),
+        (
+            "no-value",
+            "let x = first([c.weight for c in cube where c.weight > 9]) + 1",
+        ),
+        ("overflow", "let x = 9223372036854775807 + count(players)"),
+        ("out-of-range", "let x = nth([1, 2], count(players) + 1)"),
+        (
+            "no-value",
+            "if max([c.weight for c in cube where c.weight > 9]) > 1 { }",
+        ),
+        ("call-depth", "let x = deep(1)"),
+    ];
+    for (code, stmt) in failing {
+        let source = format!(
+            r#"
+game "Failing" {{ players 2 }}
+kind cube[3] {{ weight: int = index }}
+def me_count(): int = count(players)
+def deep(n: int): int = if n > 1000 then 0 else deep(n + 1) + 1
+flow {{
+  {stmt}
+}}
+"#
+        );
+        let loaded = check_source("failing.rules", &source);
+        let program = loaded.program.unwrap_or_else(|| panic!("{stmt} checks"));
+        let plain = walked(&program);
+        let program = Arc::new(program);
+        let (Err(a), Err(b)) = (Game::new(program, 2, 1), Game::new(plain, 2, 1)) else {
+            panic!("{stmt} should fail both ways");
+        };
+        assert_eq!(a.code, code, "{stmt}: {a:?}");
+        assert_eq!(
+            (a.code, a.span, a.message.clone()),
+            (b.code, b.span, b.message.clone()),
+            "{stmt}"
+        );
+    }
+}
