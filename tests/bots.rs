@@ -109,6 +109,35 @@ fn a_redeal_worked_out_once_imagines_the_same_games_and_is_never_used_on_another
 }
 
 #[test]
+fn an_imagined_game_copied_into_an_old_one_is_the_game_imagined_afresh() {
+    let (a, b) = twin_games();
+    let plan = a.redeal(0);
+    // The scratch game starts as another position's imagined game, played on.
+    let mut scratch = b.determinize(0, 99);
+    for seed in 0..10 {
+        a.determinize_into(&plan, seed, &mut scratch);
+        let fresh = a.determinize_by(&plan, seed);
+        assert_eq!(scratch.state(), fresh.state(), "seed {seed}");
+        assert_eq!(scratch.to_decide(), fresh.to_decide(), "seed {seed}");
+        assert_eq!(scratch.decisions(), fresh.decisions(), "seed {seed}");
+        // Both play on alike: the same chance, the same options.
+        let (mut x, mut y) = (scratch.clone(), fresh);
+        for _ in 0..20 {
+            let Some(p) = y.to_decide() else { break };
+            assert_eq!(x.option_count(p), y.option_count(p), "seed {seed}");
+            let pick = (seed as usize) % y.option_count(p);
+            x.play(p, pick).expect("legal");
+            y.play(p, pick).expect("legal");
+        }
+        assert_eq!(x.state(), y.state(), "seed {seed}");
+        let Some(p) = scratch.to_decide() else {
+            continue;
+        };
+        scratch.play(p, 0).expect("legal");
+    }
+}
+
+#[test]
 fn the_search_bot_moves_the_same_whatever_lies_where_it_cannot_see() {
     let (a, b) = twin_games();
     for seed in 1..=5 {

@@ -69,6 +69,8 @@ pub struct MctsBot {
     /// Scratch space for scoring imagined games, kept so that scoring allocates nothing.
     scores: Vec<i64>,
     rewards: Vec<f64>,
+    /// The last imagined game, whose buffers the next one reuses.
+    scratch: Option<Game>,
 }
 
 impl MctsBot {
@@ -95,6 +97,7 @@ impl MctsBot {
             },
             scores: Vec::new(),
             rewards: Vec::new(),
+            scratch: None,
         }
     }
 
@@ -111,7 +114,13 @@ impl MctsBot {
         keys: &mut Vec<u64>,
     ) {
         let seed = self.rng.below(u64::MAX);
-        let mut g = game.determinize_by(redeal, seed);
+        let mut g = match self.scratch.take() {
+            Some(mut g) => {
+                game.determinize_into(redeal, seed, &mut g);
+                g
+            }
+            None => game.determinize_by(redeal, seed),
+        };
         let mut path = vec![0usize];
         let mut node = 0;
         let mut failed = false;
@@ -183,6 +192,7 @@ impl MctsBot {
             }
         }
         rewards(&g, failed, &mut self.scores, &mut self.rewards);
+        self.scratch = Some(g);
         for &n in &path {
             tree[n].visits += 1;
             tree[n].reward += self

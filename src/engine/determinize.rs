@@ -108,16 +108,51 @@ impl Game {
     /// [`Game::determinize`] for the plan's seat, with the plan made by [`Game::redeal`] in
     /// this very position (a plan from another position is made afresh).
     pub fn determinize_by(&self, plan: &Redeal, seed: u64) -> Game {
-        if !plan.epoch.same(self.state.epoch) {
-            return self.determinize_by(&self.redeal(plan.seat), seed);
-        }
-        let mut copy = self.clone();
+        let mut copy = Game {
+            program: self.program.clone(),
+            seed: self.seed,
+            limits: self.limits.clone(),
+            mode: Mode::playout(),
+            state: self.state.clone(),
+            rng: Rng::new(seed, u64::MAX),
+            fixed: None,
+            frames: self.frames.clone(),
+            pending: self.pending.clone(),
+            outcome: self.outcome.clone(),
+            log: Vec::new(),
+            history: Vec::new(),
+            decisions: self.decisions,
+        };
+        self.redeal_into(plan, seed, &mut copy);
+        copy
+    }
+
+    /// [`Game::determinize_by`] into a game kept from an earlier call, whose buffers it reuses
+    /// (a search imagines a thousand games a decision): the same imagined game.
+    pub fn determinize_into(&self, plan: &Redeal, seed: u64, copy: &mut Game) {
+        copy.program.clone_from(&self.program);
+        copy.seed = self.seed;
+        copy.limits.clone_from(&self.limits);
         copy.mode = Mode::playout();
+        copy.state.clone_from(&self.state);
+        copy.rng = Rng::new(seed, u64::MAX);
+        copy.fixed = None;
+        copy.frames.clone_from(&self.frames);
+        copy.pending.clone_from(&self.pending);
+        copy.outcome.clone_from(&self.outcome);
         copy.log.clear();
         copy.history.clear();
-        copy.rng = Rng::new(seed, u64::MAX);
-        // Chance a scenario fixed is the future: nobody imagines it.
-        copy.fixed = None;
+        copy.decisions = self.decisions;
+        self.redeal_into(plan, seed, copy);
+    }
+
+    /// Shuffles the values hidden from the plan's seat in `copy`, a copy of this game whose
+    /// chance (`rng`, and `fixed`: chance a scenario fixed is the future, which nobody
+    /// imagines) and log are already those of an imagined game.
+    fn redeal_into(&self, plan: &Redeal, seed: u64, copy: &mut Game) {
+        if !plan.epoch.same(self.state.epoch) {
+            return self.redeal_into(&self.redeal(plan.seat), seed, copy);
+        }
         let mut shuffler = Rng::new(seed, u64::MAX - 1);
         let mut values = Vec::new();
         for (spots, sorted) in &plan.groups {
@@ -128,7 +163,6 @@ impl Game {
             }
         }
         copy.forget_others_secret_choices(plan.seat);
-        copy
     }
 
     /// Every place whose value `seat` cannot see, in a fixed order.

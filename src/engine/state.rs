@@ -5,7 +5,7 @@ use crate::ir::{List, Value};
 use std::sync::Arc;
 
 /// Every variable's value, by index.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     /// Number of players.
     pub players: u8,
@@ -24,6 +24,35 @@ pub struct State {
     /// Which values it holds, for remembered calls (not part of the position): every write
     /// must call [`State::touch`].
     pub epoch: super::memo::Epoch,
+}
+
+impl Clone for State {
+    fn clone(&self) -> State {
+        State {
+            players: self.players,
+            globals: self.globals.clone(),
+            player_vars: self.player_vars.clone(),
+            entities: self.entities.clone(),
+            labels: self.labels.clone(),
+            domains: self.domains.clone(),
+            work: self.work.clone(),
+            epoch: self.epoch,
+        }
+    }
+
+    /// Copies a state into this one, reusing its buffers: a search copies a position into the
+    /// same scratch state a thousand times a decision, and the nested vectors of instances
+    /// would otherwise be allocated and freed each time.
+    fn clone_from(&mut self, source: &State) {
+        self.players = source.players;
+        self.globals.clone_from(&source.globals);
+        self.player_vars.clone_from(&source.player_vars);
+        self.entities.clone_from(&source.entities);
+        self.labels.clone_from(&source.labels);
+        self.domains.clone_from(&source.domains);
+        self.work.clone_from(&source.work);
+        self.epoch = source.epoch;
+    }
 }
 
 impl State {
