@@ -111,7 +111,7 @@ impl Game {
         let mut copy = Game {
             program: self.program.clone(),
             seed: self.seed,
-            limits: self.limits.clone(),
+            limits: self.limits,
             mode: Mode::playout(),
             state: self.state.clone(),
             rng: Rng::new(seed, u64::MAX),
@@ -132,7 +132,7 @@ impl Game {
     pub fn determinize_into(&self, plan: &Redeal, seed: u64, copy: &mut Game) {
         copy.program.clone_from(&self.program);
         copy.seed = self.seed;
-        copy.limits.clone_from(&self.limits);
+        copy.limits = self.limits;
         copy.mode = Mode::playout();
         copy.state.clone_from(&self.state);
         copy.rng = Rng::new(seed, u64::MAX);
