@@ -23,10 +23,14 @@ type BoolNode = Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<bool> + Sen
 /// A compiled whole number.
 type IntNode = Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<i64> + Send + Sync>;
 
-/// The compiled code of a program's roots, by [`ir::Expr::root`].
+/// The compiled code of a program's roots, by [`ir::Expr::root`]: as a value, and also as a
+/// condition or a number when the root's shape says it may be read as one (the engine asks
+/// for a condition where the checker proved one).
 #[derive(Default)]
 pub struct Code {
     roots: Vec<Node>,
+    conditions: Vec<Option<BoolNode>>,
+    numbers: Vec<Option<IntNode>>,
 }
 
 impl std::fmt::Debug for Code {
@@ -47,26 +51,44 @@ impl Eq for Code {}
 impl Code {
     /// Compiles every numbered root of a program.
     pub fn compile(program: &Program) -> Code {
-        let mut roots: Vec<(u32, Node)> = Vec::new();
+        let mut roots: Vec<(u32, Node, Option<BoolNode>, Option<IntNode>)> = Vec::new();
         visit_roots(program, &mut |e| {
             if e.root != ir::NOT_ROOT {
-                roots.push((e.root, value(e)));
+                let as_condition = (is_bool(e) || is_read(e)).then(|| condition(e));
+                let as_number = (is_int(e) || is_read(e)).then(|| int(e));
+                roots.push((e.root, value(e), as_condition, as_number));
             }
         });
-        roots.sort_by_key(|(i, _)| *i);
+        roots.sort_by_key(|r| r.0);
         // Roots are numbered 0..n without gaps; anything else is walked.
-        if roots.iter().enumerate().any(|(i, (r, _))| *r as usize != i) {
+        if roots.iter().enumerate().any(|(i, r)| r.0 as usize != i) {
             return Code::default();
         }
-        Code {
-            roots: roots.into_iter().map(|(_, n)| n).collect(),
+        let mut code = Code::default();
+        for (_, v, c, n) in roots {
+            code.roots.push(v);
+            code.conditions.push(c);
+            code.numbers.push(n);
         }
+        code
     }
 
     /// The code of root `i`, if compiled.
     #[inline(always)]
     pub fn root(&self, i: u32) -> Option<&Node> {
         self.roots.get(i as usize)
+    }
+
+    /// The code of root `i` as a condition, if compiled as one.
+    #[inline(always)]
+    pub fn condition(&self, i: u32) -> Option<&BoolNode> {
+        self.conditions.get(i as usize)?.as_ref()
+    }
+
+    /// The code of root `i` as a number, if compiled as one.
+    #[inline(always)]
+    pub fn number(&self, i: u32) -> Option<&IntNode> {
+        self.numbers.get(i as usize)?.as_ref()
     }
 }
 
@@ -197,9 +219,111 @@ fn value(e: &Expr) -> Node {
     }
 }
 
+/// True if the expression reads a variable, a field or a local: code can read it in place as
+/// the type wanted.
+fn is_read(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        K::Local(_) | K::Global(_) | K::Field(..) | K::PlayerVar(..)
+    )
+}
+
+/// True if the expression is a condition by its shape.
+fn is_bool(e: &Expr) -> bool {
+    matches!(
+        e.kind,
+        K::Const(Value::Bool(_))
+            | K::Unary(UnOp::Not, _)
+            | K::Query {
+                kind: QueryKind::Any | QueryKind::All,
+                ..
+            }
+            | K::Binary(
+                BinOp::And
+                    | BinOp::Or
+                    | BinOp::Eq
+                    | BinOp::Ne
+                    | BinOp::Lt
+                    | BinOp::Le
+                    | BinOp::Gt
+                    | BinOp::Ge
+                    | BinOp::In
+                    | BinOp::NotIn,
+                _,
+                _
+            )
+    )
+}
+
+/// Code that reads a variable, a field or a local in place and gives what `take` makes of it
+/// (a `bool`, an `i64`), failing with `want` at `span` when it is something else: no value is
+/// copied out to be looked at.
+fn read<T: 'static>(
+    e: &Expr,
+    take: fn(&Value) -> Option<T>,
+    want: &'static str,
+    span: Span,
+) -> Option<Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<T> + Send + Sync>> {
+    let fail = move |ev: &Eval<'_>, v: &Value| ev.wrong(v, want, span);
+    Some(match &e.kind {
+        K::Local(s) => {
+            let s = *s as usize;
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                take(&l[s]).ok_or_else(|| fail(ev, &l[s]))
+            })
+        }
+        K::Global(g) => {
+            let g = g.index();
+            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
+                ev.spend(1);
+                let v = &ev.state.globals[g];
+                take(v).ok_or_else(|| fail(ev, v))
+            })
+        }
+        K::PlayerVar(p, v) => {
+            let (p, v) = (PlayerOf::new(p), v.index());
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let p = p.get(ev, l)?;
+                let v = &ev.state.player_vars[p as usize][v];
+                take(v).ok_or_else(|| fail(ev, v))
+            })
+        }
+        K::Field(x, k, f) => {
+            let x = EntityOf::new(x, *k);
+            let (k, f) = (k.index(), f.index());
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let i = x.get(ev, l)?;
+                let v = &ev.state.entities[k][i][f];
+                take(v).ok_or_else(|| fail(ev, v))
+            })
+        }
+        _ => return None,
+    })
+}
+
+fn take_bool(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => Some(*b),
+        _ => None,
+    }
+}
+
+fn take_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Int(n) => Some(*n),
+        _ => None,
+    }
+}
+
 /// Compiles a condition.
 fn condition(e: &Expr) -> BoolNode {
     let span = e.span;
+    if let Some(code) = read(e, take_bool, "true or false", span) {
+        return code;
+    }
     match &e.kind {
         K::Const(Value::Bool(b)) => {
             let b = *b;
@@ -314,6 +438,9 @@ fn checked_int(e: &Expr, want: &'static str, span: Span) -> IntNode {
     if is_int(e) {
         return int(e);
     }
+    if let Some(code) = read(e, take_int, want, span) {
+        return code;
+    }
     let v = value(e);
     Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| match v(ev, l)? {
         Value::Int(n) => Ok(n),
@@ -398,6 +525,9 @@ fn equality(eq: bool, a: &Expr, b: &Expr) -> BoolNode {
 /// Compiles a whole number.
 fn int(e: &Expr) -> IntNode {
     let span = e.span;
+    if let Some(code) = read(e, take_int, "a number", span) {
+        return code;
+    }
     match &e.kind {
         K::Const(Value::Int(n)) => {
             let n = *n;

@@ -323,6 +323,9 @@ impl<'a> Eval<'a> {
 
     /// Evaluates a condition.
     pub fn bool(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<bool> {
+        if let Some(code) = self.code.condition(e.root) {
+            return code(self, locals);
+        }
         match self.expr(e, locals)? {
             Value::Bool(b) => Ok(b),
             v => Err(self.wrong(&v, "true or false", e.span)),
@@ -331,6 +334,9 @@ impl<'a> Eval<'a> {
 
     /// Evaluates a whole number.
     pub fn int(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<i64> {
+        if let Some(code) = self.code.number(e.root) {
+            return code(self, locals);
+        }
         match self.expr(e, locals)? {
             Value::Int(n) => Ok(n),
             v => Err(self.wrong(&v, "a number", e.span)),
