@@ -45,7 +45,10 @@ impl List {
     /// The elements, to change: copied first if another handle shares them.
     pub fn make_mut(&mut self) -> &mut Vec<Value> {
         let shared = self.arc_mut();
-        if Arc::get_mut(shared).is_none() {
+        // No list ever has a weak handle, so one strong count means no other handle: a plain
+        // read, where asking `Arc::get_mut` first would cost a second atomic exchange. (A
+        // count that another thread is dropping at this moment only makes a needless copy.)
+        if Arc::strong_count(shared) != 1 {
             let mut fresh = List::new();
             fresh.vec_mut().extend_from_slice(shared);
             *self = fresh;
@@ -84,6 +87,10 @@ impl Drop for List {
         let Some(mut arc) = self.0.take() else {
             return;
         };
+        // A shared list is only one handle fewer: no atomic exchange to find that out.
+        if Arc::strong_count(&arc) != 1 {
+            return;
+        }
         let Some(values) = Arc::get_mut(&mut arc) else {
             return;
         };
