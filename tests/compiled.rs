@@ -60,6 +60,7 @@ flow {
   repeat 40 {
     let w = heavy(first(players)) + sum(c.weight for c in cube where c.weight > 1)
     if any(c in cube where c.weight == w) and not (w < 0) { let v = -w }
+    let f = first([c.weight * 2 for c in cube where c.weight > 1], 0) + last([c in cube where c.weight < 3]).weight
   }
 }
 "#;
@@ -109,6 +110,27 @@ fn compiled_code_spends_the_work_the_walker_spends() {
 }
 
 #[test]
+fn first_and_last_of_a_comprehension_stop_at_the_element_they_give() {
+    // The elements past the one found are never visited: here they would divide by zero.
+    let source = r#"
+game "Lazy" { players 2 }
+kind cube[3] { weight: int = index }
+var found: int = 0
+flow {
+  found = first([c in cube where 10 / (3 - c.weight) > 0]).weight * 10
+  found += last([c.weight for c in cube where 10 / (c.weight - 1) > 0])
+  found += first([c in cube where c.weight > 5], first(cube)).weight * 100
+}
+"#;
+    let program = check_source("lazy.rules", source).program.expect("checks");
+    let plain = walked(&program);
+    for p in [Arc::new(program), plain] {
+        let game = Game::new(p, 2, 1).expect("plays without reaching the division by zero");
+        assert_eq!(common::global(&game, "found"), meeple::ir::Value::Int(113));
+    }
+}
+
+#[test]
 fn a_rule_that_fails_fails_alike_compiled_and_walked() {
     let failing = [
         (
@@ -130,6 +152,11 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
             "if max([c.weight for c in cube where c.weight > 9]) > 1 { }",
         ),
         ("call-depth", "let x = deep(1)"),
+        // `first` stops at the first element that passes, but not before an error.
+        (
+            "division-by-zero",
+            "let x = first([c in cube where 10 / (c.weight - 1) > 0])",
+        ),
     ];
     for (code, stmt) in failing {
         let source = format!(

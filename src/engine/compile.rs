@@ -16,12 +16,14 @@ use super::eval::{arithmetic, err, take_call_frame, Eval, Items, R, SMALL_FRAME}
 use crate::diag::Span;
 use crate::ir::{self, BinOp, Builtin, Expr, ExprKind as K, List, Program, QueryKind, UnOp, Value};
 
+/// Compiled code that gives a `T`.
+type Compiled<T> = Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<T> + Send + Sync>;
 /// A compiled expression that gives a value.
-type Node = Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<Value> + Send + Sync>;
+type Node = Compiled<Value>;
 /// A compiled condition.
-type BoolNode = Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<bool> + Send + Sync>;
+type BoolNode = Compiled<bool>;
 /// A compiled whole number.
-type IntNode = Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<i64> + Send + Sync>;
+type IntNode = Compiled<i64>;
 
 /// The compiled code of a program's roots, by [`ir::Expr::root`]: as a value, and also as a
 /// condition or a number when the root's shape says it may be read as one (the engine asks
@@ -263,7 +265,7 @@ fn read<T: 'static>(
     take: fn(&Value) -> Option<T>,
     want: &'static str,
     span: Span,
-) -> Option<Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<T> + Send + Sync>> {
+) -> Option<Compiled<T>> {
     let fail = move |ev: &Eval<'_>, v: &Value| ev.wrong(v, want, span);
     Some(match &e.kind {
         K::Local(s) => {
@@ -642,6 +644,37 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Int(n(ev, l)?)))
         }
         (Builtin::Min | Builtin::Max, [_]) => walked(e),
+        (Builtin::First | Builtin::Last, [arg, default @ ..])
+            if default.len() <= 1
+                && matches!(
+                    arg.kind,
+                    K::Query {
+                        kind: QueryKind::List,
+                        ..
+                    }
+                ) =>
+        {
+            let K::Query {
+                slot,
+                source,
+                filter,
+                map,
+                ..
+            } = &arg.kind
+            else {
+                unreachable!("matched above")
+            };
+            let q = Each::new(*slot, source, filter.as_deref(), map.as_deref());
+            let from_end = b == Builtin::Last;
+            let default = default.first().map(value);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                match (q.find(ev, l, from_end)?, &default) {
+                    (Value::None, Some(d)) => d(ev, l),
+                    (v, _) => Ok(v),
+                }
+            })
+        }
         (_, [_, _]) if b.takes_default() => walked(e),
         (_, [a]) => {
             let a = value(a);
@@ -810,6 +843,28 @@ impl Each {
             filter: filter.map(condition),
             map: map.map(value),
         }
+    }
+
+    /// The first element that passes (the last, `from_end`), mapped; `none` if none does.
+    fn find(&self, ev: &mut Eval<'_>, l: &mut [Value], from_end: bool) -> R<Value> {
+        let items = self.source.items(ev, l)?;
+        let n = items.len();
+        for k in 0..n {
+            let item = &items[if from_end { n - 1 - k } else { k }];
+            ev.spend(1);
+            ev.check_work(self.source_span)?;
+            l[self.slot] = item.clone();
+            if let Some(f) = &self.filter {
+                if !f(ev, l)? {
+                    continue;
+                }
+            }
+            return match &self.map {
+                Some(m) => m(ev, l),
+                None => Ok(item.clone()),
+            };
+        }
+        Ok(Value::None)
     }
 
     #[inline]

@@ -556,6 +556,37 @@ impl<'a> Eval<'a> {
         if let (Builtin::Count | Builtin::Sum | Builtin::Min | Builtin::Max, [arg]) = (b, args) {
             return self.fold_numbers(b, arg, span, locals);
         }
+        // `first` and `last` of a comprehension look from their end and stop at the first
+        // element that passes, as `any` does: the list is never built.
+        if let (Builtin::First | Builtin::Last, [arg, default @ ..]) = (b, args) {
+            if let (
+                K::Query {
+                    kind: QueryKind::List,
+                    slot,
+                    source,
+                    filter,
+                    map,
+                    ..
+                },
+                0 | 1,
+            ) = (&arg.kind, default.len())
+            {
+                let from_end = b == Builtin::Last;
+                let found = self.find(
+                    from_end,
+                    *slot,
+                    source,
+                    filter.as_deref(),
+                    map.as_deref(),
+                    locals,
+                )?;
+                return match (found, default) {
+                    // As with a list: an empty one, or a `none` found, gives the default.
+                    (Value::None, [d]) => self.expr(d, locals),
+                    (v, _) => Ok(v),
+                };
+            }
+        }
         // `min(xs, d)`, `first(xs, d)`: `d` when the list is empty.
         if let (true, [arg, default]) = (b.takes_default(), args) {
             let v = match b {
@@ -666,6 +697,37 @@ impl<'a> Eval<'a> {
             Builtin::Min => extreme(least),
             _ => extreme(most),
         })
+    }
+
+    /// The first element of `source` (the last, `from_end`) that passes `filter`, mapped by
+    /// `map` if given; `none` if none passes. Elements past it are not visited.
+    fn find(
+        &mut self,
+        from_end: bool,
+        slot: ir::Slot,
+        source: &ir::Expr,
+        filter: Option<&ir::Expr>,
+        map: Option<&ir::Expr>,
+        locals: &mut [Value],
+    ) -> R<Value> {
+        let items = self.items(source, locals)?;
+        let n = items.len();
+        for k in 0..n {
+            let item = &items[if from_end { n - 1 - k } else { k }];
+            self.work = self.work.wrapping_sub(1);
+            self.check_work(source.span)?;
+            locals[slot as usize] = item.clone();
+            if let Some(f) = filter {
+                if !self.bool(f, locals)? {
+                    continue;
+                }
+            }
+            return match map {
+                Some(m) => self.expr(m, locals),
+                None => Ok(item.clone()),
+            };
+        }
+        Ok(Value::None)
     }
 
     /// Visits the elements of `source` that pass `filter`, each bound to `slot` and mapped by
