@@ -70,10 +70,41 @@ impl List {
         self.0.as_mut().expect("a list being dropped is never used")
     }
 
-    /// The elements of a list known to be unshared (fresh from [`List::new`]).
+    /// The elements of a list known to be unshared (fresh from [`List::new`], or after
+    /// [`List::make_mut`] copied a shared one).
     fn vec_mut(&mut self) -> &mut Vec<Value> {
-        Arc::make_mut(self.arc_mut())
+        let arc = self.arc_mut();
+        if !alone(arc) {
+            return Arc::make_mut(arc);
+        }
+        // SAFETY: `alone` just said so, and `&mut self` keeps it so.
+        unsafe { elements_mut(arc) }
     }
+}
+
+/// True if no other handle shares the elements behind `arc`: one plain read of the count,
+/// where `Arc::get_mut` and `Arc::make_mut` each take a compare-and-swap (a tenth of a busy
+/// list-writing game's time went to them).
+fn alone(arc: &Arc<Vec<Value>>) -> bool {
+    if Arc::strong_count(arc) != 1 {
+        return false;
+    }
+    // Pairs with the release of the last other handle's drop, on whatever thread it ran, so
+    // that everything done through that handle happens before the writes made through this one.
+    std::sync::atomic::fence(std::sync::atomic::Ordering::Acquire);
+    true
+}
+
+/// The elements behind `arc`, to change.
+///
+/// # Safety
+/// [`alone`] must have said true of `arc`, borrowed mutably since. A list's `Arc` never leaves
+/// this module and no `Weak` handle is ever made of it, so a strong count of one is this handle
+/// alone, and no other thread can make a new handle without holding one: the test
+/// `Arc::get_mut` makes, less its guard against weak handles made at the same moment.
+unsafe fn elements_mut(arc: &mut Arc<Vec<Value>>) -> &mut Vec<Value> {
+    // SAFETY: the caller's promise above.
+    unsafe { &mut *Arc::as_ptr(arc).cast_mut() }
 }
 
 impl Default for List {
@@ -91,9 +122,11 @@ impl Drop for List {
         if Arc::strong_count(&arc) != 1 {
             return;
         }
-        let Some(values) = Arc::get_mut(&mut arc) else {
+        if !alone(&arc) {
             return;
-        };
+        }
+        // SAFETY: `alone` just said so, and `arc` is ours.
+        let values = unsafe { elements_mut(&mut arc) };
         if values.capacity() > POOL_MAX_CAPACITY {
             return;
         }
