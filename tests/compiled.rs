@@ -61,6 +61,8 @@ flow {
     let w = heavy(first(players)) + sum(c.weight for c in cube where c.weight > 1)
     if any(c in cube where c.weight == w) and not (w < 0) { let v = -w }
     let f = first([c.weight * 2 for c in cube where c.weight > 1], 0) + last([c in cube where c.weight < 3]).weight
+    let m = count(x in first(players).hand where x == w) + count([x in first(players).hand where 5 != x])
+    let n = first([x in last(players).hand where x == 290], 0) + last([x in last(players).hand where x == m], 0)
   }
 }
 "#;

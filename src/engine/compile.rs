@@ -832,6 +832,47 @@ struct Each {
     source_span: Span,
     filter: Option<BoolNode>,
     map: Option<Node>,
+    /// The filter, when it compares the element itself with a local or a constant and there
+    /// is no map: then the elements are compared where they lie, none bound to the slot.
+    matching: Option<Matching>,
+}
+
+/// A filter `x == y` or `x != y` of the element `x` itself, `y` a local or a constant.
+struct Matching {
+    against: Against,
+    equal: bool,
+}
+
+/// What the element is compared with.
+enum Against {
+    Local(usize),
+    Const(Value),
+}
+
+/// Work a matching filter spends per element, as the general path does: one for the element,
+/// one for the comparison (reading a local or a constant spends nothing more).
+const MATCHING_WORK: u64 = 2;
+
+impl Matching {
+    fn new(slot: ir::Slot, filter: &Expr) -> Option<Matching> {
+        let K::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) = &filter.kind else {
+            return None;
+        };
+        let other = match (&a.kind, &b.kind) {
+            (K::Local(s), _) if *s == slot => b,
+            (_, K::Local(s)) if *s == slot => a,
+            _ => return None,
+        };
+        let against = match &other.kind {
+            K::Local(t) if *t != slot => Against::Local(*t as usize),
+            K::Const(c) => Against::Const(c.clone()),
+            _ => return None,
+        };
+        Some(Matching {
+            against,
+            equal: *op == BinOp::Eq,
+        })
+    }
 }
 
 impl Each {
@@ -842,6 +883,9 @@ impl Each {
             source_span: source.span,
             filter: filter.map(condition),
             map: map.map(value),
+            matching: filter
+                .filter(|_| map.is_none())
+                .and_then(|f| Matching::new(slot, f)),
         }
     }
 
@@ -849,6 +893,19 @@ impl Each {
     fn find(&self, ev: &mut Eval<'_>, l: &mut [Value], from_end: bool) -> R<Value> {
         let items = self.source.items(ev, l)?;
         let n = items.len();
+        if let Some(m) = &self.matching {
+            let target = match &m.against {
+                Against::Local(t) => &l[*t],
+                Against::Const(c) => c,
+            };
+            let at = |k: usize| if from_end { n - 1 - k } else { k };
+            let found = (0..n).find(|&k| (items[at(k)] == *target) == m.equal);
+            let visited = found.map_or(n, |k| k + 1) as u64;
+            // Only when the work suffices: otherwise the general path fails where it would.
+            if ev.afford(visited * MATCHING_WORK) {
+                return Ok(found.map_or(Value::None, |k| items[at(k)].clone()));
+            }
+        }
         for k in 0..n {
             let item = &items[if from_end { n - 1 - k } else { k }];
             ev.spend(1);
@@ -875,6 +932,21 @@ impl Each {
         mut visit: impl FnMut(&Value) -> R<()>,
     ) -> R<()> {
         let items = self.source.items(ev, l)?;
+        if let Some(m) = &self.matching {
+            // Only when the work suffices: otherwise the general path fails where it would.
+            if ev.afford(items.len() as u64 * MATCHING_WORK) {
+                let target = match &m.against {
+                    Against::Local(t) => &l[*t],
+                    Against::Const(c) => c,
+                };
+                for item in items.iter() {
+                    if (*item == *target) == m.equal {
+                        visit(item)?;
+                    }
+                }
+                return Ok(());
+            }
+        }
         for item in items.iter() {
             ev.spend(1);
             ev.check_work(self.source_span)?;
@@ -963,6 +1035,10 @@ impl Fold {
             each.run(ev, l, add)?;
         } else if let Some(whole) = &self.whole {
             let items = whole.items(ev, l)?;
+            if !sum {
+                // The count of a whole list is its length: no element is looked at.
+                return Ok((items.len() as i64, 0));
+            }
             for v in items.iter() {
                 add(v)?;
             }

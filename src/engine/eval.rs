@@ -116,6 +116,18 @@ impl<'a> Eval<'a> {
         Ok(())
     }
 
+    /// Spends `n` units of work if they are left, and says whether it did: for code that
+    /// does in one step what would spend them one by one, and can do so only if no check on
+    /// the way would fail.
+    #[inline]
+    pub(super) fn afford(&mut self, n: u64) -> bool {
+        let ok = self.work <= self.state.work.budget() && self.work >= n;
+        if ok {
+            self.work -= n;
+        }
+        ok
+    }
+
     /// Spends `n` units of work without a check (see [`Eval::check_work`]).
     #[inline(always)]
     pub(super) fn spend(&mut self, n: u64) {
@@ -684,6 +696,10 @@ impl<'a> Eval<'a> {
             }
             _ => {
                 let items = self.items(arg, locals)?;
+                if b == Builtin::Count {
+                    // The count of a whole list is its length: no element is looked at.
+                    return Ok(Value::Int(items.len() as i64));
+                }
                 for v in items.iter() {
                     add(v)?;
                 }

@@ -124,7 +124,7 @@ kind crate[3] { on_board: bool = index != 2  marker: int = index * 2 }
 player var coins: int = 0
 player var hand: list of crate = []
 def worth(c: crate): int = if c.on_board then c.marker else 0
-def held(p: player): int = count(p.hand)
+def held(p: player): int = count(c in p.hand where c.on_board)
 def fall(n: int): int = if n <= 0 then 0 else fall(n - 1)
 flow { for p in players { turn p } }
 action buy(c: crate) {

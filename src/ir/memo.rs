@@ -39,6 +39,12 @@ fn visits_list(e: &Expr, calls: &[bool]) -> bool {
     let inside = |e: &Expr| e.any_child(|x| visits_list(x, calls));
     match &e.kind {
         ExprKind::Query { .. } => true,
+        // The count of a whole list is its length: a visit only if making the list is one.
+        ExprKind::Builtin(Builtin::Count, args)
+            if args.len() == 1 && !matches!(args[0].kind, ExprKind::Query { .. }) =>
+        {
+            inside(e)
+        }
         ExprKind::Builtin(b, _) => lists_builtin(*b) || inside(e),
         ExprKind::Call(id, _) => calls.get(id.index()).copied().unwrap_or(false) || inside(e),
         _ => inside(e),
@@ -82,7 +88,8 @@ mod tests {
 game "Memo" { players 2 }
 player var hand: list of int = []
 def small(n: int): int = n + 1
-def held(p: player): int = count(p.hand)
+def held(p: player): int = count(x in p.hand where x > 0)
+def size(p: player): int = count(p.hand)
 def best(): int = max(held(p) for p in players)
 def via(p: player): int = held(p) * 2
 def many(a: int, b: int, c: int, d: int): int = count([a, b, c, d])
@@ -92,10 +99,12 @@ flow { }
         let expected = [
             ("small", false),
             ("held", true),
+            ("size", false),
             ("best", true),
             ("via", true),
             ("many", false),
         ];
+        assert_eq!(found.len(), expected.len());
         for ((name, got), (want_name, want)) in found.iter().zip(expected) {
             assert_eq!((name.as_str(), *got), (want_name, want));
         }
