@@ -63,6 +63,9 @@ flow {
     let f = first([c.weight * 2 for c in cube where c.weight > 1], 0) + last([c in cube where c.weight < 3]).weight
     let m = count(x in first(players).hand where x == w) + count([x in first(players).hand where 5 != x])
     let n = first([x in last(players).hand where x == 290], 0) + last([x in last(players).hand where x == m], 0)
+    let table = [3, 1, 4, 1, 5]
+    table += n
+    let t = nth([10, 20, 30], 2) + count(table) + count([x in [1, 2, 3, 4] where x > 2])
   }
 }
 "#;
@@ -185,5 +188,29 @@ flow {{
             (b.code, b.span, b.message.clone()),
             "{stmt}"
         );
+    }
+}
+
+#[test]
+fn a_list_of_constants_written_to_is_copied_not_changed_for_the_next_time() {
+    // The compiled list of constants is made once and shared: a write must copy it.
+    let source = r#"
+game "Constants" { players 2 }
+var total: int = 0
+flow {
+  repeat 3 {
+    let xs = [1, 2]
+    xs += 5
+    total += count(xs) * 10 + last(xs)
+  }
+}
+"#;
+    let program = check_source("constants.rules", source)
+        .program
+        .expect("checks");
+    let plain = walked(&program);
+    for p in [Arc::new(program), plain] {
+        let game = Game::new(p, 2, 1).expect("plays");
+        assert_eq!(common::global(&game, "total"), meeple::ir::Value::Int(105));
     }
 }

@@ -179,6 +179,22 @@ fn value(e: &Expr) -> Node {
             })
         }
         K::List(items) => {
+            // A list of constants is made once and shared: writing to it copies it first.
+            let constants: Option<List> = items
+                .iter()
+                .map(|x| match &x.kind {
+                    K::Const(v) => Some(v.clone()),
+                    _ => None,
+                })
+                .collect();
+            if let Some(list) = constants {
+                // The work of the list and of each constant in it.
+                let work = 1 + items.len() as u64;
+                return Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
+                    ev.spend(work);
+                    Ok(Value::List(list.clone()))
+                });
+            }
             let items: Vec<Node> = items.iter().map(value).collect();
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
