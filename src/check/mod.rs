@@ -175,6 +175,7 @@ impl<'a> Checker<'a> {
                 sources: merged.sources.clone(),
                 init_locals: 0,
                 init_order: Vec::new(),
+                variables: Default::default(),
             },
         }
     }
@@ -416,6 +417,7 @@ impl<'a> Checker<'a> {
                         locals: 0,
                         body: const_expr(ir::Value::None, d.body.span),
                         remembered: false,
+                        reads: None,
                         gives_list: false,
                         span: d.name.span,
                     });
@@ -518,6 +520,7 @@ impl<'a> Checker<'a> {
             locals: 1,
             body: const_expr(ir::Value::None, s.body.span),
             remembered: false,
+            reads: None,
             gives_list: false,
             span: s.keyword.span,
         });
@@ -1362,6 +1365,11 @@ impl<'a> Checker<'a> {
         for (def, r) in self.program.defs.iter_mut().zip(remembered) {
             def.remembered = r;
         }
+        let reads = ir::memo::reads(&self.program);
+        for (def, r) in self.program.defs.iter_mut().zip(reads) {
+            def.reads = r;
+        }
+        self.program.variables = ir::memo::Variables::of(&self.program);
         self.program
     }
 }

@@ -296,7 +296,13 @@ impl<'a> Eval<'a> {
         // value (see `memo`); a hit spends the same work, and runs the call instead when
         // the work left or the depth would not have let it finish.
         let key = if def.remembered {
-            super::memo::key(self.state.epoch, id, def.gives_list, &frame[..args])
+            // The results of a def that reads few variables last until one of them is written.
+            let state = self.state;
+            let epoch = match &def.reads {
+                Some(reads) => state.written.last(reads, state.epoch),
+                None => state.epoch,
+            };
+            super::memo::key(epoch, id, def.gives_list, &frame[..args])
         } else {
             None
         };

@@ -953,9 +953,13 @@ impl Game {
 
     /// The value a resolved place holds, to change in place.
     fn target(&mut self, slot: Slot) -> &mut Value {
-        if !matches!(slot, Slot::Local(_)) {
-            // Results remembered for the old values no longer apply.
-            self.state.touch();
+        // Results remembered for the old value no longer apply.
+        let variables = &self.program.variables;
+        match slot {
+            Slot::Local(_) => {}
+            Slot::Global(g) => self.state.touch_variable(variables.global(g)),
+            Slot::Player(_, v) => self.state.touch_variable(variables.player_var(v)),
+            Slot::Field(k, _, f) => self.state.touch_variable(variables.field(k, f)),
         }
         match slot {
             Slot::Local(s) => &mut self.frames.last_mut().expect("frame").locals[s],

@@ -1,10 +1,12 @@
 //! Results of remembered `def` calls, per thread, keyed by the state they were computed from.
 //!
 //! A def reads only its arguments and the state, so a call of a remembered def (`ir::memo`)
-//! with the same arguments on the same state gives the same value, and is looked up here
-//! instead of run again. A state is named by its [`Epoch`]: every write to a state gives it a
-//! fresh one (unique across threads and games), a copy keeps it, so two states with one epoch
-//! hold the same values.
+//! with the same arguments on the same values gives the same value, and is looked up here
+//! instead of run again. Values are named by epochs: every write gives a state a fresh
+//! [`Epoch`] (unique across threads and games, later than any the state holds) and notes it
+//! against the variable written ([`Written`]); a copy keeps both. A def that reads few
+//! variables (`DefDef::reads`) is keyed by the latest epoch among them, so its results last
+//! until one of them is written; any other def by the state's own epoch, until anything is.
 //!
 //! Looking up must change nothing a player could see: an entry keeps the work its call spent
 //! and how deep its calls went, a hit charges the same work, and a hit that would run out of
@@ -60,14 +62,25 @@ thread_local! {
 impl Epoch {
     /// An epoch never handed out before, on any thread.
     pub fn fresh() -> Epoch {
+        Epoch::after(Epoch(0))
+    }
+
+    /// An epoch never handed out before, on any thread, and later than `last`. The epochs a
+    /// state is given therefore grow with every write, even when a state is copied from one
+    /// thread to another: that lets a remembered result name the last write to what it read
+    /// by the latest of their epochs ([`Written::last`]).
+    pub fn after(last: Epoch) -> Epoch {
         NEXT.with(|next| {
             let (mut n, end) = next.get();
-            if n == end {
+            if n == end || n <= last.0 {
+                // Ranges are handed out in increasing order, so a new one lies past every
+                // epoch handed out before, `last` among them.
                 n = THREADS.fetch_add(1, Ordering::Relaxed) * RANGE;
                 next.set((n + 1, n + RANGE));
             } else {
                 next.set((n + 1, end));
             }
+            debug_assert!(n > last.0);
             Epoch(n)
         })
     }
@@ -76,6 +89,77 @@ impl Epoch {
     /// yes to any two epochs, so that it never tells states apart).
     pub(super) fn same(self, other: Epoch) -> bool {
         self.0 == other.0
+    }
+}
+
+/// When each variable of a state (`ir::memo::Variables`) was last written, so that a remembered
+/// result lasts until something it read is written, not until anything is. Not part of the
+/// position: two states that differ only in it are equal.
+///
+/// Every write gives the state an epoch later than any it holds (`Epoch::after`) and notes it
+/// here, and a copy keeps these notes. So the latest epoch among the variables a def reads
+/// names one write, after which none of them changed: any two states that hold it for those
+/// variables hold the same values in them.
+#[derive(Debug, Clone)]
+pub struct Written {
+    /// The last write to every variable at once (a game's start, a redeal, a position set by
+    /// hand).
+    all: Epoch,
+    /// The last write to each variable (epoch 0: none since the game began).
+    each: Vec<Epoch>,
+}
+
+impl PartialEq for Written {
+    fn eq(&self, _: &Written) -> bool {
+        true
+    }
+}
+
+impl Eq for Written {}
+
+impl Written {
+    /// A state of `variables` variables, all written at `at`.
+    pub fn new(variables: usize, at: Epoch) -> Written {
+        Written {
+            all: at,
+            each: vec![Epoch(0); variables],
+        }
+    }
+
+    /// Notes a write to every variable at once.
+    pub fn everything(&mut self, at: Epoch) {
+        self.all = at;
+    }
+
+    /// Notes a write to one variable.
+    #[inline]
+    pub fn variable(&mut self, v: usize, at: Epoch) {
+        if let Some(e) = self.each.get_mut(v) {
+            *e = at;
+        } else {
+            // A variable beyond those counted at the start: count it as everything.
+            self.all = at;
+        }
+    }
+
+    /// The last write to any of `reads`, or `whole` (the state's epoch) if one of them was
+    /// not counted.
+    #[inline]
+    pub fn last(&self, reads: &[u32], whole: Epoch) -> Epoch {
+        let mut last = self.all.0;
+        for &v in reads {
+            match self.each.get(v as usize) {
+                Some(e) => last = last.max(e.0),
+                None => return whole,
+            }
+        }
+        Epoch(last)
+    }
+
+    /// Copies another state's notes, reusing this one's buffer.
+    pub fn copy_from(&mut self, source: &Written) {
+        self.all = source.all;
+        self.each.clone_from(&source.each);
     }
 }
 
@@ -201,4 +285,74 @@ pub(super) fn remember(key: &Key, value: &Value, work: u64, depth: u32) {
         e.work = work;
         e.args = key.args;
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Epoch, Written};
+
+    #[test]
+    fn an_epoch_after_another_is_later_even_from_a_later_threads_range() {
+        let here = Epoch::fresh();
+        // An epoch from a range handed out after this thread's, as a state copied from another
+        // thread would hold.
+        let there = std::thread::spawn(|| {
+            let mut e = Epoch::fresh();
+            for _ in 0..3 {
+                e = Epoch::after(e);
+            }
+            e
+        })
+        .join()
+        .expect("the thread runs");
+        assert!(
+            there.0 > here.0,
+            "ranges are handed out in increasing order"
+        );
+        let next = Epoch::after(there);
+        assert!(next.0 > there.0);
+        let again = Epoch::after(next);
+        assert!(again.0 > next.0);
+        assert!(!again.same(next) && !next.same(there));
+    }
+
+    #[test]
+    fn the_last_write_is_the_latest_to_what_is_read() {
+        let start = Epoch::fresh();
+        let mut w = Written::new(4, start);
+        assert!(
+            w.last(&[0, 3], start).same(start),
+            "nothing written since the start"
+        );
+        let a = Epoch::after(start);
+        w.variable(1, a);
+        assert!(
+            w.last(&[0, 3], a).same(start),
+            "a write to variable 1 outdates no reader of 0 and 3"
+        );
+        assert!(w.last(&[0, 1], a).same(a));
+        let copy = w.clone();
+        let b = Epoch::after(a);
+        w.variable(3, b);
+        assert!(w.last(&[0, 3], b).same(b));
+        assert!(
+            copy.last(&[0, 3], a).same(start),
+            "a copy keeps its own notes"
+        );
+        let c = Epoch::after(b);
+        w.everything(c);
+        assert!(
+            w.last(&[0], c).same(c),
+            "a write to everything outdates every reader"
+        );
+        assert!(
+            w.last(&[9], c).same(c),
+            "a variable not counted reads as the whole state"
+        );
+        let d = Epoch::after(c);
+        assert!(w.last(&[9], d).same(d));
+        let mut into = Written::new(0, start);
+        into.copy_from(&w);
+        assert!(into.last(&[3], c).same(c) && into.last(&[1], c).same(c));
+    }
 }

@@ -310,6 +310,7 @@ impl Game {
                 ),
             ));
         }
+        let epoch = memo::Epoch::fresh();
         let game = Game {
             state: State {
                 players,
@@ -319,7 +320,8 @@ impl Game {
                 labels: Default::default(),
                 domains: Default::default(),
                 work: state::WorkMeter::new(limits.steps_per_decision),
-                epoch: memo::Epoch::fresh(),
+                epoch,
+                written: memo::Written::new(program.variables.count(), epoch),
             },
             program,
             seed,

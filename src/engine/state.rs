@@ -22,8 +22,10 @@ pub struct State {
     /// The work left before the rules must reach a decision (not part of the position).
     pub work: WorkMeter,
     /// Which values it holds, for remembered calls (not part of the position): every write
-    /// must call [`State::touch`].
+    /// must call [`State::touch`] or [`State::touch_variable`].
     pub epoch: super::memo::Epoch,
+    /// When each variable was last written, for remembered calls (not part of the position).
+    pub written: super::memo::Written,
 }
 
 impl Clone for State {
@@ -37,6 +39,7 @@ impl Clone for State {
             domains: self.domains.clone(),
             work: self.work.clone(),
             epoch: self.epoch,
+            written: self.written.clone(),
         }
     }
 
@@ -52,14 +55,24 @@ impl Clone for State {
         self.domains.clone_from(&source.domains);
         self.work.clone_from(&source.work);
         self.epoch = source.epoch;
+        self.written.copy_from(&source.written);
     }
 }
 
 impl State {
-    /// Marks the state as written: results remembered for its old values no longer apply.
+    /// Marks the whole state as written: no result remembered for its old values applies.
     #[inline]
     pub fn touch(&mut self) {
-        self.epoch = super::memo::Epoch::fresh();
+        self.epoch = super::memo::Epoch::after(self.epoch);
+        self.written.everything(self.epoch);
+    }
+
+    /// Marks one variable (`ir::memo::Variables`) as written: results remembered for its old
+    /// value no longer apply; results that did not read it still do.
+    #[inline]
+    pub fn touch_variable(&mut self, v: usize) {
+        self.epoch = super::memo::Epoch::after(self.epoch);
+        self.written.variable(v, self.epoch);
     }
 }
 

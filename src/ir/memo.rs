@@ -6,7 +6,8 @@
 //! visits a list is worth looking up rather than running again. A def that visits no list costs
 //! less than the lookup, so it is left alone.
 
-use super::{Builtin, DefDef, Expr, ExprKind};
+use super::{Builtin, DefDef, Expr, ExprKind, Program};
+use std::collections::BTreeSet;
 
 /// The most arguments a remembered call may have.
 pub const MAX_REMEMBERED_ARGS: usize = 3;
@@ -68,6 +69,134 @@ fn lists_builtin(b: Builtin) -> bool {
     )
 }
 
+/// The most variables a remembered def may read and still be looked up by them: past that,
+/// its results last only while the whole state stands still.
+pub const MAX_READS: usize = 8;
+
+/// The state's variables numbered for remembered calls: every global, every per-player variable
+/// (all seats at once) and every field of a kind (all instances at once) is one variable, so
+/// that a write says which remembered results it outdates.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Variables {
+    globals: u32,
+    player_vars: u32,
+    /// The number of the first field of each kind.
+    field_base: Vec<u32>,
+    count: u32,
+}
+
+impl Variables {
+    /// The numbering of a program's variables: globals, then per-player variables, then the
+    /// fields of each kind in turn.
+    pub fn of(program: &Program) -> Variables {
+        let globals = program.globals.len() as u32;
+        let player_vars = program.player_vars.len() as u32;
+        let mut next = globals + player_vars;
+        let field_base = program
+            .kinds
+            .iter()
+            .map(|k| {
+                let base = next;
+                next += k.fields.len() as u32;
+                base
+            })
+            .collect();
+        Variables {
+            globals,
+            player_vars,
+            field_base,
+            count: next,
+        }
+    }
+
+    /// How many variables there are.
+    pub fn count(&self) -> usize {
+        self.count as usize
+    }
+
+    /// The number of a global.
+    #[inline]
+    pub fn global(&self, g: usize) -> usize {
+        g
+    }
+
+    /// The number of a per-player variable.
+    #[inline]
+    pub fn player_var(&self, v: usize) -> usize {
+        (self.globals as usize) + v
+    }
+
+    /// The number of a field of a kind.
+    #[inline]
+    pub fn field(&self, kind: usize, field: usize) -> usize {
+        self.field_base[kind] as usize + field
+    }
+}
+
+/// For each def, the variables it reads, itself or through the defs it calls, sorted: `None`
+/// when more than [`MAX_READS`] (or for a def that is not remembered, which needs none).
+pub fn reads(program: &Program) -> Vec<Option<Box<[u32]>>> {
+    let vars = Variables::of(program);
+    let direct: Vec<(BTreeSet<u32>, BTreeSet<usize>)> = program
+        .defs
+        .iter()
+        .map(|d| {
+            let (mut read, mut calls) = (BTreeSet::new(), BTreeSet::new());
+            direct_reads(&d.body, &vars, &mut read, &mut calls);
+            (read, calls)
+        })
+        .collect();
+    // A def reads what the defs it calls read: spread until nothing changes.
+    let mut all: Vec<BTreeSet<u32>> = direct.iter().map(|(r, _)| r.clone()).collect();
+    loop {
+        let mut changed = false;
+        for (i, (_, calls)) in direct.iter().enumerate() {
+            for &c in calls {
+                if c == i {
+                    continue;
+                }
+                let more: Vec<u32> = all[c].difference(&all[i]).copied().collect();
+                if !more.is_empty() {
+                    all[i].extend(more);
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    program
+        .defs
+        .iter()
+        .zip(all)
+        .map(|(d, r)| (d.remembered && r.len() <= MAX_READS).then(|| r.into_iter().collect()))
+        .collect()
+}
+
+/// The variables `e` reads and the defs it calls, not through those defs.
+fn direct_reads(e: &Expr, vars: &Variables, read: &mut BTreeSet<u32>, calls: &mut BTreeSet<usize>) {
+    match &e.kind {
+        ExprKind::Global(g) => {
+            read.insert(vars.global(g.index()) as u32);
+        }
+        ExprKind::PlayerVar(_, v) => {
+            read.insert(vars.player_var(v.index()) as u32);
+        }
+        ExprKind::Field(_, k, f) => {
+            read.insert(vars.field(k.index(), f.index()) as u32);
+        }
+        ExprKind::Call(id, _) => {
+            calls.insert(id.index());
+        }
+        _ => {}
+    }
+    e.any_child(|x| {
+        direct_reads(x, vars, read, calls);
+        false
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use crate::load::check_source;
@@ -108,5 +237,77 @@ flow { }
         for ((name, got), (want_name, want)) in found.iter().zip(expected) {
             assert_eq!((name.as_str(), *got), (want_name, want));
         }
+    }
+
+    fn reads(src: &str) -> Vec<(String, Option<Vec<u32>>)> {
+        let program = check_source("reads.rules", src).program.expect("checks");
+        let vars = super::Variables::of(&program);
+        assert_eq!(program.variables, vars, "the checker numbers the variables");
+        program
+            .defs
+            .iter()
+            .map(|d| (d.name.clone(), d.reads.as_ref().map(|r| r.to_vec())))
+            .collect()
+    }
+
+    #[test]
+    fn a_def_reads_what_it_names_and_what_the_defs_it_calls_read() {
+        let found = reads(
+            r#"
+game "Reads" { players 2 }
+var pool: int = 0
+var row: list of int = []
+player var hand: list of int = []
+player var money: int = 0
+kind card[3] {
+  owner: player = none
+  worth: int = 1
+}
+def held(p: player): int = count(x in p.hand where x > pool)
+def owned(p: player): int = sum(c.worth for c in card where c.owner == p)
+def both(p: player): int = held(p) + owned(p)
+def plain(n: int): int = n + 1
+def broad(): int = count(row) + pool + sum(p.money + count(p.hand) for p in players)
+  + sum(c.worth for c in card where c.owner != none) + both(first(players))
+  + count([x in row where x > 0])
+flow { }
+"#,
+        );
+        // Globals first (pool 0, row 1), then per-player variables (hand 2, money 3), then
+        // fields (owner 4, worth 5).
+        let expected: [(&str, Option<Vec<u32>>); 5] = [
+            ("held", Some(vec![0, 2])),
+            ("owned", Some(vec![4, 5])),
+            ("both", Some(vec![0, 2, 4, 5])),
+            ("plain", None),
+            ("broad", Some(vec![0, 1, 2, 3, 4, 5])),
+        ];
+        assert_eq!(found.len(), expected.len());
+        for ((name, got), (want_name, want)) in found.iter().zip(expected) {
+            assert_eq!((name.as_str(), got), (want_name, &want));
+        }
+    }
+
+    #[test]
+    fn a_def_that_reads_more_than_the_most_is_outdated_by_any_write() {
+        let vars: String = (0..=super::MAX_READS)
+            .map(|i| format!("var v{i}: list of int = []\n"))
+            .collect();
+        let sum: Vec<String> = (0..=super::MAX_READS)
+            .map(|i| format!("count(x in v{i} where x > 0)"))
+            .collect();
+        let src = format!(
+            "game \"Many\" {{ players 2 }}\n{vars}def many(): int = {}\nflow {{ }}\n",
+            sum.join(" + ")
+        );
+        let found = reads(&src);
+        assert_eq!(found[0].0, "many");
+        assert_eq!(
+            found[0].1,
+            None,
+            "{} variables are more than {}",
+            super::MAX_READS + 1,
+            super::MAX_READS
+        );
     }
 }

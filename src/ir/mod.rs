@@ -229,6 +229,10 @@ pub struct DefDef {
     pub body: Expr,
     /// True if its calls are looked up while the state stands still ([`memo`]).
     pub remembered: bool,
+    /// The variables it reads, itself or through the defs it calls ([`memo::Variables`]), when
+    /// it is remembered and reads few: its results then last until one of them is written.
+    /// `None`: until anything is written.
+    pub reads: Option<Box<[u32]>>,
     /// True if it gives a list.
     pub gives_list: bool,
     /// Where it is declared.
@@ -476,6 +480,8 @@ pub struct Program {
     pub sources: SourceMap,
     /// Slots needed to evaluate initial values and kind counts.
     pub init_locals: usize,
+    /// Its variables numbered for remembered calls (set when checking finishes).
+    pub variables: memo::Variables,
     /// The order in which initial values are computed (after kind counts), each after what it
     /// reads.
     pub init_order: Vec<InitItem>,
