@@ -276,12 +276,12 @@ fn is_bool(e: &Expr) -> bool {
 /// Code that reads a variable, a field or a local in place and gives what `take` makes of it
 /// (a `bool`, an `i64`), failing with `want` at `span` when it is something else: no value is
 /// copied out to be looked at.
-fn read<T: 'static>(
-    e: &Expr,
-    take: fn(&Value) -> Option<T>,
-    want: &'static str,
-    span: Span,
-) -> Option<Compiled<T>> {
+fn read<T: 'static, F>(e: &Expr, take: F, want: &'static str, span: Span) -> Option<Compiled<T>>
+where
+    // A function item or closure, a type of its own (not a function pointer): each read is
+    // compiled with its conversion inlined.
+    F: Fn(&Value) -> Option<T> + Copy + Send + Sync + 'static,
+{
     let fail = move |ev: &Eval<'_>, v: &Value| ev.wrong(v, want, span);
     Some(match &e.kind {
         K::Local(s) => {
