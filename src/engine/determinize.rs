@@ -231,7 +231,15 @@ impl Game {
     }
 
     fn set_at(&mut self, p: Place, new: Value) {
-        self.state.touch();
+        // Only the variable redealt is written: what an imagined game did not redeal holds the
+        // position's values, and results remembered for them still apply.
+        let variables = &self.program.variables;
+        let written = match p.spot {
+            Spot::Global(g) => variables.global(g),
+            Spot::PlayerVar(_, v) => variables.player_var(v),
+            Spot::Field(k, _, f) => variables.field(k, f),
+        };
+        self.state.touch_variable(written);
         let v = match p.spot {
             Spot::Global(g) => &mut self.state.globals[g],
             Spot::PlayerVar(q, v) => &mut self.state.player_vars[q][v],
