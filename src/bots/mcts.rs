@@ -177,19 +177,12 @@ impl MctsBot {
         // Play on at random to the end, or as deep as the bot looks. Depth counts decisions as
         // people make them: a choice of several is one, however many steps it takes here.
         let imagined = g.decisions().saturating_sub(game.decisions()) as u32;
-        let mut left = self
+        let left = self
             .config
             .depth
             .map_or(u32::MAX, |d| d.saturating_sub(imagined));
-        let mut made = g.decisions();
-        while !failed && left > 0 {
-            let Some(p) = g.to_decide() else { break };
-            let index = self.random_below(g.option_count(p));
-            failed = g.play(p, index).is_err();
-            if g.decisions() != made {
-                made = g.decisions();
-                left -= 1;
-            }
+        if !failed {
+            failed = play_on(&mut g, left, |n| self.random_below(n));
         }
         rewards(&g, failed, &mut self.scores, &mut self.rewards);
         self.scratch = Some(g);
@@ -231,6 +224,25 @@ impl Policy for MctsBot {
     }
 }
 
+/// Plays `g` on, each option chosen by `pick` (from the number of options), until `left` more
+/// decisions have been made as people count them (a choice of several is one, however many
+/// steps it takes), the game ends or a move fails; true if one failed.
+fn play_on(g: &mut Game, mut left: u32, mut pick: impl FnMut(usize) -> usize) -> bool {
+    let mut made = g.decisions();
+    while left > 0 {
+        let Some(p) = g.to_decide() else { break };
+        let index = pick(g.option_count(p));
+        if g.play(p, index).is_err() {
+            return true;
+        }
+        if g.decisions() != made {
+            made = g.decisions();
+            left -= 1;
+        }
+    }
+    false
+}
+
 /// Iterations between two checks whether the search may stop early.
 const CHECK_EVERY: u32 = 16;
 
@@ -252,4 +264,61 @@ fn most_visited(tree: &[Node], open: &[Option<u64>]) -> (usize, u32, u32) {
         }
     }
     best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::play_on;
+    use crate::engine::Game;
+    use std::sync::Arc;
+
+    const TWO_AT_A_TIME: &str = r#"
+game "Pairs" { players 2 }
+player var kept: list of int = []
+flow {
+  repeat 10 {
+    for p in players {
+      let two = choose exactly 2 of p "Keep which two?" from [1, 2, 3, 4]
+      p.kept += two
+    }
+  }
+}
+"#;
+
+    fn pairs() -> Game {
+        let program = crate::load::check_source("pairs.rules", TWO_AT_A_TIME)
+            .program
+            .expect("checks");
+        Game::playout(Arc::new(program), 2, 1).expect("starts")
+    }
+
+    #[test]
+    fn the_depth_counts_a_choice_of_several_once_however_many_steps_it_takes() {
+        let mut g = pairs();
+        let before = g.decisions();
+        let mut steps = 0;
+        let failed = play_on(&mut g, 3, |n| {
+            steps += 1;
+            n - 1
+        });
+        assert!(!failed);
+        assert_eq!(
+            g.decisions(),
+            before + 3,
+            "three decisions as people make them"
+        );
+        assert!(
+            steps >= 6,
+            "each choice of two took at least two steps, not {steps} in all"
+        );
+        assert!(g.to_decide().is_some(), "and the game goes on");
+    }
+
+    #[test]
+    fn playing_on_stops_at_the_end_of_the_game() {
+        let mut g = pairs();
+        assert!(!play_on(&mut g, u32::MAX, |_| 0));
+        assert_eq!(g.decisions(), 20);
+        assert!(g.outcome().is_some());
+    }
 }
