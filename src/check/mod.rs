@@ -1365,11 +1365,12 @@ impl<'a> Checker<'a> {
         for (def, r) in self.program.defs.iter_mut().zip(remembered) {
             def.remembered = r;
         }
-        let reads = ir::memo::reads(&self.program);
+        let variables = ir::memo::Variables::of(&self.program);
+        let reads = ir::memo::reads(&self.program.defs, &variables);
         for (def, r) in self.program.defs.iter_mut().zip(reads) {
             def.reads = r;
         }
-        self.program.variables = ir::memo::Variables::of(&self.program);
+        self.program.variables = variables;
         self.program
     }
 }

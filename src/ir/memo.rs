@@ -79,7 +79,6 @@ pub const MAX_READS: usize = 8;
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Variables {
     globals: u32,
-    player_vars: u32,
     /// The number of the first field of each kind.
     field_base: Vec<u32>,
     count: u32,
@@ -90,8 +89,7 @@ impl Variables {
     /// fields of each kind in turn.
     pub fn of(program: &Program) -> Variables {
         let globals = program.globals.len() as u32;
-        let player_vars = program.player_vars.len() as u32;
-        let mut next = globals + player_vars;
+        let mut next = globals + program.player_vars.len() as u32;
         let field_base = program
             .kinds
             .iter()
@@ -103,7 +101,6 @@ impl Variables {
             .collect();
         Variables {
             globals,
-            player_vars,
             field_base,
             count: next,
         }
@@ -133,16 +130,15 @@ impl Variables {
     }
 }
 
-/// For each def, the variables it reads, itself or through the defs it calls, sorted: `None`
-/// when more than [`MAX_READS`] (or for a def that is not remembered, which needs none).
-pub fn reads(program: &Program) -> Vec<Option<Box<[u32]>>> {
-    let vars = Variables::of(program);
-    let direct: Vec<(BTreeSet<u32>, BTreeSet<usize>)> = program
-        .defs
+/// For each def, the variables it reads (numbered by `vars`), itself or through the defs it
+/// calls, sorted: `None` when more than [`MAX_READS`] (or for a def that is not remembered,
+/// which needs none).
+pub fn reads(defs: &[DefDef], vars: &Variables) -> Vec<Option<Box<[u32]>>> {
+    let direct: Vec<(BTreeSet<u32>, BTreeSet<usize>)> = defs
         .iter()
         .map(|d| {
             let (mut read, mut calls) = (BTreeSet::new(), BTreeSet::new());
-            direct_reads(&d.body, &vars, &mut read, &mut calls);
+            direct_reads(&d.body, vars, &mut read, &mut calls);
             (read, calls)
         })
         .collect();
@@ -166,9 +162,7 @@ pub fn reads(program: &Program) -> Vec<Option<Box<[u32]>>> {
             break;
         }
     }
-    program
-        .defs
-        .iter()
+    defs.iter()
         .zip(all)
         .map(|(d, r)| (d.remembered && r.len() <= MAX_READS).then(|| r.into_iter().collect()))
         .collect()
