@@ -84,3 +84,41 @@ fn an_option_out_of_range_is_refused_and_changes_nothing() {
     assert_eq!(game.decisions(), 0);
     assert_eq!(game.to_decide(), Some(seat));
 }
+
+/// A search recognises a move by its key: within one decision no two options may share one
+/// (the search would merge two moves), and a copy of the position gives every option the key
+/// it had. Checked at every decision of random playouts of every rules file.
+#[test]
+fn option_keys_tell_the_options_of_a_decision_apart() {
+    let mut decisions = 0;
+    for path in all_rules() {
+        let name = rel(&path);
+        let program = Arc::new(load_rel(&name, &[]).program.expect("checks"));
+        let players = program.min_players;
+        for seed in 1..=3 {
+            let mut game = Game::playout(program.clone(), players, seed).expect("starts");
+            let mut pick = meeple::bots::RandomBot::new(seed, 0);
+            while let Some(seat) = game.to_decide() {
+                let count = game.option_count(seat);
+                let mut keys: Vec<u64> = (0..count)
+                    .map(|i| game.option_key(seat, i).expect("an option has a key"))
+                    .collect();
+                let copy = game.clone();
+                for (i, k) in keys.iter().enumerate() {
+                    assert_eq!(copy.option_key(seat, i), Some(*k), "{name}, seed {seed}");
+                }
+                assert_eq!(game.option_key(seat, count), None, "{name}: past the last");
+                keys.sort_unstable();
+                keys.dedup();
+                assert_eq!(
+                    keys.len(),
+                    count,
+                    "{name}, seed {seed}: two options share a key"
+                );
+                game.play(seat, pick.pick(count)).expect("legal");
+                decisions += 1;
+            }
+        }
+    }
+    assert!(decisions > 1000, "only {decisions} decisions checked");
+}

@@ -632,12 +632,14 @@ fn call(id: ir::DefId, args: &[Expr], span: Span) -> Node {
             return Err(ev.too_deep(id, span));
         }
         let size = ev.program.defs[id.index()].locals.max(args.len());
-        if size <= SMALL_FRAME {
-            let mut frame = [const { Value::None }; SMALL_FRAME];
-            for (slot, a) in frame.iter_mut().zip(&args) {
-                *slot = a(ev, l)?;
-            }
-            ev.enter(id, &mut frame[..size], args.len())
+        // The frame is as small as the def allows: every slot is set up and dropped on each
+        // call, remembered or not, and most defs take one or two.
+        if size <= 2 {
+            call_on_stack::<2>(ev, l, id, &args, size)
+        } else if size <= 4 {
+            call_on_stack::<4>(ev, l, id, &args, size)
+        } else if size <= SMALL_FRAME {
+            call_on_stack::<SMALL_FRAME>(ev, l, id, &args, size)
         } else {
             let mut frame = take_call_frame(size);
             let filled = frame
@@ -649,6 +651,23 @@ fn call(id: ir::DefId, args: &[Expr], span: Span) -> Node {
             v
         }
     })
+}
+
+/// Calls def `id` with the values of `args` in a frame of `N` slots on the stack, `size` of
+/// them in use.
+#[inline(always)]
+fn call_on_stack<const N: usize>(
+    ev: &mut Eval<'_>,
+    l: &mut [Value],
+    id: ir::DefId,
+    args: &[Node],
+    size: usize,
+) -> R<Value> {
+    let mut frame = [const { Value::None }; N];
+    for (slot, a) in frame.iter_mut().zip(args) {
+        *slot = a(ev, l)?;
+    }
+    ev.enter(id, &mut frame[..size], args.len())
 }
 
 /// A built-in call.

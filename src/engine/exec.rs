@@ -726,18 +726,22 @@ impl Game {
                 }
             }
             S::Call { proc, args } => {
-                let mut values = spare::values();
-                for a in args {
-                    match self.eval(a) {
-                        Ok(v) => values.push(v),
-                        Err(e) => {
-                            spare::give_values(values);
-                            return Err(e);
-                        }
-                    }
-                }
-                if self.frames.len() >= self.limits.call_depth {
-                    spare::give_values(values);
+                // The arguments are evaluated straight into the callee's frame, which is
+                // pushed only once they all are.
+                let callee = &program.procs[proc.index()];
+                let mut frame = spare::frame();
+                frame
+                    .locals
+                    .resize(callee.locals.max(args.len()), Value::None);
+                let filled: R<()> = frame.locals.iter_mut().zip(args).try_for_each(|(slot, a)| {
+                    *slot = self.eval(a)?;
+                    Ok(())
+                });
+                let fits = self.frames.len() < self.limits.call_depth;
+                if filled.is_err() || !fits {
+                    frame.locals.clear();
+                    spare::give_frame(frame);
+                    filled?;
                     return Err(err(
                         "call-depth",
                         format!("calls nest more than {} deep", self.limits.call_depth),
@@ -745,8 +749,12 @@ impl Game {
                         "an effect or phase may be calling itself without end",
                     ));
                 }
-                self.push_proc(*proc, &mut values);
-                spare::give_values(values);
+                frame.cursors.push(Cursor {
+                    block: callee.body,
+                    pc: 0,
+                    looping: Loop::Once,
+                });
+                self.frames.push(frame);
             }
             S::Match {
                 value,

@@ -572,7 +572,7 @@ impl Game {
         if index >= self.option_count(seat) {
             return None;
         }
-        let mut h = std::collections::hash_map::DefaultHasher::new();
+        let mut h = MoveHasher::default();
         if let Some(step) = self.step_key(seat, index) {
             step.hash(&mut h);
             return Some(h.finish());
@@ -950,6 +950,62 @@ pub fn show(program: &Program, state: &State, v: &Value) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
+    }
+}
+
+/// The hash behind [`Game::option_key`]: FNV-1a over whole words rather than SipHash over
+/// bytes. A search keys every option of every position it walks through, and the key only
+/// has to tell the moves of one decision apart, not resist an adversary.
+#[derive(Debug, Clone, Copy)]
+struct MoveHasher(u64);
+
+impl Default for MoveHasher {
+    fn default() -> MoveHasher {
+        MoveHasher(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl MoveHasher {
+    #[inline]
+    fn mix(&mut self, word: u64) {
+        self.0 = (self.0 ^ word).wrapping_mul(0x0100_0000_01b3);
+    }
+}
+
+impl std::hash::Hasher for MoveHasher {
+    fn finish(&self) -> u64 {
+        // FNV's low bits mix poorly; fold the high half in.
+        self.0 ^ (self.0 >> 29)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.mix(u64::from(b));
+        }
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.mix(u64::from(n));
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.mix(u64::from(n));
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.mix(u64::from(n));
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.mix(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.mix(n as u64);
+    }
+
+    fn write_i64(&mut self, n: i64) {
+        self.mix(n as u64);
     }
 }
 
