@@ -71,6 +71,10 @@ pub struct MctsBot {
     rewards: Vec<f64>,
     /// The last imagined game, whose buffers the next one reuses.
     scratch: Option<Game>,
+    /// Scratch space for an iteration's walk down the tree (the nodes passed, the moves not
+    /// yet tried), kept so that an iteration allocates nothing once the tree stops growing.
+    path: Vec<usize>,
+    untried: Vec<usize>,
 }
 
 impl MctsBot {
@@ -98,6 +102,8 @@ impl MctsBot {
             scores: Vec::new(),
             rewards: Vec::new(),
             scratch: None,
+            path: Vec::new(),
+            untried: Vec::new(),
         }
     }
 
@@ -121,7 +127,10 @@ impl MctsBot {
             }
             None => game.determinize_by(redeal, seed),
         };
-        let mut path = vec![0usize];
+        let mut path = std::mem::take(&mut self.path);
+        let mut untried = std::mem::take(&mut self.untried);
+        path.clear();
+        path.push(0);
         let mut node = 0;
         let mut failed = false;
         loop {
@@ -145,7 +154,8 @@ impl MctsBot {
                 }
             }
             let tried = |k: &u64| tree[node].children.iter().any(|&c| tree[c].key == *k);
-            let untried: Vec<usize> = (0..keys.len()).filter(|&i| !tried(&keys[i])).collect();
+            untried.clear();
+            untried.extend((0..keys.len()).filter(|&i| !tried(&keys[i])));
             let (index, child, expanded) = if untried.is_empty() {
                 let best = tree[node]
                     .children
@@ -194,6 +204,8 @@ impl MctsBot {
                 .copied()
                 .unwrap_or(0.0);
         }
+        self.path = path;
+        self.untried = untried;
     }
 }
 
