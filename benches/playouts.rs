@@ -13,6 +13,11 @@
 //!
 //! `cargo bench --bench playouts` runs it; `cargo bench --bench playouts -- race` keeps only
 //! the files whose path contains `race`.
+//!
+//! `--count GAMES` times nothing: each row plays seeds 1..=GAMES once, inside [`playouts`]
+//! alone, and prints its decisions, for an instruction counter to count what that function
+//! does (`scripts/count-instructions.sh` runs it under callgrind: counts that a shared,
+//! noisy machine does not change). `--players N` keeps the rows of N players.
 
 #[path = "support/mod.rs"]
 mod support;
@@ -38,7 +43,9 @@ struct Tally {
     failed: u64,
 }
 
-/// Plays the games with these seeds.
+/// Plays the games with these seeds. Never inlined: `--count` counts this function's
+/// instructions by its name.
+#[inline(never)]
 fn playouts(program: &Arc<Program>, players: u8, seeds: std::ops::RangeInclusive<u64>) -> Tally {
     let mut t = Tally {
         decisions: 0,
@@ -62,8 +69,27 @@ struct Row {
     cpu: Vec<Duration>,
 }
 
+/// The value of `--name VALUE` on the command line, if given.
+fn option(name: &str) -> Option<u64> {
+    let args: Vec<String> = std::env::args().collect();
+    let at = args.iter().position(|a| a == name)?;
+    match args.get(at + 1).map(|v| v.parse()) {
+        Some(Ok(v)) => Some(v),
+        _ => {
+            eprintln!("{name} takes a whole number");
+            std::process::exit(2);
+        }
+    }
+}
+
 fn main() {
-    let filters = filters();
+    let count = option("--count");
+    let only_players = option("--players");
+    // The options' values are not filters.
+    let filters: Vec<String> = filters()
+        .into_iter()
+        .filter(|f| f.parse::<u64>().is_err())
+        .collect();
     let progress = Progress::new();
     let mut rows = Vec::new();
     let mut skipped = Vec::new();
@@ -81,6 +107,17 @@ fn main() {
         };
         let program = Arc::new(program);
         for players in program.min_players..=program.max_players {
+            if only_players.is_some_and(|p| p != u64::from(players)) {
+                continue;
+            }
+            if let Some(games) = count {
+                let t = playouts(&program, players, 1..=games);
+                println!(
+                    "{name} {players} players: {games} games, {} decisions, {} failed",
+                    t.decisions, t.failed
+                );
+                continue;
+            }
             progress.show(format_args!("{name}, {players} players: sizing ..."));
             let games = calls_per(REPETITION, WARM_UP, |seed| {
                 playouts(&program, players, seed..=seed)
@@ -94,6 +131,12 @@ fn main() {
                 cpu: Vec::new(),
             });
         }
+    }
+    if count.is_some() {
+        for s in &skipped {
+            println!("{s}");
+        }
+        return;
     }
     for r in 0..REPETITIONS {
         for row in &mut rows {
