@@ -173,6 +173,9 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
     if let Some(d) = misspelt_keyword(file, text, start) {
         return d;
     }
+    if let Some(d) = after_complete_text(file, text, start, &e.variant) {
+        return d;
+    }
     let found = text
         .get(start..end)
         .filter(|s| !s.is_empty())
@@ -228,6 +231,70 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
             "see docs/language.md for the form of each construct".to_string()
         }
     }))
+}
+
+/// An error at the closing quote of a text that is complete: the parser last tried to read
+/// more of the text there, and what it wanted next (a literal `{`, which the parser does not
+/// name) lies beyond. The declarations whose title is followed by `{` say so; others name the
+/// word after the text.
+fn after_complete_text(
+    file: FileId,
+    text: &str,
+    at: usize,
+    variant: &pest::error::ErrorVariant<Rule>,
+) -> Option<Diagnostic> {
+    let pest::error::ErrorVariant::ParsingError { positives, .. } = variant else {
+        return None;
+    };
+    let inside_text = |r: &Rule| matches!(r, Rule::str_text | Rule::str_escape | Rule::interp);
+    if positives.is_empty() || !positives.iter().all(inside_text) || !text[at..].starts_with('"') {
+        return None;
+    }
+    // The next word after the text, past blanks and comments.
+    let mut next = at + 1;
+    loop {
+        let rest = &text[next..];
+        let trimmed = rest.trim_start();
+        next += rest.len() - trimmed.len();
+        if trimmed.starts_with('#') {
+            next += trimmed.find('\n').unwrap_or(trimmed.len());
+        } else {
+            break;
+        }
+    }
+    let rest = &text[next..];
+    let len: usize = rest
+        .chars()
+        .take_while(|c| !c.is_whitespace())
+        .take(24)
+        .map(char::len_utf8)
+        .sum();
+    let found = if len == 0 {
+        "the end of the file".to_string()
+    } else {
+        format!("`{}`", &rest[..len])
+    };
+    // The word that begins the line of the text's opening quote.
+    let opening = text[..at].rfind('"')?;
+    let line = &text[text[..opening].rfind('\n').map_or(0, |i| i + 1)..opening];
+    let first = line.split_whitespace().next().unwrap_or("");
+    let (expected, example) = match first {
+        "game" => ("`{`", "game \"Title\" { players 2..4 }"),
+        "variant" => ("`{`", "variant \"Title\" { base \"../game.rules\" }"),
+        "scenario" => ("`{`", "scenario \"what it shows\" { players 3 ... }"),
+        _ => return None,
+    };
+    Some(
+        Diagnostic::error(
+            "syntax-error",
+            format!("expected {expected} after the title of `{first}`, found {found}"),
+            Span::new(file, next, next + len.max(usize::from(next < text.len()))),
+        )
+        .with_label(format!("expected {expected} here"))
+        .with_help(format!(
+            "a `{first}` declaration is a title and a block: `{example}`"
+        )),
+    )
 }
 
 /// Keywords that begin a statement or a scenario step; with [`DECLARATION_STARTS`], what the
@@ -569,6 +636,43 @@ mod tests {
         .unwrap_err();
         assert_eq!(e[0].code, "syntax-error");
         assert!(e[0].message.contains("a name"), "{}", e[0].message);
+    }
+
+    #[test]
+    fn a_title_without_its_block_asks_for_the_brace_after_it() {
+        for (src, word) in [
+            ("game \"G\"\nplayers 2..4\n", "`players`"),
+            (
+                "game \"G\" { players 2..4 }\nscenario \"s\" # why\n  players 3\n",
+                "`players`",
+            ),
+            (
+                "game \"G\" { players 2..4 }\nscenario \"s\"",
+                "the end of the file",
+            ),
+        ] {
+            let e = parse(FileId(0), src).unwrap_err();
+            assert_eq!(e[0].code, "syntax-error");
+            assert!(
+                e[0].message
+                    .starts_with("expected `{` after the title of `")
+                    && e[0].message.ends_with(&format!("found {word}")),
+                "{src:?}: {}",
+                e[0].message
+            );
+            let span = e[0].span;
+            assert!(
+                span.start as usize > src.find('"').unwrap_or(0),
+                "{src:?}: {span:?}"
+            );
+        }
+        // A text cut short is still reported inside the text.
+        let e = parse(FileId(0), "game \"G { players 2..4 }").unwrap_err();
+        assert!(
+            !e[0].message.contains("after the title"),
+            "{}",
+            e[0].message
+        );
     }
 
     #[test]
