@@ -157,12 +157,7 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         end.min(text.len())
     } else {
         let rest = &text[start..];
-        let token: usize = rest
-            .chars()
-            .take_while(|c| !c.is_whitespace())
-            .take(24)
-            .map(char::len_utf8)
-            .sum();
+        let token = token_len(rest);
         let token = if token == 0 {
             rest.chars().next().map_or(0, char::len_utf8)
         } else {
@@ -233,6 +228,16 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
     }))
 }
 
+/// The bytes of the token `rest` begins with: up to the next whitespace, at most 24
+/// characters, on character boundaries.
+fn token_len(rest: &str) -> usize {
+    rest.chars()
+        .take_while(|c| !c.is_whitespace())
+        .take(24)
+        .map(char::len_utf8)
+        .sum()
+}
+
 /// An error at the closing quote of a text that is complete: the parser last tried to read
 /// more of the text there, and what it wanted next (a literal `{`, which the parser does not
 /// name) lies beyond. The declarations whose title is followed by `{` say so; others name the
@@ -263,12 +268,7 @@ fn after_complete_text(
         }
     }
     let rest = &text[next..];
-    let len: usize = rest
-        .chars()
-        .take_while(|c| !c.is_whitespace())
-        .take(24)
-        .map(char::len_utf8)
-        .sum();
+    let len = token_len(rest);
     let found = if len == 0 {
         "the end of the file".to_string()
     } else {
