@@ -222,6 +222,11 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
     .with_help(help.unwrap_or_else(|| {
         if found == "`;`" {
             "statements are separated by new lines; rules files have no `;`".to_string()
+        } else if found.starts_with("`\"") && expected.contains("an expression") {
+            "a quoted text is not a value: texts are only what the rules say (`log`, `tell`, \
+             labels, prompts); for a value with a name, declare an enum, such as \
+             `enum colour { red, blue }`"
+                .to_string()
         } else {
             "see docs/language.md for the form of each construct".to_string()
         }
@@ -377,7 +382,7 @@ const DECLARATION_STARTS: &[&str] = &[
 
 /// A syntax error at the end of the file, or at a declaration first on its line, while a `{` is
 /// still open: points at the brace left open. Where a `}` closes a brace of another indentation,
-/// the first such brace is the likely one; otherwise the innermost brace still open.
+/// the first brace so closed is the likely one; otherwise the innermost brace still open.
 fn unclosed_brace(
     file: FileId,
     text: &str,
@@ -436,12 +441,13 @@ fn unclosed_brace(
         }
         i += 1;
     }
+    // A `}` missing inside shifts every later `}` one brace outwards: the first brace closed
+    // by a `}` of another indentation is the one whose own `}` is missing.
     let innermost = *open.last()?;
     let brace = mismatched
         .iter()
         .copied()
-        .filter(|m| *m > innermost)
-        .min()
+        .find(|m| *m > innermost)
         .unwrap_or(innermost);
     let (line, _) = line_col(text, brace);
     let here = if declaration {
@@ -639,6 +645,14 @@ mod tests {
     }
 
     #[test]
+    fn a_quoted_text_where_a_value_goes_is_explained() {
+        let e = parse(FileId(0), "action go {\n  let x = \"red\"\n}").unwrap_err();
+        assert!(e[0].message.contains("an expression"), "{}", e[0].message);
+        let help = e[0].help.as_deref().unwrap_or("");
+        assert!(help.contains("a quoted text is not a value"), "{help}");
+    }
+
+    #[test]
     fn a_title_without_its_block_asks_for_the_brace_after_it() {
         for (src, word) in [
             ("game \"G\"\nplayers 2..4\n", "`players`"),
@@ -811,6 +825,14 @@ mod tests {
         // The `{` of the `for`, whose `}` was taken by the flow's.
         assert_eq!(e[0].span.start as usize, src.find("players {").unwrap() + 8);
         assert_eq!(e[0].labels[0].message, "`action` begins a declaration here");
+        // Two levels in: the `for`'s `}` is missing, the `while`'s closes the `for`, the flow's
+        // closes the `while`; the `for` is the one to blame.
+        let deeper = "flow {\n  while true {\n    for p in players {\n      turn p\n\n  }\n}\naction go \"Go\" {\n}\n";
+        let e = parse(FileId(0), deeper).unwrap_err();
+        assert_eq!(
+            e[0].span.start as usize,
+            deeper.find("players {").unwrap() + 8
+        );
         let at_end = parse(FileId(0), "flow {\n  log \"{1}\" # {\n").unwrap_err();
         assert_eq!(at_end[0].span.start, 5, "{:?}", at_end[0]);
         // A file that closes every brace is not blamed on one.
