@@ -71,9 +71,14 @@ impl BotKind {
                 }
                 Ok(BotKind::Mcts(config))
             }
-            _ => Err(BotSpecError(format!(
-                "unknown bot `{s}`; the bots are: {KNOWN}"
-            ))),
+            _ => {
+                let meant = crate::check::suggest_name(name, ["random", "greedy", "mcts"])
+                    .map(|m| format!(" (did you mean `{m}`?)"))
+                    .unwrap_or_default();
+                Err(BotSpecError(format!(
+                    "unknown bot `{s}`{meant}; the bots are: {KNOWN}"
+                )))
+            }
         }
     }
 
@@ -238,5 +243,13 @@ mod tests {
             assert_eq!(BotSpec::parse(&spec.render()).unwrap(), spec);
         }
         assert_eq!(BotSpec::parse("none").unwrap(), BotSpec::default());
+    }
+
+    #[test]
+    fn a_misspelt_bot_gets_a_suggestion() {
+        let e = BotSpec::parse("1=mtcs").unwrap_err().to_string();
+        assert!(e.contains("did you mean `mcts`?"), "{e}");
+        let e = BotSpec::parse("genius").unwrap_err().to_string();
+        assert!(!e.contains("did you mean"), "{e}");
     }
 }
