@@ -86,7 +86,15 @@ fn check_a_broken_file_exits_1_and_renders_its_errors() {
 fn check_a_missing_file_exits_1() {
     let o = run(&["check", "rules/no_such_game.rules"]);
     assert_eq!(code(&o), 1);
-    assert!(stdout(&o).contains("cannot read `rules/no_such_game.rules`"));
+    let out = stdout(&o);
+    assert!(
+        out.contains("cannot read `rules/no_such_game.rules`"),
+        "{out}"
+    );
+    // A file that could not be read has no text to draw: the message and its help, no empty
+    // window of source under them.
+    assert!(out.contains("help: check the path"), "{out}");
+    assert!(!out.contains('╭'), "{out}");
 }
 
 #[test]

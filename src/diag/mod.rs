@@ -272,7 +272,16 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> Str
         diag.span.start as usize,
         (diag.span.end - diag.span.start) as usize,
     )];
-    for l in diag.labels.iter().filter(|l| l.span.file == diag.span.file) {
+    // A file with no text (one that could not be read) has nothing to draw: no empty window.
+    let drawn = !file.text.is_empty();
+    if !drawn {
+        labels.clear();
+    }
+    for l in diag
+        .labels
+        .iter()
+        .filter(|l| drawn && l.span.file == diag.span.file)
+    {
         labels.push(miette::LabeledSpan::new(
             Some(l.message.clone()),
             l.span.start as usize,
@@ -288,13 +297,15 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> Str
         },
         help: diag.help.clone(),
         labels,
-        source: window::Windowed::new(
-            file.name.clone(),
-            file.text.clone(),
-            file.line_starts
-                .get_or_init(|| Arc::new(window::line_starts(&file.text)))
-                .clone(),
-        ),
+        source: drawn.then(|| {
+            window::Windowed::new(
+                file.name.clone(),
+                file.text.clone(),
+                file.line_starts
+                    .get_or_init(|| Arc::new(window::line_starts(&file.text)))
+                    .clone(),
+            )
+        }),
     };
     let theme = if style.color {
         miette::GraphicalTheme::unicode()
@@ -328,7 +339,8 @@ struct Rendered {
     severity: miette::Severity,
     help: Option<String>,
     labels: Vec<miette::LabeledSpan>,
-    source: window::Windowed,
+    /// The file drawn under the message; `None` for one with no text.
+    source: Option<window::Windowed>,
 }
 
 impl fmt::Display for Rendered {
@@ -352,7 +364,7 @@ impl miette::Diagnostic for Rendered {
             .map(|h| Box::new(h.as_str()) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
-        Some(&self.source)
+        self.source.as_ref().map(|s| s as &dyn miette::SourceCode)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         Some(Box::new(self.labels.iter().cloned()))
