@@ -774,6 +774,35 @@ fn a_rule_failing_in_bot_play_keeps_the_transcript_and_ends_with_the_error() {
 }
 
 #[test]
+fn a_rule_failing_before_the_first_decision_says_so() {
+    let o = run(&[
+        "play",
+        "tests/fixtures/run/early_failure.rules",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--seed",
+        "1",
+    ]);
+    assert_eq!(code(&o), 1, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains("\nA rule failed before the first decision: division-by-zero: 10 / 0\n"),
+        "{out}"
+    );
+    let err = stderr(&o);
+    assert!(
+        err.contains("while running this, before the first decision"),
+        "{err}"
+    );
+    assert!(
+        !err.contains("setup"),
+        "the flow failed, not `setup`: {err}"
+    );
+}
+
+#[test]
 fn a_rule_failing_in_bot_play_ends_the_json_stream_with_an_error_line() {
     let save = format!("{}/json.json", scratch("late-json"));
     let o = late_failure(&save, true);

@@ -125,7 +125,7 @@ pub(super) struct Table<'a> {
 /// What the stream says about a failed rule, beyond the error itself.
 pub(super) struct Failure<'a> {
     /// The seat whose decision failed, and its move (`None` if it was a secret choice and the
-    /// stream is text, or the rules failed in the setup).
+    /// stream is text, or the rules failed before the first decision).
     pub seat: Option<u8>,
     /// The move, if it may be shown.
     pub choice: Option<&'a str>,
@@ -273,7 +273,7 @@ impl Stream {
             (Some(n), Some(p), Some(c)) => format!("in decision {n} ({p}: {c})"),
             (Some(n), Some(p), None) => format!("in decision {n} ({p}'s secret choice)"),
             (Some(n), None, _) => format!("in decision {n}"),
-            (None, ..) => "in the setup".to_string(),
+            (None, ..) => "before the first decision".to_string(),
         };
         let mut text = format!(
             "\nA rule failed {when}: {}: {}\n  at {}:{}:{}: {}\n",

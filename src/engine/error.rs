@@ -46,7 +46,7 @@ impl RuntimeError {
     pub fn to_diagnostic(&self) -> Diagnostic {
         let label = match self.decision {
             Some(n) => format!("while running this, in decision {n}"),
-            None => "while running this, in the setup".to_string(),
+            None => "while running this, before the first decision".to_string(),
         };
         Diagnostic::error(self.code, self.message.clone(), self.span)
             .with_label(label)
