@@ -775,16 +775,8 @@ fn a_rule_failing_in_bot_play_keeps_the_transcript_and_ends_with_the_error() {
 
 #[test]
 fn a_rule_failing_before_the_first_decision_says_so() {
-    let o = run(&[
-        "play",
-        "tests/fixtures/run/early_failure.rules",
-        "--players",
-        "2",
-        "--bots",
-        "random",
-        "--seed",
-        "1",
-    ]);
+    let early = "play tests/fixtures/run/early_failure.rules --players 2 --bots random --seed 1";
+    let o = run(&early.split(' ').collect::<Vec<_>>());
     assert_eq!(code(&o), 1, "{}", stderr(&o));
     let out = stdout(&o);
     assert!(
