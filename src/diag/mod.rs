@@ -267,26 +267,23 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> Str
             diag.code, diag.message, file.name
         );
     }
-    let mut labels = vec![miette::LabeledSpan::new(
-        Some(diag.label.clone()).filter(|l| !l.is_empty()),
-        diag.span.start as usize,
-        (diag.span.end - diag.span.start) as usize,
-    )];
-    // A file with no text (one that could not be read) has nothing to draw: no empty window.
+    // A file with no text (one that could not be read) has nothing to draw: no empty window,
+    // so no labels either.
     let drawn = !file.text.is_empty();
-    if !drawn {
-        labels.clear();
-    }
-    for l in diag
-        .labels
-        .iter()
-        .filter(|l| drawn && l.span.file == diag.span.file)
-    {
+    let mut labels = Vec::new();
+    if drawn {
         labels.push(miette::LabeledSpan::new(
-            Some(l.message.clone()),
-            l.span.start as usize,
-            (l.span.end - l.span.start) as usize,
+            Some(diag.label.clone()).filter(|l| !l.is_empty()),
+            diag.span.start as usize,
+            (diag.span.end - diag.span.start) as usize,
         ));
+        for l in diag.labels.iter().filter(|l| l.span.file == diag.span.file) {
+            labels.push(miette::LabeledSpan::new(
+                Some(l.message.clone()),
+                l.span.start as usize,
+                (l.span.end - l.span.start) as usize,
+            ));
+        }
     }
     let report = Rendered {
         message: diag.message.clone(),

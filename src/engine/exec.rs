@@ -169,9 +169,10 @@ impl Game {
             self.initial_values()?;
             super::initial::remember(&self.program, &self.state);
         }
-        self.push_proc(self.program.flow, &mut Vec::new());
-        if let Some(setup) = self.program.setup {
-            self.push_proc(setup, &mut Vec::new());
+        for id in std::iter::once(self.program.flow).chain(self.program.setup) {
+            let p = &self.program.procs[id.index()];
+            let (body, locals) = (p.body, p.locals);
+            self.push_frame(body, locals);
         }
         Ok(())
     }
@@ -277,19 +278,15 @@ impl Game {
         Ok(())
     }
 
-    fn push_proc(&mut self, id: ir::ProcId, args: &mut Vec<Value>) {
-        let p = &self.program.procs[id.index()];
-        let (body, locals) = (p.body, p.locals);
-        let frame = self.push_frame(body, locals.max(args.len()));
-        for (slot, v) in frame.locals.iter_mut().zip(args.drain(..)) {
-            *slot = v;
-        }
-    }
-
     /// A new frame running `body` with `locals` slots, all `none`, from the spare frames.
     pub(super) fn push_frame(&mut self, body: BlockId, locals: usize) -> &mut Frame {
         let mut frame = spare::frame();
         frame.locals.resize(locals, Value::None);
+        self.push_filled_frame(frame, body)
+    }
+
+    /// Starts `frame`, its locals already set, running `body`.
+    fn push_filled_frame(&mut self, mut frame: Frame, body: BlockId) -> &mut Frame {
         frame.cursors.push(Cursor {
             block: body,
             pc: 0,
@@ -749,12 +746,7 @@ impl Game {
                         "an effect or phase may be calling itself without end",
                     ));
                 }
-                frame.cursors.push(Cursor {
-                    block: callee.body,
-                    pc: 0,
-                    looping: Loop::Once,
-                });
-                self.frames.push(frame);
+                self.push_filled_frame(frame, callee.body);
             }
             S::Match {
                 value,

@@ -1003,10 +1003,6 @@ impl std::hash::Hasher for MoveHasher {
     fn write_usize(&mut self, n: usize) {
         self.mix(n as u64);
     }
-
-    fn write_i64(&mut self, n: i64) {
-        self.mix(n as u64);
-    }
 }
 
 #[cfg(test)]

@@ -245,8 +245,8 @@ fn token_len(rest: &str) -> usize {
 
 /// An error at the closing quote of a text that is complete: the parser last tried to read
 /// more of the text there, and what it wanted next (a literal `{`, which the parser does not
-/// name) lies beyond. The declarations whose title is followed by `{` say so; others name the
-/// word after the text.
+/// name) lies beyond. Said for the declarations whose title is followed by `{`; any other
+/// error is left to the general message.
 fn after_complete_text(
     file: FileId,
     text: &str,
@@ -283,19 +283,19 @@ fn after_complete_text(
     let opening = text[..at].rfind('"')?;
     let line = &text[text[..opening].rfind('\n').map_or(0, |i| i + 1)..opening];
     let first = line.split_whitespace().next().unwrap_or("");
-    let (expected, example) = match first {
-        "game" => ("`{`", "game \"Title\" { players 2..4 }"),
-        "variant" => ("`{`", "variant \"Title\" { base \"../game.rules\" }"),
-        "scenario" => ("`{`", "scenario \"what it shows\" { players 3 ... }"),
+    let example = match first {
+        "game" => "game \"Title\" { players 2..4 }",
+        "variant" => "variant \"Title\" { base \"../game.rules\" }",
+        "scenario" => "scenario \"what it shows\" { players 3 ... }",
         _ => return None,
     };
     Some(
         Diagnostic::error(
             "syntax-error",
-            format!("expected {expected} after the title of `{first}`, found {found}"),
+            format!("expected `{{` after the title of `{first}`, found {found}"),
             Span::new(file, next, next + len.max(usize::from(next < text.len()))),
         )
-        .with_label(format!("expected {expected} here"))
+        .with_label("expected `{` here")
         .with_help(format!(
             "a `{first}` declaration is a title and a block: `{example}`"
         )),
