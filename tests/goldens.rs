@@ -1,7 +1,8 @@
 //! `meeple test` on a designer's own file: golden snapshots written beside it, compared, shown
 //! as a diff when a rule changes, and accepted with `--accept` or `--review`.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
@@ -35,14 +36,7 @@ fn meeple_in(dir: &Path, args: &[&str], stdin: &str, ci: bool) -> Output {
     } else {
         cmd.env_remove("CI");
     }
-    let mut child = cmd.spawn().expect("meeple runs");
-    child
-        .stdin
-        .take()
-        .expect("piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin");
-    child.wait_with_output().expect("meeple finishes")
+    common::finish(cmd.spawn().expect("meeple runs"), stdin.as_bytes())
 }
 
 fn out(o: &Output) -> String {

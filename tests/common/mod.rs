@@ -12,7 +12,7 @@ use meeple::load::{load_with, Loaded};
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::sync::Arc;
 
 /// The package root: every path in a test is relative to it.
@@ -237,7 +237,7 @@ pub fn meeple(args: &[&str], stdin: &str) -> Output {
 
 /// [`meeple`] with any bytes on stdin, UTF-8 or not.
 pub fn meeple_bytes(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+    let child = Command::new(env!("CARGO_BIN_EXE_meeple"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("NO_COLOR", "1")
@@ -247,12 +247,20 @@ pub fn meeple_bytes(args: &[&str], stdin: &[u8]) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the meeple binary runs");
-    child
-        .stdin
-        .take()
-        .expect("stdin is piped")
-        .write_all(stdin)
-        .expect("stdin takes the script");
+    finish(child, stdin)
+}
+
+/// Writes `stdin` to a running command, closes it and waits for the command to end. A command
+/// may end without reading its input (a save refused, a usage error): the pipe it closed is
+/// not a failure of the test, whose assertions read what the command printed and returned.
+pub fn finish(mut child: Child, stdin: &[u8]) -> Output {
+    let mut input = child.stdin.take().expect("stdin is piped");
+    match input.write_all(stdin) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+        Err(e) => panic!("stdin takes the script: {e}"),
+    }
+    drop(input);
     child.wait_with_output().expect("meeple finishes")
 }
 
