@@ -140,13 +140,24 @@ impl BotSpec {
     /// Parses `random` or `2=random,4=random` (seats count from 1); `none`: no bot at all.
     pub fn parse(s: &str) -> Result<BotSpec, BotSpecError> {
         let mut spec = BotSpec::default();
+        let mut every_seat = None;
         for part in s.split(',').map(str::trim).filter(|p| !p.is_empty()) {
             if part.eq_ignore_ascii_case("none") {
                 continue;
             }
             // `=` also sets a bot's option (`mcts:500:depth=40`), after a colon.
             match part.split_once('=').filter(|(seat, _)| !seat.contains(':')) {
-                None => spec.all = Some(BotKind::parse(part)?),
+                // A second bot for every seat would silently replace the first.
+                None if let Some(first) = every_seat => {
+                    return Err(BotSpecError(format!(
+                        "`{first}` and `{part}` are each a bot for every seat; to give seats \
+                         bots of their own, number them: `1={first},2={part}`"
+                    )));
+                }
+                None => {
+                    spec.all = Some(BotKind::parse(part)?);
+                    every_seat = Some(part);
+                }
                 Some((seat, kind)) => {
                     let n: u8 =
                         seat.trim()
@@ -160,7 +171,10 @@ impl BotSpec {
                     if n == 0 {
                         return Err(BotSpecError("seats count from 1".into()));
                     }
-                    spec.seats.insert(n - 1, BotKind::parse(kind)?);
+                    let kind = BotKind::parse(kind)?;
+                    if spec.seats.insert(n - 1, kind).is_some() {
+                        return Err(BotSpecError(format!("seat {n} is given two bots")));
+                    }
                 }
             }
         }
@@ -243,6 +257,22 @@ mod tests {
             assert_eq!(BotSpec::parse(&spec.render()).unwrap(), spec);
         }
         assert_eq!(BotSpec::parse("none").unwrap(), BotSpec::default());
+    }
+
+    #[test]
+    fn a_bot_given_twice_is_refused_not_replaced() {
+        // Once: `greedy,random` played random in every seat, and said so only in the report.
+        let e = BotSpec::parse("greedy,random").unwrap_err().to_string();
+        assert!(e.contains("`1=greedy,2=random`"), "{e}");
+        let e = BotSpec::parse("mcts:5:depth=3, 2=random, greedy")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("`1=mcts:5:depth=3,2=greedy`"), "{e}");
+        let e = BotSpec::parse("1=random,p1=greedy")
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("seat 1 is given two bots"), "{e}");
+        assert!(BotSpec::parse("random,1=greedy,2=mcts").is_ok());
     }
 
     #[test]
