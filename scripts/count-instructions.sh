@@ -5,6 +5,7 @@
 # two versions can be compared across sessions and machines. Not run in CI. Needs valgrind.
 #
 #   scripts/count-instructions.sh [GAMES] [FILTER...]    # default: 100 games, every rules file
+#   BENCH=/path/to/playouts-… scripts/count-instructions.sh …   # a bench binary built before
 #
 # Builds the `playouts` bench, then for every rules file (whose path contains a FILTER) and
 # player count runs `playouts --count GAMES --players N FILE` under callgrind, counting only
@@ -19,8 +20,9 @@ if [[ "${1:-}" =~ ^[0-9]+$ ]]; then
   shift
 fi
 command -v valgrind >/dev/null || { echo "needs valgrind (apt-get install valgrind)" >&2; exit 1; }
-bench=$(cargo bench --bench playouts --no-run --message-format=json 2>/dev/null \
-  | sed -n 's/.*"executable":"\([^"]*playouts-[^"]*\)".*/\1/p' | tail -n 1)
+# BENCH=path counts with a `playouts` bench binary built before (another commit's, to compare).
+bench=${BENCH:-$(cargo bench --bench playouts --no-run --message-format=json 2>/dev/null \
+  | sed -n 's/.*"executable":"\([^"]*playouts-[^"]*\)".*/\1/p' | tail -n 1)}
 [[ -x "$bench" ]] || { echo "could not build the playouts bench" >&2; exit 1; }
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

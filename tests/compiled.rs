@@ -81,6 +81,48 @@ fn start(program: &Arc<Program>, budget: u64) -> Result<(), (String, u32)> {
         .map_err(|e| (e.code.to_string(), e.span.start))
 }
 
+/// The least work budget with which the game starts (found by halving).
+fn least_budget(program: &Arc<Program>) -> u64 {
+    let need = (1..40)
+        .map(|k| k * 20_000)
+        .find(|&b| start(program, b).is_ok())
+        .expect("some budget suffices");
+    let (mut low, mut high) = (need - 20_000, need);
+    while high - low > 1 {
+        let mid = (low + high) / 2;
+        if start(program, mid).is_ok() {
+            high = mid;
+        } else {
+            low = mid;
+        }
+    }
+    high
+}
+
+#[test]
+fn a_local_read_by_a_statement_spends_what_any_read_spends() {
+    // A statement reads a local (`let`, the instance of a field it sets, an effect's argument)
+    // without an evaluator: it must still spend the unit of work that reading a global or a
+    // constant spends, so that a game runs out of budget where it always did.
+    let game = |body: &str| {
+        let source = format!(
+            "game \"Reads\" {{ players 2 }}\n\
+             kind cube[2] {{ weight: int = index }}\n\
+             var held: cube = none\n\
+             effect weigh(c: cube, w: int) {{ c.weight = w }}\n\
+             flow {{\n  held = first(cube)\n  let c = held\n  let one = 1\n  \
+             repeat 500 {{ {body} }}\n}}\n"
+        );
+        let program = check_source("reads.rules", &source)
+            .program
+            .unwrap_or_else(|| panic!("{body}: checks"));
+        least_budget(&Arc::new(program))
+    };
+    let through_a_local = game("let x = c\n c.weight = 2\n weigh(c, one)");
+    let through_others = game("let x = held\n held.weight = 2\n weigh(held, 1)");
+    assert_eq!(through_a_local, through_others);
+}
+
 #[test]
 fn compiled_code_spends_the_work_the_walker_spends() {
     let program = check_source("costly.rules", COSTLY)
@@ -90,20 +132,9 @@ fn compiled_code_spends_the_work_the_walker_spends() {
     let program = Arc::new(program);
     // Budgets a unit apart around where the game's need lies fail alike, at the same place:
     // so each compiled node spends what its node spends when walked.
-    let need = (1..40)
-        .map(|k| k * 20_000)
-        .find(|&b| start(&plain, b).is_ok())
-        .expect("some budget suffices");
-    let mut low = need - 20_000;
-    let mut high = need;
-    while high - low > 1 {
-        let mid = (low + high) / 2;
-        if start(&plain, mid).is_ok() {
-            high = mid;
-        } else {
-            low = mid;
-        }
-    }
+    let high = least_budget(&plain);
+    let low = high - 1;
+    let need = high;
     for budget in [1_000, low - 1000, low - 1, low, high, high + 1, need * 2] {
         assert_eq!(
             start(&program, budget),

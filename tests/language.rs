@@ -865,3 +865,32 @@ fn an_old_save_with_a_choice_of_one_option_still_loads() {
         .expect("replays");
     assert_eq!(again.decisions(), 2);
 }
+
+/// A game whose winners are found by a tie-break that fails (a division by zero) if it is read:
+/// `lead` points go to the first seat before the only turn.
+fn tie_break_game(lead: i64) -> Arc<meeple::ir::Program> {
+    let src = format!(
+        "game \"Tie-breaks\" {{ players 3 }}\n\
+         player var points: int = 0\n\
+         player var zero: int = 0\n\
+         flow {{\n  let first = at_seat(1)\n  first.points = {lead}\n  turn at_seat(2)\n}}\n\
+         action wait \"Wait\" {{ }}\n\
+         winners = top(p in players by p.points, 10 / p.zero)\n"
+    );
+    let loaded = check_source("tie_breaks.rules", &src);
+    Arc::new(
+        loaded
+            .program
+            .unwrap_or_else(|| panic!("errors: {:?}", loaded.diagnostics)),
+    )
+}
+
+#[test]
+fn a_later_key_of_top_is_read_only_for_the_elements_still_tied() {
+    // The first key decides: the second is never read, so it cannot fail.
+    let game = meeple::sim::random_game(tie_break_game(5), 3, 1).expect("the first key decides");
+    assert_eq!(game.outcome().expect("over").winners, vec![0]);
+    // Everyone tied on the first key: the second is read, and fails.
+    let err = meeple::sim::random_game(tie_break_game(0), 3, 1).expect_err("a tie reads on");
+    assert!(err.to_string().contains("division-by-zero"), "{err}");
+}

@@ -958,7 +958,46 @@ impl<'a> Eval<'a> {
                 })?;
                 Ok(Value::List(out))
             }
-            QueryKind::Top | QueryKind::Bottom | QueryKind::Sorted => {
+            QueryKind::Top | QueryKind::Bottom => {
+                // A tie-break chain: the first key is read for every element that passes, each
+                // later key only for the elements still tied on every key before it.
+                let mut passed = List::new();
+                let collected = self.each(slot, source, filter, None, locals, |_, item, _| {
+                    passed.push(item.clone());
+                    Ok(())
+                });
+                let mut tied = super::spare::indices();
+                let mut values = super::spare::values();
+                let ranked = collected.and_then(|()| {
+                    tied.extend(0..passed.len());
+                    for (n, k) in keys.iter().enumerate() {
+                        if n > 0 && tied.len() <= 1 {
+                            break;
+                        }
+                        values.clear();
+                        for &i in tied.iter() {
+                            locals[slot as usize] = passed[i].clone();
+                            values.push(Value::Int(self.int(k, locals)?));
+                        }
+                        let best = if kind == QueryKind::Top {
+                            values.iter().max()
+                        } else {
+                            values.iter().min()
+                        };
+                        let Some(best) = best.cloned() else { break };
+                        let mut at = 0;
+                        tied.retain(|_| {
+                            at += 1;
+                            values[at - 1] == best
+                        });
+                    }
+                    Ok(tied.iter().map(|i| passed[*i].clone()).collect::<List>())
+                });
+                super::spare::give_values(values);
+                super::spare::give_indices(tied);
+                ranked.map(Value::List)
+            }
+            QueryKind::Sorted => {
                 // Keys of every element that passes, flat, `keys.len()` to an element.
                 let width = keys.len();
                 let mut ranked_keys = super::spare::values();
@@ -974,16 +1013,7 @@ impl<'a> Eval<'a> {
                 if visited.is_ok() {
                     let key = |i: usize| &ranked_keys[i * width..(i + 1) * width];
                     order.extend(0..ranked.len());
-                    if kind == QueryKind::Sorted {
-                        order.sort_by(|a, b| key(*a).cmp(key(*b)));
-                    } else {
-                        let best = if kind == QueryKind::Top {
-                            order.iter().copied().max_by(|a, b| key(*a).cmp(key(*b)))
-                        } else {
-                            order.iter().copied().min_by(|a, b| key(*a).cmp(key(*b)))
-                        };
-                        order.retain(|i| best.is_some_and(|b| key(*i) == key(b)));
-                    }
+                    order.sort_by(|a, b| key(*a).cmp(key(*b)));
                 }
                 let result: List = order.iter().map(|i| ranked[*i].clone()).collect();
                 super::spare::give_values(ranked_keys);

@@ -357,8 +357,27 @@ impl Game {
     }
 
     fn eval(&mut self, e: &ir::Expr) -> R<Value> {
+        // The commonest argument and instance of a place (`t.coins = []`) is a local: read
+        // without setting up an evaluator, for the one unit of work an evaluator spends on it.
+        if let Some(v) = self.local(e) {
+            let v = v.clone();
+            self.state.work.fresh();
+            // Spent down to nothing, the budget fails at the next check, as after an evaluator.
+            let _ = self.state.work.spend(1);
+            return Ok(v);
+        }
         let frame = self.frames.last_mut().expect("a running frame");
         Ok(Eval::new(&self.program, &self.state).expr(e, &mut frame.locals)?)
+    }
+
+    /// The value of the running frame's local that `e` reads, if `e` is a local.
+    #[inline]
+    fn local(&self, e: &ir::Expr) -> Option<&Value> {
+        let ir::ExprKind::Local(s) = e.kind else {
+            return None;
+        };
+        let frame = self.frames.last().expect("a running frame");
+        frame.locals.get(s as usize)
     }
 
     pub(super) fn eval_with<T>(
@@ -923,7 +942,11 @@ impl Game {
             Place::Local(s) => Slot::Local(*s as usize),
             Place::Global(g) => Slot::Global(g.index()),
             Place::PlayerVar(p, id) => {
-                let p = self.eval_with(|ev, l| ev.player(p, l))?;
+                // As `Eval::player` reads `me` and other players in locals: for no work.
+                let p = match self.local(p) {
+                    Some(&Value::Player(p)) => p,
+                    _ => self.eval_with(|ev, l| ev.player(p, l))?,
+                };
                 Slot::Player(p as usize, id.index())
             }
             Place::Field(x, k, f) => {
