@@ -709,9 +709,8 @@ const LATE: &str = "tests/fixtures/run/late_failure.rules";
 
 /// Runs the `meeple` binary in `dir` (relative to the crate root) with `stdin` piped in.
 fn meeple_in(dir: &str, args: &[&str], stdin: &str) -> std::process::Output {
-    use std::io::Write;
     use std::process::{Command, Stdio};
-    let mut child = Command::new(env!("CARGO_BIN_EXE_meeple"))
+    let child = Command::new(env!("CARGO_BIN_EXE_meeple"))
         .args(args)
         .current_dir(abs(dir))
         .env("NO_COLOR", "1")
@@ -721,10 +720,15 @@ fn meeple_in(dir: &str, args: &[&str], stdin: &str) -> std::process::Output {
         .stderr(Stdio::piped())
         .spawn()
         .expect("the meeple binary runs");
-    let mut input = child.stdin.take().expect("stdin is piped");
-    input.write_all(stdin.as_bytes()).expect("stdin");
-    drop(input);
-    child.wait_with_output().expect("meeple finishes")
+    common::finish(child, stdin.as_bytes())
+}
+
+/// Loads a save or stream for people at the table (no bots), and quits at once.
+fn load_and_quit(path: &str) -> std::process::Output {
+    meeple(
+        &["play", "--load", path, "--bots", "none"],
+        &script(&["quit"]),
+    )
 }
 
 /// Late Failure by random bots on seed 3: its rules fail in decision 7; the save is written to
@@ -822,6 +826,50 @@ fn a_rule_failing_in_bot_play_ends_the_json_stream_with_an_error_line() {
 }
 
 #[test]
+fn a_save_of_an_earlier_meeple_still_loads_and_an_edit_of_it_is_still_found() {
+    // Made by meeple at 7552f5e, whose chain hashed the whole position, log and decisions
+    // included, at every link (docs/saves.md): the game of `late_failure`, saved at its failure.
+    let old = "tests/fixtures/saves/late_failure_chain1.json";
+    let o = load_and_quit(old);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.starts_with(&format!("Resumed `{old}`: 6 decisions replayed.")),
+        "{out}"
+    );
+    // The same game saved now has a chain of its own (another link 0), which loads too.
+    let dir = scratch("chain-versions");
+    let new = format!("{dir}/new.json");
+    assert_eq!(code(&late_failure(&new, false)), 1);
+    let start = |path: &str| {
+        let text = std::fs::read_to_string(abs(path)).expect("a save");
+        let save: serde_json::Value = serde_json::from_str(&text).expect("JSON");
+        save["start"].as_str().expect("a start link").to_string()
+    };
+    assert_ne!(start(old), start(&new));
+    let o = load_and_quit(&new);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    // A move of the old save edited, its links left as they were: refused, as before.
+    let text = std::fs::read_to_string(abs(old)).expect("the old save");
+    let edited = text
+        .replacen("\"choice\": \"pass\"", "\"choice\": \"draw\"", 1)
+        .replace(
+            "../run/late_failure.rules",
+            &abs(LATE).display().to_string(),
+        );
+    assert_ne!(edited, text);
+    let path = format!("{dir}/edited.json");
+    std::fs::write(abs(&path), edited).expect("written");
+    let o = load_and_quit(&path);
+    assert_eq!(code(&o), 1, "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("decision 3 does not match the record"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
 fn a_failure_save_reopens_the_game_just_before_the_failing_decision() {
     let dir = scratch("late-reopen");
     let save = format!("{dir}/failed.json");
@@ -895,7 +943,7 @@ fn an_edited_save_is_refused_naming_the_first_point_that_does_not_match() {
     assert_eq!(code(&late_failure(&good, false)), 1);
     let text = std::fs::read_to_string(abs(&good)).expect("the save");
     let save: serde_json::Value = serde_json::from_str(&text).expect("JSON");
-    let o = meeple(&["play", "--load", &good, "--bots", "none"], "quit\n");
+    let o = load_and_quit(&good);
     assert_eq!(code(&o), 0, "the good save loads: {}", stderr(&o));
 
     let decisions = save["decisions"].as_array().expect("decisions").clone();
@@ -982,10 +1030,7 @@ fn load_replays_a_json_stream() {
     let cut: Vec<&str> = text.lines().take(6).collect();
     let cut = format!("{}\n{{\"event\":\"deci", cut.join("\n"));
     std::fs::write(abs(&stream), cut).expect("write the cut stream");
-    let o = meeple(
-        &["play", "--load", &stream, "--bots", "none"],
-        &script(&["quit"]),
-    );
+    let o = load_and_quit(&stream);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(
         stdout(&o).starts_with(&format!("Resumed `{stream}`: 5 decisions replayed.")),

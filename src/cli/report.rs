@@ -4,7 +4,7 @@
 //! shown; the JSON also names every decision, as `--load` needs to replay it.
 
 use crate::diag::{SourceMap, Span};
-use crate::engine::{Game, RuntimeError, Viewer};
+use crate::engine::{Game, LogCursor, RuntimeError, Viewer};
 use crate::ir::Program;
 use crate::save::TRANSCRIPT_SCHEMA;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -13,7 +13,7 @@ use std::io::{self, Write};
 /// The stream being written: what the onlooker has been shown so far.
 pub(super) struct Stream {
     json: bool,
-    shown: usize,
+    shown: LogCursor,
     buffer: Vec<u8>,
 }
 
@@ -138,7 +138,7 @@ impl Stream {
     pub(super) fn new(json: bool) -> Stream {
         Stream {
             json,
-            shown: 0,
+            shown: LogCursor::default(),
             buffer: Vec::new(),
         }
     }
@@ -295,9 +295,8 @@ impl Stream {
     }
 
     fn fresh_log(&mut self, game: &Game) -> Vec<String> {
-        let log = game.log(Viewer::Spectator);
-        let fresh = log.get(self.shown..).unwrap_or_default().to_vec();
-        self.shown = log.len();
+        let (fresh, next) = game.log_since(Viewer::Spectator, self.shown);
+        self.shown = next;
         fresh
     }
 

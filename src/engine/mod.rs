@@ -794,6 +794,23 @@ impl Game {
     /// Deterministic for a position, but tied to this version of meeple (its layout may change
     /// between versions). Never show it to a player.
     pub fn canonical(&self) -> String {
+        self.canonical_text(0, true)
+    }
+
+    /// The position as [`Game::canonical`] gives it, but of the log only the lines written
+    /// after `since`, and without the record of decisions: for a chain of hashes in which each
+    /// link already covers the decisions and log lines before it, so that a save of a long game
+    /// is hashed in time that grows with its length, not with its square.
+    pub fn canonical_since(&self, since: LogCursor) -> String {
+        self.canonical_text(since.0, false)
+    }
+
+    /// Where the log ends now, for [`Game::log_since`] and [`Game::canonical_since`].
+    pub fn log_end(&self) -> LogCursor {
+        LogCursor(self.log.len())
+    }
+
+    fn canonical_text(&self, log_from: usize, with_history: bool) -> String {
         use std::fmt::Write;
         fn value(out: &mut String, v: &Value) {
             match v {
@@ -849,11 +866,13 @@ impl Game {
                 }
             }
         }
-        for entry in &self.log {
+        for entry in self.log.get(log_from..).unwrap_or_default() {
             let _ = write!(out, "\nlog {:?} {:?}", entry.audience, entry.text);
         }
-        for r in &self.history {
-            let _ = write!(out, "\ndecided {} {:?}", r.player, r.choice);
+        if with_history {
+            for r in &self.history {
+                let _ = write!(out, "\ndecided {} {:?}", r.player, r.choice);
+            }
         }
         for seat in self.waiting_on() {
             let _ = write!(out, "\nwaiting {seat}");
@@ -875,9 +894,23 @@ impl Game {
 
     /// The log lines `viewer` may read, oldest first.
     pub fn log(&self, viewer: Viewer) -> Vec<String> {
-        view::log(self, viewer)
+        view::log(self, viewer, 0)
+    }
+
+    /// The log lines `viewer` may read that were written after `cursor` (the start of the log
+    /// for `LogCursor::default()`), and the cursor to read on from: a front end that prints
+    /// the log as the game goes reads each line once, not the whole log at every decision.
+    pub fn log_since(&self, viewer: Viewer, cursor: LogCursor) -> (Vec<String>, LogCursor) {
+        let from = cursor.0.min(self.log.len());
+        (view::log(self, viewer, from), self.log_end())
     }
 }
+
+/// A place in a game's log, from which [`Game::log_since`] reads on. Opaque: it counts the
+/// lines written for every seat, which no viewer may learn. Past the end of a shorter log (a
+/// game replayed without its last moves) it stands at that log's end.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LogCursor(usize);
 
 /// A game whose initial values are set but whose `setup` has not run yet ([`Game::unstarted`]).
 #[derive(Debug, Clone)]

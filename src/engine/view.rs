@@ -209,8 +209,9 @@ fn waiting_line(game: &Game, pending: &Pending, viewer: Viewer) -> String {
     }
 }
 
-pub(super) fn log(game: &Game, viewer: Viewer) -> Vec<String> {
-    log_entries(game, viewer)
+/// The texts of the log lines `viewer` may read among those written at index `from` and after.
+pub(super) fn log(game: &Game, viewer: Viewer, from: usize) -> Vec<String> {
+    log_entries_from(game, viewer, from)
         .into_iter()
         .map(|l| l.text)
         .collect()
@@ -218,7 +219,14 @@ pub(super) fn log(game: &Game, viewer: Viewer) -> Vec<String> {
 
 /// The lines `viewer` may read, each with whether it was written for `viewer` alone.
 pub(super) fn log_entries(game: &Game, viewer: Viewer) -> Vec<LogLine> {
+    log_entries_from(game, viewer, 0)
+}
+
+/// The log lines `viewer` may read among those written at index `from` and after.
+pub(super) fn log_entries_from(game: &Game, viewer: Viewer, from: usize) -> Vec<LogLine> {
     game.log
+        .get(from..)
+        .unwrap_or_default()
         .iter()
         .filter_map(|e| {
             let (readable, private) = match (&e.audience, viewer) {

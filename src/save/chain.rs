@@ -2,16 +2,22 @@
 //!
 //! Link 0 is the hash of the game's title, player count, seed and the position after the setup;
 //! link i is the hash of link i-1, decision i (seat and move) and the position after it. A
-//! position is [`Game::canonical`]: every value, secrets included, how far chance was drawn, the
-//! log, who decides and their options. The hash is 64-bit FNV-1a, written here so that no crate
-//! update can change it; links are stored as 16 lowercase hex digits.
+//! position is [`Game::canonical_since`] the previous link: every value, secrets included, how
+//! far chance was drawn, the log lines written since the previous link, who decides and their
+//! options (earlier decisions and log lines are in the earlier links, which each link hashes in
+//! turn). The hash is 64-bit FNV-1a, written here so that no crate update can change it; links
+//! are stored as 16 lowercase hex digits.
+//!
+//! Saves made before this chain (version 2) hashed the whole position, every log line and
+//! decision included, at every link, which made a save of a long game take time that grew with
+//! the square of its length; they are still checked their way ([`Chain::start_whole`]).
 //!
 //! The chain finds edits, not forgers: anyone with meeple can make a consistent save of another
 //! game. The canonical text is tied to the version of meeple, so a save made by another version
 //! may not match.
 
 use super::{replay_onto, ReplayError};
-use crate::engine::{Game, Record};
+use crate::engine::{Game, LogCursor, Record};
 use crate::ir::Program;
 use std::sync::Arc;
 
@@ -32,28 +38,71 @@ pub fn hex(link: u64) -> String {
     format!("{link:016x}")
 }
 
-/// Link 0: the game as set up.
-pub fn start_link(game: &Game) -> u64 {
-    let head = format!(
-        "meeple-chain/1\n{}\n{} players\nseed {}\n",
-        game.program().title,
-        game.players(),
-        game.seed()
-    );
-    let h = fnv1a(FNV_OFFSET, head.as_bytes());
-    fnv1a(h, game.canonical().as_bytes())
+/// A chain being built or checked, one decision at a time: its last link, and where the log
+/// stood at it.
+#[derive(Debug, Clone, Copy)]
+pub struct Chain {
+    /// The last link.
+    pub link: u64,
+    logged: LogCursor,
+    /// A chain of saves made before version 2 of the chain, which hashed the whole position,
+    /// log and decisions included, at every link: still read, never written.
+    whole: bool,
 }
 
-/// The link after the decision just taken in `game`, following `previous`.
-pub fn next_link(previous: u64, game: &Game) -> u64 {
-    let decision = match game.history().last() {
-        Some(r) => format!("{}\n{}\n", game.seat_name(r.player), r.choice),
-        None => "\n\n".to_string(),
-    };
-    let mut h = fnv1a(FNV_OFFSET, hex(previous).as_bytes());
-    h = fnv1a(h, b"\n");
-    h = fnv1a(h, decision.as_bytes());
-    fnv1a(h, game.canonical().as_bytes())
+impl Chain {
+    /// Link 0: the game as set up.
+    pub fn start(game: &Game) -> Chain {
+        Chain::start_as(game, false)
+    }
+
+    /// Link 0 as saves made before version 2 of the chain have it (each later link hashes the
+    /// whole position): to check those saves, never to write one.
+    pub fn start_whole(game: &Game) -> Chain {
+        Chain::start_as(game, true)
+    }
+
+    fn start_as(game: &Game, whole: bool) -> Chain {
+        let head = format!(
+            "meeple-chain/{}\n{}\n{} players\nseed {}\n",
+            if whole { 1 } else { 2 },
+            game.program().title,
+            game.players(),
+            game.seed()
+        );
+        let h = fnv1a(FNV_OFFSET, head.as_bytes());
+        let mut chain = Chain {
+            link: 0,
+            logged: LogCursor::default(),
+            whole,
+        };
+        chain.link = fnv1a(h, chain.position(game).as_bytes());
+        chain.logged = game.log_end();
+        chain
+    }
+
+    /// What a link hashes of the position.
+    fn position(&self, game: &Game) -> String {
+        if self.whole {
+            game.canonical()
+        } else {
+            game.canonical_since(self.logged)
+        }
+    }
+
+    /// The link after the decision just taken in `game`, which follows the last link.
+    pub fn next(&mut self, game: &Game) -> u64 {
+        let decision = match game.history().last() {
+            Some(r) => format!("{}\n{}\n", game.seat_name(r.player), r.choice),
+            None => "\n\n".to_string(),
+        };
+        let mut h = fnv1a(FNV_OFFSET, hex(self.link).as_bytes());
+        h = fnv1a(h, b"\n");
+        h = fnv1a(h, decision.as_bytes());
+        self.link = fnv1a(h, self.position(game).as_bytes());
+        self.logged = game.log_end();
+        self.link
+    }
 }
 
 /// Every link of a game's record: link 0, then one a decision, found by replaying them.
@@ -65,7 +114,8 @@ pub fn links(
 ) -> Result<Vec<u64>, ReplayError> {
     let game = Game::new(program, players, seed).map_err(ReplayError::Start)?;
     let mut out = Vec::with_capacity(decisions.len() + 1);
-    out.push(start_link(&game));
+    let mut chain = Chain::start(&game);
+    out.push(chain.link);
     let mut hook = |_: &Game, _: &Record| {};
     let mut game = game;
     for (i, r) in decisions.iter().enumerate() {
@@ -76,8 +126,7 @@ pub fn links(
             },
             other => other,
         })?;
-        let previous = out[out.len() - 1];
-        out.push(next_link(previous, &game));
+        out.push(chain.next(&game));
     }
     Ok(out)
 }

@@ -448,8 +448,12 @@ impl SaveFile {
             number,
             by: self.meeple.clone(),
         };
-        let mut link = chain::start_link(&game);
-        if &chain::hex(link) != start {
+        let mut chain = chain::Chain::start(&game);
+        if &chain::hex(chain.link) != start {
+            // A save of an earlier meeple, whose links hashed the whole position.
+            chain = chain::Chain::start_whole(&game);
+        }
+        if &chain::hex(chain.link) != start {
             return Err(edited(None));
         }
         let mut game = game;
@@ -457,12 +461,12 @@ impl SaveFile {
             before(&game, r);
             game.apply_label(r.player, &r.choice)
                 .map_err(|error| self.decision_error(i + 1, &error))?;
-            link = chain::next_link(link, &game);
-            if self.decisions[i].state.as_deref() != Some(chain::hex(link).as_str()) {
+            chain.next(&game);
+            if self.decisions[i].state.as_deref() != Some(chain::hex(chain.link).as_str()) {
                 return Err(edited(Some(i + 1)));
             }
         }
-        if self.end.as_deref() != Some(chain::hex(link).as_str()) {
+        if self.end.as_deref() != Some(chain::hex(chain.link).as_str()) {
             return Err(SaveError::Truncated {
                 decisions: records.len(),
             });
