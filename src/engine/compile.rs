@@ -139,7 +139,7 @@ fn value(e: &Expr) -> Node {
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
                 let p = p.get(ev, l)?;
-                Ok(ev.state.player_vars[p as usize][v].clone())
+                Ok(ev.state.player_vars.get(p as usize, v).clone())
             })
         }
         K::Field(x, k, f) => {
@@ -148,7 +148,7 @@ fn value(e: &Expr) -> Node {
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
                 let i = x.get(ev, l)?;
-                Ok(ev.state.entities[k][i][f].clone())
+                Ok(ev.state.entities[k].get(i, f).clone())
             })
         }
         K::PlayerCount => Box::new(|ev: &mut Eval<'_>, _: &mut [Value]| {
@@ -304,7 +304,7 @@ where
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
                 let p = p.get(ev, l)?;
-                let v = &ev.state.player_vars[p as usize][v];
+                let v = ev.state.player_vars.get(p as usize, v);
                 take(v).ok_or_else(|| fail(ev, v))
             })
         }
@@ -314,7 +314,7 @@ where
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
                 let i = x.get(ev, l)?;
-                let v = &ev.state.entities[k][i][f];
+                let v = ev.state.entities[k].get(i, f);
                 take(v).ok_or_else(|| fail(ev, v))
             })
         }
@@ -492,7 +492,7 @@ fn equality(eq: bool, a: &Expr, b: &Expr) -> BoolNode {
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(3);
                 let i = x.get(ev, l)?;
-                Ok((ev.state.entities[k][i][f] == l[t]) == eq)
+                Ok((*ev.state.entities[k].get(i, f) == l[t]) == eq)
             })
         }
         (K::Field(x, k, f), K::Const(c)) => {
@@ -501,7 +501,7 @@ fn equality(eq: bool, a: &Expr, b: &Expr) -> BoolNode {
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(2);
                 let i = x.get(ev, l)?;
-                Ok((ev.state.entities[k][i][f] == c) == eq)
+                Ok((*ev.state.entities[k].get(i, f) == c) == eq)
             })
         }
         (K::PlayerVar(p, v), K::Local(t)) => {
@@ -510,7 +510,7 @@ fn equality(eq: bool, a: &Expr, b: &Expr) -> BoolNode {
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(3);
                 let p = p.get(ev, l)?;
-                Ok((ev.state.player_vars[p as usize][v] == l[t]) == eq)
+                Ok((*ev.state.player_vars.get(p as usize, v) == l[t]) == eq)
             })
         }
         (_, K::Const(c)) => {
@@ -831,11 +831,11 @@ impl Source {
             Source::Global(g, span) => (&state.globals[*g], *span),
             Source::PlayerVar(p, v, span) => {
                 let p = p.get(ev, l)?;
-                (&state.player_vars[p as usize][*v], *span)
+                (state.player_vars.get(p as usize, *v), *span)
             }
             Source::Field(x, k, f, span) => {
                 let i = x.get(ev, l)?;
-                (&state.entities[*k][i][*f], *span)
+                (state.entities[*k].get(i, *f), *span)
             }
             Source::EnumValues(id) => return Ok(Items::Lies(&state.domains.enum_values[*id])),
             Source::Instances(k) => return Ok(Items::Lies(&state.domains.instances[*k])),

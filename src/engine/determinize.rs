@@ -196,7 +196,7 @@ impl Game {
         }
         for p in 0..self.state.players as usize {
             for (v, def) in program.player_vars.iter().enumerate() {
-                let value = &self.state.player_vars[p][v];
+                let value = self.state.player_vars.get(p, v);
                 add(
                     self,
                     def,
@@ -210,7 +210,7 @@ impl Game {
             for i in 0..self.state.entities[k].len() {
                 for (f, def) in kind.fields.iter().enumerate() {
                     let it = Value::Entity(KindId(k as u32), i as u32);
-                    let value = &self.state.entities[k][i][f];
+                    let value = self.state.entities[k].get(i, f);
                     add(self, def, it, Spot::Field(k, i, f), value);
                 }
             }
@@ -221,8 +221,8 @@ impl Game {
     fn value_at(&self, p: Place) -> &Value {
         let v = match p.spot {
             Spot::Global(g) => &self.state.globals[g],
-            Spot::PlayerVar(q, v) => &self.state.player_vars[q][v],
-            Spot::Field(k, i, f) => &self.state.entities[k][i][f],
+            Spot::PlayerVar(q, v) => self.state.player_vars.get(q, v),
+            Spot::Field(k, i, f) => self.state.entities[k].get(i, f),
         };
         match (v, p.element) {
             (Value::List(xs), Some(i)) => &xs[i],
@@ -242,8 +242,8 @@ impl Game {
         self.state.touch_variable(written);
         let v = match p.spot {
             Spot::Global(g) => &mut self.state.globals[g],
-            Spot::PlayerVar(q, v) => &mut self.state.player_vars[q][v],
-            Spot::Field(k, i, f) => &mut self.state.entities[k][i][f],
+            Spot::PlayerVar(q, v) => self.state.player_vars.get_mut(q, v),
+            Spot::Field(k, i, f) => self.state.entities[k].get_mut(i, f),
         };
         match (v, p.element) {
             (Value::List(xs), Some(i)) => xs.make_mut()[i] = new,

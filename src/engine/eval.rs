@@ -153,11 +153,11 @@ impl<'a> Eval<'a> {
             K::Global(g) => self.state.globals[g.index()].clone(),
             K::PlayerVar(p, v) => {
                 let p = self.player(p, locals)?;
-                self.state.player_vars[p as usize][v.index()].clone()
+                self.state.player_vars.get(p as usize, v.index()).clone()
             }
             K::Field(x, k, f) => {
                 let i = self.entity(x, *k, locals)?;
-                self.state.entities[k.index()][i][f.index()].clone()
+                self.state.entities[k.index()].get(i, f.index()).clone()
             }
             K::EnumValues(id) => Value::List(self.state.domains.enum_values[id.index()].clone()),
             K::Instances(k) => Value::List(self.state.domains.instances[k.index()].clone()),
@@ -396,11 +396,11 @@ impl<'a> Eval<'a> {
             K::Global(g) => &state.globals[g.index()],
             K::PlayerVar(p, v) => {
                 let p = self.player(p, locals)?;
-                &state.player_vars[p as usize][v.index()]
+                state.player_vars.get(p as usize, v.index())
             }
             K::Field(x, k, f) => {
                 let i = self.entity(x, *k, locals)?;
-                &state.entities[k.index()][i][f.index()]
+                state.entities[k.index()].get(i, f.index())
             }
             K::EnumValues(id) => return Ok(Items::Lies(&state.domains.enum_values[id.index()])),
             K::Instances(k) => return Ok(Items::Lies(&state.domains.instances[k.index()])),

@@ -6,8 +6,8 @@
 use super::eval::Eval;
 use super::several::Pick;
 use super::spare;
-use super::State;
 use super::{show, Audience, Game, LogEntry, Outcome, Pending, RuntimeError, SecretChoice, Turn};
+use super::{State, Table};
 use crate::diag::Span;
 use crate::ir::{self, AssignOp, BlockId, List, Place, StmtKind as S, Value};
 
@@ -160,7 +160,7 @@ impl Game {
     /// Initial values, instances, then the setup and flow frames.
     ///
     /// Every slot exists (as `none`) before any initial value is evaluated, so an initial value
-    /// that reads another variable never reads out of bounds. Instances come first, so that a
+    /// that reads another variable never reads out of bounds. Table come first, so that a
     /// variable may start as a list of them (`var deck: list of card = card`).
     pub(super) fn init(&mut self) -> R<()> {
         // The values before setup follow from the program and the player count alone (initial
@@ -183,9 +183,8 @@ impl Game {
         let mut locals = vec![Value::None; program.init_locals.max(1)];
         self.state.touch();
         self.state.globals = vec![Value::None; program.globals.len()];
-        self.state.player_vars =
-            vec![vec![Value::None; program.player_vars.len()]; self.state.players as usize];
-        self.state.entities = vec![Vec::new(); program.kinds.len()];
+        self.state.player_vars = Table::new(self.state.players as usize, program.player_vars.len());
+        self.state.entities = vec![Table::default(); program.kinds.len()];
         for (k, kind) in program.kinds.iter().enumerate() {
             let n = Eval::new(&program, &self.state).int(&kind.count, &mut locals)?;
             if !(0..=10_000).contains(&n) {
@@ -196,7 +195,7 @@ impl Game {
                     "give a kind from 0 to 10000 instances",
                 ));
             }
-            self.state.entities[k] = vec![vec![Value::None; kind.fields.len()]; n as usize];
+            self.state.entities[k] = Table::new(n as usize, kind.fields.len());
         }
         self.state.domains = std::sync::Arc::new(super::Domains {
             seats: (0..self.state.players).map(Value::Player).collect(),
@@ -230,7 +229,7 @@ impl Game {
                         for (f, field) in kind.fields.iter().enumerate() {
                             let v =
                                 Eval::new(&program, &self.state).expr(&field.init, &mut locals)?;
-                            self.state.entities[k.index()][i][f] =
+                            *self.state.entities[k.index()].get_mut(i, f) =
                                 clamp(v, field.bounds_for(self.state.players));
                             self.state.touch();
                         }
@@ -246,7 +245,7 @@ impl Game {
                     let def = &program.player_vars[id.index()];
                     for p in 0..self.state.players as usize {
                         let v = Eval::new(&program, &self.state).expr(&def.init, &mut locals)?;
-                        self.state.player_vars[p][id.index()] =
+                        *self.state.player_vars.get_mut(p, id.index()) =
                             clamp(v, def.bounds_for(self.state.players));
                         self.state.touch();
                     }
@@ -987,8 +986,8 @@ impl Game {
         match slot {
             Slot::Local(s) => &mut self.frames.last_mut().expect("frame").locals[s],
             Slot::Global(g) => &mut self.state.globals[g],
-            Slot::Player(p, i) => &mut self.state.player_vars[p][i],
-            Slot::Field(k, i, f) => &mut self.state.entities[k][i][f],
+            Slot::Player(p, i) => self.state.player_vars.get_mut(p, i),
+            Slot::Field(k, i, f) => self.state.entities[k].get_mut(i, f),
         }
     }
 

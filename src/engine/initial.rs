@@ -8,7 +8,7 @@
 //! every later game copies them. Lists of kinds that no rule writes are shared; the others get
 //! buffers of their own as the game starts.
 
-use super::state::State;
+use super::state::{State, Table};
 use crate::ir::{List, Program, Value};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -23,8 +23,8 @@ struct Start {
     players: u8,
     budget: u64,
     globals: Vec<Value>,
-    player_vars: Vec<Vec<Value>>,
-    entities: Vec<Vec<Vec<Value>>>,
+    player_vars: Table,
+    entities: Vec<Table>,
     labels: Arc<Vec<Vec<String>>>,
     domains: Arc<super::Domains>,
 }
@@ -52,13 +52,13 @@ pub(super) fn recall(program: &Arc<Program>, state: &mut State) -> bool {
             // rather than copied at its first write in the middle of play. Lists of kinds that
             // no rule writes stay shared.
             own_lists(&mut state.globals);
-            for vars in &mut state.player_vars {
-                own_lists(vars);
+            for p in 0..state.player_vars.len() {
+                own_lists(state.player_vars.row_mut(p));
             }
             for (kind, instances) in program.kinds.iter().zip(&mut state.entities) {
                 if kind.mutable {
-                    for fields in instances {
-                        own_lists(fields);
+                    for i in 0..instances.len() {
+                        own_lists(instances.row_mut(i));
                     }
                 }
             }

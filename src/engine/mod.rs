@@ -30,7 +30,7 @@ pub use fixed::FixedChance;
 pub use rng::Rng;
 pub use several::Several;
 pub use state::Domains;
-pub use state::{State, WorkMeter};
+pub use state::{State, Table, WorkMeter};
 pub use view::Viewer;
 
 use crate::ir::{self, Program, Value};
@@ -315,7 +315,7 @@ impl Game {
             state: State {
                 players,
                 globals: Vec::new(),
-                player_vars: Vec::new(),
+                player_vars: Default::default(),
                 entities: Vec::new(),
                 labels: Default::default(),
                 domains: Default::default(),

@@ -32,7 +32,7 @@ impl Game {
                         .position(|v| v.name == name)
                         .ok_or_else(|| format!("players have no variable `{name}`"))?;
                     let v = self.parse_value(&program.player_vars[i].ty, value)?;
-                    self.state.player_vars[p as usize][i] = v;
+                    *self.state.player_vars.get_mut(p as usize, i) = v;
                     self.state.touch();
                 } else {
                     let Value::Entity(k, n) = self.parse_value(&Type::Error, o)? else {
@@ -45,7 +45,7 @@ impl Game {
                         .position(|f| f.name == name)
                         .ok_or_else(|| format!("`{}` has no field `{name}`", kind.name))?;
                     let v = self.parse_value(&kind.fields[f].ty, value)?;
-                    self.state.entities[k.index()][n as usize][f] = v;
+                    *self.state.entities[k.index()].get_mut(n as usize, f) = v;
                     self.state.touch();
                 }
             }
@@ -161,7 +161,7 @@ impl Game {
                     return Err(wrong(p.span));
                 };
                 (
-                    &mut self.state.player_vars[p as usize][id.index()],
+                    self.state.player_vars.get_mut(p as usize, id.index()),
                     program.player_vars[id.index()].bounds_for(players),
                 )
             }
@@ -170,7 +170,7 @@ impl Game {
                     return Err(wrong(x.span));
                 };
                 (
-                    &mut self.state.entities[k.index()][i as usize][f.index()],
+                    self.state.entities[k.index()].get_mut(i as usize, f.index()),
                     program.kinds[k.index()].fields[f.index()].bounds_for(players),
                 )
             }

@@ -11,10 +11,10 @@ pub struct State {
     pub players: u8,
     /// Global variables, by `GlobalId`.
     pub globals: Vec<Value>,
-    /// Per-player variables: `[player][PlayerVarId]`.
-    pub player_vars: Vec<Vec<Value>>,
-    /// Instances: `[KindId][instance][FieldId]`.
-    pub entities: Vec<Vec<Vec<Value>>>,
+    /// Per-player variables: a row a seat, a column a `PlayerVarId`.
+    pub player_vars: Table,
+    /// Instances, by `KindId`: a row an instance, a column a `FieldId`.
+    pub entities: Vec<Table>,
     /// Names of instances from `shown as`, rendered at the start: `[KindId][instance]`.
     pub labels: Arc<Vec<Vec<String>>>,
     /// The lists that never change during a game, built once at its start.
@@ -73,6 +73,92 @@ impl State {
     pub fn touch_variable(&mut self, v: usize) {
         self.epoch = super::memo::Epoch::after(self.epoch);
         self.written.variable(v, self.epoch);
+    }
+}
+
+/// Rows of values, each as long as the next, in one buffer: the instances of a kind (a row an
+/// instance, a column a field) or the seats (a row a seat, a column a per-player variable). A
+/// value is one index away from its table, and a copy of a position copies one buffer a table
+/// rather than one vector a row.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Table {
+    rows: usize,
+    columns: usize,
+    cells: Vec<Value>,
+}
+
+impl Table {
+    /// `rows` rows of `columns` values each, every value `none`.
+    pub fn new(rows: usize, columns: usize) -> Table {
+        Table {
+            rows,
+            columns,
+            cells: vec![Value::None; rows * columns],
+        }
+    }
+
+    /// How many rows.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.rows
+    }
+
+    /// True if there are no rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows == 0
+    }
+
+    /// The value in `row` and `column`.
+    #[inline]
+    pub fn get(&self, row: usize, column: usize) -> &Value {
+        &self.cells[self.at(row, column)]
+    }
+
+    /// The value in `row` and `column`, to write.
+    #[inline]
+    pub fn get_mut(&mut self, row: usize, column: usize) -> &mut Value {
+        let at = self.at(row, column);
+        &mut self.cells[at]
+    }
+
+    /// The values of `row`, in order.
+    pub fn row(&self, row: usize) -> &[Value] {
+        &self.cells[row * self.columns..(row + 1) * self.columns]
+    }
+
+    /// The values of `row`, to write.
+    pub fn row_mut(&mut self, row: usize) -> &mut [Value] {
+        &mut self.cells[row * self.columns..(row + 1) * self.columns]
+    }
+
+    /// Every row, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &[Value]> {
+        (0..self.rows).map(|i| self.row(i))
+    }
+
+    /// Where a value is kept. A row out of range is past the buffer and stops at its bounds
+    /// check; a column is always the table's own (the checker resolved the field or variable).
+    #[inline]
+    fn at(&self, row: usize, column: usize) -> usize {
+        debug_assert!(column < self.columns, "column {column} of {}", self.columns);
+        row * self.columns + column
+    }
+}
+
+impl Clone for Table {
+    fn clone(&self) -> Table {
+        Table {
+            rows: self.rows,
+            columns: self.columns,
+            cells: self.cells.clone(),
+        }
+    }
+
+    /// Reuses the buffer: the derived `clone_from` would allocate a new one.
+    fn clone_from(&mut self, source: &Table) {
+        self.rows = source.rows;
+        self.columns = source.columns;
+        self.cells.clone_from(&source.cells);
     }
 }
 
@@ -166,4 +252,49 @@ pub struct Domains {
     pub enum_values: Vec<List>,
     /// The program's roots compiled (none: every expression is walked).
     pub(crate) code: Arc<super::compile::Code>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn numbered(rows: usize, columns: usize) -> Table {
+        let mut t = Table::new(rows, columns);
+        for r in 0..rows {
+            for c in 0..columns {
+                *t.get_mut(r, c) = Value::Int((10 * r + c) as i64);
+            }
+        }
+        t
+    }
+
+    #[test]
+    fn each_value_has_a_cell_of_its_own_and_rows_read_in_order() {
+        let t = numbered(3, 2);
+        assert_eq!(t.get(2, 1), &Value::Int(21));
+        assert_eq!(t.row(1), &[Value::Int(10), Value::Int(11)]);
+        let rows: Vec<&[Value]> = t.iter().collect();
+        assert_eq!(rows.len(), 3);
+        assert_eq!(rows[2], &[Value::Int(20), Value::Int(21)]);
+    }
+
+    #[test]
+    fn a_table_without_columns_still_has_its_rows() {
+        // A kind with no fields still has its instances: they are counted, not derived from the
+        // number of values.
+        let t = Table::new(4, 0);
+        assert_eq!(t.len(), 4);
+        assert_eq!(t.iter().count(), 4);
+    }
+
+    #[test]
+    fn a_copy_into_a_table_reuses_its_buffer() {
+        let source = numbered(3, 2);
+        let mut scratch = numbered(3, 2);
+        *scratch.get_mut(0, 0) = Value::Bool(true);
+        let buffer = scratch.cells.as_ptr();
+        scratch.clone_from(&source);
+        assert_eq!(scratch, source);
+        assert_eq!(scratch.cells.as_ptr(), buffer);
+    }
 }

@@ -118,7 +118,7 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
         let vars: Vec<String> = program
             .player_vars
             .iter()
-            .zip(&state.player_vars[p as usize])
+            .zip(state.player_vars.row(p as usize))
             .filter(|(d, _)| d.visibility != Visibility::Internal)
             .map(|(d, v)| {
                 format!(
@@ -264,7 +264,7 @@ pub(super) fn visible_values(game: &Game, viewer: Viewer) -> BTreeSet<(Slot, Val
         let vars = program
             .player_vars
             .iter()
-            .zip(&state.player_vars[p as usize]);
+            .zip(state.player_vars.row(p as usize));
         for (i, (d, v)) in vars.enumerate() {
             if visible(game, d, &Value::Player(p), viewer) {
                 seen.insert(((1, p as u32, i as u32, 0), v.clone()));
@@ -299,7 +299,7 @@ pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, B
         for (d, v) in program
             .player_vars
             .iter()
-            .zip(&state.player_vars[p as usize])
+            .zip(state.player_vars.row(p as usize))
         {
             sort(v, visible(game, d, &Value::Player(p), viewer));
         }

@@ -26,9 +26,13 @@ pub fn sizes(program: &Arc<Program>) -> Option<(Vec<String>, Vec<Vec<String>>)> 
     head.extend(counts.iter().map(|n| players_words(*n)));
     let mut rows = Vec::new();
     for (k, kind) in program.kinds.iter().enumerate() {
-        let cells = games
-            .iter()
-            .map(|g| g.state().entities.get(k).map_or(0, Vec::len).to_string());
+        let cells = games.iter().map(|g| {
+            g.state()
+                .entities
+                .get(k)
+                .map_or(0, |xs| xs.len())
+                .to_string()
+        });
         rows.push(row(format!("{} (instances)", kind.name), cells));
     }
     for (i, var) in program.globals.iter().enumerate() {
@@ -43,7 +47,7 @@ pub fn sizes(program: &Arc<Program>) -> Option<(Vec<String>, Vec<Vec<String>>)> 
     for (i, var) in program.player_vars.iter().enumerate() {
         let first = games
             .first()
-            .and_then(|g| g.state().player_vars.first())
+            .and_then(|g| g.state().player_vars.iter().next())
             .and_then(|vars| vars.get(i));
         if !is_list(first) {
             continue;

@@ -168,7 +168,7 @@ pub fn player_var(game: &Game, seat: u8, name: &str) -> meeple::ir::Value {
         .iter()
         .position(|v| v.name == name)
         .unwrap_or_else(|| panic!("no player var `{name}`"));
-    game.state().player_vars[seat as usize][i].clone()
+    game.state().player_vars.get(seat as usize, i).clone()
 }
 
 /// A player's int variable, by name.
@@ -214,7 +214,7 @@ pub fn instance(game: &Game, kind: &str, n: usize) -> String {
         .iter()
         .position(|k| k.name == kind)
         .unwrap_or_else(|| panic!("no kind `{kind}`"));
-    let values = &game.state().entities[k][n - 1];
+    let values = game.state().entities[k].row(n - 1);
     program.kinds[k]
         .fields
         .iter()
