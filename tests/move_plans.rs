@@ -1,6 +1,7 @@
-//! An action's move plan (`ir::plan`: requirements checked once per turn, the first parameter
-//! narrowed to the list of a `p in xs`) changes nothing but speed: with every plan emptied, every
-//! rules file offers the same moves, in the same order, at every decision of the same games.
+//! An action's move plan (`ir::plan`: each requirement checked once the parameters it reads have
+//! their values, a parameter narrowed to the list of a `p in xs`) changes nothing but speed: with
+//! every plan emptied, every rules file offers the same moves, in the same order, at every
+//! decision of the same games.
 
 mod common;
 
@@ -17,7 +18,7 @@ const SEEDS: u64 = 4;
 fn unplanned(program: &Program) -> Arc<Program> {
     let mut p = program.clone();
     for action in &mut p.actions {
-        action.plan = MovePlan::default();
+        action.plan = MovePlan::every_combination(action.params.len(), action.requires.len());
     }
     Arc::new(p)
 }
@@ -54,6 +55,32 @@ fn same_moves(
     decisions
 }
 
+/// Checks `src`, whose action `name` must have the plan `(checked, narrows)`, plays 20 random
+/// games of `players` with and without plans, and gives the first turn's moves.
+fn planned_like_plain(
+    src: &str,
+    name: &str,
+    players: u8,
+    (checked, narrows): (&[usize], [bool; 2]),
+) -> Vec<String> {
+    let program = check_source("plans.rules", src).program.expect("checks");
+    let action = program
+        .actions
+        .iter()
+        .find(|a| a.name == name)
+        .expect("the action");
+    assert_eq!(action.plan.checked, checked, "{name}");
+    assert_eq!(action.plan.narrows, narrows, "{name}");
+    let plain = unplanned(&program);
+    let program = Arc::new(program);
+    for seed in 1..=20 {
+        let at = format!("{name}, seed {seed}");
+        same_moves(program.clone(), plain.clone(), players, seed, &at);
+    }
+    let game = Game::new(program, players, 1).expect("starts");
+    labels(&game, game.to_decide().expect("a turn"))
+}
+
 #[test]
 fn every_rules_file_offers_the_same_moves_without_its_move_plans() {
     let mut narrowed = 0;
@@ -63,7 +90,11 @@ fn every_rules_file_offers_the_same_moves_without_its_move_plans() {
         let program = load_rel(&name, &[])
             .program
             .expect("every rules file checks");
-        narrowed += program.actions.iter().filter(|a| a.plan.narrow).count();
+        narrowed += program
+            .actions
+            .iter()
+            .filter(|a| a.plan.narrows.first() == Some(&true))
+            .count();
         let plain = unplanned(&program);
         let program = Arc::new(program);
         for players in program.min_players..=program.max_players {
@@ -110,32 +141,72 @@ action pass { }
 
 #[test]
 fn a_first_parameter_narrowed_keeps_every_value_of_the_others() {
-    let program = check_source("give.rules", GIVE).program.expect("checks");
-    let give = program
-        .actions
-        .iter()
-        .find(|a| a.name == "give")
-        .expect("give");
-    assert_eq!(
-        give.plan,
-        MovePlan {
-            shared: 1,
-            narrow: true
-        }
-    );
-    let plain = unplanned(&program);
-    let program = Arc::new(program);
-    for seed in 1..=20 {
-        same_moves(
-            program.clone(),
-            plain.clone(),
-            3,
-            seed,
-            &format!("seed {seed}"),
-        );
-    }
-    let game = Game::new(program, 3, 1).expect("starts");
-    let seat = game.to_decide().expect("a turn");
+    let first = planned_like_plain(GIVE, "give", 3, ([1, 2, 3].as_slice(), [true, false]));
     // One card in hand, two others to give it to, and `pass`.
-    assert_eq!(labels(&game, seat).len(), 3, "{:?}", labels(&game, seat));
+    assert_eq!(first.len(), 3, "{first:?}");
+}
+
+/// The second parameter narrowed to a list that reads the first, and a requirement that reads
+/// no parameter written last (so checked with both).
+const SWAP: &str = r#"
+game "Swap" { players 2 }
+kind card[5] { }
+player var hand: list of card = []
+player var tokens: int = 1
+var deck: list of card = []
+setup {
+  let cards = shuffle [c in card]
+  deck = cards
+  for p in players { p.hand = take(deck, 2)  deck = drop(deck, 2) }
+}
+flow { repeat 3 { for p in players { turn p } } }
+action swap(c: card, d: card) {
+  require c in me.hand else "not held"
+  require d in [x in card where x != c and not (x in me.hand)] else "held, or the same card"
+  require me.tokens > 0 else "no tokens"
+  me.hand -= c
+  me.hand += d
+  me.tokens -= 1
+}
+action pass { me.tokens += 1 }
+"#;
+
+#[test]
+fn a_later_parameter_narrowed_by_a_list_that_reads_the_earlier_keeps_the_same_moves() {
+    let first = planned_like_plain(SWAP, "swap", 2, ([0, 1, 3].as_slice(), [true, true]));
+    // Two cards held, each swapped for one of the three not held, and `pass`.
+    assert_eq!(first.len(), 7, "{first:?}");
+}
+
+/// A requirement that fails only for some values of both parameters, before or after one that
+/// reads the first: the plan raises the same error as trying every combination, or none where
+/// it would raise none (requirements keep their order: one that reads only `a`, written after
+/// one that reads `b`, is not checked first).
+#[test]
+fn a_requirement_checked_early_raises_the_error_trying_every_combination_raises() {
+    let divide = "require 10 / b > 0 else \"never false\"";
+    for (requires, error) in [
+        (format!("require a > 0 else \"small\"\n  {divide}"), true),
+        (format!("require a > 5 else \"small\"\n  {divide}"), false),
+        (format!("{divide}\n  require a > 5 else \"small\""), true),
+    ] {
+        let src = format!(
+            r#"
+game "Divide" {{ players 2 }}
+flow {{ for p in players {{ turn p }} }}
+action pick(a: int in 0..2, b: int in 0..2) {{
+  {requires}
+}}
+action pass {{ }}
+"#
+        );
+        let program = check_source("divide.rules", &src).program.expect("checks");
+        let plain = unplanned(&program);
+        let planned = Game::new(Arc::new(program), 2, 1)
+            .map(|_| ())
+            .map_err(|e| e.code);
+        let every = Game::new(plain, 2, 1).map(|_| ()).map_err(|e| e.code);
+        assert_eq!(planned, every, "{requires}");
+        assert_eq!(planned.is_err(), error, "{requires}: {planned:?}");
+    }
 }

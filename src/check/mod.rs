@@ -442,7 +442,7 @@ impl<'a> Checker<'a> {
                         locals: 0,
                         body: ir::BlockId(0),
                         span: a.name.span,
-                        plan: ir::MovePlan::default(),
+                        plan: ir::MovePlan::every_combination(0, 0),
                     });
                 }
                 ast::Decl::Flow(_) => counts[0] += 1,

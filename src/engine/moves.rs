@@ -1,7 +1,8 @@
 //! Listing a turn's legal moves, explaining a refused one, and the labels players type.
 //!
-//! Moves are found by an odometer over the parameters' values, or, where the action's plan
-//! allows, only among the elements of the list a requirement names (`ir::MovePlan`).
+//! Moves are found parameter by parameter, each requirement checked as soon as the values it
+//! reads are given, and a parameter narrowed to the elements of the list a requirement names
+//! where the action's plan allows (`ir::MovePlan`).
 
 use super::eval::Eval;
 use super::exec::{err, MAX_PARAMS, R};
@@ -101,11 +102,11 @@ impl Game {
                 ));
             }
             // Requirements that read no parameter decide for every combination at once.
-            let plan = def.plan;
+            let shared = def.plan.shared();
             locals.clear();
             locals.resize(def.locals.max(1 + n), Value::None);
             locals[0] = Value::Player(player);
-            if !self.all_hold(program, &def.requires[..plan.shared], locals)? {
+            if !self.all_hold(program, &def.requires[..shared], locals)? {
                 continue;
             }
             if self.param_ranges(program, def, locals, &mut bounds)? {
@@ -116,82 +117,78 @@ impl Game {
                     continue;
                 }
             }
-            let rest = &def.requires[plan.shared..];
-            // The first parameter's values to try: all of them, or only the elements of the
-            // list of a `p in xs` that comes next (found once, in the order of the values).
-            let mut firsts = spare::indices();
-            let rest = if plan.narrow {
-                let param = (&def.params[0], bounds[0]);
-                let found = self.members(program, param, &rest[0], locals, &mut firsts);
-                if let Err(e) = found {
-                    spare::give_indices(firsts);
-                    return Err(e);
-                }
-                &rest[1..]
-            } else {
-                firsts.extend(0..sizes[0]);
-                rest
-            };
             let domains = (&sizes[..n], &bounds[..n]);
-            let result = self.combinations(program, a, domains, &firsts, rest, locals, turn);
-            spare::give_indices(firsts);
-            result?;
+            self.values_from(program, a, 0, domains, locals, turn)?;
         }
         Ok(())
     }
 
-    /// Tries every combination of the parameters' values (their domains: sizes and bounds), the
-    /// first taking only the values `firsts` (indices, ascending), the last changing fastest;
-    /// keeps those whose `requires` hold.
-    #[allow(clippy::too_many_arguments)]
-    fn combinations(
+    /// Gives parameter `d` each of its values (its domain's, or the elements of the list that
+    /// narrows it), and for each value under which the requirements checked at that stage hold
+    /// (`ir::MovePlan`), the parameters after it; with every parameter given, keeps the move.
+    /// The last parameter changes fastest, as an odometer over all the combinations would.
+    fn values_from(
         &self,
         program: &ir::Program,
         a: ir::ActionId,
+        d: usize,
         (sizes, bounds): (&[usize], &[Bounds]),
-        firsts: &[usize],
-        requires: &[ir::Require],
         locals: &mut [Value],
         turn: &mut Turn,
     ) -> R<()> {
         let def = &program.actions[a.index()];
         let n = sizes.len();
-        if n == 0 {
-            if self.all_hold(program, requires, locals)? {
-                turn.moves.push((a, turn.args.len() as u32));
-            }
+        if d == n {
+            turn.moves.push((a, turn.args.len() as u32));
+            turn.args.extend_from_slice(&locals[1..1 + n]);
             return Ok(());
         }
-        for &first in firsts {
-            let mut digits = [0usize; MAX_PARAMS];
-            digits[0] = first;
-            loop {
-                for (i, (p, d)) in def.params.iter().zip(digits).enumerate() {
-                    locals[1 + i] = self.domain_value(&p.ty, bounds[i], d);
-                }
-                if self.all_hold(program, requires, locals)? {
+        let plan = &def.plan;
+        let param = &def.params[d];
+        let mut requires = &def.requires[plan.checked[d]..plan.checked[d + 1]];
+        // The values to try: all of them, or only the elements of the list of a `p in xs` that
+        // comes next (found once for the values before, in the order of the values).
+        let mut narrowed = None;
+        if plan.narrows[d] {
+            let mut members = spare::indices();
+            let found = self.members(
+                program,
+                (param, bounds[d]),
+                &requires[0],
+                locals,
+                &mut members,
+            );
+            if let Err(e) = found {
+                spare::give_indices(members);
+                return Err(e);
+            }
+            requires = &requires[1..];
+            narrowed = Some(members);
+        }
+        let count = narrowed.as_ref().map_or(sizes[d], Vec::len);
+        let mut result = Ok(());
+        for j in 0..count {
+            let v = narrowed.as_ref().map_or(j, |xs| xs[j]);
+            locals[1 + d] = self.domain_value(&param.ty, bounds[d], v);
+            result = match self.all_hold(program, requires, locals) {
+                // The last parameter keeps its move here rather than in a call of its own.
+                Ok(true) if d + 1 == n => {
                     turn.moves.push((a, turn.args.len() as u32));
                     turn.args.extend_from_slice(&locals[1..1 + n]);
+                    Ok(())
                 }
-                // Advance the odometer over the other parameters; done when each has wrapped.
-                let mut i = n;
-                let done = loop {
-                    if i <= 1 {
-                        break true;
-                    }
-                    i -= 1;
-                    digits[i] += 1;
-                    if digits[i] < sizes[i] {
-                        break false;
-                    }
-                    digits[i] = 0;
-                };
-                if done {
-                    break;
-                }
+                Ok(true) => self.values_from(program, a, d + 1, (sizes, bounds), locals, turn),
+                Ok(false) => Ok(()),
+                Err(e) => Err(e),
+            };
+            if result.is_err() {
+                break;
             }
         }
-        Ok(())
+        if let Some(members) = narrowed {
+            spare::give_indices(members);
+        }
+        result
     }
 
     /// The values of `param` (within `bounds`) that are elements of the list of `membership`
@@ -496,7 +493,7 @@ impl Game {
                 let failing = self.first_failing(&program, def, player, &args);
                 // A range written with expressions is looked at after the requirements that
                 // read no parameter, as when moves are listed.
-                let shared = matches!(&failing, Ok(Some((i, _))) if *i < def.plan.shared);
+                let shared = matches!(&failing, Ok(Some((i, _))) if *i < def.plan.shared());
                 if let (false, Some(why)) =
                     (shared, self.out_of_range(&program, def, player, &args))
                 {

@@ -1,48 +1,83 @@
 //! How a turn lists an action's legal moves without trying every value of its parameters.
 //!
 //! Two facts found once, when the program is checked:
-//! - the leading requirements that read no parameter hold or fail for every combination
-//!   alike, so a turn checks them once;
-//! - an action whose next requirement is `p in xs`, `p` its first parameter and `xs` reading
-//!   no parameter, can only give `p` the elements of `xs`, so a turn tries those alone for `p`,
-//!   in the order of its values (with every value of the other parameters, as before).
+//! - a requirement is checked as soon as the parameters it reads, and those read by every
+//!   requirement before it, have their values: the leading requirements that read no parameter
+//!   once a turn, those that read only the first parameter once for each of its values, and so
+//!   on, rather than once for every combination;
+//! - when the first requirement checked for a parameter is `p in xs`, `p` that parameter and
+//!   `xs` reading only the parameters before it, `p` can only take the elements of `xs`, so a
+//!   turn tries those alone, in the order of its values.
 //!
 //! Both keep the moves, their order, the requirement that explains a refusal and any error a
-//! requirement raises exactly as trying every combination would.
+//! requirement raises exactly as trying every combination would: requirements are still checked
+//! in the order written, each only after every one before it held.
 
 use super::{ActionDef, BinOp, Expr, ExprKind, Slot};
 
 /// What a turn may skip when it lists an action's moves.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MovePlan {
-    /// How many leading requirements read no parameter.
-    pub shared: usize,
-    /// True if requirement `shared` is `p in xs`, the action's first parameter in a list that
-    /// reads no parameter.
-    pub narrow: bool,
+    /// For `d` from 0 to the number of parameters: how many leading requirements a turn checks
+    /// once the first `d` parameters have their values (ascending; the last is all of them).
+    pub checked: Vec<usize>,
+    /// For each parameter `d` (from 0): true if requirement `checked[d]` is `p in xs`, `p`
+    /// parameter `d` and `xs` reading only the parameters before it.
+    pub narrows: Vec<bool>,
 }
 
 impl MovePlan {
     /// The plan of an action, from its parameters and requirements.
     pub fn of(action: &ActionDef) -> MovePlan {
-        let params = 1..1 + action.params.len() as Slot;
-        let reads_params = |e: &Expr| reads_locals(e, params.start, params.end);
-        let shared = action
-            .requires
-            .iter()
-            .take_while(|r| !reads_params(&r.cond))
-            .count();
-        let narrow = !action.params.is_empty()
-            && action
-                .requires
-                .get(shared)
-                .is_some_and(|r| match &r.cond.kind {
+        let n = action.params.len();
+        let first = 1 as Slot;
+        // How many parameters a requirement needs: one past the last it reads.
+        let needs = |e: &Expr| {
+            (0..n)
+                .rev()
+                .find(|&d| reads_locals(e, first + d as Slot, first + d as Slot + 1))
+                .map_or(0, |d| d + 1)
+        };
+        // Requirements keep their order: each waits for what it reads and for every one before.
+        let mut checked = vec![0; n + 1];
+        let mut stage = 0;
+        for (i, r) in action.requires.iter().enumerate() {
+            stage = stage.max(needs(&r.cond));
+            for c in &mut checked[stage..] {
+                *c = i + 1;
+            }
+        }
+        let narrows = (0..n)
+            .map(|d| {
+                let Some(r) = action.requires.get(checked[d]) else {
+                    return false;
+                };
+                match &r.cond.kind {
                     ExprKind::Binary(BinOp::In, x, xs) => {
-                        matches!(x.kind, ExprKind::Local(1)) && !reads_params(xs)
+                        matches!(x.kind, ExprKind::Local(s) if s == first + d as Slot)
+                            && needs(xs) <= d
                     }
                     _ => false,
-                });
-        MovePlan { shared, narrow }
+                }
+            })
+            .collect();
+        MovePlan { checked, narrows }
+    }
+
+    /// The plan that skips nothing: every requirement checked for every combination of the
+    /// values of `params` parameters, nothing narrowed (to compare a plan with).
+    pub fn every_combination(params: usize, requires: usize) -> MovePlan {
+        let mut checked = vec![0; params + 1];
+        checked[params] = requires;
+        MovePlan {
+            checked,
+            narrows: vec![false; params],
+        }
+    }
+
+    /// How many leading requirements read no parameter: checked once a turn.
+    pub fn shared(&self) -> usize {
+        self.checked.first().copied().unwrap_or(0)
     }
 }
 
@@ -61,7 +96,7 @@ mod tests {
 
     fn plans(src: &str) -> Vec<super::MovePlan> {
         let program = check_source("plan.rules", src).program.expect("checks");
-        program.actions.iter().map(|a| a.plan).collect()
+        program.actions.iter().map(|a| a.plan.clone()).collect()
     }
 
     const GAME: &str = r#"
@@ -85,22 +120,57 @@ action odd(c: card) {
 action rest {
   require me.tokens > 1 else "poor"
 }
+action swap(c: card, d: card) {
+  require c in me.hand else "not held"
+  require d in [x in me.hand where x != c] else "not another held card"
+  require me.tokens > 0 else "poor"
+}
+action mixed(c: card, to: player) {
+  require to != me else "yourself"
+  require c in me.hand else "not held"
+}
 "#;
 
     #[test]
-    fn shared_requirements_and_a_membership_narrowing_are_found() {
+    fn each_requirement_waits_for_what_it_reads_and_for_those_before_it() {
         let p = plans(GAME);
-        assert_eq!((p[0].shared, p[0].narrow), (1, true), "play");
+        assert_eq!(p[0].checked, [1, 3], "play: one shared, two for each card");
+        assert_eq!(p[1].checked, [0, 1, 1], "give: nothing waits for `to`");
+        assert_eq!(p[2].checked, [1, 2], "odd");
+        assert_eq!(p[3].checked, [1], "rest: no parameter");
         assert_eq!(
-            (p[1].shared, p[1].narrow),
-            (0, true),
-            "the first of two parameters narrows"
+            p[4].checked,
+            [0, 1, 3],
+            "swap: a requirement that reads no parameter, written last, waits for both"
         );
         assert_eq!(
-            (p[2].shared, p[2].narrow),
-            (1, false),
-            "a list that reads the parameter does not narrow"
+            p[5].checked,
+            [0, 0, 2],
+            "mixed: `c in me.hand` waits for `to`, read by the requirement before it"
         );
-        assert_eq!((p[3].shared, p[3].narrow), (1, false), "no parameter");
+        assert_eq!(p[0].shared(), 1);
+    }
+
+    #[test]
+    fn a_membership_narrows_its_parameter_when_its_list_reads_only_those_before() {
+        let p = plans(GAME);
+        assert_eq!(p[0].narrows, [true], "play");
+        assert_eq!(p[1].narrows, [true, false], "give");
+        assert_eq!(
+            p[2].narrows,
+            [false],
+            "odd: a list that reads the parameter does not narrow"
+        );
+        assert!(p[3].narrows.is_empty(), "rest");
+        assert_eq!(
+            p[4].narrows,
+            [true, true],
+            "swap: `d` among the other cards held"
+        );
+        assert_eq!(
+            p[5].narrows,
+            [false, false],
+            "mixed: the membership is not the first requirement checked for `c`"
+        );
     }
 }
