@@ -412,6 +412,13 @@ fn undo_then_the_same_move_gives_the_same_game_with_bots() {
         stdout(&undone)
     );
     assert_eq!(last_state(&stdout(&straight)), last_state(&stdout(&undone)));
+    // The log of the move taken again is new again: shown after it as after the first.
+    assert_eq!(
+        stdout(&undone).matches("\nP1 showed 1\n").count(),
+        2,
+        "{}",
+        stdout(&undone)
+    );
 }
 
 #[test]

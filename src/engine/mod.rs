@@ -909,7 +909,7 @@ impl Game {
 /// A place in a game's log, from which [`Game::log_since`] reads on. Opaque: it counts the
 /// lines written for every seat, which no viewer may learn. Past the end of a shorter log (a
 /// game replayed without its last moves) it stands at that log's end.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct LogCursor(usize);
 
 /// A game whose initial values are set but whose `setup` has not run yet ([`Game::unstarted`]).

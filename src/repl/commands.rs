@@ -5,7 +5,7 @@
 
 use super::{show, Flow, ReplError, Seats, Session};
 use crate::diag::{render, RenderStyle};
-use crate::engine::{MoveError, RuntimeError, Viewer};
+use crate::engine::{MoveError, RuntimeError};
 use crate::save::{self, SaveFile};
 use std::io::{self, Write};
 use std::path::Path;
@@ -54,7 +54,7 @@ impl Session {
             writeln!(out, "{line}")?;
         }
         let slot = self.shown_slot(viewer);
-        self.shown[slot] = lines.len();
+        self.shown[slot] = self.game.log_end();
         Ok(())
     }
 
@@ -163,13 +163,12 @@ impl Session {
             Ok(game) => {
                 self.game = game;
                 self.seats = seats;
-                for p in 0..players {
-                    let len = self.game.log(Viewer::Player(p)).len();
-                    self.shown[p as usize] = self.shown[p as usize].min(len);
+                // The replayed log is the old one without its last lines: what was read of it
+                // stays read, and what is written next is new.
+                let end = self.game.log_end();
+                for read_to in &mut self.shown {
+                    *read_to = (*read_to).min(end);
                 }
-                let slot = self.shown_slot(Viewer::Spectator);
-                let len = self.game.log(Viewer::Spectator).len();
-                self.shown[slot] = self.shown[slot].min(len);
                 self.presented = false;
                 let after = match bots_after {
                     0 => String::new(),

@@ -25,7 +25,7 @@ pub use seats::Seats;
 pub use show::HELP;
 
 use crate::bots::BotSpec;
-use crate::engine::{DecisionKind, Game, Record, RuntimeError, Viewer};
+use crate::engine::{DecisionKind, Game, LogCursor, Record, RuntimeError, Viewer};
 use crate::ir::{Program, StmtKind, Visibility};
 use std::fmt;
 use std::io::{self, Write};
@@ -143,8 +143,8 @@ pub struct Session {
     spec: BotSpec,
     files: Files,
     style: Style,
-    /// Log lines already shown, per seat; the last slot is the onlooker.
-    shown: Vec<usize>,
+    /// Where the log was read up to, per seat; the last slot is the onlooker.
+    shown: Vec<LogCursor>,
     /// True once the pending decision (or the outcome) has been shown.
     presented: bool,
     /// The last person's seat asked to decide.
@@ -171,7 +171,7 @@ impl Session {
     ) -> Session {
         let private = has_private_info(game.program());
         let mut s = Session {
-            shown: vec![0; game.players() as usize + 1],
+            shown: vec![LogCursor::default(); game.players() as usize + 1],
             game,
             seats,
             spec,
@@ -422,25 +422,22 @@ impl Session {
 
     /// Prints the log lines `viewer` has not been shown yet, and a blank line after them.
     fn new_log(&mut self, viewer: Viewer, out: &mut dyn Write) -> io::Result<()> {
-        let lines = self.game.log(viewer);
         let slot = self.shown_slot(viewer);
-        let fresh = lines.get(self.shown[slot]..).unwrap_or_default();
-        for line in fresh {
+        // Read on from where this seat stopped: a long game with bots reads each line once.
+        let (fresh, read_to) = self.game.log_since(viewer, self.shown[slot]);
+        for line in &fresh {
             writeln!(out, "{line}")?;
         }
         if !fresh.is_empty() {
             writeln!(out)?;
         }
-        self.shown[slot] = lines.len();
+        self.shown[slot] = read_to;
         Ok(())
     }
 
     fn mark_all_read(&mut self) {
-        for p in 0..self.game.players() {
-            self.shown[p as usize] = self.game.log(Viewer::Player(p)).len();
-        }
-        let slot = self.shown_slot(Viewer::Spectator);
-        self.shown[slot] = self.game.log(Viewer::Spectator).len();
+        let end = self.game.log_end();
+        self.shown.fill(end);
     }
 }
 
