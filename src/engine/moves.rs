@@ -139,8 +139,7 @@ impl Game {
         let def = &program.actions[a.index()];
         let n = sizes.len();
         if d == n {
-            turn.moves.push((a, turn.args.len() as u32));
-            turn.args.extend_from_slice(&locals[1..1 + n]);
+            keep(turn, a, &locals[1..1 + n]);
             return Ok(());
         }
         let plan = &def.plan;
@@ -173,8 +172,7 @@ impl Game {
             result = match self.all_hold(program, requires, locals) {
                 // The last parameter keeps its move here rather than in a call of its own.
                 Ok(true) if d + 1 == n => {
-                    turn.moves.push((a, turn.args.len() as u32));
-                    turn.args.extend_from_slice(&locals[1..1 + n]);
+                    keep(turn, a, &locals[1..1 + n]);
                     Ok(())
                 }
                 Ok(true) => self.values_from(program, a, d + 1, (sizes, bounds), locals, turn),
@@ -519,6 +517,12 @@ impl Game {
 }
 
 /// The slots of an action taken by `player`, `me` set and its `n` arguments still to fill.
+/// Adds the move of action `a` with `args` to `turn`.
+fn keep(turn: &mut Turn, a: ir::ActionId, args: &[Value]) {
+    turn.moves.push((a, turn.args.len() as u32));
+    turn.args.extend_from_slice(args);
+}
+
 fn action_locals(def: &ir::ActionDef, player: u8, n: usize) -> Vec<Value> {
     let mut locals = vec![Value::None; def.locals.max(1 + n)];
     locals[0] = Value::Player(player);
