@@ -160,7 +160,7 @@ impl Game {
     /// Initial values, instances, then the setup and flow frames.
     ///
     /// Every slot exists (as `none`) before any initial value is evaluated, so an initial value
-    /// that reads another variable never reads out of bounds. Table come first, so that a
+    /// that reads another variable never reads out of bounds. Instances come first, so that a
     /// variable may start as a list of them (`var deck: list of card = card`).
     pub(super) fn init(&mut self) -> R<()> {
         // The values before setup follow from the program and the player count alone (initial

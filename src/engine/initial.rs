@@ -52,14 +52,10 @@ pub(super) fn recall(program: &Arc<Program>, state: &mut State) -> bool {
             // rather than copied at its first write in the middle of play. Lists of kinds that
             // no rule writes stay shared.
             own_lists(&mut state.globals);
-            for p in 0..state.player_vars.len() {
-                own_lists(state.player_vars.row_mut(p));
-            }
+            own_lists(state.player_vars.values_mut());
             for (kind, instances) in program.kinds.iter().zip(&mut state.entities) {
                 if kind.mutable {
-                    for i in 0..instances.len() {
-                        own_lists(instances.row_mut(i));
-                    }
+                    own_lists(instances.values_mut());
                 }
             }
             state.labels = start.labels.clone();

@@ -126,9 +126,9 @@ impl Table {
         &self.cells[row * self.columns..(row + 1) * self.columns]
     }
 
-    /// The values of `row`, to write.
-    pub fn row_mut(&mut self, row: usize) -> &mut [Value] {
-        &mut self.cells[row * self.columns..(row + 1) * self.columns]
+    /// Every value of every row, to write.
+    pub fn values_mut(&mut self) -> &mut [Value] {
+        &mut self.cells
     }
 
     /// Every row, in order.
