@@ -10,6 +10,7 @@ mod support;
 
 use meeple::bots::BotKind;
 use meeple::load::load;
+use meeple::sim::report::default_max_decisions;
 use meeple::sim::run::{run_batch, Batch};
 use std::sync::Arc;
 use std::time::Instant;
@@ -27,6 +28,7 @@ fn main() {
         seed: 1,
         bots: vec![BotKind::Random; 4],
         shard: None,
+        max_decisions: default_max_decisions(),
     };
     let time = |threads: usize| {
         let start = Instant::now();

@@ -392,6 +392,34 @@ fn repl_output_is_deterministic() {
 }
 
 #[test]
+fn a_decision_limit_given_to_play_outlives_an_undo() {
+    // Undo rebuilds the game from its decisions; the rebuilt game keeps the session's limit.
+    let args = [
+        "play",
+        "tests/fixtures/run/endless.rules",
+        "--players",
+        "2",
+        "--seed",
+        "1",
+        "--max-decisions",
+        "3",
+    ];
+    let o = meeple(
+        &args,
+        &script(&["1", "1", "undo", "1", "1", "1", "state", "quit"]),
+    );
+    let out = stdout(&o);
+    assert!(out.contains("Took back P2's"), "{out}");
+    assert!(out.contains("the game passed 3 decisions"), "{out}");
+    assert!(out.contains("in decision 4"), "{out}");
+    assert!(
+        out.contains("P1: steps 2") && out.contains("P2 (you): steps 1"),
+        "{out}"
+    );
+    assert_eq!(stderr(&o), "meeple: line 6 of the input was refused\n");
+}
+
+#[test]
 fn undo_then_the_same_move_gives_the_same_game_with_bots() {
     // Finger Duel draws on no chance: a pick (and the bot's after it) can be taken back.
     let args = [

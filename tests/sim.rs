@@ -8,6 +8,7 @@ mod common;
 use common::{code, run, stderr, stdout};
 use meeple::bots::{BotKind, Policy, RandomBot};
 use meeple::engine::{Game, MoveError};
+use meeple::sim::report::default_max_decisions;
 use meeple::sim::stats::{wilson, Proportion, Z95};
 use meeple::sim::{run_batch, Batch, GameRecord, Shard};
 use std::path::Path;
@@ -16,6 +17,7 @@ use std::sync::Arc;
 
 const GAME: &str = "rules/cheaters_game.rules";
 const OVERDRAW: &str = "tests/fixtures/run/overdraw.rules";
+const ENDLESS: &str = "tests/fixtures/run/endless.rules";
 
 /// A scratch folder under `target/`, relative to the crate root.
 fn scratch(name: &str) -> String {
@@ -115,6 +117,7 @@ fn the_records_are_in_game_order_and_the_same_for_any_thread_count() {
         seed: 100,
         bots: vec![BotKind::Random; 3],
         shard: None,
+        max_decisions: default_max_decisions(),
     };
     let one = run_batch(&program, &batch, Some(1), &|| {}).expect("a pool");
     let two = run_batch(&program, &batch, Some(2), &|| {}).expect("a pool");
@@ -133,6 +136,7 @@ fn a_simulated_game_is_the_random_playout_of_its_seed() {
         seed: 1,
         bots: vec![BotKind::Random; 4],
         shard: None,
+        max_decisions: default_max_decisions(),
     };
     for r in run_batch(&program, &batch, Some(1), &|| {}).expect("a pool") {
         let game = meeple::sim::random_playout(program.clone(), 4, r.seed).expect("plays");
@@ -277,6 +281,7 @@ fn shards_split_the_games_by_index() {
         seed: 1,
         bots: vec![BotKind::Random; 3],
         shard: Some(s),
+        max_decisions: default_max_decisions(),
     };
     assert_eq!(batch.indices().collect::<Vec<_>>(), [2, 10, 18]);
     assert_eq!(batch.len(), 3);
@@ -389,6 +394,153 @@ fn a_failing_rule_is_reported_with_its_seed_decision_and_replay_command() {
 }
 
 #[test]
+fn a_game_that_never_ends_stops_at_max_decisions_and_its_replay_stops_there_too() {
+    // Without the option each game would run to the engine's 100,000 decisions.
+    let base = [
+        "sim",
+        ENDLESS,
+        "-p",
+        "2",
+        "-g",
+        "3",
+        "--max-decisions",
+        "40",
+    ];
+    let o = run(&[&base[..], &["--json"]].concat());
+    assert_eq!(code(&o), 1, "a game stopped by the limit is a failure");
+    let doc = json(&o);
+    assert_eq!(doc["max_decisions"], 40);
+    assert_eq!(doc["failed"], 3);
+    let failures = doc["failures"].as_array().expect("failures");
+    assert_eq!(failures.len(), 3);
+    for f in failures {
+        assert_eq!(f["code"], "decision-limit", "{f}");
+        assert_eq!(f["decision"], 41, "{f}");
+        assert!(
+            f["reproduce"]
+                .as_str()
+                .expect("a command")
+                .ends_with(" --bots random --max-decisions 40"),
+            "{f}"
+        );
+    }
+    // A move that failed did not happen: 40 decisions a game, and 40 actions taken.
+    let taken: u64 = doc["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .map(|a| a["taken"].as_u64().expect("a count"))
+        .sum();
+    assert_eq!(taken, 3 * 40);
+
+    let text = stdout(&run(&base));
+    assert!(text.contains("at most 40 decisions a game"), "{text}");
+    let default = stdout(&run(&["sim", GAME, "-p", "3", "-g", "5"]));
+    assert!(!default.contains("decisions a game"), "{default}");
+
+    // The replay command stops at the same decision.
+    let save = Path::new(env!("CARGO_MANIFEST_DIR")).join(scratch("limit"));
+    let replay = run(&[
+        "play",
+        ENDLESS,
+        "--players",
+        "2",
+        "--seed",
+        "1",
+        "--bots",
+        "random",
+        "--max-decisions",
+        "40",
+        "--json",
+        "--save-on-failure",
+        save.join("failure.json").to_str().expect("a UTF-8 path"),
+    ]);
+    assert_eq!(code(&replay), 1);
+    let lines: Vec<serde_json::Value> = stdout(&replay)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("a JSON line"))
+        .collect();
+    let last = lines.last().expect("lines");
+    assert_eq!(last["event"], "error", "{last}");
+    assert_eq!(last["code"], "decision-limit", "{last}");
+    assert_eq!(last["decision"], 41, "{last}");
+    assert!(
+        last["help"]
+            .as_str()
+            .is_some_and(|h| h.contains("`--max-decisions` sets the limit")),
+        "{last}"
+    );
+
+    // Search bots stop at it too, their imagined games included.
+    let searched = run(&[
+        "sim",
+        ENDLESS,
+        "-p",
+        "2",
+        "-g",
+        "2",
+        "--bots",
+        "mcts:5",
+        "--max-decisions",
+        "12",
+        "--json",
+    ]);
+    let doc = json(&searched);
+    for f in doc["failures"].as_array().expect("failures") {
+        assert_eq!(
+            (&f["code"], &f["decision"]),
+            (&"decision-limit".into(), &13.into())
+        );
+    }
+    assert_eq!(doc["failed"], 2);
+}
+
+#[test]
+fn shards_with_different_decision_limits_do_not_merge_and_old_shards_have_the_default() {
+    let dir = scratch("merge-limit");
+    let shard = |k: &str, limit: &str| {
+        let options = ["--shard", k, "--max-decisions", limit, "--json"];
+        let o = run(&[&["sim", OVERDRAW, "-p", "2", "-g", "20"][..], &options].concat());
+        let path = format!("{dir}/shard-{}-{limit}.json", &k[..1]);
+        std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path), &o.stdout)
+            .expect("write the shard");
+        path
+    };
+    let (one, two) = (shard("1/2", "500"), shard("2/2", "600"));
+    let mixed = run(&["sim", "merge", &one, &two]);
+    assert_eq!(code(&mixed), 1);
+    assert!(
+        stderr(&mixed).contains("--max-decisions"),
+        "{}",
+        stderr(&mixed)
+    );
+
+    // A shard written before the option existed has no `max_decisions`: the default.
+    let old = shard("1/2", "100000");
+    let mut doc: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(&old)).expect("read"),
+    )
+    .expect("JSON");
+    doc.as_object_mut()
+        .expect("an object")
+        .remove("max_decisions");
+    std::fs::write(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(&old),
+        serde_json::to_string(&doc).expect("JSON"),
+    )
+    .expect("write");
+    let new = shard("2/2", "100000");
+    let merged = run(&["sim", "merge", "--json", &old, &new]);
+    assert_eq!(
+        code(&merged),
+        1,
+        "overdraw fails in some games: {}",
+        stderr(&merged)
+    );
+    assert_eq!(json(&merged)["max_decisions"], 100_000);
+}
+
+#[test]
 fn actions_never_taken_endings_and_csv_rows() {
     let o = run(&["sim", OVERDRAW, "-p", "2", "-g", "100"]);
     let out = stdout(&o);
@@ -441,6 +593,7 @@ fn two_seat_meta(games: u64, actions: &[&str]) -> meeple::sim::Meta {
         games,
         shard: None,
         action_names: actions.iter().map(|a| a.to_string()).collect(),
+        max_decisions: default_max_decisions(),
     }
 }
 

@@ -135,6 +135,13 @@ pub struct SimArgs {
     #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
     pub shard: Option<Shard>,
 
+    /// Stop a game that has taken N decisions: its next decision fails with `decision-limit`
+    /// and the report lists it with the command that replays it. For a game that may not end,
+    /// so that search bots do not think through 100,000 decisions first.
+    #[arg(long, value_name = "N", default_value_t = crate::sim::report::default_max_decisions(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_decisions: u64,
+
     /// `--against`, `--against-variant` and `--html` (defined beside `meeple sim`).
     #[command(flatten)]
     pub more: sim::MoreSimArgs,
@@ -245,6 +252,12 @@ pub struct PlayArgs {
     /// meeple-failure-SEED.json in the working folder, when bots play every seat].
     #[arg(long, value_name = "PATH")]
     pub save_on_failure: Option<PathBuf>,
+
+    /// Stop the game once it has taken N decisions: the next fails with `decision-limit`.
+    /// Also with --load (a save does not keep the limit).
+    #[arg(long, value_name = "N", default_value_t = crate::sim::report::default_max_decisions(),
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_decisions: u64,
 }
 
 fn parse_bots(s: &str) -> Result<BotSpec, String> {

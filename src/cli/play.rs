@@ -164,6 +164,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         }
         Err(e) => return Ok(fail(&format!("cannot resume: {e}"))),
     };
+    game.set_max_decisions(usize::try_from(args.max_decisions).unwrap_or(usize::MAX));
 
     if !all_bots {
         if let Some(path) = &args.load {

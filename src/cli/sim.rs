@@ -70,6 +70,7 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
         seed: args.seed,
         bots: spec.kinds(players, BotKind::Random),
         shard: args.shard,
+        max_decisions: args.max_decisions,
     };
     let a = match side(file, &args.variants, &batch)? {
         Ok(s) => s,
@@ -187,6 +188,7 @@ fn side(
         games: batch.games,
         shard: batch.shard,
         action_names: program.actions.iter().map(|a| a.name.clone()).collect(),
+        max_decisions: batch.max_decisions,
     };
     Ok(Ok(Side { program, meta }))
 }

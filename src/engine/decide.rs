@@ -21,7 +21,7 @@ impl Game {
                 "decision-limit",
                 format!("the game passed {} decisions", self.limits.decisions),
                 span,
-                "make sure the flow ends, for example after a number of rounds",
+                "make sure the flow ends, for example after a number of rounds; `--max-decisions` sets the limit",
             ));
         }
         self.decisions += 1;

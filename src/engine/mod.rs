@@ -355,6 +355,17 @@ impl Game {
         self.decisions
     }
 
+    /// The decisions this game may take before the next one fails with `decision-limit`.
+    pub fn max_decisions(&self) -> usize {
+        self.limits.decisions
+    }
+
+    /// Sets how many decisions this game may take (a resumed or rebuilt game keeps the limit
+    /// its session was given); a limit already passed fails the next decision.
+    pub fn set_max_decisions(&mut self, decisions: usize) {
+        self.limits.decisions = decisions;
+    }
+
     /// The seat that decides next: the only one, or the first in seat order of those making a
     /// secret choice at once. `None` once the game is over. Allocates nothing.
     pub fn to_decide(&self) -> Option<u8> {

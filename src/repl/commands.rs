@@ -160,7 +160,8 @@ impl Session {
             }
         }
         match replayed {
-            Ok(game) => {
+            Ok(mut game) => {
+                game.set_max_decisions(self.game.max_decisions());
                 self.game = game;
                 self.seats = seats;
                 // The replayed log is the old one without its last lines: what was read of it

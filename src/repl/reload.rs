@@ -57,7 +57,10 @@ impl Session {
         // A game loaded from an old save asks every choice: so does its replay.
         let program = crate::save::asking_always(Arc::new(program), self.game.program().always_ask);
         let mut new = match Game::new(program, players, seed) {
-            Ok(g) => g,
+            Ok(mut g) => {
+                g.set_max_decisions(self.game.max_decisions());
+                g
+            }
             Err(e) => {
                 self.refused_now = true;
                 return writeln!(

@@ -89,7 +89,7 @@ pub fn merge_compared(shards: &[(String, CompareReport)]) -> Result<CompareRepor
 
 /// Merges shard reports (`(file name, report)`) of one batch into the report of the whole
 /// batch, with the records in game order. Every shard `1..=N` must be present once, and the shards must agree on what was
-/// simulated (game, variants, file, players, bots, seed, games).
+/// simulated (game, variants, file, players, bots, seed, games, decision limit).
 pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), MergeError> {
     let Some((first_name, first)) = shards.first() else {
         return Err(MergeError("no shard files given".into()));
@@ -105,7 +105,7 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
         if m != meta {
             return Err(MergeError(format!(
                 "{name} simulates something else than {first_name} (game, variants, file, \
-                 players, bots, seed or number of games differ)"
+                 players, bots, seed, number of games or --max-decisions differ)"
             )));
         }
         let (index, n) = shard.map_or((1, 1), |s| (s.index, s.count));

@@ -4,6 +4,7 @@
 
 use super::run::{GameRecord, Shard};
 use super::stats::{mean, median, percentile, sorted, Proportion};
+use crate::engine::Limits;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -35,6 +36,15 @@ pub struct Meta {
     pub shard: Option<Shard>,
     /// Every action of the program, in program order.
     pub action_names: Vec<String>,
+    /// Decisions a game could take before it failed with `decision-limit` (`--max-decisions`;
+    /// documents written before the option was read as having the default).
+    #[serde(default = "default_max_decisions")]
+    pub max_decisions: u64,
+}
+
+/// The engine's decision limit, which `--max-decisions` replaces.
+pub fn default_max_decisions() -> u64 {
+    Limits::default().decisions as u64
 }
 
 impl Meta {
@@ -63,6 +73,9 @@ impl Meta {
             self.players,
             self.bots_spec()
         ));
+        if self.max_decisions != default_max_decisions() {
+            cmd.push_str(&format!(" --max-decisions {}", self.max_decisions));
+        }
         cmd
     }
 }

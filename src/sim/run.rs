@@ -3,7 +3,7 @@
 //! number of threads, so everything computed from them is the same for any thread count.
 
 use crate::bots::{BotKind, Policy};
-use crate::engine::{Game, MoveError, RuntimeError};
+use crate::engine::{Game, Limits, Mode, MoveError, RuntimeError};
 use crate::ir::Program;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -64,6 +64,9 @@ pub struct Batch {
     pub bots: Vec<BotKind>,
     /// Play only this shard of the games, if set.
     pub shard: Option<Shard>,
+    /// Decisions a game may take; the next one fails it with `decision-limit`
+    /// ([`Limits::decisions`] unless `--max-decisions` says otherwise).
+    pub max_decisions: u64,
 }
 
 impl Batch {
@@ -159,7 +162,17 @@ pub fn play_game(program: &Arc<Program>, batch: &Batch, index: u64) -> GameRecor
         actions: vec![0; program.actions.len()],
         failure: None,
     };
-    let mut game = match Game::playout(program.clone(), batch.players, seed) {
+    let limits = Limits {
+        decisions: usize::try_from(batch.max_decisions).unwrap_or(usize::MAX),
+        ..Limits::default()
+    };
+    let mut game = match Game::with_mode(
+        program.clone(),
+        batch.players,
+        seed,
+        limits,
+        Mode::playout(),
+    ) {
         Ok(g) => g,
         Err(e) => {
             record.failure = Some(failure(program, 0, &e));
@@ -175,14 +188,17 @@ pub fn play_game(program: &Arc<Program>, batch: &Batch, index: u64) -> GameRecor
     while let Some(seat) = game.to_decide() {
         let count = game.option_count(seat);
         let index = bots[seat as usize].decide(&game, seat);
-        if let Some(name) = game.option_action(seat, index) {
-            if let Some(a) = program.actions.iter().position(|a| a.name == name) {
-                record.actions[a] += 1;
-            }
-        }
+        // Looked up before the move, counted once it stands: a move that fails did not happen.
+        let action = game
+            .option_action(seat, index)
+            .and_then(|name| program.actions.iter().position(|a| a.name == name));
         let number = record.decisions + 1;
         match game.play(seat, index) {
-            Ok(()) => {}
+            Ok(()) => {
+                if let Some(a) = action {
+                    record.actions[a] += 1;
+                }
+            }
             Err(MoveError::Runtime(e)) => {
                 record.failure = Some(failure(program, number, &e));
                 return record;

@@ -3,7 +3,7 @@
 //! single run.
 
 use super::compare::{CompareReport, Difference};
-use super::report::{FailureReport, Meta, Report};
+use super::report::{default_max_decisions, FailureReport, Meta, Report};
 use super::run::GameRecord;
 use super::stats::Proportion;
 use std::fmt::Write;
@@ -83,6 +83,13 @@ fn header(out: &mut String, r: &Report) {
         m.seed,
         m.bots_spec()
     );
+    if m.max_decisions != default_max_decisions() {
+        let _ = writeln!(
+            out,
+            "at most {} decisions a game (--max-decisions)",
+            m.max_decisions
+        );
+    }
     if let Some(s) = m.shard {
         let _ = writeln!(
             out,
