@@ -10,6 +10,7 @@ const GAME: &str = "rules/cheaters_game.rules";
 const RACE: &str = "rules/cheaters_game/win_the_race.rules";
 const DUEL: &str = "tests/fixtures/finger_duel.rules";
 const BROKEN_SUMS: &str = "tests/fixtures/broken_sums.rules";
+const ENDLESS: &str = "tests/fixtures/run/endless.rules";
 
 /// A scratch folder under `target/`, as a path relative to the crate root (so that it reads
 /// the same in snapshots on every machine).
@@ -396,7 +397,7 @@ fn a_decision_limit_given_to_play_outlives_an_undo() {
     // Undo rebuilds the game from its decisions; the rebuilt game keeps the session's limit.
     let args = [
         "play",
-        "tests/fixtures/run/endless.rules",
+        ENDLESS,
         "--players",
         "2",
         "--seed",
@@ -417,6 +418,21 @@ fn a_decision_limit_given_to_play_outlives_an_undo() {
         "{out}"
     );
     assert_eq!(stderr(&o), "meeple: line 6 of the input was refused\n");
+}
+
+#[test]
+fn after_an_undo_at_a_hot_seat_the_next_seat_is_shown_the_move_taken_instead() {
+    // P2 has read P1's `forward` when it takes it back; P1 then steps back. P2 must be shown
+    // `back`: its place in the log moved back with the undo, not left past the new line.
+    let o = meeple(
+        &["play", ENDLESS, "--players", "2", "--seed", "1"],
+        &script(&["1", "undo", "2", "quit"]),
+    );
+    let out = stdout(&o);
+    assert!(out.contains("Took back P1's `forward`"), "{out}");
+    let after = out.split("Took back").nth(1).expect("the undo");
+    assert!(after.contains("\nP1: back\n"), "{out}");
+    assert!(!after.contains("P1: forward\n"), "{out}");
 }
 
 #[test]

@@ -57,11 +57,19 @@ fn scratch_file(name: &str) -> PathBuf {
 
 /// Plays the script in a session of two people; the transcript and the game at the end.
 fn play(file: &Path, steps: Vec<Step>) -> (String, Game) {
+    play_limited(file, steps, None)
+}
+
+/// [`play`] with the game's decisions limited, as `--max-decisions` limits them.
+fn play_limited(file: &Path, steps: Vec<Step>, max_decisions: Option<usize>) -> (String, Game) {
     let rules = file.to_string_lossy().into_owned();
     let program = meeple::load::load(file, &[])
         .program
         .expect("the game checks");
-    let game = Game::new(Arc::new(program), 2, 7).expect("starts");
+    let mut game = Game::new(Arc::new(program), 2, 7).expect("starts");
+    if let Some(n) = max_decisions {
+        game.set_max_decisions(n);
+    }
     let spec = BotSpec::default();
     let seats = Seats::new(&spec, 7, 2);
     let files = Files {
@@ -85,18 +93,20 @@ fn play(file: &Path, steps: Vec<Step>) -> (String, Game) {
     )
 }
 
+/// P1 scores and P2 rests; then scoring is worth 3, not 2, and the rules are reloaded.
+fn two_moves_then_a_changed_effect_reloaded() -> Vec<Step> {
+    vec![
+        Step::Type("score"),
+        Step::Type("rest"),
+        Step::Rewrite(COUNTER.replace("me.points += 2", "me.points += 3")),
+        Step::Type("reload"),
+    ]
+}
+
 #[test]
 fn a_changed_effect_replays_every_decision_and_the_position_changes() {
     let file = scratch_file("effect.rules");
-    let (out, game) = play(
-        &file,
-        vec![
-            Step::Type("score"),
-            Step::Type("rest"),
-            Step::Rewrite(COUNTER.replace("me.points += 2", "me.points += 3")),
-            Step::Type("reload"),
-        ],
-    );
+    let (out, game) = play(&file, two_moves_then_a_changed_effect_reloaded());
     assert!(
         out.contains("All 2 decisions replayed under the new rules."),
         "{out}"
@@ -208,4 +218,19 @@ fn with_secrets_and_two_people_the_moves_are_not_named() {
     let after = &after[..after.find("pass the device").expect("the device passes")];
     assert!(!after.contains("nap") && !after.contains("rest"), "{after}");
     assert_eq!(game.history().len(), 1);
+}
+
+#[test]
+fn a_reloaded_game_keeps_its_decision_limit() {
+    let file = scratch_file("limit.rules");
+    let mut steps = two_moves_then_a_changed_effect_reloaded();
+    steps.push(Step::Type("score"));
+    let (out, game) = play_limited(&file, steps, Some(2));
+    assert!(
+        out.contains("All 2 decisions replayed under the new rules."),
+        "{out}"
+    );
+    assert_eq!(game.max_decisions(), 2);
+    assert!(out.contains("the game passed 2 decisions"), "{out}");
+    assert_eq!(game.history().len(), 2);
 }
