@@ -435,6 +435,11 @@ fn a_game_that_never_ends_stops_at_max_decisions_and_its_replay_stops_there_too(
 
     let text = stdout(&run(&base));
     assert!(text.contains("at most 40 decisions a game"), "{text}");
+    let compared = stdout(&run(&[&base[..], &["--against", ENDLESS]].concat()));
+    assert!(
+        compared.contains("at most 40 decisions a game"),
+        "{compared}"
+    );
     let default = stdout(&run(&["sim", GAME, "-p", "3", "-g", "5"]));
     assert!(!default.contains("decisions a game"), "{default}");
 

@@ -83,13 +83,7 @@ fn header(out: &mut String, r: &Report) {
         m.seed,
         m.bots_spec()
     );
-    if m.max_decisions != default_max_decisions() {
-        let _ = writeln!(
-            out,
-            "at most {} decisions a game (--max-decisions)",
-            m.max_decisions
-        );
-    }
+    decision_limit(out, m);
     if let Some(s) = m.shard {
         let _ = writeln!(
             out,
@@ -100,6 +94,17 @@ fn header(out: &mut String, r: &Report) {
         );
     }
     let _ = writeln!(out, "{} finished, {} failed\n", r.finished, r.failed);
+}
+
+/// A line saying the batch stopped games early, when `--max-decisions` set a limit.
+fn decision_limit(out: &mut String, m: &Meta) {
+    if m.max_decisions != default_max_decisions() {
+        let _ = writeln!(
+            out,
+            "at most {} decisions a game (--max-decisions)",
+            m.max_decisions
+        );
+    }
 }
 
 /// The width of a column of seat names.
@@ -440,6 +445,7 @@ pub fn render_comparison(report: &CompareReport) -> String {
         m.seed,
         m.bots_spec()
     );
+    decision_limit(&mut out, m);
     let _ = writeln!(
         out,
         "A: {} finished, {} failed; B: {} finished, {} failed\n",
