@@ -159,3 +159,29 @@ fn the_counter_sees_an_allocation() {
     assert!(allocations() > before);
     drop(v);
 }
+
+#[test]
+fn a_bot_asked_in_a_game_for_people_renders_no_labels() {
+    // `meeple play --bots` asks its bots through `ask_bot`. Labelling all 10,000 options of this
+    // choice (for a bot that reads none of them) cost a third of a second a decision at 100,000.
+    let text = "game \"Wide\" { players 2 }\nplayer var points: int = 0\n\
+                flow { repeat 2 { for p in players { turn p } } }\n\
+                action show { let n = choose me \"How many?\" from 1..10000\n me.points += n }\n\
+                score(p) = p.points\n";
+    let program = meeple::load::check_source("wide.rules", text)
+        .program
+        .expect("checks");
+    let mut game = Game::new(Arc::new(program), 2, 1).expect("starts");
+    game.apply(0, 0).expect("show");
+    assert_eq!(game.option_count(0), 10_000);
+    let mut bot = RandomBot::new(1, 0);
+    let before = allocations();
+    let index = meeple::bots::ask_bot(&game, 0, &mut bot).expect("a choice");
+    let asked = allocations() - before;
+    assert!(index < 10_000);
+    assert!(asked <= 4, "asking the bot allocated {asked} times");
+    // The count sees labelling: one label a option at least.
+    let before = allocations();
+    let labelled = game.options(0).len();
+    assert!(allocations() - before >= labelled as u64);
+}

@@ -14,18 +14,28 @@ pub use spec::{BotKind, BotSpec, BotSpecError, DEFAULT_MCTS_ITERATIONS};
 
 use crate::engine::{Game, MoveOption, Rng, Viewer};
 
-/// What a bot is shown when it must decide: nothing its seat could not see.
+/// What a bot is shown when it must decide: nothing its seat could not see. Text is rendered
+/// only when a bot asks for it, since no bot here reads labels and a decision may have
+/// thousands of options (`choose n from 1..100000`).
 pub struct BotView<'a> {
     /// The bot's seat, 0-based.
     pub seat: u8,
-    /// The question put to it.
-    pub prompt: Option<String>,
-    /// Its legal options.
-    pub options: &'a [MoveOption],
+    /// How many legal options it has; it answers with an index below this.
+    pub count: usize,
     game: &'a Game,
 }
 
 impl BotView<'_> {
+    /// The question put to it.
+    pub fn prompt(&self) -> Option<String> {
+        self.game.prompt(self.seat)
+    }
+
+    /// Its legal options, labelled (`count` of them).
+    pub fn options(&self) -> Vec<MoveOption> {
+        self.game.options(self.seat)
+    }
+
     /// The game as the bot's seat sees it (rendered on demand: random bots never look).
     pub fn view(&self) -> String {
         self.game.view(Viewer::Player(self.seat))
@@ -39,7 +49,7 @@ impl BotView<'_> {
 
 /// A player run by the program.
 pub trait Bot {
-    /// Picks one of `view.options` by index.
+    /// Picks one of the `view.count` options by index.
     fn choose(&mut self, view: &BotView) -> usize;
 }
 
@@ -66,7 +76,7 @@ impl RandomBot {
 
 impl Bot for RandomBot {
     fn choose(&mut self, view: &BotView) -> usize {
-        self.pick(view.options.len())
+        self.pick(view.count)
     }
 }
 
@@ -100,16 +110,11 @@ impl Bot for GreedyBot {
 
 /// Asks `bot` for `seat`'s decision, showing it only that seat's view.
 pub fn ask_bot(game: &Game, seat: u8, bot: &mut dyn Bot) -> Option<usize> {
-    let options = game.options(seat);
-    if options.is_empty() {
+    let count = game.option_count(seat);
+    if count == 0 {
         return None;
     }
-    let view = BotView {
-        seat,
-        prompt: game.prompt(seat),
-        options: &options,
-        game,
-    };
+    let view = BotView { seat, count, game };
     let i = bot.choose(&view);
-    Some(i.min(options.len() - 1))
+    Some(i.min(count - 1))
 }
