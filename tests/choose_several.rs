@@ -218,3 +218,27 @@ fn undo_takes_back_the_whole_choice_without_naming_it() {
         "{state}"
     );
 }
+
+#[test]
+fn equal_labels_of_a_plain_choice_are_numbered_and_a_range_has_none_to_number() {
+    // Numbers in increasing order skip the count of repeats; a list that is not (a repeat, or
+    // out of order) is counted as before.
+    let text = "game \"Labels\" { players 2 }\nvar picked: list of int = []\n\
+                flow { for p in players { turn p } }\n\
+                action pick {\n  let a = choose me \"First\" from [1, 1, 2]\n  \
+                let b = choose me \"Second\" from [2, 1, 2]\n  \
+                let c = choose me \"Third\" from 1..4\n  picked = [a, b, c]\n}\n";
+    let program = meeple::load::check_source("labels.rules", text)
+        .program
+        .expect("checks");
+    let mut g = Game::new(std::sync::Arc::new(program), 2, 1).expect("starts");
+    g.apply_label(0, "pick").expect("pick");
+    let labels = |g: &Game| -> Vec<String> { g.options(0).into_iter().map(|o| o.label).collect() };
+    assert_eq!(labels(&g), ["1", "1#2", "2"]);
+    g.apply_label(0, "1#2").expect("the second 1");
+    assert_eq!(labels(&g), ["2", "1", "2#2"]);
+    g.apply_label(0, "2#2").expect("the second 2");
+    assert_eq!(labels(&g), ["1", "2", "3", "4"]);
+    g.apply_label(0, "4").expect("4");
+    assert_eq!(ints(&common::global(&g, "picked")), [1, 2, 4]);
+}

@@ -557,20 +557,30 @@ pub(super) fn option_labels(
     state: &State,
     options: &[Value],
 ) -> Vec<String> {
-    let mut seen: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    options
-        .iter()
-        .map(|v| {
-            let label = show(program, state, v);
-            let repeats = seen.entry(label.clone()).or_insert(0);
-            *repeats += 1;
-            if *repeats > 1 {
-                format!("{label}#{repeats}")
-            } else {
-                label
-            }
-        })
-        .collect()
+    let mut labels: Vec<String> = options.iter().map(|v| show(program, state, v)).collect();
+    // Numbers in increasing order (a range, `choose n from 1..100000`) cannot repeat a label:
+    // no need to count them.
+    let increasing = options
+        .windows(2)
+        .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if a < b));
+    if increasing {
+        return labels;
+    }
+    let mut repeats = vec![0usize; labels.len()];
+    {
+        let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for (label, repeat) in labels.iter().zip(&mut repeats) {
+            let n = seen.entry(label.as_str()).or_insert(0);
+            *n += 1;
+            *repeat = *n;
+        }
+    }
+    for (label, n) in labels.iter_mut().zip(repeats) {
+        if n > 1 {
+            label.push_str(&format!("#{n}"));
+        }
+    }
+    labels
 }
 
 /// The two answers of the `ask` at `at`.
