@@ -239,6 +239,15 @@ fn equal_labels_of_a_plain_choice_are_numbered_and_a_range_has_none_to_number() 
     assert_eq!(labels(&g), ["2", "1", "2#2"]);
     g.apply_label(0, "2#2").expect("the second 2");
     assert_eq!(labels(&g), ["1", "2", "3", "4"]);
-    g.apply_label(0, "4").expect("4");
+    // A range's option is found by its number without labelling the others: only its own
+    // label names it.
+    for typed in ["04", "+4", "5", "0", "four", "#4"] {
+        assert!(g.apply_label(0, typed).is_err(), "{typed}");
+    }
+    assert_eq!(g.history().len(), 3, "refused moves change nothing");
+    g.apply_label(0, " 4 ").expect("4");
     assert_eq!(ints(&common::global(&g, "picked")), [1, 2, 4]);
+    // Each decision is recorded by the label it was taken by.
+    let taken: Vec<&str> = g.history().iter().map(|r| r.choice.as_str()).collect();
+    assert_eq!(taken, ["pick", "1#2", "2#2", "4"]);
 }

@@ -618,27 +618,14 @@ impl Game {
     /// The legal options of `player` now; empty if they have nothing to decide.
     pub fn options(&self, player: u8) -> Vec<MoveOption> {
         // A list's labels are numbered by the repeats before them: rendered in one pass.
-        let list = match &self.pending {
-            Some(Pending::Choose {
-                options,
-                pick: None,
-                ..
-            }) => Some(&options[..]),
-            Some(Pending::Secret { choices, .. }) => open_choice(choices, player)
-                .filter(|c| c.pick.is_none())
-                .map(|c| &c.options[..]),
-            _ => None,
-        };
-        if let Some(list) = list {
-            if self.option_count(player) == list.len() {
-                return moves::option_labels(&self.program, &self.state, list)
-                    .into_iter()
-                    .map(|label| MoveOption {
-                        label,
-                        detail: None,
-                    })
-                    .collect();
-            }
+        if let Some(list) = self.listed_options(player) {
+            return moves::option_labels(&self.program, &self.state, list)
+                .into_iter()
+                .map(|label| MoveOption {
+                    label,
+                    detail: None,
+                })
+                .collect();
         }
         (0..self.option_count(player))
             .map(|i| MoveOption {
@@ -652,6 +639,35 @@ impl Game {
                 },
             })
             .collect()
+    }
+
+    /// The values `player` chooses one of, when their options are exactly a list's elements (a
+    /// `choose ... from` or a secret choice, not a choice of several).
+    fn listed_options(&self, player: u8) -> Option<&[Value]> {
+        let list = match &self.pending {
+            Some(Pending::Choose {
+                options,
+                pick: None,
+                ..
+            }) => Some(&options[..]),
+            Some(Pending::Secret { choices, .. }) => open_choice(choices, player)
+                .filter(|c| c.pick.is_none())
+                .map(|c| &c.options[..]),
+            _ => None,
+        }?;
+        (self.option_count(player) == list.len()).then_some(list)
+    }
+
+    /// The option of a choice among numbers in increasing order (a range) labelled `typed`,
+    /// found without labelling every number: `None` when the choice is not one of those.
+    fn numbered_option(&self, player: u8, typed: &str) -> Option<Option<usize>> {
+        let list = self.listed_options(player)?;
+        if !moves::increasing_numbers(list) {
+            return None;
+        }
+        // Only the label itself names an option: `7`, not `07` or `+7`.
+        let n = typed.parse::<i64>().ok().filter(|n| n.to_string() == typed);
+        Some(n.and_then(|n| list.binary_search(&Value::Int(n)).ok()))
     }
 
     /// Applies `player`'s choice of option `index`. On any error the game is unchanged.
@@ -669,6 +685,12 @@ impl Game {
             return result;
         }
         let wanted = normalize(input);
+        if let Some(found) = self.numbered_option(player, &wanted) {
+            return match found {
+                Some(index) => self.apply_checked(player, index),
+                None => Err(self.refusal(player, input.trim())),
+            };
+        }
         let options = self.options(player);
         match options.iter().position(|o| normalize(&o.label) == wanted) {
             Some(index) => self.apply_checked(player, index),

@@ -538,15 +538,31 @@ pub(super) fn option_label(
     index: usize,
 ) -> String {
     let label = show(program, state, &options[index]);
-    let repeats = options[..index]
-        .iter()
-        .filter(|v| show(program, state, v) == label)
-        .count();
+    let repeats = match &options[index] {
+        // A number's label is its value (lists hold one type): compare values, label none.
+        Value::Int(_) => options[..index]
+            .iter()
+            .filter(|v| **v == options[index])
+            .count(),
+        _ => options[..index]
+            .iter()
+            .filter(|v| show(program, state, v) == label)
+            .count(),
+    };
     if repeats > 0 {
         format!("{label}#{}", repeats + 1)
     } else {
         label
     }
+}
+
+/// True if `options` are numbers in increasing order, as a range gives them: each is labelled
+/// by its value alone, and found by it with a binary search.
+pub(super) fn increasing_numbers(options: &[Value]) -> bool {
+    options.iter().all(|v| matches!(v, Value::Int(_)))
+        && options
+            .windows(2)
+            .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if a < b))
 }
 
 /// Every label of a list's options at once, as [`option_label`] gives them one by one, in
@@ -558,12 +574,8 @@ pub(super) fn option_labels(
     options: &[Value],
 ) -> Vec<String> {
     let mut labels: Vec<String> = options.iter().map(|v| show(program, state, v)).collect();
-    // Numbers in increasing order (a range, `choose n from 1..100000`) cannot repeat a label:
-    // no need to count them.
-    let increasing = options
-        .windows(2)
-        .all(|w| matches!((&w[0], &w[1]), (Value::Int(a), Value::Int(b)) if a < b));
-    if increasing {
+    // A range (`choose n from 1..100000`) cannot repeat a label: no need to count them.
+    if increasing_numbers(options) {
         return labels;
     }
     let mut repeats = vec![0usize; labels.len()];
