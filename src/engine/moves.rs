@@ -516,13 +516,13 @@ impl Game {
     }
 }
 
-/// The slots of an action taken by `player`, `me` set and its `n` arguments still to fill.
 /// Adds the move of action `a` with `args` to `turn`.
 fn keep(turn: &mut Turn, a: ir::ActionId, args: &[Value]) {
     turn.moves.push((a, turn.args.len() as u32));
     turn.args.extend_from_slice(args);
 }
 
+/// The slots of an action taken by `player`, `me` set and its `n` arguments still to fill.
 fn action_locals(def: &ir::ActionDef, player: u8, n: usize) -> Vec<Value> {
     let mut locals = vec![Value::None; def.locals.max(1 + n)];
     locals[0] = Value::Player(player);
