@@ -113,6 +113,28 @@ fn usage_errors_exit_2() {
 }
 
 #[test]
+fn a_wrong_player_count_names_the_counts_the_game_allows() {
+    let o = run(&["play", GAME, "--players", "9", "--bots", "random"]);
+    assert!(
+        stderr(&o).contains("is for 3 to 5 players, not 9"),
+        "{}",
+        stderr(&o)
+    );
+    // A game for one number of players says that number, not "4 to 4".
+    let fixed = "rules/share_and_share_alike.rules";
+    let play = run(&["play", fixed, "-p", "3", "--bots", "random"]);
+    let sim = run(&["sim", fixed, "-p", "3", "-g", "1"]);
+    for o in [play, sim] {
+        assert_eq!(code(&o), 2, "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains("is for 4 players, not 3"),
+            "{}",
+            stderr(&o)
+        );
+    }
+}
+
+#[test]
 fn help_and_version_exit_0() {
     for args in [
         &["--help"][..],

@@ -74,8 +74,9 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     };
     if !(min..=max).contains(&players) {
         let message = format!(
-            "{} is for {min} to {max} players, not {players}",
-            program.title
+            "{} is for {} players, not {players}",
+            program.title,
+            program.player_counts()
         );
         if save.is_some() {
             return Ok(fail(&format!("cannot resume: {message}")));

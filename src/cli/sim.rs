@@ -170,9 +170,10 @@ fn side(
     let (min, max) = (program.min_players, program.max_players);
     if !(min..=max).contains(&players) {
         let message = format!(
-            "{} ({}) is for {min} to {max} players, not {players}",
+            "{} ({}) is for {} players, not {players}",
             program.title,
-            file.display()
+            file.display(),
+            program.player_counts()
         );
         return Err(usage_error("sim", ErrorKind::ValueValidation, message));
     }

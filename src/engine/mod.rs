@@ -300,14 +300,19 @@ impl Game {
             return Err(RuntimeError::new(
                 "player-count",
                 format!(
-                    "{} is for {} to {} players, not {players}",
-                    program.title, program.min_players, program.max_players
+                    "{} is for {} players, not {players}",
+                    program.title,
+                    program.player_counts()
                 ),
                 crate::diag::Span::default(),
-                format!(
-                    "choose --players from {} to {}",
-                    program.min_players, program.max_players
-                ),
+                if program.min_players == program.max_players {
+                    format!("play it with --players {}", program.min_players)
+                } else {
+                    format!(
+                        "choose --players from {} to {}",
+                        program.min_players, program.max_players
+                    )
+                },
             ));
         }
         let epoch = memo::Epoch::fresh();

@@ -488,6 +488,15 @@ pub struct Program {
 }
 
 impl Program {
+    /// The player counts the game allows, as a person reads them: `4`, or `3 to 5`.
+    pub fn player_counts(&self) -> String {
+        if self.min_players == self.max_players {
+            self.min_players.to_string()
+        } else {
+            format!("{} to {}", self.min_players, self.max_players)
+        }
+    }
+
     /// The block with this id.
     pub fn block(&self, id: BlockId) -> &Block {
         &self.blocks[id.index()]

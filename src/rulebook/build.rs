@@ -69,14 +69,7 @@ pub(super) fn section(level: u8, heading: &str, blocks: Vec<Block>) -> Section {
 /// The title, player counts, seats, source, the designer's opening comments and how to read.
 fn front(decls: &[Decl], program: &Program, sources: &SourceMap, title: &str) -> Section {
     let mut blocks = Vec::new();
-    let players = if program.min_players == program.max_players {
-        format!("For {} players.", program.min_players)
-    } else {
-        format!(
-            "For {} to {} players.",
-            program.min_players, program.max_players
-        )
-    };
+    let players = format!("For {} players.", program.player_counts());
     blocks.push(Block::Para(players));
     if !program.seat_names.is_empty() {
         blocks.push(Block::Para(format!(
