@@ -32,8 +32,8 @@ fn main() {
     };
     let time = |threads: usize| {
         let start = Instant::now();
-        let records = run_batch(&program, &batch, Some(threads), &|| {}).expect("a thread pool");
-        assert_eq!(records.len() as u64, GAMES);
+        let played = run_batch(&program, &batch, Some(threads), &|| {}).expect("a thread pool");
+        assert_eq!(played.records.len() as u64, GAMES);
         GAMES as f64 / start.elapsed().as_secs_f64()
     };
     time(2);

@@ -10,7 +10,7 @@ use meeple::bots::{BotKind, Policy, RandomBot};
 use meeple::engine::{Game, MoveError};
 use meeple::sim::report::default_max_decisions;
 use meeple::sim::stats::{wilson, Proportion, Z95};
-use meeple::sim::{run_batch, Batch, GameRecord, Shard};
+use meeple::sim::{run_batch, Batch, ChoiceTotals, GameRecord, Shard};
 use std::path::Path;
 use std::process::Output;
 use std::sync::Arc;
@@ -18,6 +18,7 @@ use std::sync::Arc;
 const GAME: &str = "rules/cheaters_game.rules";
 const OVERDRAW: &str = "tests/fixtures/run/overdraw.rules";
 const ENDLESS: &str = "tests/fixtures/run/endless.rules";
+const CHOICES: &str = "tests/fixtures/run/choices.rules";
 
 /// A scratch folder under `target/`, relative to the crate root.
 fn scratch(name: &str) -> String {
@@ -121,7 +122,10 @@ fn the_records_are_in_game_order_and_the_same_for_any_thread_count() {
     };
     let one = run_batch(&program, &batch, Some(1), &|| {}).expect("a pool");
     let two = run_batch(&program, &batch, Some(2), &|| {}).expect("a pool");
+    // Records, and the options taken summed over the workers' tallies.
     assert_eq!(one, two);
+    assert!(one.choices.answers() > 0, "the alliance is asked");
+    let one = one.records;
     let indices: Vec<u64> = one.iter().map(|r| r.index).collect();
     assert_eq!(indices, (0..64).collect::<Vec<_>>());
     assert!(one.iter().all(|r| r.seed == 100 + r.index));
@@ -138,7 +142,10 @@ fn a_simulated_game_is_the_random_playout_of_its_seed() {
         shard: None,
         max_decisions: default_max_decisions(),
     };
-    for r in run_batch(&program, &batch, Some(1), &|| {}).expect("a pool") {
+    for r in run_batch(&program, &batch, Some(1), &|| {})
+        .expect("a pool")
+        .records
+    {
         let game = meeple::sim::random_playout(program.clone(), 4, r.seed).expect("plays");
         let o = game.outcome().expect("over");
         assert_eq!(r.decisions, game.decisions() as u64, "seed {}", r.seed);
@@ -567,6 +574,96 @@ fn actions_never_taken_endings_and_csv_rows() {
     assert!(rows.iter().any(|r| r.contains(",P1 rolls a six,")));
 }
 
+#[test]
+fn each_decision_statement_counts_its_options_and_one_never_asked_is_listed() {
+    let o = run(&["sim", CHOICES, "-p", "2", "-g", "200", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    let sites = doc["decision_sites"].as_array().expect("decision sites");
+    assert_eq!(sites.len(), 3, "two chooses and an ask: {sites:?}");
+    let answered = doc["choices"]["answered"].as_array().expect("answered");
+    assert_eq!(answered.len(), 2, "{answered:?}");
+    // Every decision of this game is a choose or an ask: they add up to the decisions taken.
+    let total: u64 = answered
+        .iter()
+        .map(|s| s["answered"].as_u64().expect("n"))
+        .sum();
+    assert_eq!(
+        total,
+        doc["branching"]["decisions"].as_u64().expect("decisions")
+    );
+    let options = |site: &serde_json::Value| -> Vec<(String, u64)> {
+        let mut v: Vec<(String, u64)> = site["options"]
+            .as_array()
+            .expect("options")
+            .iter()
+            .map(|o| {
+                let name = o["option"].as_str().expect("option").to_string();
+                (name, o["taken"].as_u64().expect("taken"))
+            })
+            .collect();
+        v.sort();
+        v
+    };
+    let colours = options(&answered[0]);
+    assert_eq!(
+        answered[0]["answered"], 1200,
+        "200 games of 2 seats, 3 rounds"
+    );
+    assert_eq!(
+        colours.iter().map(|(o, _)| o.as_str()).collect::<Vec<_>>(),
+        ["blue", "green", "red"]
+    );
+    assert_eq!(colours.iter().map(|(_, n)| n).sum::<u64>(), 1200);
+    assert!(answered[0]["text"]
+        .as_str()
+        .expect("text")
+        .starts_with("let c = choose p \"Pick a colour\""));
+    let banks = options(&answered[1]);
+    assert_eq!(
+        banks.iter().map(|(o, _)| o.as_str()).collect::<Vec<_>>(),
+        ["bank", "pass"]
+    );
+    // Most taken first.
+    let first = answered[1]["options"][0]["taken"].as_u64().expect("taken");
+    assert!(banks.iter().all(|(_, n)| *n <= first), "{banks:?}");
+    let never = doc["choices"]["never_asked"]
+        .as_array()
+        .expect("never asked");
+    assert_eq!(never.len(), 1, "{never:?}");
+    assert!(never[0]["at"]
+        .as_str()
+        .expect("at")
+        .ends_with("choices.rules:24:9"));
+
+    let text = stdout(&run(&["sim", CHOICES, "-p", "2", "-g", "200"]));
+    assert!(text.contains("Choices made"), "{text}");
+    assert!(text.contains("never asked in 200 games"), "{text}");
+    assert!(text.contains("let gift = choose p"), "{text}");
+    assert!(
+        !text.contains("Actions taken"),
+        "a game without actions: {text}"
+    );
+
+    // Each shard counts its own games; merged, they add up to the counts of one run.
+    let dir = scratch("merge-choices");
+    let mut files = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let o = run(&[
+            "sim", CHOICES, "-p", "2", "-g", "200", "--shard", k, "--json",
+        ]);
+        // Half the games: 100 of 2 seats, 3 rounds.
+        assert_eq!(json(&o)["choices"]["answered"][0]["answered"], 600);
+        let path = format!("{dir}/shard-{}.json", &k[..1]);
+        std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path), &o.stdout)
+            .expect("write the shard");
+        files.push(path);
+    }
+    let merged = run(&["sim", "merge", "--json", &files[0], &files[1]]);
+    assert_eq!(code(&merged), 0, "{}", stderr(&merged));
+    assert_eq!(json(&merged)["choices"], doc["choices"]);
+}
+
 // ---------------------------------------------------------------------------- statistics
 
 #[test]
@@ -599,6 +696,7 @@ fn two_seat_meta(games: u64, actions: &[&str]) -> meeple::sim::Meta {
         shard: None,
         action_names: actions.iter().map(|a| a.to_string()).collect(),
         max_decisions: default_max_decisions(),
+        decision_sites: vec![],
     }
 }
 
@@ -623,7 +721,7 @@ fn the_report_counts_sole_shared_and_nobody_wins_apart() {
         record(2, vec![0, 1], vec![3, 3], 30),
         record(3, vec![], vec![0, 0], 40),
     ];
-    let r = meeple::sim::Report::new(meta, &records);
+    let r = meeple::sim::Report::new(meta, &records, &ChoiceTotals::default());
     assert_eq!((r.wins[0].win.count, r.wins[0].win.of), (2, 4));
     assert_eq!((r.wins[1].win.count, r.wins[1].shared), (0, 1));
     assert_eq!((r.shared_wins, r.nobody_wins), (1, 1));
@@ -878,8 +976,8 @@ fn two_seat_records(n: u64, p1_wins: u64) -> Vec<GameRecord> {
 fn the_difference_of_two_win_rates_has_newcombes_interval_by_hand() {
     let meta = two_seat_meta(10, &["go"]);
     let (ra, rb) = (two_seat_records(10, 2), two_seat_records(10, 5));
-    let a = meeple::sim::Report::new(meta.clone(), &ra);
-    let b = meeple::sim::Report::new(meta, &rb);
+    let a = meeple::sim::Report::new(meta.clone(), &ra, &ChoiceTotals::default());
+    let b = meeple::sim::Report::new(meta, &rb, &ChoiceTotals::default());
     let c = meeple::sim::CompareReport::new(a, &ra, b, &rb).comparison;
     let close = |x: f64, y: f64| (x - y).abs() < 5e-5;
     // P1: 2 of 10 in A, 5 of 10 in B. z² = 3.8415, 1 + z²/10 = 1.38415.

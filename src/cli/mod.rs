@@ -60,8 +60,9 @@ pub enum Command {
     /// Game i of a batch uses seed S+i, so a batch is the same on any machine and for any
     /// --threads. The report (text, --json or per-game --csv) covers win rates with 95%
     /// intervals, first-seat advantage, endings, game length, scores, margins, actions taken and
-    /// never taken, branching, and every game in which a rule failed with the command to replay
-    /// it. `meeple sim merge` combines --shard runs. Exits with 1 if a rule failed in any game.
+    /// never taken, the options each choose, ask and secretly statement was answered with and the
+    /// statements never asked, branching, and every game in which a rule failed with the command
+    /// to replay it. `meeple sim merge` combines --shard runs. Exits with 1 if a rule failed in any game.
     Sim(SimArgs),
     /// Lay rules files out the one canonical way (`--check`: only report files that differ).
     ///

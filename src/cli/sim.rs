@@ -12,7 +12,7 @@ use crate::sim::html;
 use crate::sim::text::{csv, render, render_comparison};
 use crate::sim::{
     merge, merge_compared, parse_shard_doc, run_batch, Batch, CompareReport, GameRecord, Meta,
-    Report, ShardDoc,
+    Played, Report, ShardDoc,
 };
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -95,7 +95,7 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     let bar = progress_bar(sides * batch.len());
     let threads = args.threads.map(|t| t as usize);
     let play = |s: &Side| run_batch(&s.program, &batch, threads, &|| bar.inc(1));
-    let records = match play(&a) {
+    let Played { records, choices } = match play(&a) {
         Ok(r) => r,
         Err(e) => return Ok(fail(&format!("cannot start the worker threads: {e}"))),
     };
@@ -108,9 +108,13 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     };
     bar.finish_and_clear();
 
-    let mut report = Report::new(a.meta, &records);
-    if let Some((meta_b, records_b)) = against {
-        let report_b = Report::new(meta_b, &records_b);
+    let mut report = Report::new(a.meta, &records, &choices);
+    if let Some((meta_b, played_b)) = against {
+        let Played {
+            records: records_b,
+            choices: choices_b,
+        } = played_b;
+        let report_b = Report::new(meta_b, &records_b, &choices_b);
         let mut compared = CompareReport::new(report, &records, report_b, &records_b);
         if let Some(path) = &args.more.html {
             let sides = [
@@ -190,6 +194,7 @@ fn side(
         shard: batch.shard,
         action_names: program.actions.iter().map(|a| a.name.clone()).collect(),
         max_decisions: batch.max_decisions,
+        decision_sites: crate::sim::choices::decision_sites(&program).1,
     };
     Ok(Ok(Side { program, meta }))
 }

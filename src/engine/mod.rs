@@ -729,6 +729,33 @@ impl Game {
         })
     }
 
+    /// What option `index` of `seat`'s `choose`, `ask` or `secretly` decision names: the value
+    /// as shown (`red`, `P2`, a kind's `shown as` name), the `ask`'s word, or for a step of a
+    /// choice of several its element or `done`; `None` for a turn. Unlike
+    /// [`Game::option_label`], repeats in the list are not numbered, so the same value has the
+    /// same name in any list: what statistics count options by.
+    pub fn option_name(&self, seat: u8, index: usize) -> Option<String> {
+        if index >= self.option_count(seat) {
+            return None;
+        }
+        if let Some(step) = self.step_name(seat, index) {
+            return Some(step);
+        }
+        match self.pending.as_ref()? {
+            Pending::Turn(_) => None,
+            Pending::Choose { options, .. } => {
+                Some(show(&self.program, &self.state, &options[index]))
+            }
+            Pending::Ask { at, .. } => {
+                Some(moves::ask_labels(&self.program, *at)[index].to_string())
+            }
+            Pending::Secret { choices, .. } => {
+                let c = open_choice(choices, seat)?;
+                Some(show(&self.program, &self.state, &c.options[index]))
+            }
+        }
+    }
+
     fn apply_checked(&mut self, player: u8, index: usize) -> Result<(), MoveError> {
         let backup = exec::Backup::take(self);
         // A choice of several is recorded once, whole, when its last step is taken.

@@ -303,6 +303,15 @@ impl Game {
         })
     }
 
+    /// The name of step `index` (its element as shown, or `done`), unnumbered.
+    pub(super) fn step_name(&self, seat: u8, index: usize) -> Option<String> {
+        let (pick, options) = self.pick_of(seat)?;
+        Some(match pick.step_position(options.len(), index) {
+            None => DONE.to_string(),
+            Some(p) => super::show(&self.program, &self.state, &options[p]),
+        })
+    }
+
     /// What step `index` is, as a number equal for the same step in any imagined state.
     pub(super) fn step_key(&self, seat: u8, index: usize) -> Option<(u8, Option<&Value>)> {
         let (pick, options) = self.pick_of(seat)?;

@@ -1,6 +1,7 @@
 //! `meeple sim merge`: shard documents (`--shard K/N --json`) combined into the report that one
 //! run of the whole batch gives; shards of a comparison (`--against`) into its comparison.
 
+use super::choices::ChoiceTotals;
 use super::compare::{CompareReport, COMPARE_SCHEMA};
 use super::report::{Report, SCHEMA};
 use super::run::GameRecord;
@@ -99,6 +100,7 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
     meta.shard = None;
     let mut seen = BTreeSet::new();
     let mut records: Vec<GameRecord> = Vec::new();
+    let mut choices = ChoiceTotals::new(meta.decision_sites.len());
     for (name, report) in shards {
         let mut m = report.meta.clone();
         let shard = m.shard.take();
@@ -118,6 +120,8 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
             return Err(MergeError(format!("shard {index}/{count} is given twice")));
         }
         records.extend(report.records.iter().flatten().cloned());
+        // Each shard reports its own games' counts; the batch's are their sums.
+        choices.add(&report.choices.totals(&meta.decision_sites));
     }
     let missing: Vec<String> = (1..=count)
         .filter(|k| !seen.contains(k))
@@ -140,5 +144,5 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
             meta.games.saturating_sub(1)
         )));
     }
-    Ok((Report::new(meta, &records), records))
+    Ok((Report::new(meta, &records, &choices), records))
 }

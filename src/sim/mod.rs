@@ -1,11 +1,13 @@
 //! Simulation: games played to the end by bots, and their transcripts; batches of games on
 //! every core with their statistics (`meeple sim`).
 //!
-//! [`run`] plays a batch into per-game records, [`report`] computes the statistics from them,
+//! [`run`] plays a batch into per-game records, [`report`] computes the statistics from them
+//! ([`choices`] the answers each decision statement was given),
 //! [`compare`] sets two batches side by side, [`text`] renders reports and comparisons as text
 //! and [`html`] as a page of charts,
 //! [`mod@merge`] combines shards, [`stats`] holds the arithmetic.
 
+pub mod choices;
 pub mod compare;
 pub mod html;
 pub mod merge;
@@ -14,10 +16,11 @@ pub mod run;
 pub mod stats;
 pub mod text;
 
+pub use choices::ChoiceTotals;
 pub use compare::{CompareReport, Comparison, Difference, COMPARE_SCHEMA};
 pub use merge::{merge, merge_compared, parse_shard, parse_shard_doc, MergeError, ShardDoc};
 pub use report::{Meta, Report, SCHEMA};
-pub use run::{play_game, run_batch, Batch, Failure, GameRecord, Shard};
+pub use run::{play_game, run_batch, Batch, Failure, GameRecord, Played, Shard};
 
 use crate::bots::{ask_bot, Bot, BotKind, RandomBot};
 use crate::engine::{Game, MoveError, RuntimeError, Viewer};

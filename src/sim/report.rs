@@ -2,6 +2,7 @@
 //! is the same whatever the thread count or sharding. Serialized as the `meeple-sim/1` JSON
 //! document (see `docs/sim.md`); rendered as text by [`super::text`].
 
+use super::choices::{ChoiceTotals, Choices, DecisionSite};
 use super::run::{GameRecord, Shard};
 use super::stats::{mean, median, percentile, sorted, Proportion};
 use crate::engine::Limits;
@@ -40,6 +41,10 @@ pub struct Meta {
     /// documents written before the option was read as having the default).
     #[serde(default = "default_max_decisions")]
     pub max_decisions: u64,
+    /// Every `choose`, `ask` and `secretly` statement of the program, in source order
+    /// (documents written before these were counted have none).
+    #[serde(default)]
+    pub decision_sites: Vec<DecisionSite>,
 }
 
 /// The engine's decision limit, which `--max-decisions` replaces.
@@ -241,6 +246,9 @@ pub struct Report {
     pub actions: Vec<ActionCount>,
     /// The actions never taken in any game played.
     pub never_taken: Vec<String>,
+    /// Which option each decision statement was answered with, and the statements never asked.
+    #[serde(default)]
+    pub choices: Choices,
     /// Legal options per decision.
     pub branching: Branching,
     /// Every game in which a rule failed, in game order.
@@ -251,8 +259,9 @@ pub struct Report {
 }
 
 impl Report {
-    /// Computes the report of `records`, which must be sorted by game index.
-    pub fn new(meta: Meta, records: &[GameRecord]) -> Report {
+    /// Computes the report of `records`, which must be sorted by game index, and of the options
+    /// taken at the program's decision statements (`choices`, by `meta.decision_sites`).
+    pub fn new(meta: Meta, records: &[GameRecord], choices: &ChoiceTotals) -> Report {
         let finished: Vec<&GameRecord> = records.iter().filter(|r| r.finished()).collect();
         let n = finished.len() as u64;
         let players = meta.players as usize;
@@ -358,6 +367,8 @@ impl Report {
             .map(|a| a.name.clone())
             .collect();
 
+        let choices = Choices::new(&meta.decision_sites, choices);
+
         let decisions: u64 = records.iter().map(|r| r.decisions).sum();
         let options: u64 = records.iter().map(|r| r.options).sum();
         let branching = Branching {
@@ -402,6 +413,7 @@ impl Report {
             margin,
             actions,
             never_taken,
+            choices,
             branching,
             failures,
             records: None,

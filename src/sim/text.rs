@@ -10,6 +10,8 @@ use std::fmt::Write;
 
 /// Failures listed by seed for each failing rule; the rest are counted (all are in `--json`).
 const FAILURES_LISTED: usize = 6;
+/// Options listed for each decision statement, the most taken; the rest are counted.
+const OPTIONS_LISTED: usize = 8;
 
 fn pct(x: f64) -> String {
     format!("{:.1}%", 100.0 * x)
@@ -223,32 +225,88 @@ fn scores(out: &mut String, r: &Report) {
 }
 
 fn actions(out: &mut String, r: &Report) {
-    let turns: u64 = r.actions.iter().map(|a| a.taken).sum();
-    let _ = writeln!(out, "Actions taken ({turns} turns)");
-    let width = r.actions.iter().map(|a| a.name.len()).max().unwrap_or(0);
-    for a in &r.actions {
-        let _ = writeln!(
-            out,
-            "  {:<width$}  {:>9}  {:>6}",
-            a.name,
-            a.taken,
-            pct(a.share)
-        );
+    // A game whose every decision is a `choose` or `ask` has no actions to count.
+    if !r.actions.is_empty() {
+        let turns: u64 = r.actions.iter().map(|a| a.taken).sum();
+        let _ = writeln!(out, "Actions taken ({turns} turns)");
+        let width = r.actions.iter().map(|a| a.name.len()).max().unwrap_or(0);
+        for a in &r.actions {
+            let _ = writeln!(
+                out,
+                "  {:<width$}  {:>9}  {:>6}",
+                a.name,
+                a.taken,
+                pct(a.share)
+            );
+        }
+        if !r.never_taken.is_empty() {
+            let _ = writeln!(
+                out,
+                "  never taken in {}: {}",
+                games(r.played),
+                r.never_taken.join(", ")
+            );
+        }
+        out.push('\n');
     }
-    if !r.never_taken.is_empty() {
-        let _ = writeln!(
-            out,
-            "  never taken in {}: {}",
-            games(r.played),
-            r.never_taken.join(", ")
-        );
-    }
+    choices(out, r);
     let b = &r.branching;
     let _ = writeln!(
         out,
-        "\nBranching: {:.2} legal options per decision on average, at most {} ({} decisions)\n",
+        "Branching: {:.2} legal options per decision on average, at most {} ({} decisions)\n",
         b.mean, b.max, b.decisions
     );
+}
+
+/// Each decision statement's answers, the most taken options first; the statements no game
+/// asked.
+fn choices(out: &mut String, r: &Report) {
+    let c = &r.choices;
+    if c.answered.is_empty() && c.never_asked.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "Choices made (each choose, ask and secretly statement; options most taken first)"
+    );
+    for site in &c.answered {
+        let _ = writeln!(out, "  {}  {}", site.at, site.text);
+        let _ = writeln!(out, "      answered {} times", site.answered);
+        let width = site
+            .options
+            .iter()
+            .take(OPTIONS_LISTED)
+            .map(|o| o.option.chars().count())
+            .max()
+            .unwrap_or(0);
+        for o in site.options.iter().take(OPTIONS_LISTED) {
+            let _ = writeln!(
+                out,
+                "        {:<width$}  {:>9}  {:>6}",
+                o.option,
+                o.taken,
+                pct(o.share)
+            );
+        }
+        let more = site.options.len().saturating_sub(OPTIONS_LISTED);
+        if more > 0 {
+            let _ = writeln!(
+                out,
+                "        ... {more} more options (every one is in --json)"
+            );
+        }
+    }
+    if !c.never_asked.is_empty() {
+        let _ = writeln!(
+            out,
+            "  never asked in {} (never reached, or never with two options or more):",
+            games(r.played)
+        );
+        for site in &c.never_asked {
+            let _ = writeln!(out, "    {}  {}", site.at, site.text);
+        }
+    }
+    out.push('\n');
 }
 
 fn failures(out: &mut String, r: &Report) {
