@@ -10,7 +10,7 @@ use meeple::bots::{BotKind, Policy, RandomBot};
 use meeple::engine::{Game, MoveError};
 use meeple::sim::report::default_max_decisions;
 use meeple::sim::stats::{wilson, Proportion, Z95};
-use meeple::sim::{run_batch, Batch, ChoiceTotals, GameRecord, Shard};
+use meeple::sim::{run_batch, Batch, Counts, GameRecord, Shard};
 use std::path::Path;
 use std::process::Output;
 use std::sync::Arc;
@@ -124,7 +124,7 @@ fn the_records_are_in_game_order_and_the_same_for_any_thread_count() {
     let two = run_batch(&program, &batch, Some(2), &|| {}).expect("a pool");
     // Records, and the options taken summed over the workers' tallies.
     assert_eq!(one, two);
-    assert!(one.choices.answers() > 0, "the alliance is asked");
+    assert!(one.counts.choices.answers() > 0, "the alliance is asked");
     let one = one.records;
     let indices: Vec<u64> = one.iter().map(|r| r.index).collect();
     assert_eq!(indices, (0..64).collect::<Vec<_>>());
@@ -575,7 +575,7 @@ fn actions_never_taken_endings_and_csv_rows() {
 }
 
 #[test]
-fn each_decision_statement_counts_its_options_and_one_never_asked_is_listed() {
+fn each_decision_statement_counts_its_options_and_what_never_ran_is_listed() {
     let o = run(&["sim", CHOICES, "-p", "2", "-g", "200", "--json"]);
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     let doc = json(&o);
@@ -627,16 +627,37 @@ fn each_decision_statement_counts_its_options_and_one_never_asked_is_listed() {
     // Most taken first.
     let first = answered[1]["options"][0]["taken"].as_u64().expect("taken");
     assert!(banks.iter().all(|(_, n)| *n <= first), "{banks:?}");
-    let never = doc["choices"]["never_asked"]
-        .as_array()
-        .expect("never asked");
-    assert_eq!(never.len(), 1, "{never:?}");
-    assert!(never[0]["at"]
-        .as_str()
-        .expect("at")
-        .ends_with("choices.rules:24:9"));
+    // One statement never asked, and the block it begins never ran; the block inside that one
+    // is not listed again.
+    let only_at = |list: &serde_json::Value, place: &str| {
+        let items = list.as_array().expect("a list");
+        assert_eq!(items.len(), 1, "{items:?}");
+        assert!(items[0]["at"].as_str().expect("at").ends_with(place));
+    };
+    only_at(&doc["choices"]["never_asked"], "choices.rules:25:9");
+    only_at(&doc["never_ran"], "choices.rules:25:9");
+    let blocks = doc["rule_blocks"].as_array().expect("rule blocks");
+    let ran = doc["blocks_run"].as_array().expect("blocks run");
+    assert_eq!(blocks.len(), ran.len());
+    let block = |text: &str| {
+        blocks
+            .iter()
+            .position(|b| b["text"].as_str().expect("text").starts_with(text))
+            .unwrap_or_else(|| panic!("a block beginning `{text}`: {blocks:?}"))
+    };
+    let (outer, inner) = (block("let gift"), block("p.points -= gift"));
+    assert_eq!(blocks[inner]["inside"], outer);
+    assert_eq!(
+        (&ran[outer], &ran[inner]),
+        (&serde_json::json!(0), &serde_json::json!(0))
+    );
+    // The body of `for p in players` ran in every game, and `p.points += 2` in most.
+    assert_eq!(ran[block("let c = choose")], 200);
+    let red = ran[block("p.points += 2")].as_u64().expect("games");
+    assert!(red > 100 && red < 200, "{red}");
 
     let text = stdout(&run(&["sim", CHOICES, "-p", "2", "-g", "200"]));
+    assert!(text.contains("Rules never run in 200 games"), "{text}");
     assert!(text.contains("Choices made"), "{text}");
     assert!(text.contains("never asked in 200 games"), "{text}");
     assert!(text.contains("let gift = choose p"), "{text}");
@@ -661,7 +682,36 @@ fn each_decision_statement_counts_its_options_and_one_never_asked_is_listed() {
     }
     let merged = run(&["sim", "merge", "--json", &files[0], &files[1]]);
     assert_eq!(code(&merged), 0, "{}", stderr(&merged));
-    assert_eq!(json(&merged)["choices"], doc["choices"]);
+    let merged = json(&merged);
+    assert_eq!(merged["choices"], doc["choices"]);
+    assert_eq!(merged["blocks_run"], doc["blocks_run"]);
+    assert_eq!(merged["never_ran"], doc["never_ran"]);
+}
+
+#[test]
+fn statements_are_placed_as_diagnostics_place_them() {
+    // Sites count lines in one pass per file; they must agree with `SourceMap::line_col`.
+    let program = program("rules/endgame.rules");
+    let spans = meeple::sim::choices::decision_spans(&program);
+    let sites = meeple::sim::choices::decision_sites(&program);
+    assert!(spans.len() > 10, "EndGame asks often");
+    for (span, site) in spans.iter().zip(&sites) {
+        let (line, column) = program.sources.line_col(*span);
+        let file = &program.sources.file(span.file).name;
+        assert_eq!(site.at, format!("{file}:{line}:{column}"));
+    }
+    let ids = meeple::sim::coverage::rule_block_ids(&program);
+    let blocks = meeple::sim::coverage::rule_blocks(&program);
+    assert_eq!(ids.len(), blocks.len());
+    for (id, block) in ids.iter().zip(&blocks) {
+        let span = program.block(*id).stmts[0].span;
+        let (line, column) = program.sources.line_col(span);
+        assert!(
+            block.at.ends_with(&format!(":{line}:{column}")),
+            "{}",
+            block.at
+        );
+    }
 }
 
 // ---------------------------------------------------------------------------- statistics
@@ -697,6 +747,7 @@ fn two_seat_meta(games: u64, actions: &[&str]) -> meeple::sim::Meta {
         action_names: actions.iter().map(|a| a.to_string()).collect(),
         max_decisions: default_max_decisions(),
         decision_sites: vec![],
+        rule_blocks: vec![],
     }
 }
 
@@ -721,7 +772,7 @@ fn the_report_counts_sole_shared_and_nobody_wins_apart() {
         record(2, vec![0, 1], vec![3, 3], 30),
         record(3, vec![], vec![0, 0], 40),
     ];
-    let r = meeple::sim::Report::new(meta, &records, &ChoiceTotals::default());
+    let r = meeple::sim::Report::new(meta, &records, &Counts::default());
     assert_eq!((r.wins[0].win.count, r.wins[0].win.of), (2, 4));
     assert_eq!((r.wins[1].win.count, r.wins[1].shared), (0, 1));
     assert_eq!((r.shared_wins, r.nobody_wins), (1, 1));
@@ -976,8 +1027,8 @@ fn two_seat_records(n: u64, p1_wins: u64) -> Vec<GameRecord> {
 fn the_difference_of_two_win_rates_has_newcombes_interval_by_hand() {
     let meta = two_seat_meta(10, &["go"]);
     let (ra, rb) = (two_seat_records(10, 2), two_seat_records(10, 5));
-    let a = meeple::sim::Report::new(meta.clone(), &ra, &ChoiceTotals::default());
-    let b = meeple::sim::Report::new(meta, &rb, &ChoiceTotals::default());
+    let a = meeple::sim::Report::new(meta.clone(), &ra, &Counts::default());
+    let b = meeple::sim::Report::new(meta, &rb, &Counts::default());
     let c = meeple::sim::CompareReport::new(a, &ra, b, &rb).comparison;
     let close = |x: f64, y: f64| (x - y).abs() < 5e-5;
     // P1: 2 of 10 in A, 5 of 10 in B. z² = 3.8415, 1 + z²/10 = 1.38415.

@@ -95,7 +95,7 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     let bar = progress_bar(sides * batch.len());
     let threads = args.threads.map(|t| t as usize);
     let play = |s: &Side| run_batch(&s.program, &batch, threads, &|| bar.inc(1));
-    let Played { records, choices } = match play(&a) {
+    let Played { records, counts } = match play(&a) {
         Ok(r) => r,
         Err(e) => return Ok(fail(&format!("cannot start the worker threads: {e}"))),
     };
@@ -108,13 +108,13 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     };
     bar.finish_and_clear();
 
-    let mut report = Report::new(a.meta, &records, &choices);
+    let mut report = Report::new(a.meta, &records, &counts);
     if let Some((meta_b, played_b)) = against {
         let Played {
             records: records_b,
-            choices: choices_b,
+            counts: counts_b,
         } = played_b;
-        let report_b = Report::new(meta_b, &records_b, &choices_b);
+        let report_b = Report::new(meta_b, &records_b, &counts_b);
         let mut compared = CompareReport::new(report, &records, report_b, &records_b);
         if let Some(path) = &args.more.html {
             let sides = [
@@ -194,7 +194,8 @@ fn side(
         shard: batch.shard,
         action_names: program.actions.iter().map(|a| a.name.clone()).collect(),
         max_decisions: batch.max_decisions,
-        decision_sites: crate::sim::choices::decision_sites(&program).1,
+        decision_sites: crate::sim::choices::decision_sites(&program),
+        rule_blocks: crate::sim::coverage::rule_blocks(&program),
     };
     Ok(Ok(Side { program, meta }))
 }

@@ -122,6 +122,7 @@ impl Game {
             log: Vec::new(),
             history: Vec::new(),
             decisions: self.decisions,
+            ran: Default::default(),
         };
         self.redeal_into(plan, seed, &mut copy);
         copy

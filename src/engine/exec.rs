@@ -42,6 +42,39 @@ pub(crate) struct Frame {
     pub(super) cursors: Vec<Cursor>,
 }
 
+/// Which blocks of statements have run, by block id: empty (and never written) unless the game
+/// notes them ([`super::Mode::coverage`]). A copy starts empty, so that the games a bot
+/// imagines neither copy it nor count as the game played.
+#[derive(Debug, Default)]
+pub(super) struct BlocksRun(Vec<bool>);
+
+impl BlocksRun {
+    /// `blocks` blocks, none run yet (none noted at all if `blocks` is 0).
+    pub(super) fn new(blocks: usize) -> BlocksRun {
+        BlocksRun(vec![false; blocks])
+    }
+
+    /// Notes that `block` has begun to run: called where a block is entered with its first
+    /// statement next (a call, a branch taken, a loop's pass), not at every statement.
+    #[inline]
+    fn note(&mut self, block: BlockId) {
+        if let Some(ran) = self.0.get_mut(block.index()) {
+            *ran = true;
+        }
+    }
+
+    /// The blocks run, if noted.
+    pub(super) fn get(&self) -> Option<&[bool]> {
+        (!self.0.is_empty()).then_some(self.0.as_slice())
+    }
+}
+
+impl Clone for BlocksRun {
+    fn clone(&self) -> BlocksRun {
+        BlocksRun::default()
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(super) struct Cursor {
     pub(super) block: BlockId,
@@ -286,6 +319,7 @@ impl Game {
 
     /// Starts `frame`, its locals already set, running `body`.
     fn push_filled_frame(&mut self, mut frame: Frame, body: BlockId) -> &mut Frame {
+        self.ran.note(body);
         frame.cursors.push(Cursor {
             block: body,
             pc: 0,
@@ -410,6 +444,7 @@ impl Game {
                 let c = self.eval_with(|ev, l| ev.bool(cond, l))?;
                 let next = if c { Some(*then) } else { *otherwise };
                 if let Some(b) = next {
+                    self.ran.note(b);
                     self.frame().cursors.push(Cursor {
                         block: b,
                         pc: 0,
@@ -446,6 +481,7 @@ impl Game {
                     ));
                 }
                 if n > 0 {
+                    self.ran.note(*body);
                     self.frame().cursors.push(Cursor {
                         block: *body,
                         pc: 0,
@@ -455,6 +491,7 @@ impl Game {
             }
             S::While { cond, body } => {
                 if self.eval_with(|ev, l| ev.bool(cond, l))? {
+                    self.ran.note(*body);
                     self.frame().cursors.push(Cursor {
                         block: *body,
                         pc: 0,
@@ -784,6 +821,7 @@ impl Game {
                         "add an arm `none { ... }` or `else { ... }`, or make sure the value is set",
                     ));
                 };
+                self.ran.note(block);
                 self.frame().cursors.push(Cursor {
                     block,
                     pc: 0,
@@ -905,6 +943,7 @@ impl Game {
                 }
                 if found {
                     cursor.pc = 0;
+                    self.ran.note(cursor.block);
                 } else {
                     frame.cursors.pop();
                 }
@@ -923,6 +962,7 @@ impl Game {
                         None => c.options[c.chosen.unwrap_or(0)].clone(),
                     };
                     cursor.pc = 0;
+                    self.ran.note(cursor.block);
                 } else if let Some(Cursor {
                     looping: Loop::Secret { choices, .. },
                     ..

@@ -127,6 +127,9 @@ pub struct Mode {
     pub record: bool,
     /// Check declared invariants after every decision.
     pub invariants: bool,
+    /// Note which blocks of statements ran ([`Game::blocks_run`]): `meeple sim`'s rules that
+    /// never ran.
+    pub coverage: bool,
 }
 
 impl Mode {
@@ -135,6 +138,7 @@ impl Mode {
         Mode {
             record: true,
             invariants: true,
+            coverage: false,
         }
     }
 
@@ -143,6 +147,15 @@ impl Mode {
         Mode {
             record: false,
             invariants: false,
+            coverage: false,
+        }
+    }
+
+    /// This mode, noting which blocks of statements run.
+    pub fn with_coverage(self) -> Mode {
+        Mode {
+            coverage: true,
+            ..self
         }
     }
 }
@@ -239,6 +252,8 @@ pub struct Game {
     log: Vec<LogEntry>,
     history: Vec<Record>,
     decisions: usize,
+    /// With [`Mode::coverage`]: which blocks have run, by block id.
+    ran: exec::BlocksRun,
 }
 
 impl Game {
@@ -316,6 +331,7 @@ impl Game {
             ));
         }
         let epoch = memo::Epoch::fresh();
+        let program_blocks = program.blocks.len();
         let game = Game {
             state: State {
                 players,
@@ -340,6 +356,7 @@ impl Game {
             log: Vec::new(),
             history: Vec::new(),
             decisions: 0,
+            ran: exec::BlocksRun::new(if mode.coverage { program_blocks } else { 0 }),
         };
         Ok(game)
     }
@@ -478,6 +495,12 @@ impl Game {
     /// The outcome, once the game is over.
     pub fn outcome(&self) -> Option<&Outcome> {
         self.outcome.as_ref()
+    }
+
+    /// Which blocks of statements have run in this game (by block id), if it was started with
+    /// [`Mode::coverage`]; a copy of a game (a bot's imagined one) notes none.
+    pub fn blocks_run(&self) -> Option<&[bool]> {
+        self.ran.get()
     }
 
     /// True once the game is over.

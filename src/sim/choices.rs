@@ -14,7 +14,8 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// The longest statement text a report shows; longer ones end in `…`.
 const TEXT_WIDTH: usize = 72;
 
-/// A statement that asks a player: where it is and how it reads.
+/// A statement of the rules (one that asks a player, or the first of a block): where it is and
+/// how it reads.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DecisionSite {
     /// `file:line:column` of the statement.
@@ -23,9 +24,9 @@ pub struct DecisionSite {
     pub text: String,
 }
 
-/// Every `choose`, `ask` and `secretly` statement of the program, in source order: their
-/// spans (sorted, to find a pending decision's site by binary search) and how they read.
-pub fn decision_sites(program: &Program) -> (Vec<Span>, Vec<DecisionSite>) {
+/// The spans of every `choose`, `ask` and `secretly` statement of the program, sorted: what a
+/// pending decision's span is looked up in.
+pub fn decision_spans(program: &Program) -> Vec<Span> {
     let mut spans: Vec<Span> = program
         .blocks
         .iter()
@@ -40,17 +41,48 @@ pub fn decision_sites(program: &Program) -> (Vec<Span>, Vec<DecisionSite>) {
         .collect();
     spans.sort_unstable();
     spans.dedup();
-    let sites = spans
-        .iter()
-        .map(|&span| {
-            let (line, column) = program.sources.line_col(span);
-            DecisionSite {
-                at: format!("{}:{line}:{column}", program.sources.file(span.file).name),
-                text: first_line(program.sources.snippet(span)),
+    spans
+}
+
+/// Every `choose`, `ask` and `secretly` statement of the program, in source order.
+pub fn decision_sites(program: &Program) -> Vec<DecisionSite> {
+    sites(program, &decision_spans(program))
+}
+
+/// The statements at `spans` (sorted): their places and first lines. Lines are counted in one
+/// pass over each file, not from its start for every statement.
+pub(super) fn sites(program: &Program, spans: &[Span]) -> Vec<DecisionSite> {
+    let mut out = Vec::with_capacity(spans.len());
+    // (file, byte reached, its line, where that line starts)
+    let mut at: Option<(crate::diag::FileId, usize, usize, usize)> = None;
+    for &span in spans {
+        let file = program.sources.file(span.file);
+        let start = (span.start as usize).min(file.text.len());
+        let (mut pos, mut line, mut line_start) = match at {
+            Some((f, pos, line, line_start)) if f == span.file && pos <= start => {
+                (pos, line, line_start)
             }
-        })
-        .collect();
-    (spans, sites)
+            _ => (0, 1, 0),
+        };
+        for (i, b) in file.text.as_bytes()[pos..start].iter().enumerate() {
+            if *b == b'\n' {
+                line += 1;
+                line_start = pos + i + 1;
+            }
+        }
+        pos = start;
+        at = Some((span.file, pos, line, line_start));
+        let column = file
+            .text
+            .get(line_start..start)
+            .map_or(0, |l| l.chars().count())
+            + 1;
+        out.push(DecisionSite {
+            at: format!("{}:{line}:{column}", file.name),
+            text: first_line(program.sources.snippet(span)),
+        });
+    }
+    out
 }
 
 /// The first line of a statement, trimmed and cut to [`TEXT_WIDTH`] characters.

@@ -4,7 +4,7 @@
 use super::choices::ChoiceTotals;
 use super::compare::{CompareReport, COMPARE_SCHEMA};
 use super::report::{Report, SCHEMA};
-use super::run::GameRecord;
+use super::run::{Counts, GameRecord};
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -100,7 +100,10 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
     meta.shard = None;
     let mut seen = BTreeSet::new();
     let mut records: Vec<GameRecord> = Vec::new();
-    let mut choices = ChoiceTotals::new(meta.decision_sites.len());
+    let mut counts = Counts {
+        choices: ChoiceTotals::new(meta.decision_sites.len()),
+        blocks: vec![0; meta.rule_blocks.len()],
+    };
     for (name, report) in shards {
         let mut m = report.meta.clone();
         let shard = m.shard.take();
@@ -121,7 +124,10 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
         }
         records.extend(report.records.iter().flatten().cloned());
         // Each shard reports its own games' counts; the batch's are their sums.
-        choices.add(&report.choices.totals(&meta.decision_sites));
+        counts.add(&Counts {
+            choices: report.choices.totals(&meta.decision_sites),
+            blocks: report.blocks_run.clone(),
+        });
     }
     let missing: Vec<String> = (1..=count)
         .filter(|k| !seen.contains(k))
@@ -144,5 +150,5 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
             meta.games.saturating_sub(1)
         )));
     }
-    Ok((Report::new(meta, &records, &choices), records))
+    Ok((Report::new(meta, &records, &counts), records))
 }

@@ -2,13 +2,15 @@
 //! every core with their statistics (`meeple sim`).
 //!
 //! [`run`] plays a batch into per-game records, [`report`] computes the statistics from them
-//! ([`choices`] the answers each decision statement was given),
+//! ([`choices`] the answers each decision statement was given, [`coverage`] the rules that
+//! never ran),
 //! [`compare`] sets two batches side by side, [`text`] renders reports and comparisons as text
 //! and [`html`] as a page of charts,
 //! [`mod@merge`] combines shards, [`stats`] holds the arithmetic.
 
 pub mod choices;
 pub mod compare;
+pub mod coverage;
 pub mod html;
 pub mod merge;
 pub mod report;
@@ -20,7 +22,7 @@ pub use choices::ChoiceTotals;
 pub use compare::{CompareReport, Comparison, Difference, COMPARE_SCHEMA};
 pub use merge::{merge, merge_compared, parse_shard, parse_shard_doc, MergeError, ShardDoc};
 pub use report::{Meta, Report, SCHEMA};
-pub use run::{play_game, run_batch, Batch, Failure, GameRecord, Played, Shard};
+pub use run::{play_game, run_batch, Batch, Counts, Failure, GameRecord, Played, Shard};
 
 use crate::bots::{ask_bot, Bot, BotKind, RandomBot};
 use crate::engine::{Game, MoveError, RuntimeError, Viewer};

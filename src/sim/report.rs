@@ -2,8 +2,9 @@
 //! is the same whatever the thread count or sharding. Serialized as the `meeple-sim/1` JSON
 //! document (see `docs/sim.md`); rendered as text by [`super::text`].
 
-use super::choices::{ChoiceTotals, Choices, DecisionSite};
-use super::run::{GameRecord, Shard};
+use super::choices::{Choices, DecisionSite};
+use super::coverage::{never_ran, RuleBlock};
+use super::run::{Counts, GameRecord, Shard};
 use super::stats::{mean, median, percentile, sorted, Proportion};
 use crate::engine::Limits;
 use serde::{Deserialize, Serialize};
@@ -45,6 +46,10 @@ pub struct Meta {
     /// (documents written before these were counted have none).
     #[serde(default)]
     pub decision_sites: Vec<DecisionSite>,
+    /// Every non-empty block of statements other than actions' bodies, in source order, named
+    /// by its first statement (documents written before blocks were counted have none).
+    #[serde(default)]
+    pub rule_blocks: Vec<RuleBlock>,
 }
 
 /// The engine's decision limit, which `--max-decisions` replaces.
@@ -249,6 +254,13 @@ pub struct Report {
     /// Which option each decision statement was answered with, and the statements never asked.
     #[serde(default)]
     pub choices: Choices,
+    /// In how many games each of `rule_blocks` ran, over every game played.
+    #[serde(default)]
+    pub blocks_run: Vec<u64>,
+    /// The blocks that ran in no game, each by its first statement, leaving out those inside
+    /// a block that never ran either.
+    #[serde(default)]
+    pub never_ran: Vec<DecisionSite>,
     /// Legal options per decision.
     pub branching: Branching,
     /// Every game in which a rule failed, in game order.
@@ -259,9 +271,10 @@ pub struct Report {
 }
 
 impl Report {
-    /// Computes the report of `records`, which must be sorted by game index, and of the options
-    /// taken at the program's decision statements (`choices`, by `meta.decision_sites`).
-    pub fn new(meta: Meta, records: &[GameRecord], choices: &ChoiceTotals) -> Report {
+    /// Computes the report of `records`, which must be sorted by game index, and of `counts`:
+    /// the options taken at the program's decision statements (by `meta.decision_sites`) and
+    /// the blocks run (by `meta.rule_blocks`).
+    pub fn new(meta: Meta, records: &[GameRecord], counts: &Counts) -> Report {
         let finished: Vec<&GameRecord> = records.iter().filter(|r| r.finished()).collect();
         let n = finished.len() as u64;
         let players = meta.players as usize;
@@ -367,7 +380,10 @@ impl Report {
             .map(|a| a.name.clone())
             .collect();
 
-        let choices = Choices::new(&meta.decision_sites, choices);
+        let choices = Choices::new(&meta.decision_sites, &counts.choices);
+        let mut blocks_run = counts.blocks.clone();
+        blocks_run.resize(meta.rule_blocks.len(), 0);
+        let never_ran = never_ran(&meta.rule_blocks, &blocks_run);
 
         let decisions: u64 = records.iter().map(|r| r.decisions).sum();
         let options: u64 = records.iter().map(|r| r.options).sum();
@@ -414,6 +430,8 @@ impl Report {
             actions,
             never_taken,
             choices,
+            blocks_run,
+            never_ran,
             branching,
             failures,
             records: None,

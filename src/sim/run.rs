@@ -2,9 +2,11 @@
 //! each game leaves one small [`GameRecord`]. Records come back in game order whatever the
 //! number of threads, so everything computed from them is the same for any thread count.
 
-use super::choices::{decision_sites, ChoiceTotals, Tally};
+use super::choices::{decision_spans, ChoiceTotals, Tally};
+use super::coverage::rule_block_ids;
 use crate::bots::{BotKind, Policy};
 use crate::engine::{Game, Limits, Mode, MoveError, RuntimeError};
+use crate::ir::BlockId;
 use crate::ir::Program;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -149,12 +151,14 @@ impl GameRecord {
 }
 
 /// Plays game `index` of `batch` to its end on the fast path and records it, counting the
-/// options its decision statements were answered with in `tally`.
+/// options its decision statements were answered with in `tally`, and adding 1 to `ran` (by
+/// block id) for each block of statements the game ran.
 pub fn play_game(
     program: &Arc<Program>,
     batch: &Batch,
     index: u64,
     tally: &mut Tally<'_>,
+    ran: &mut [u64],
 ) -> GameRecord {
     let seed = batch.seed_of(index);
     let mut record = GameRecord {
@@ -178,7 +182,7 @@ pub fn play_game(
         batch.players,
         seed,
         limits,
-        Mode::playout(),
+        Mode::playout().with_coverage(),
     ) {
         Ok(g) => g,
         Err(e) => {
@@ -186,6 +190,24 @@ pub fn play_game(
             return record;
         }
     };
+    play_to_end(program, batch, &mut game, &mut record, tally);
+    if let Some(blocks) = game.blocks_run() {
+        for (n, r) in ran.iter_mut().zip(blocks) {
+            *n += u64::from(*r);
+        }
+    }
+    record
+}
+
+/// Plays `game` on to its end, or to a rule that fails, into `record`.
+fn play_to_end(
+    program: &Program,
+    batch: &Batch,
+    game: &mut Game,
+    record: &mut GameRecord,
+    tally: &mut Tally<'_>,
+) {
+    let seed = record.seed;
     let mut bots: Vec<Box<dyn Policy + Send>> = batch
         .bots
         .iter()
@@ -194,12 +216,12 @@ pub fn play_game(
         .collect();
     while let Some(seat) = game.to_decide() {
         let count = game.option_count(seat);
-        let index = bots[seat as usize].decide(&game, seat);
+        let index = bots[seat as usize].decide(game, seat);
         // Looked up before the move, counted once it stands: a move that fails did not happen.
         let action = game
             .option_action(seat, index)
             .and_then(|name| program.actions.iter().position(|a| a.name == name));
-        let choice = tally.entry(&game, seat, index);
+        let choice = tally.entry(game, seat, index);
         let number = record.decisions + 1;
         match game.play(seat, index) {
             Ok(()) => {
@@ -212,7 +234,7 @@ pub fn play_game(
             }
             Err(MoveError::Runtime(e)) => {
                 record.failure = Some(failure(program, number, &e));
-                return record;
+                return;
             }
             Err(e) => {
                 record.failure = Some(Failure {
@@ -223,7 +245,7 @@ pub fn play_game(
                         .decision_span()
                         .map_or_else(String::new, |s| location(program, s)),
                 });
-                return record;
+                return;
             }
         }
         record.decisions = number;
@@ -235,7 +257,6 @@ pub fn play_game(
         record.scores = o.scores.clone();
         record.reason = o.reason.clone();
     }
-    record
 }
 
 /// `file:line:column` of a span.
@@ -253,31 +274,64 @@ fn failure(program: &Program, decision: u64, e: &RuntimeError) -> Failure {
     }
 }
 
-/// One worker's copy of the program and its tally, which it adds to the batch's sums when
-/// it is dropped (when the worker has played its share).
+/// One worker's copy of the program and its counts, which it adds to the batch's sums when it
+/// is dropped (when the worker has played its share).
 struct Worker<'s> {
     program: Arc<Program>,
     tally: Tally<'s>,
-    sums: &'s Mutex<ChoiceTotals>,
+    /// Games in which each block of statements ran, by block id.
+    ran: Vec<u64>,
+    /// The blocks a report looks at, in its order ([`rule_block_ids`]).
+    blocks: &'s [BlockId],
+    sums: &'s Mutex<Counts>,
 }
 
 impl Drop for Worker<'_> {
     fn drop(&mut self) {
-        let mine = self.tally.totals();
+        let mine = Counts {
+            choices: self.tally.totals(),
+            blocks: self
+                .blocks
+                .iter()
+                .map(|b| self.ran.get(b.index()).copied().unwrap_or(0))
+                .collect(),
+        };
         let mut sums = self.sums.lock().unwrap_or_else(PoisonError::into_inner);
         sums.add(&mine);
     }
 }
 
-/// What a batch left: one record a game, in game order, and the options its decision
-/// statements were answered with.
+/// What a batch's games added up to besides their records: sums, the same whichever worker
+/// played which game.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Counts {
+    /// The options taken at each `choose`, `ask` and `secretly`, by site
+    /// ([`super::choices::decision_sites`]).
+    pub choices: ChoiceTotals,
+    /// In how many games each block of statements ran, by [`rule_block_ids`] order.
+    pub blocks: Vec<u64>,
+}
+
+impl Counts {
+    /// Adds `other`'s counts to these.
+    pub fn add(&mut self, other: &Counts) {
+        self.choices.add(&other.choices);
+        if self.blocks.len() < other.blocks.len() {
+            self.blocks.resize(other.blocks.len(), 0);
+        }
+        for (mine, theirs) in self.blocks.iter_mut().zip(&other.blocks) {
+            *mine += theirs;
+        }
+    }
+}
+
+/// What a batch left: one record a game, in game order, and its counts.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Played {
     /// One record a game, sorted by game index.
     pub records: Vec<GameRecord>,
-    /// The options taken at each `choose`, `ask` and `secretly`, by site
-    /// ([`decision_sites`]).
-    pub choices: ChoiceTotals,
+    /// The options taken and the blocks run, summed over the games.
+    pub counts: Counts,
 }
 
 /// Plays every game of `batch` on `threads` threads (all cores if `None`), calling `progress`
@@ -288,11 +342,15 @@ pub fn run_batch(
     threads: Option<usize>,
     progress: &(dyn Fn() + Sync),
 ) -> Result<Played, rayon::ThreadPoolBuildError> {
-    let (sites, _) = decision_sites(program);
+    let sites = decision_spans(program);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.unwrap_or(0))
         .build()?;
-    let sums = Mutex::new(ChoiceTotals::new(sites.len()));
+    let blocks = rule_block_ids(program);
+    let sums = Mutex::new(Counts {
+        choices: ChoiceTotals::new(sites.len()),
+        blocks: vec![0; blocks.len()],
+    });
     let mut records: Vec<GameRecord> = pool.install(|| {
         (0..batch.len())
             .into_par_iter()
@@ -305,17 +363,19 @@ pub fn run_batch(
                 || Worker {
                     program: Arc::new(Program::clone(program)),
                     tally: Tally::new(&sites),
+                    ran: vec![0; program.blocks.len()],
+                    blocks: &blocks,
                     sums: &sums,
                 },
                 |w, j| {
-                    let r = play_game(&w.program, batch, batch.game(j), &mut w.tally);
+                    let r = play_game(&w.program, batch, batch.game(j), &mut w.tally, &mut w.ran);
                     progress();
                     r
                 },
             )
             .collect()
     });
-    let choices = sums.into_inner().unwrap_or_else(PoisonError::into_inner);
+    let counts = sums.into_inner().unwrap_or_else(PoisonError::into_inner);
     records.sort_by_key(|r| r.index);
-    Ok(Played { records, choices })
+    Ok(Played { records, counts })
 }

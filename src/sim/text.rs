@@ -250,12 +250,30 @@ fn actions(out: &mut String, r: &Report) {
         out.push('\n');
     }
     choices(out, r);
+    never_ran(out, r);
     let b = &r.branching;
     let _ = writeln!(
         out,
         "Branching: {:.2} legal options per decision on average, at most {} ({} decisions)\n",
         b.mean, b.max, b.decisions
     );
+}
+
+/// The blocks of statements no game ran, by their first statement.
+fn never_ran(out: &mut String, r: &Report) {
+    if r.never_ran.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "Rules never run in {} (each block by its first statement; the blocks inside it are not \
+         listed again):",
+        games(r.played)
+    );
+    for site in &r.never_ran {
+        let _ = writeln!(out, "  {}  {}", site.at, site.text);
+    }
+    out.push('\n');
 }
 
 /// Each decision statement's answers, the most taken options first; the statements no game

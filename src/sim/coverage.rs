@@ -1,0 +1,141 @@
+//! The rules that never ran in a batch: every block of statements (an effect's or phase's
+//! body, a branch of `if` or `match`, a loop's body, what follows a `secretly`) that no game
+//! entered, named by its first statement. The engine notes the blocks a game runs
+//! ([`crate::engine::Mode::coverage`]); each worker adds up in how many of its games each ran.
+
+use super::choices::{sites, DecisionSite};
+use crate::ir::{BlockId, Program, StmtKind};
+use serde::{Deserialize, Serialize};
+
+/// A block of statements a report looks at: where its first statement is, how it reads, and
+/// the block it lies in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RuleBlock {
+    /// `file:line:column` of its first statement.
+    pub at: String,
+    /// That statement's first line.
+    pub text: String,
+    /// The block it lies in (an index into the same list), if any: a block inside one that
+    /// never ran is not reported again.
+    pub inside: Option<usize>,
+}
+
+/// Every non-empty block of the program other than actions' bodies (an action never taken is
+/// reported as such), in source order (by their first statements).
+pub fn rule_block_ids(program: &Program) -> Vec<BlockId> {
+    let action_bodies: Vec<usize> = program.actions.iter().map(|a| a.body.index()).collect();
+    let mut kept: Vec<usize> = (0..program.blocks.len())
+        .filter(|&b| !program.blocks[b].stmts.is_empty() && !action_bodies.contains(&b))
+        .collect();
+    kept.sort_by_key(|&b| program.blocks[b].stmts[0].span);
+    kept.into_iter().map(|b| BlockId(b as u32)).collect()
+}
+
+/// How a report names the blocks of [`rule_block_ids`], in the same order.
+pub fn rule_blocks(program: &Program) -> Vec<RuleBlock> {
+    let ids = rule_block_ids(program);
+    let mut parent: Vec<Option<usize>> = vec![None; program.blocks.len()];
+    for (b, block) in program.blocks.iter().enumerate() {
+        for stmt in &block.stmts {
+            for child in children(&stmt.kind) {
+                if let Some(p) = parent.get_mut(child.index()) {
+                    *p = Some(b);
+                }
+            }
+        }
+    }
+    let mut position = vec![None; program.blocks.len()];
+    for (i, b) in ids.iter().enumerate() {
+        position[b.index()] = Some(i);
+    }
+    let spans: Vec<_> = ids
+        .iter()
+        .map(|b| program.blocks[b.index()].stmts[0].span)
+        .collect();
+    sites(program, &spans)
+        .into_iter()
+        .zip(&ids)
+        .map(|(DecisionSite { at, text }, b)| RuleBlock {
+            at,
+            text,
+            inside: parent[b.index()].and_then(|p| position[p]),
+        })
+        .collect()
+}
+
+/// The blocks a statement runs.
+fn children(kind: &StmtKind) -> Vec<BlockId> {
+    match kind {
+        StmtKind::If {
+            then, otherwise, ..
+        } => std::iter::once(*then).chain(*otherwise).collect(),
+        StmtKind::For { body, .. }
+        | StmtKind::Repeat { body, .. }
+        | StmtKind::While { body, .. } => {
+            vec![*body]
+        }
+        StmtKind::Secretly { then, .. } => vec![*then],
+        StmtKind::Match {
+            arms,
+            none,
+            otherwise,
+            ..
+        } => arms
+            .iter()
+            .flatten()
+            .chain(none)
+            .chain(otherwise)
+            .copied()
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The blocks that never ran, given in how many games each ran (aligned with `blocks`): those
+/// inside a block that did run, or inside none.
+pub fn never_ran(blocks: &[RuleBlock], ran: &[u64]) -> Vec<DecisionSite> {
+    blocks
+        .iter()
+        .enumerate()
+        .filter(|(i, b)| {
+            ran.get(*i).copied().unwrap_or(0) == 0
+                && b.inside
+                    .is_none_or(|p| ran.get(p).copied().unwrap_or(0) > 0)
+        })
+        .map(|(_, b)| DecisionSite {
+            at: b.at.clone(),
+            text: b.text.clone(),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_block_inside_one_that_never_ran_is_not_reported_again() {
+        let block = |at: &str, inside: Option<usize>| RuleBlock {
+            at: at.into(),
+            text: String::new(),
+            inside,
+        };
+        let blocks = [
+            block("a:1:1", None),
+            block("a:2:3", Some(0)),
+            block("a:5:3", Some(0)),
+            block("a:6:5", Some(2)),
+        ];
+        // The outer block ran; the second never did; the third never did, nor the fourth in it.
+        let never: Vec<String> = never_ran(&blocks, &[4, 0, 0, 0])
+            .into_iter()
+            .map(|s| s.at)
+            .collect();
+        assert_eq!(never, ["a:2:3", "a:5:3"]);
+        let never: Vec<String> = never_ran(&blocks, &[4, 2, 1, 0])
+            .into_iter()
+            .map(|s| s.at)
+            .collect();
+        assert_eq!(never, ["a:6:5"]);
+    }
+}
