@@ -381,6 +381,23 @@ fn repl_session_through_stdin() {
 }
 
 #[test]
+fn a_word_that_is_no_move_points_to_the_commands_unless_a_move_is_close() {
+    let o = meeple(
+        &["play", GAME, "--seed", "7"],
+        &script(&["view", "chaet", "2 3", "quit"]),
+    );
+    let out = stdout(&o);
+    let hint = "Nor is it a command: `help` lists them (`state` shows the game).";
+    assert!(
+        out.contains(&format!("`view` is not allowed: there is no action `view` now; the actions are honest, cheat\n{hint}")),
+        "{out}"
+    );
+    // `chaet` is close to `cheat`, and `2 3` is no single word: no hint for either.
+    assert!(out.contains("did you mean `cheat`?\nP1>"), "{out}");
+    assert_eq!(out.matches(hint).count(), 1, "{out}");
+}
+
+#[test]
 fn repl_secret_choices_pass_the_device_and_bots_move() {
     let input = script(&[
         "2", "1", "log", "3", "why 4", "#4", "#2", "why 1", "undo", "quit",

@@ -70,7 +70,8 @@ impl Session {
             Ok(l) => l,
             Err(msg) => {
                 self.refused_now = true;
-                return writeln!(out, "{msg}");
+                writeln!(out, "{msg}")?;
+                return point_to_commands(typed, &msg, out);
             }
         };
         match self.game.apply_label(seat, &label) {
@@ -84,7 +85,11 @@ impl Session {
             }
             Err(e) => {
                 self.refused_now = true;
-                writeln!(out, "{e}")
+                writeln!(out, "{e}")?;
+                match &e {
+                    MoveError::Illegal { reason, .. } => point_to_commands(typed, reason, out),
+                    _ => Ok(()),
+                }
             }
         }
     }
@@ -260,4 +265,20 @@ pub(crate) fn plural(n: usize, word: &str) -> String {
     } else {
         format!("{n} {word}s")
     }
+}
+
+/// After a refused move: a lone word that names no move, nor one close to it, may be a command
+/// guessed (`view`, `show`), so say where the commands are.
+fn point_to_commands(typed: &str, refusal: &str, out: &mut dyn Write) -> io::Result<()> {
+    let word = typed.split_whitespace().count() == 1
+        && !typed
+            .trim()
+            .starts_with(|c: char| c.is_ascii_digit() || c == '#');
+    if word && !refusal.contains("did you mean") {
+        writeln!(
+            out,
+            "Nor is it a command: `help` lists them (`state` shows the game)."
+        )?;
+    }
+    Ok(())
 }
