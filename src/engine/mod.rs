@@ -594,10 +594,15 @@ impl Game {
     /// The action that option `index` of `seat`'s turn would take, by name (`None` if the
     /// pending decision is not `seat`'s turn). Allocates nothing.
     pub fn option_action(&self, seat: u8, index: usize) -> Option<&str> {
+        let a = self.option_action_id(seat, index)?;
+        Some(self.program.actions[a.index()].name.as_str())
+    }
+
+    /// [`Game::option_action`] as the action's id (its index in the program's actions).
+    pub fn option_action_id(&self, seat: u8, index: usize) -> Option<ir::ActionId> {
         match &self.pending {
             Some(Pending::Turn(t)) if t.player == seat && index < t.moves.len() => {
-                let (a, _) = t.get(&self.program, index);
-                Some(self.program.actions[a.index()].name.as_str())
+                Some(t.get(&self.program, index).0)
             }
             _ => None,
         }

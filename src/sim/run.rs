@@ -218,9 +218,7 @@ fn play_to_end(
         let count = game.option_count(seat);
         let index = bots[seat as usize].decide(game, seat);
         // Looked up before the move, counted once it stands: a move that fails did not happen.
-        let action = game
-            .option_action(seat, index)
-            .and_then(|name| program.actions.iter().position(|a| a.name == name));
+        let action = game.option_action_id(seat, index).map(|a| a.index());
         let choice = tally.entry(game, seat, index);
         let number = record.decisions + 1;
         match game.play(seat, index) {
