@@ -707,9 +707,9 @@ fn statements_are_placed_as_diagnostics_place_them() {
         let span = program.block(*id).stmts[0].span;
         let (line, column) = program.sources.line_col(span);
         assert!(
-            block.at.ends_with(&format!(":{line}:{column}")),
+            block.site.at.ends_with(&format!(":{line}:{column}")),
             "{}",
-            block.at
+            block.site.at
         );
     }
 }

@@ -94,6 +94,34 @@ impl SourceMap {
             .unwrap_or("")
     }
 
+    /// [`SourceMap::line_col`] of each of `spans`, which must be sorted: lines are counted in
+    /// one pass over each file, not from its start for every span.
+    pub fn line_cols(&self, spans: &[Span]) -> Vec<(usize, usize)> {
+        let mut out = Vec::with_capacity(spans.len());
+        // (file, byte reached, its line, where that line starts)
+        let mut at: Option<(FileId, usize, usize, usize)> = None;
+        for &span in spans {
+            let text = &self.file(span.file).text;
+            let start = (span.start as usize).min(text.len());
+            let (pos, mut line, mut line_start) = match at {
+                Some((f, pos, line, line_start)) if f == span.file && pos <= start => {
+                    (pos, line, line_start)
+                }
+                _ => (0, 1, 0),
+            };
+            for (i, b) in text.as_bytes()[pos..start].iter().enumerate() {
+                if *b == b'\n' {
+                    line += 1;
+                    line_start = pos + i + 1;
+                }
+            }
+            at = Some((span.file, start, line, line_start));
+            let column = text.get(line_start..start).map_or(0, |l| l.chars().count()) + 1;
+            out.push((line, column));
+        }
+        out
+    }
+
     /// 1-based line and column of a span's start.
     pub fn line_col(&self, span: Span) -> (usize, usize) {
         let text = &self.file(span.file).text;
@@ -365,5 +393,26 @@ impl miette::Diagnostic for Rendered {
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = miette::LabeledSpan> + '_>> {
         Some(Box::new(self.labels.iter().cloned()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_placed_together_are_placed_as_one_at_a_time() {
+        let mut sources = SourceMap::default();
+        let a = sources.add("a.rules", "one\ntwo é\r\n  three\n\nfive");
+        let b = sources.add("b.rules", "x\ny");
+        let mut spans: Vec<Span> = [0, 4, 8, 14, 20, 22]
+            .iter()
+            .map(|&i| Span::new(a, i, i))
+            .chain([Span::new(b, 0, 0), Span::new(b, 2, 3)])
+            .collect();
+        spans.sort();
+        let one_by_one: Vec<(usize, usize)> = spans.iter().map(|s| sources.line_col(*s)).collect();
+        assert_eq!(sources.line_cols(&spans), one_by_one);
+        assert_eq!(one_by_one[3], (3, 3), "`three`, after two spaces");
     }
 }

@@ -1,28 +1,16 @@
 //! Which option each `choose`, `ask` and `secretly` statement was answered with, over a batch:
-//! the statements found once in the program ([`DecisionSite`]), each worker's answers counted
+//! the statements found once in the program ([`Site`]s), each worker's answers counted
 //! by site and option ([`Tally`]: an option is named once per worker, not per decision), added
 //! up ([`ChoiceTotals`], a sum, so the same for any number of threads or shards), and the
 //! batch's report of them with the statements no game ever asked ([`Choices`]).
 
+use super::sites::{sites, Site};
 use crate::diag::Span;
 use crate::engine::{DecisionKind, Game};
 use crate::ir::{Program, StmtKind};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
-
-/// The longest statement text a report shows; longer ones end in `…`.
-const TEXT_WIDTH: usize = 72;
-
-/// A statement of the rules (one that asks a player, or the first of a block): where it is and
-/// how it reads.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct DecisionSite {
-    /// `file:line:column` of the statement.
-    pub at: String,
-    /// Its first line, trimmed (cut at 72 characters).
-    pub text: String,
-}
 
 /// The spans of every `choose`, `ask` and `secretly` statement of the program, sorted: what a
 /// pending decision's span is looked up in.
@@ -45,54 +33,8 @@ pub fn decision_spans(program: &Program) -> Vec<Span> {
 }
 
 /// Every `choose`, `ask` and `secretly` statement of the program, in source order.
-pub fn decision_sites(program: &Program) -> Vec<DecisionSite> {
+pub fn decision_sites(program: &Program) -> Vec<Site> {
     sites(program, &decision_spans(program))
-}
-
-/// The statements at `spans` (sorted): their places and first lines. Lines are counted in one
-/// pass over each file, not from its start for every statement.
-pub(super) fn sites(program: &Program, spans: &[Span]) -> Vec<DecisionSite> {
-    let mut out = Vec::with_capacity(spans.len());
-    // (file, byte reached, its line, where that line starts)
-    let mut at: Option<(crate::diag::FileId, usize, usize, usize)> = None;
-    for &span in spans {
-        let file = program.sources.file(span.file);
-        let start = (span.start as usize).min(file.text.len());
-        let (mut pos, mut line, mut line_start) = match at {
-            Some((f, pos, line, line_start)) if f == span.file && pos <= start => {
-                (pos, line, line_start)
-            }
-            _ => (0, 1, 0),
-        };
-        for (i, b) in file.text.as_bytes()[pos..start].iter().enumerate() {
-            if *b == b'\n' {
-                line += 1;
-                line_start = pos + i + 1;
-            }
-        }
-        pos = start;
-        at = Some((span.file, pos, line, line_start));
-        let column = file
-            .text
-            .get(line_start..start)
-            .map_or(0, |l| l.chars().count())
-            + 1;
-        out.push(DecisionSite {
-            at: format!("{}:{line}:{column}", file.name),
-            text: first_line(program.sources.snippet(span)),
-        });
-    }
-    out
-}
-
-/// The first line of a statement, trimmed and cut to [`TEXT_WIDTH`] characters.
-fn first_line(source: &str) -> String {
-    let line = source.lines().next().unwrap_or("").trim();
-    if line.chars().count() <= TEXT_WIDTH {
-        return line.to_string();
-    }
-    let cut: String = line.chars().take(TEXT_WIDTH - 1).collect();
-    format!("{}…", cut.trim_end())
 }
 
 /// Each statement's options with the times they were taken, by site: what a batch (or each
@@ -246,12 +188,12 @@ pub struct Choices {
     pub answered: Vec<SiteChoices>,
     /// The statements no game asked (`file:line:column` and first line): never reached, or
     /// never with two options or more to choose from.
-    pub never_asked: Vec<DecisionSite>,
+    pub never_asked: Vec<Site>,
 }
 
 impl Choices {
     /// Each site's totals, with the sites nobody answered listed apart.
-    pub fn new(sites: &[DecisionSite], totals: &ChoiceTotals) -> Choices {
+    pub fn new(sites: &[Site], totals: &ChoiceTotals) -> Choices {
         let mut choices = Choices::default();
         let none = BTreeMap::new();
         for (i, site) in sites.iter().enumerate() {
@@ -282,7 +224,7 @@ impl Choices {
     }
 
     /// The totals these choices were made from (a shard's, to merge), by `sites`.
-    pub fn totals(&self, sites: &[DecisionSite]) -> ChoiceTotals {
+    pub fn totals(&self, sites: &[Site]) -> ChoiceTotals {
         let mut totals = ChoiceTotals::new(sites.len());
         for answered in &self.answered {
             if let Some(i) = sites.iter().position(|s| s.at == answered.at) {
@@ -300,20 +242,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_long_statement_is_cut_and_a_short_one_kept() {
-        assert_eq!(
-            first_line("  let x = choose p \"Pick\" from xs\n  more"),
-            "let x = choose p \"Pick\" from xs"
-        );
-        let long = format!("choose p \"{}\" from xs", "a".repeat(100));
-        let cut = first_line(&long);
-        assert_eq!(cut.chars().count(), TEXT_WIDTH);
-        assert!(cut.ends_with('…'));
-    }
-
-    #[test]
     fn counts_add_up_by_site_and_a_site_nobody_answered_is_listed_apart() {
-        let site = |at: &str| DecisionSite {
+        let site = |at: &str| Site {
             at: at.into(),
             text: String::new(),
         };

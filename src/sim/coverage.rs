@@ -3,7 +3,7 @@
 //! entered, named by its first statement. The engine notes the blocks a game runs
 //! ([`crate::engine::Mode::coverage`]); each worker adds up in how many of its games each ran.
 
-use super::choices::{sites, DecisionSite};
+use super::sites::{sites, Site};
 use crate::ir::{BlockId, Program, StmtKind};
 use serde::{Deserialize, Serialize};
 
@@ -11,10 +11,9 @@ use serde::{Deserialize, Serialize};
 /// the block it lies in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RuleBlock {
-    /// `file:line:column` of its first statement.
-    pub at: String,
-    /// That statement's first line.
-    pub text: String,
+    /// Its first statement.
+    #[serde(flatten)]
+    pub site: Site,
     /// The block it lies in (an index into the same list), if any: a block inside one that
     /// never ran is not reported again.
     pub inside: Option<usize>,
@@ -55,9 +54,8 @@ pub fn rule_blocks(program: &Program) -> Vec<RuleBlock> {
     sites(program, &spans)
         .into_iter()
         .zip(&ids)
-        .map(|(DecisionSite { at, text }, b)| RuleBlock {
-            at,
-            text,
+        .map(|(site, b)| RuleBlock {
+            site,
             inside: parent[b.index()].and_then(|p| position[p]),
         })
         .collect()
@@ -93,7 +91,7 @@ fn children(kind: &StmtKind) -> Vec<BlockId> {
 
 /// The blocks that never ran, given in how many games each ran (aligned with `blocks`): those
 /// inside a block that did run, or inside none.
-pub fn never_ran(blocks: &[RuleBlock], ran: &[u64]) -> Vec<DecisionSite> {
+pub fn never_ran(blocks: &[RuleBlock], ran: &[u64]) -> Vec<Site> {
     blocks
         .iter()
         .enumerate()
@@ -102,10 +100,7 @@ pub fn never_ran(blocks: &[RuleBlock], ran: &[u64]) -> Vec<DecisionSite> {
                 && b.inside
                     .is_none_or(|p| ran.get(p).copied().unwrap_or(0) > 0)
         })
-        .map(|(_, b)| DecisionSite {
-            at: b.at.clone(),
-            text: b.text.clone(),
-        })
+        .map(|(_, b)| b.site.clone())
         .collect()
 }
 
@@ -116,8 +111,10 @@ mod tests {
     #[test]
     fn a_block_inside_one_that_never_ran_is_not_reported_again() {
         let block = |at: &str, inside: Option<usize>| RuleBlock {
-            at: at.into(),
-            text: String::new(),
+            site: Site {
+                at: at.into(),
+                text: String::new(),
+            },
             inside,
         };
         let blocks = [

@@ -15,6 +15,7 @@ pub mod html;
 pub mod merge;
 pub mod report;
 pub mod run;
+pub mod sites;
 pub mod stats;
 pub mod text;
 

@@ -2,9 +2,10 @@
 //! is the same whatever the thread count or sharding. Serialized as the `meeple-sim/1` JSON
 //! document (see `docs/sim.md`); rendered as text by [`super::text`].
 
-use super::choices::{Choices, DecisionSite};
+use super::choices::Choices;
 use super::coverage::{never_ran, RuleBlock};
 use super::run::{Counts, GameRecord, Shard};
+use super::sites::Site;
 use super::stats::{mean, median, percentile, sorted, Proportion};
 use crate::engine::Limits;
 use serde::{Deserialize, Serialize};
@@ -45,7 +46,7 @@ pub struct Meta {
     /// Every `choose`, `ask` and `secretly` statement of the program, in source order
     /// (documents written before these were counted have none).
     #[serde(default)]
-    pub decision_sites: Vec<DecisionSite>,
+    pub decision_sites: Vec<Site>,
     /// Every non-empty block of statements other than actions' bodies, in source order, named
     /// by its first statement (documents written before blocks were counted have none).
     #[serde(default)]
@@ -260,7 +261,7 @@ pub struct Report {
     /// The blocks that ran in no game, each by its first statement, leaving out those inside
     /// a block that never ran either.
     #[serde(default)]
-    pub never_ran: Vec<DecisionSite>,
+    pub never_ran: Vec<Site>,
     /// Legal options per decision.
     pub branching: Branching,
     /// Every game in which a rule failed, in game order.
