@@ -2,7 +2,7 @@
 //! read, and ending the game with its outcome.
 
 use super::eval::Eval;
-use super::exec::{err, Cursor, Loop, R};
+use super::exec::{err, SecretLoop, R};
 use super::moves::{ask_labels, move_label, option_label, public_move_label};
 use super::spare;
 use super::{At, Audience, Game, LogEntry, Outcome, Pending};
@@ -43,9 +43,11 @@ impl Game {
                         self.announce(Audience::All, format!("{name}: {label}"));
                     }
                 }
-                let frame = self.push_frame(def.body, def.locals.max(1 + args.len()));
-                frame.locals[0] = Value::Player(player);
-                for (slot, v) in frame.locals[1..].iter_mut().zip(args) {
+                let body = self.state.domains.code.flat.action(a);
+                self.push_frame(body, 1 + args.len(), def.body);
+                let locals = self.locals();
+                locals[0] = Value::Player(player);
+                for (slot, v) in locals[1..].iter_mut().zip(args) {
                     *slot = v.clone();
                 }
                 self.recycle(t);
@@ -68,7 +70,7 @@ impl Game {
                     };
                     self.announce_choice(player, label, secret);
                 }
-                self.frame().locals[slot as usize] = match &pick {
+                *self.local_mut(slot) = match &pick {
                     Some(p) => p.result(&options),
                     None => options[index].clone(),
                 };
@@ -82,7 +84,7 @@ impl Game {
                     );
                     self.announce(Audience::All, text);
                 }
-                self.frame().locals[slot as usize] = Value::Bool(index == 0);
+                *self.local_mut(slot) = Value::Bool(index == 0);
             }
             Pending::Secret {
                 mut choices,
@@ -117,15 +119,11 @@ impl Game {
                     self.record_several(player, &label);
                 }
                 if choices.iter().all(|c| c.chosen.is_some()) {
-                    self.frame().cursors.push(Cursor {
-                        block: then,
-                        pc: usize::MAX,
-                        looping: Loop::Secret {
-                            player_slot,
-                            choice_slot,
-                            choices,
-                            next: 0,
-                        },
+                    // The machine stands at the block's first pass, which runs it for each.
+                    self.secrets.push(SecretLoop {
+                        frame: self.frames.len(),
+                        choices,
+                        next: 0,
                     });
                 } else {
                     self.pending = Some(Pending::Secret {
@@ -174,11 +172,7 @@ impl Game {
             S::Choose { prompt, .. } | S::Ask { prompt, .. } | S::Secretly { prompt, .. } => prompt,
             _ => return String::new(),
         };
-        let mut locals = self
-            .frames
-            .last()
-            .map(|f| f.locals.clone())
-            .unwrap_or_default();
+        let mut locals = self.locals_now().to_vec();
         if let Some((slot, p)) = seat {
             if let Some(l) = locals.get_mut(slot as usize) {
                 *l = Value::Player(p);
@@ -248,9 +242,7 @@ impl Game {
         if self.mode.record {
             self.log_outcome(&winners, reason.as_deref());
         }
-        while !self.frames.is_empty() {
-            self.pop_frame();
-        }
+        self.clear_frames();
         self.pending = None;
         self.outcome = Some(Outcome {
             winners,

@@ -117,6 +117,8 @@ impl Game {
             rng: Rng::new(seed, u64::MAX),
             fixed: None,
             frames: self.frames.clone(),
+            stack: self.stack.clone(),
+            secrets: self.secrets.clone(),
             pending: self.pending.clone(),
             outcome: self.outcome.clone(),
             log: Vec::new(),
@@ -139,6 +141,8 @@ impl Game {
         copy.rng = Rng::new(seed, u64::MAX);
         copy.fixed = None;
         copy.frames.clone_from(&self.frames);
+        copy.stack.clone_from(&self.stack);
+        copy.secrets.clone_from(&self.secrets);
         copy.pending.clone_from(&self.pending);
         copy.outcome.clone_from(&self.outcome);
         copy.log.clear();

@@ -1,15 +1,19 @@
-//! The statement machine: frames of block cursors that can stop at any decision and resume.
+//! The statement machine: frames over one stack of slots, stepping through the flattened
+//! bodies of `compile::flat`, stopping at any decision and resuming where it stopped.
 //!
-//! Expressions never stop; only `turn`, `choose`, `ask` and `secretly` do. The stack of
-//! frames is plain data, so a paused game can be cloned, backed up and restored.
+//! Expressions never stop; only `turn`, `choose`, `ask` and `secretly` do. A frame is the
+//! position of its next instruction and where its slots start on the stack; a loop keeps its
+//! state in slots of its frame. All of it is plain data, so a paused game can be cloned, backed
+//! up and restored.
 
+use super::compile::flat::{Body, Instr, NO_ARM};
 use super::eval::Eval;
-use super::several::Pick;
 use super::spare;
-use super::{show, Audience, Game, LogEntry, Outcome, Pending, RuntimeError, SecretChoice, Turn};
-use super::{State, Table};
+use super::statements::{clamp, Asked};
+use super::Table;
+use super::{Game, Outcome, Pending, RuntimeError, SecretChoice, Turn};
 use crate::diag::Span;
-use crate::ir::{self, AssignOp, BlockId, List, Place, StmtKind as S, Value};
+use crate::ir::{self, BlockId, StmtKind as S, Value};
 
 /// Bounds that stop runaway rules.
 #[derive(Debug, Clone, Copy)]
@@ -36,10 +40,21 @@ impl Default for Limits {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+/// A running body: its next instruction, and where its slots start on the game's stack (they
+/// run to the next frame's, or to the stack's end for the innermost).
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Frame {
-    pub(super) locals: Vec<Value>,
-    pub(super) cursors: Vec<Cursor>,
+    pc: u32,
+    base: u32,
+}
+
+/// A `secretly` block running once per chooser: the choices, all made, and the next to run.
+#[derive(Debug, Clone)]
+pub(crate) struct SecretLoop {
+    /// How many frames were running when it started: it belongs to the innermost of them.
+    pub(super) frame: usize,
+    pub(super) choices: Vec<SecretChoice>,
+    pub(super) next: usize,
 }
 
 /// Which blocks of statements have run, by block id: empty (and never written) unless the game
@@ -57,7 +72,7 @@ impl BlocksRun {
     /// Notes that `block` has begun to run: called where a block is entered with its first
     /// statement next (a call, a branch taken, a loop's pass), not at every statement.
     #[inline]
-    fn note(&mut self, block: BlockId) {
+    pub(super) fn note(&mut self, block: BlockId) {
         if let Some(ran) = self.0.get_mut(block.index()) {
             *ran = true;
         }
@@ -75,55 +90,6 @@ impl Clone for BlocksRun {
     }
 }
 
-#[derive(Debug, Clone)]
-pub(super) struct Cursor {
-    pub(super) block: BlockId,
-    pub(super) pc: usize,
-    pub(super) looping: Loop,
-}
-
-#[derive(Debug, Clone)]
-pub(super) enum Loop {
-    Once,
-    For {
-        slot: ir::Slot,
-        items: List,
-        next: usize,
-        stmt: (BlockId, usize),
-    },
-    Repeat {
-        left: i64,
-    },
-    While {
-        stmt: (BlockId, usize),
-        runs: u64,
-    },
-    Secret {
-        player_slot: ir::Slot,
-        choice_slot: ir::Slot,
-        /// Every seat's choice, all made.
-        choices: Vec<SecretChoice>,
-        next: usize,
-    },
-}
-
-impl Loop {
-    /// A `for`, `repeat` or `while` of the rules, which `break` and `continue` address.
-    fn is_designers_loop(&self) -> bool {
-        matches!(
-            self,
-            Loop::For { .. } | Loop::Repeat { .. } | Loop::While { .. }
-        )
-    }
-}
-
-/// A cursor left early: a secret choice's vector goes back to the pool.
-fn give_back(c: Cursor) {
-    if let Loop::Secret { choices, .. } = c.looping {
-        spare::give_secret_choices(choices);
-    }
-}
-
 /// The most lines a game's log may hold.
 pub const MAX_LOG: usize = 1_000_000;
 
@@ -137,6 +103,8 @@ pub(crate) struct Backup {
     rng: super::Rng,
     fixed: Option<Box<super::fixed::Fixed>>,
     frames: Vec<Frame>,
+    stack: Vec<Value>,
+    secrets: Vec<SecretLoop>,
     pending: Option<Pending>,
     outcome: Option<Outcome>,
     log_len: usize,
@@ -151,6 +119,8 @@ impl Backup {
             rng: g.rng.clone(),
             fixed: g.fixed.clone(),
             frames: g.frames.clone(),
+            stack: g.stack.clone(),
+            secrets: g.secrets.clone(),
             pending: g.pending.clone(),
             outcome: g.outcome.clone(),
             log_len: g.log.len(),
@@ -164,6 +134,8 @@ impl Backup {
         g.rng = self.rng;
         g.fixed = self.fixed;
         g.frames = self.frames;
+        g.stack = self.stack;
+        g.secrets = self.secrets;
         g.pending = self.pending;
         g.outcome = self.outcome;
         g.log.truncate(self.log_len);
@@ -189,6 +161,12 @@ impl From<Box<RuntimeError>> for RuntimeError {
     }
 }
 
+/// The statement at an instruction's place.
+#[inline(always)]
+fn statement(program: &ir::Program, at: super::At) -> &ir::Stmt {
+    &program.blocks[at.0.index()].stmts[at.1]
+}
+
 impl Game {
     /// Initial values, instances, then the setup and flow frames.
     ///
@@ -202,10 +180,10 @@ impl Game {
             self.initial_values()?;
             super::initial::remember(&self.program, &self.state);
         }
-        for id in std::iter::once(self.program.flow).chain(self.program.setup) {
-            let p = &self.program.procs[id.index()];
-            let (body, locals) = (p.body, p.locals);
-            self.push_frame(body, locals);
+        let program = self.program.clone();
+        for id in std::iter::once(program.flow).chain(program.setup) {
+            let body = self.state.domains.code.flat.proc(id);
+            self.push_frame(body, 0, program.procs[id.index()].body);
         }
         Ok(())
     }
@@ -310,31 +288,69 @@ impl Game {
         Ok(())
     }
 
-    /// A new frame running `body` with `locals` slots, all `none`, from the spare frames.
-    pub(super) fn push_frame(&mut self, body: BlockId, locals: usize) -> &mut Frame {
-        let mut frame = spare::frame();
-        frame.locals.resize(locals, Value::None);
-        self.push_filled_frame(frame, body)
+    /// A new frame running `body`, its slots all `none`, the first `args` of them at least.
+    pub(super) fn push_frame(&mut self, body: Body, args: usize, block: BlockId) {
+        let base = self.stack.len();
+        let size = (body.slots as usize).max(args);
+        self.stack.resize(base + size, Value::None);
+        self.start_frame(body.entry, base, block);
     }
 
-    /// Starts `frame`, its locals already set, running `body`.
-    fn push_filled_frame(&mut self, mut frame: Frame, body: BlockId) -> &mut Frame {
-        self.ran.note(body);
-        frame.cursors.push(Cursor {
-            block: body,
-            pc: 0,
-            looping: Loop::Once,
+    /// Starts a frame at `entry` whose slots, already on the stack, start at `base`.
+    pub(super) fn start_frame(&mut self, entry: u32, base: usize, block: BlockId) {
+        self.ran.note(block);
+        self.frames.push(Frame {
+            pc: entry,
+            base: base as u32,
         });
-        self.frames.push(frame);
-        self.frames.last_mut().expect("just pushed")
     }
 
-    /// A finished frame, emptied and kept for the next call.
+    /// The innermost frame returns: its slots and its `secretly` blocks are let go of.
     pub(super) fn pop_frame(&mut self) {
-        if let Some(mut frame) = self.frames.pop() {
-            frame.locals.clear();
-            frame.cursors.clear();
-            spare::give_frame(frame);
+        if let Some(frame) = self.frames.pop() {
+            self.stack.truncate(frame.base as usize);
+            let depth = self.frames.len();
+            while self.secrets.last().is_some_and(|s| s.frame > depth) {
+                if let Some(s) = self.secrets.pop() {
+                    spare::give_secret_choices(s.choices);
+                }
+            }
+        }
+    }
+
+    /// Every frame returns: the game is over or failed. Its buffers go back to the thread's
+    /// pool for the next game.
+    pub(super) fn clear_frames(&mut self) {
+        self.frames.clear();
+        self.stack.clear();
+        for s in self.secrets.drain(..) {
+            spare::give_secret_choices(s.choices);
+        }
+        spare::give_machine(
+            std::mem::take(&mut self.frames),
+            std::mem::take(&mut self.stack),
+            std::mem::take(&mut self.secrets),
+        );
+    }
+
+    /// The innermost frame's slots.
+    #[inline]
+    pub(super) fn locals(&mut self) -> &mut [Value] {
+        let base = self.frames.last().expect("a running frame").base as usize;
+        &mut self.stack[base..]
+    }
+
+    /// One of the innermost frame's slots, to write.
+    #[inline]
+    pub(super) fn local_mut(&mut self, slot: ir::Slot) -> &mut Value {
+        &mut self.locals()[slot as usize]
+    }
+
+    /// The innermost frame's slots, read only (empty when no frame runs).
+    pub(super) fn locals_now(&self) -> &[Value] {
+        match self.frames.last() {
+            Some(f) => &self.stack[f.base as usize..],
+            None => &[],
         }
     }
 
@@ -347,49 +363,317 @@ impl Game {
         result
     }
 
+    /// Spends the unit of work of a statement or of a block's end, blamed on `span`.
+    #[inline(always)]
+    fn spend_on(&self, span: Span) -> R<()> {
+        if self.state.work.spend(1) {
+            Ok(())
+        } else {
+            Err(*work_spent(self.state.work.budget(), span))
+        }
+    }
+
+    /// Goes on at instruction `pc` of the innermost frame.
+    #[inline(always)]
+    fn jump(&mut self, pc: u32) {
+        if let Some(f) = self.frames.last_mut() {
+            f.pc = pc;
+        }
+    }
+
     fn run_armed(&mut self) -> R<()> {
         let program = self.program.clone();
-        while self.pending.is_none() && self.outcome.is_none() {
+        let code = self.state.domains.code.clone();
+        let flat = &code.flat;
+        if self.pending.is_some() || self.outcome.is_some() {
+            return Ok(());
+        }
+        loop {
             let Some(frame) = self.frames.last_mut() else {
                 return self.finish(None);
             };
-            let Some(cursor) = frame.cursors.last_mut() else {
-                self.pop_frame();
-                continue;
-            };
-            let block = program.block(cursor.block);
-            if cursor.pc >= block.stmts.len() {
-                // A loop's pass counts even when its body is empty.
-                if !self.state.work.spend(1) {
-                    // Name the loop: the statement that opened this block.
-                    let span = frame
-                        .cursors
-                        .iter()
-                        .rev()
-                        .nth(1)
-                        .and_then(|c| program.block(c.block).stmts.get(c.pc.checked_sub(1)?))
-                        .map_or(Span::default(), |s| s.span);
-                    return Err(*work_spent(self.state.work.budget(), span));
+            let pc = frame.pc;
+            frame.pc = pc + 1;
+            match flat.get(pc) {
+                Instr::Stmt(here) => {
+                    let stmt = statement(&program, here.at());
+                    self.spend_on(stmt.span)?;
+                    self.exec(&program, flat.procs(), stmt, here.at())?;
+                    if self.pending.is_some() || self.outcome.is_some() {
+                        return Ok(());
+                    }
                 }
-                self.end_of_block(&program)?;
-                continue;
+                Instr::If { here, skip } => {
+                    let stmt = statement(&program, here.at());
+                    self.spend_on(stmt.span)?;
+                    let S::If {
+                        cond,
+                        then,
+                        otherwise,
+                    } = &stmt.kind
+                    else {
+                        unreachable!("an if instruction on an if")
+                    };
+                    if self.eval_with(|ev, l| ev.bool(cond, l))? {
+                        self.ran.note(*then);
+                    } else {
+                        if let Some(o) = otherwise {
+                            self.ran.note(*o);
+                        }
+                        self.jump(skip);
+                    }
+                }
+                Instr::Match { here, arms } => {
+                    let stmt = statement(&program, here.at());
+                    self.spend_on(stmt.span)?;
+                    let S::Match {
+                        value,
+                        arms: blocks,
+                        none,
+                        otherwise,
+                    } = &stmt.kind
+                    else {
+                        unreachable!("a match instruction on a match")
+                    };
+                    // The arm's place in the table: the value's own, `none`'s after them, and
+                    // the `else` arm last.
+                    let (block, at) = match self.eval(value)? {
+                        Value::Enum(_, i)
+                            if blocks.get(i as usize).copied().flatten().is_some() =>
+                        {
+                            (blocks[i as usize], i as usize)
+                        }
+                        Value::Enum(..) => (None, usize::MAX),
+                        _ => (*none, blocks.len()),
+                    };
+                    let (block, at) = match (block, *otherwise) {
+                        (Some(b), _) => (b, at),
+                        (None, Some(o)) => (o, blocks.len() + 1),
+                        (None, None) => {
+                            return Err(err(
+                                "no-value",
+                                "`match` of `none`, and no arm takes `none`",
+                                value.span,
+                                "add an arm `none { ... }` or `else { ... }`, or make sure the value is set",
+                            ))
+                        }
+                    };
+                    let start = flat.arm(arms, at);
+                    debug_assert!(start != NO_ARM, "an arm that runs has instructions");
+                    self.ran.note(block);
+                    self.jump(start);
+                }
+                Instr::BlockEnd { here, next } => {
+                    self.spend_on(statement(&program, here.at()).span)?;
+                    self.jump(next);
+                }
+                Instr::EndBody => {
+                    // A body's end is no statement's: the error names no place.
+                    self.spend_on(Span::default())?;
+                    self.pop_frame();
+                }
+                Instr::Return(here) => {
+                    self.spend_on(statement(&program, here.at()).span)?;
+                    self.pop_frame();
+                }
+                Instr::Break { here, target, list } => {
+                    self.spend_on(statement(&program, here.at()).span)?;
+                    if let Some(l) = list {
+                        *self.local_mut(l) = Value::None;
+                    }
+                    self.jump(target);
+                }
+                Instr::Continue { here, target } => {
+                    self.spend_on(statement(&program, here.at()).span)?;
+                    self.jump(target);
+                }
+                Instr::WhileStart { here, runs, exit } => {
+                    let stmt = statement(&program, here.at());
+                    self.spend_on(stmt.span)?;
+                    let S::While { cond, body } = &stmt.kind else {
+                        unreachable!("a while instruction on a while")
+                    };
+                    if self.eval_with(|ev, l| ev.bool(cond, l))? {
+                        self.ran.note(*body);
+                        *self.local_mut(runs) = Value::Int(1);
+                    } else {
+                        self.jump(exit);
+                    }
+                }
+                Instr::WhileEnd { here, runs, body } => {
+                    let stmt = statement(&program, here.at());
+                    self.spend_on(stmt.span)?;
+                    let S::While { cond, .. } = &stmt.kind else {
+                        unreachable!("a while instruction on a while")
+                    };
+                    let limit = self.limits.loop_iterations;
+                    let count = self.local_mut(runs);
+                    let n = match count {
+                        Value::Int(n) => *n + 1,
+                        _ => 1,
+                    };
+                    *count = Value::Int(n);
+                    if n as u64 > limit {
+                        return Err(err(
+                            "loop-limit",
+                            format!("this loop ran more than {limit} times"),
+                            stmt.span,
+                            "make sure the loop's condition becomes false",
+                        ));
+                    }
+                    if self.eval_with(|ev, l| ev.bool(cond, l))? {
+                        self.jump(body);
+                    }
+                }
+                Instr::RepeatStart { here, left, exit } => {
+                    let stmt = statement(&program, here.at());
+                    self.spend_on(stmt.span)?;
+                    let S::Repeat { count, body } = &stmt.kind else {
+                        unreachable!("a repeat instruction on a repeat")
+                    };
+                    let n = self.eval_with(|ev, l| ev.int(count, l))?;
+                    if n as u64 > self.limits.loop_iterations && n > 0 {
+                        return Err(err(
+                            "loop-limit",
+                            format!(
+                                "`repeat {n}` is more than {} times",
+                                self.limits.loop_iterations
+                            ),
+                            stmt.span,
+                            "repeat fewer times",
+                        ));
+                    }
+                    if n > 0 {
+                        self.ran.note(*body);
+                        *self.local_mut(left) = Value::Int(n);
+                    } else {
+                        self.jump(exit);
+                    }
+                }
+                Instr::RepeatEnd { here, left, body } => {
+                    self.spend_on(statement(&program, here.at()).span)?;
+                    let count = self.local_mut(left);
+                    let n = match count {
+                        Value::Int(n) => *n - 1,
+                        _ => 0,
+                    };
+                    *count = Value::Int(n);
+                    if n > 0 {
+                        self.jump(body);
+                    }
+                }
+                Instr::ForStart { here, list, next } => {
+                    let stmt = statement(&program, here.at());
+                    self.spend_on(stmt.span)?;
+                    let S::For { source, .. } = &stmt.kind else {
+                        unreachable!("a for instruction on a for")
+                    };
+                    let items = self.eval_with(|ev, l| ev.list(source, l))?;
+                    let locals = self.locals();
+                    locals[list as usize] = Value::List(items);
+                    locals[next as usize] = Value::Int(0);
+                }
+                Instr::ForNext {
+                    here,
+                    list,
+                    next,
+                    exit,
+                } => {
+                    let stmt = statement(&program, here.at());
+                    self.spend_on(stmt.span)?;
+                    let S::For {
+                        slot, filter, body, ..
+                    } = &stmt.kind
+                    else {
+                        unreachable!("a for instruction on a for")
+                    };
+                    if self.next_element(*slot, filter.as_ref(), list, next)? {
+                        self.ran.note(*body);
+                    } else {
+                        *self.local_mut(list) = Value::None;
+                        self.jump(exit);
+                    }
+                }
+                Instr::Secretly { here, exit } => {
+                    let stmt = statement(&program, here.at());
+                    self.spend_on(stmt.span)?;
+                    match self.ask_secretly(stmt, here.at())? {
+                        Asked::Nobody => self.jump(exit),
+                        Asked::Chosen => {}
+                        Asked::Waiting => return Ok(()),
+                    }
+                }
+                Instr::SecretNext { here, exit } => {
+                    let stmt = statement(&program, here.at());
+                    self.spend_on(stmt.span)?;
+                    let S::Secretly {
+                        player_slot,
+                        choice_slot,
+                        then,
+                        ..
+                    } = &stmt.kind
+                    else {
+                        unreachable!("a secretly instruction on a secretly")
+                    };
+                    let Some(secret) = self.secrets.last_mut() else {
+                        unreachable!("a secretly block runs with its choices")
+                    };
+                    if let Some(c) = secret.choices.get(secret.next) {
+                        secret.next += 1;
+                        let seat = Value::Player(c.seat);
+                        let choice = match &c.pick {
+                            Some(pick) => pick.result(&c.options),
+                            None => c.options[c.chosen.unwrap_or(0)].clone(),
+                        };
+                        let locals = self.locals();
+                        locals[*player_slot as usize] = seat;
+                        locals[*choice_slot as usize] = choice;
+                        self.ran.note(*then);
+                    } else {
+                        if let Some(s) = self.secrets.pop() {
+                            spare::give_secret_choices(s.choices);
+                        }
+                        self.jump(exit);
+                    }
+                }
+                Instr::Jump(target) => self.jump(target),
             }
-            let here = (cursor.block, cursor.pc);
-            cursor.pc += 1;
-            let stmt = &block.stmts[here.1];
-            if !self.state.work.spend(1) {
-                return Err(*work_spent(self.state.work.budget(), stmt.span));
-            }
-            self.exec(&program, stmt, here)?;
         }
-        Ok(())
     }
 
-    pub(super) fn frame(&mut self) -> &mut Frame {
-        self.frames.last_mut().expect("a running frame")
+    /// Binds the next element of a `for`'s list (in slot `list`, from the position in slot
+    /// `next`) that passes its filter to `slot`; false when none is left.
+    fn next_element(
+        &mut self,
+        slot: ir::Slot,
+        filter: Option<&ir::Expr>,
+        list: ir::Slot,
+        next: ir::Slot,
+    ) -> R<bool> {
+        loop {
+            let locals = self.locals();
+            let i = match locals[next as usize] {
+                Value::Int(i) => i as usize,
+                _ => return Ok(false),
+            };
+            let item = match &locals[list as usize] {
+                Value::List(xs) if i < xs.len() => xs[i].clone(),
+                _ => return Ok(false),
+            };
+            locals[next as usize] = Value::Int(i as i64 + 1);
+            locals[slot as usize] = item;
+            let pass = match filter {
+                Some(f) => self.eval_with(|ev, l| ev.bool(f, l))?,
+                None => true,
+            };
+            if pass {
+                return Ok(true);
+            }
+        }
     }
 
-    fn eval(&mut self, e: &ir::Expr) -> R<Value> {
+    /// Evaluates an expression in the innermost frame.
+    pub(super) fn eval(&mut self, e: &ir::Expr) -> R<Value> {
         // The commonest argument and instance of a place (`t.coins = []`) is a local: read
         // without setting up an evaluator, for the one unit of work an evaluator spends on it.
         if let Some(v) = self.local(e) {
@@ -399,708 +683,35 @@ impl Game {
             let _ = self.state.work.spend(1);
             return Ok(v);
         }
-        let frame = self.frames.last_mut().expect("a running frame");
-        Ok(Eval::new(&self.program, &self.state).expr(e, &mut frame.locals)?)
+        let base = self.frames.last().expect("a running frame").base as usize;
+        Ok(Eval::new(&self.program, &self.state).expr(e, &mut self.stack[base..])?)
     }
 
-    /// The value of the running frame's local that `e` reads, if `e` is a local.
+    /// The value of the innermost frame's local that `e` reads, if `e` is a local.
     #[inline]
-    fn local(&self, e: &ir::Expr) -> Option<&Value> {
+    pub(super) fn local(&self, e: &ir::Expr) -> Option<&Value> {
         let ir::ExprKind::Local(s) = e.kind else {
             return None;
         };
-        let frame = self.frames.last().expect("a running frame");
-        frame.locals.get(s as usize)
+        self.locals_now().get(s as usize)
     }
 
+    /// Runs `f` with an evaluator and the innermost frame's slots.
     pub(super) fn eval_with<T>(
         &mut self,
-        f: impl FnOnce(&mut Eval, &mut Vec<Value>) -> super::eval::R<T>,
+        f: impl FnOnce(&mut Eval, &mut [Value]) -> super::eval::R<T>,
     ) -> R<T> {
-        let frame = self.frames.last_mut().expect("a running frame");
+        let base = self.frames.last().expect("a running frame").base as usize;
         Ok(f(
             &mut Eval::new(&self.program, &self.state),
-            &mut frame.locals,
+            &mut self.stack[base..],
         )?)
-    }
-
-    fn exec(&mut self, program: &ir::Program, stmt: &ir::Stmt, here: (BlockId, usize)) -> R<()> {
-        match &stmt.kind {
-            S::Let(slot, e) => {
-                let v = self.eval(e)?;
-                self.frame().locals[*slot as usize] = v;
-            }
-            S::Assign {
-                place,
-                op,
-                value,
-                element,
-            } => self.assign(place, *op, value, *element, stmt.span)?,
-            S::If {
-                cond,
-                then,
-                otherwise,
-            } => {
-                let c = self.eval_with(|ev, l| ev.bool(cond, l))?;
-                let next = if c { Some(*then) } else { *otherwise };
-                if let Some(b) = next {
-                    self.ran.note(b);
-                    self.frame().cursors.push(Cursor {
-                        block: b,
-                        pc: 0,
-                        looping: Loop::Once,
-                    });
-                }
-            }
-            S::For {
-                slot, source, body, ..
-            } => {
-                let items = self.eval_with(|ev, l| ev.list(source, l))?;
-                self.frame().cursors.push(Cursor {
-                    block: *body,
-                    pc: usize::MAX,
-                    looping: Loop::For {
-                        slot: *slot,
-                        items,
-                        next: 0,
-                        stmt: here,
-                    },
-                });
-            }
-            S::Repeat { count, body } => {
-                let n = self.eval_with(|ev, l| ev.int(count, l))?;
-                if n as u64 > self.limits.loop_iterations && n > 0 {
-                    return Err(err(
-                        "loop-limit",
-                        format!(
-                            "`repeat {n}` is more than {} times",
-                            self.limits.loop_iterations
-                        ),
-                        stmt.span,
-                        "repeat fewer times",
-                    ));
-                }
-                if n > 0 {
-                    self.ran.note(*body);
-                    self.frame().cursors.push(Cursor {
-                        block: *body,
-                        pc: 0,
-                        looping: Loop::Repeat { left: n },
-                    });
-                }
-            }
-            S::While { cond, body } => {
-                if self.eval_with(|ev, l| ev.bool(cond, l))? {
-                    self.ran.note(*body);
-                    self.frame().cursors.push(Cursor {
-                        block: *body,
-                        pc: 0,
-                        looping: Loop::While {
-                            stmt: here,
-                            runs: 1,
-                        },
-                    });
-                }
-            }
-            S::Turn { player, actions } => {
-                let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                let turn = self.legal_moves(program, p, actions, here)?;
-                if turn.moves.is_empty() {
-                    self.recycle(turn);
-                    return Err(err(
-                        "no-legal-move",
-                        format!("{} has no legal action", self.seat_name(p)),
-                        stmt.span,
-                        "every turn needs at least one action whose requirements hold; add a fallback such as `action pass { }`",
-                    ));
-                }
-                self.pending = Some(Pending::Turn(turn));
-            }
-            S::Choose {
-                slot,
-                player,
-                prompt,
-                options,
-                secret,
-                count,
-            } => {
-                let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                let options = self.eval_with(|ev, l| ev.list(options, l))?;
-                let pick = match count {
-                    Some(c) => match self.pick_for(c, p, options.len(), stmt.span)? {
-                        Some(pick) => Some(pick),
-                        None => {
-                            // Nothing may be picked: the choice is the empty list, unasked.
-                            self.frame().locals[*slot as usize] = List::new().into_value();
-                            return Ok(());
-                        }
-                    },
-                    None => None,
-                };
-                let prompt = self.eager_text(prompt)?;
-                if options.is_empty() && pick.is_none() {
-                    return Err(err(
-                        "no-options",
-                        format!("{} must choose from an empty list", self.seat_name(p)),
-                        stmt.span,
-                        "guard the choice with `if count(...) > 0`",
-                    ));
-                }
-                // One option is no choice: it is taken without asking, unless the game says
-                // `always ask`. It is no decision: nothing is recorded, undo passes over it. (A
-                // choice of several is asked: picking none of one option is still a choice.)
-                if options.len() == 1 && pick.is_none() && !program.always_ask {
-                    if self.mode.record {
-                        let label = super::moves::option_label(program, &self.state, &options, 0);
-                        self.announce_choice(p, format!("{label} (the only option)"), *secret);
-                    }
-                    self.frame().locals[*slot as usize] = options[0].clone();
-                } else {
-                    self.pending = Some(Pending::Choose {
-                        player: p,
-                        prompt,
-                        options,
-                        slot: *slot,
-                        secret: *secret,
-                        at: here,
-                        pick,
-                    });
-                }
-            }
-            S::Ask {
-                slot,
-                player,
-                prompt,
-                ..
-            } => {
-                let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                let prompt = self.eager_text(prompt)?;
-                self.pending = Some(Pending::Ask {
-                    player: p,
-                    prompt,
-                    slot: *slot,
-                    at: here,
-                });
-            }
-            S::Roll { slot, count, die } => {
-                let v = match count {
-                    None => Value::Int(self.roll_face(die.index(), stmt.span)?),
-                    Some(c) => {
-                        let n = self.eval_with(|ev, l| ev.int(c, l))?;
-                        if !(0..=1000).contains(&n) {
-                            return Err(err(
-                                "bad-count",
-                                format!("cannot roll {n} dice"),
-                                stmt.span,
-                                "roll from 0 to 1000 dice",
-                            ));
-                        }
-                        Value::List(
-                            (0..n)
-                                .map(|_| self.roll_face(die.index(), stmt.span).map(Value::Int))
-                                .collect::<R<_>>()?,
-                        )
-                    }
-                };
-                self.frame().locals[*slot as usize] = v;
-            }
-            S::Random { slot, from } => {
-                let items = self.eval_with(|ev, l| ev.list(from, l))?;
-                if items.is_empty() {
-                    return Err(err(
-                        "no-options",
-                        "`random` of an empty list",
-                        stmt.span,
-                        "guard it with `if count(...) > 0`",
-                    ));
-                }
-                let i = self.pick_index(&items, stmt.span)?;
-                self.frame().locals[*slot as usize] = items[i].clone();
-            }
-            S::Pop { slot, count, place } => {
-                let n = match count {
-                    Some(c) => Some(self.eval_with(|ev, l| ev.int(c, l))?),
-                    None => None,
-                };
-                let slot_at = self.resolve_place(place)?.0;
-                let Value::List(xs) = self.target(slot_at) else {
-                    return Err(err(
-                        "type-mismatch",
-                        "`pop` of a value that is not a list",
-                        stmt.span,
-                        "this is a bug in the checker",
-                    ));
-                };
-                let have = xs.len() as i64;
-                let taken = match n {
-                    None if have > 0 => xs.make_mut().pop().unwrap_or(Value::None),
-                    Some(n) if (0..=have).contains(&n) => {
-                        let rest = xs.make_mut().split_off((have - n) as usize);
-                        Value::List(rest.into_iter().collect())
-                    }
-                    _ => {
-                        let want = n.unwrap_or(1);
-                        return Err(err(
-                            "out-of-range",
-                            format!("cannot take {want} off a list of {have}"),
-                            stmt.span,
-                            "check with `count(xs)` before taking elements off",
-                        ));
-                    }
-                };
-                self.frame().locals[*slot as usize] = taken;
-            }
-            S::Shuffle { slot, from } => {
-                let mut items = self.eval_with(|ev, l| ev.list(from, l))?;
-                self.shuffle_items(items.make_mut(), stmt.span)?;
-                self.frame().locals[*slot as usize] = Value::List(items);
-            }
-            // A playout keeps no log, so its lines are not even rendered.
-            S::Log(_) | S::Tell { .. } if !self.mode.record => {}
-            S::Log(_) | S::Tell { .. } if self.log.len() >= MAX_LOG => {
-                return Err(err(
-                    "log-limit",
-                    format!("the log passed {MAX_LOG} lines"),
-                    stmt.span,
-                    "a loop here logs on and on; log a summary instead",
-                ));
-            }
-            S::Log(t) => {
-                let text = self.eval_with(|ev, l| ev.text(t, l))?;
-                self.log.push(LogEntry {
-                    announcement: false,
-                    audience: Audience::All,
-                    text,
-                });
-            }
-            S::Tell { player, text } => {
-                let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                let text = self.eval_with(|ev, l| ev.text(text, l))?;
-                self.log.push(LogEntry {
-                    announcement: false,
-                    audience: Audience::Only(vec![p]),
-                    text,
-                });
-            }
-            S::Finish(reason, winners) => {
-                let reason = match reason {
-                    Some(t) => Some(self.eval_with(|ev, l| ev.text(t, l))?),
-                    None => None,
-                };
-                let winners = match winners {
-                    Some(w) => Some(self.eval(w)?.seats()),
-                    None => None,
-                };
-                self.finish_as(reason, winners)?;
-            }
-            S::Secretly {
-                player_slot,
-                players,
-                count,
-                choice_slot,
-                prompt,
-                options,
-                then,
-            } => {
-                let who = self.eval_with(|ev, l| ev.list(players, l))?;
-                let mut choices = spare::secret_choices();
-                for w in who.iter() {
-                    let Value::Player(p) = *w else { continue };
-                    self.frame().locals[*player_slot as usize] = Value::Player(p);
-                    let found = self
-                        .eval_with(|ev, l| ev.list(options, l))
-                        .and_then(|o| Ok((o, self.eager_text(prompt)?)));
-                    let found = found.and_then(|(o, prompt)| {
-                        let pick = match count {
-                            Some(c) => Some(self.pick_for(c, p, o.len(), stmt.span)?),
-                            None => None,
-                        };
-                        Ok((o, prompt, pick))
-                    });
-                    let (o, prompt, pick) = match found {
-                        Ok(found) => found,
-                        Err(e) => {
-                            spare::give_secret_choices(choices);
-                            return Err(e);
-                        }
-                    };
-                    if let Some(pick) = pick {
-                        // A seat that may pick nothing has chosen the empty list, unasked.
-                        let chosen = pick.is_none().then_some(0);
-                        let pick = Some(pick.unwrap_or_else(|| Pick::new(0, 0)));
-                        choices.push(SecretChoice {
-                            seat: p,
-                            prompt,
-                            options: o,
-                            chosen,
-                            pick,
-                        });
-                        continue;
-                    }
-                    if o.is_empty() {
-                        spare::give_secret_choices(choices);
-                        return Err(err(
-                            "no-options",
-                            format!("{} must choose from an empty list", self.seat_name(p)),
-                            stmt.span,
-                            "make sure every player has something to choose",
-                        ));
-                    }
-                    choices.push(SecretChoice {
-                        seat: p,
-                        prompt,
-                        options: o,
-                        chosen: None,
-                        pick: None,
-                    });
-                }
-                if choices.is_empty() {
-                    spare::give_secret_choices(choices);
-                } else if choices.iter().all(|c| c.chosen.is_some()) {
-                    self.frame().cursors.push(Cursor {
-                        block: *then,
-                        pc: usize::MAX,
-                        looping: Loop::Secret {
-                            player_slot: *player_slot,
-                            choice_slot: *choice_slot,
-                            choices,
-                            next: 0,
-                        },
-                    });
-                } else {
-                    self.pending = Some(Pending::Secret {
-                        choices,
-                        player_slot: *player_slot,
-                        choice_slot: *choice_slot,
-                        then: *then,
-                        at: here,
-                    });
-                }
-            }
-            S::Call { proc, args } => {
-                // The arguments are evaluated straight into the callee's frame, which is
-                // pushed only once they all are.
-                let callee = &program.procs[proc.index()];
-                let mut frame = spare::frame();
-                frame
-                    .locals
-                    .resize(callee.locals.max(args.len()), Value::None);
-                let filled: R<()> = frame.locals.iter_mut().zip(args).try_for_each(|(slot, a)| {
-                    *slot = self.eval(a)?;
-                    Ok(())
-                });
-                let fits = self.frames.len() < self.limits.call_depth;
-                if filled.is_err() || !fits {
-                    frame.locals.clear();
-                    spare::give_frame(frame);
-                    filled?;
-                    return Err(err(
-                        "call-depth",
-                        format!("calls nest more than {} deep", self.limits.call_depth),
-                        stmt.span,
-                        "an effect or phase may be calling itself without end",
-                    ));
-                }
-                self.push_filled_frame(frame, callee.body);
-            }
-            S::Match {
-                value,
-                arms,
-                none,
-                otherwise,
-            } => {
-                let arm = match self.eval(value)? {
-                    Value::Enum(_, i) => arms.get(i as usize).copied().flatten(),
-                    _ => *none,
-                };
-                let Some(block) = arm.or(*otherwise) else {
-                    return Err(err(
-                        "no-value",
-                        "`match` of `none`, and no arm takes `none`",
-                        value.span,
-                        "add an arm `none { ... }` or `else { ... }`, or make sure the value is set",
-                    ));
-                };
-                self.ran.note(block);
-                self.frame().cursors.push(Cursor {
-                    block,
-                    pc: 0,
-                    looping: Loop::Once,
-                });
-            }
-            S::Return => {
-                // The frame, left with no cursor, is popped by the machine's next step.
-                while let Some(c) = self.frame().cursors.pop() {
-                    give_back(c);
-                }
-            }
-            S::Break => {
-                while let Some(c) = self.frame().cursors.pop() {
-                    let was_loop = c.looping.is_designers_loop();
-                    give_back(c);
-                    if was_loop {
-                        break;
-                    }
-                }
-            }
-            S::Continue => {
-                let cursors = &mut self.frame().cursors;
-                while let Some(c) = cursors.last() {
-                    if c.looping.is_designers_loop() {
-                        break;
-                    }
-                    if let Some(c) = cursors.pop() {
-                        give_back(c);
-                    }
-                }
-                // At its end, the loop's block starts its next pass (or ends the loop).
-                if let Some(c) = cursors.last_mut() {
-                    c.pc = usize::MAX;
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A text rendered now in a game for people, and left to be rendered when read in a
-    /// playout.
-    fn eager_text(&mut self, text: &ir::Text) -> R<Option<String>> {
-        if self.mode.record {
-            Ok(Some(self.eval_with(|ev, l| ev.text(text, l))?))
-        } else {
-            Ok(None)
-        }
     }
 
     /// Gives a consumed turn's vectors back for the next turn.
     pub(super) fn recycle(&mut self, turn: Turn) {
         spare::give_moves(turn.moves);
         spare::give_values(turn.args);
-    }
-
-    fn end_of_block(&mut self, program: &ir::Program) -> R<()> {
-        let limit = self.limits.loop_iterations;
-        let frame = self.frames.last_mut().expect("a running frame");
-        let cursor = frame.cursors.last_mut().expect("a cursor");
-        match &mut cursor.looping {
-            Loop::Once => {
-                frame.cursors.pop();
-            }
-            Loop::Repeat { left } => {
-                *left -= 1;
-                if *left > 0 {
-                    cursor.pc = 0;
-                } else {
-                    frame.cursors.pop();
-                }
-            }
-            Loop::While { stmt, runs } => {
-                let s = &program.block(stmt.0).stmts[stmt.1];
-                let S::While { cond, .. } = &s.kind else {
-                    unreachable!("while cursor on a while")
-                };
-                *runs += 1;
-                if *runs > limit {
-                    return Err(err(
-                        "loop-limit",
-                        format!("this loop ran more than {limit} times"),
-                        s.span,
-                        "make sure the loop's condition becomes false",
-                    ));
-                }
-                let go = Eval::new(program, &self.state).bool(cond, &mut frame.locals)?;
-                let cursor = frame.cursors.last_mut().expect("a cursor");
-                if go {
-                    cursor.pc = 0;
-                } else {
-                    frame.cursors.pop();
-                }
-            }
-            Loop::For {
-                slot,
-                items,
-                next,
-                stmt,
-            } => {
-                let s = &program.block(stmt.0).stmts[stmt.1];
-                let S::For { filter, .. } = &s.kind else {
-                    unreachable!("for cursor on a for")
-                };
-                let slot = *slot as usize;
-                let mut found = false;
-                while *next < items.len() {
-                    let item = items[*next].clone();
-                    *next += 1;
-                    frame.locals[slot] = item;
-                    let pass = match filter {
-                        Some(f) => Eval::new(program, &self.state).bool(f, &mut frame.locals)?,
-                        None => true,
-                    };
-                    if pass {
-                        found = true;
-                        break;
-                    }
-                }
-                if found {
-                    cursor.pc = 0;
-                    self.ran.note(cursor.block);
-                } else {
-                    frame.cursors.pop();
-                }
-            }
-            Loop::Secret {
-                player_slot,
-                choice_slot,
-                choices,
-                next,
-            } => {
-                if let Some(c) = choices.get(*next) {
-                    *next += 1;
-                    frame.locals[*player_slot as usize] = Value::Player(c.seat);
-                    frame.locals[*choice_slot as usize] = match &c.pick {
-                        Some(pick) => pick.result(&c.options),
-                        None => c.options[c.chosen.unwrap_or(0)].clone(),
-                    };
-                    cursor.pc = 0;
-                    self.ran.note(cursor.block);
-                } else if let Some(Cursor {
-                    looping: Loop::Secret { choices, .. },
-                    ..
-                }) = frame.cursors.pop()
-                {
-                    spare::give_secret_choices(choices);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A place resolved to indices, with the bounds its values are clamped to.
-    fn resolve_place(&mut self, place: &Place) -> R<(Slot, Option<(i64, i64)>)> {
-        let slot = match place {
-            Place::Local(s) => Slot::Local(*s as usize),
-            Place::Global(g) => Slot::Global(g.index()),
-            Place::PlayerVar(p, id) => {
-                // As `Eval::player` reads `me` and other players in locals: for no work.
-                let p = match self.local(p) {
-                    Some(&Value::Player(p)) => p,
-                    _ => self.eval_with(|ev, l| ev.player(p, l))?,
-                };
-                Slot::Player(p as usize, id.index())
-            }
-            Place::Field(x, k, f) => {
-                let i = match self.eval(x)? {
-                    Value::Entity(kk, i) if kk == *k => i as usize,
-                    _ => {
-                        return Err(err(
-                            "no-value",
-                            "this is `none`, not an instance",
-                            x.span,
-                            "check for `none` before setting its fields",
-                        ))
-                    }
-                };
-                Slot::Field(k.index(), i, f.index())
-            }
-        };
-        let program = &self.program;
-        let bounds = match slot {
-            Slot::Local(_) => None,
-            Slot::Global(g) => program.globals[g].bounds_for(self.state.players),
-            Slot::Player(_, v) => program.player_vars[v].bounds_for(self.state.players),
-            Slot::Field(k, _, f) => program.kinds[k].fields[f].bounds_for(self.state.players),
-        };
-        Ok((slot, bounds))
-    }
-
-    /// The value a resolved place holds, to change in place.
-    fn target(&mut self, slot: Slot) -> &mut Value {
-        // Results remembered for the old value no longer apply.
-        let variables = &self.program.variables;
-        match slot {
-            Slot::Local(_) => {}
-            Slot::Global(g) => self.state.touch_variable(variables.global(g)),
-            Slot::Player(_, v) => self.state.touch_variable(variables.player_var(v)),
-            Slot::Field(k, _, f) => self.state.touch_variable(variables.field(k, f)),
-        }
-        match slot {
-            Slot::Local(s) => &mut self.frames.last_mut().expect("frame").locals[s],
-            Slot::Global(g) => &mut self.state.globals[g],
-            Slot::Player(p, i) => self.state.player_vars.get_mut(p, i),
-            Slot::Field(k, i, f) => self.state.entities[k].get_mut(i, f),
-        }
-    }
-
-    fn assign(
-        &mut self,
-        place: &Place,
-        op: AssignOp,
-        value: &ir::Expr,
-        element: bool,
-        span: Span,
-    ) -> R<()> {
-        let v = self.eval(value)?;
-        // Resolve the place to indices first, so the new value can be computed while the
-        // state is still readable as a whole.
-        let (slot, bounds) = self.resolve_place(place)?;
-        let target: &mut Value = self.target(slot);
-        let overflow = || {
-            err(
-                "overflow",
-                "a number grew too large",
-                span,
-                "keep numbers smaller",
-            )
-        };
-        // Lists change in place (copied first only if shared); every check comes before the
-        // first write, so a failing assignment leaves the place as it was.
-        let new = match (op, &mut *target, v) {
-            (AssignOp::Set, _, v) => v,
-            (AssignOp::Add, Value::List(xs), v) if element => {
-                super::eval::check_len(xs.len() + 1, span)?;
-                xs.push(v);
-                return Ok(());
-            }
-            (AssignOp::Sub, Value::List(xs), v) if element => {
-                let Some(i) = xs.iter().position(|x| *x == v) else {
-                    return Err(not_in_list(&self.program, &self.state, &v, span));
-                };
-                xs.make_mut().remove(i);
-                return Ok(());
-            }
-            (AssignOp::Add, Value::List(xs), Value::List(ys)) => {
-                super::eval::check_len(xs.len() + ys.len(), span)?;
-                xs.make_mut().extend_from_slice(&ys);
-                return Ok(());
-            }
-            (AssignOp::Sub, Value::List(xs), Value::List(ys)) => {
-                let mut rest = xs.clone();
-                for y in ys.iter() {
-                    let Some(i) = rest.iter().position(|x| x == y) else {
-                        return Err(not_in_list(&self.program, &self.state, y, span));
-                    };
-                    rest.make_mut().remove(i);
-                }
-                *xs = rest;
-                return Ok(());
-            }
-            (AssignOp::Add, Value::Int(a), Value::Int(b)) => {
-                Value::Int(a.checked_add(b).ok_or_else(overflow)?)
-            }
-            (AssignOp::Sub, Value::Int(a), Value::Int(b)) => {
-                Value::Int(a.checked_sub(b).ok_or_else(overflow)?)
-            }
-            _ => {
-                return Err(err(
-                    "type-mismatch",
-                    "cannot change this value that way",
-                    span,
-                    "this is a bug in the checker",
-                ))
-            }
-        };
-        *target = clamp(new, bounds);
-        Ok(())
     }
 
     /// Asks the pending decision again after the state was changed by hand, so that its
@@ -1114,11 +725,11 @@ impl Game {
             }
             Some(_) => {}
         }
-        let Some(cursor) = self.frames.last_mut().and_then(|f| f.cursors.last_mut()) else {
+        let Some(frame) = self.frames.last_mut() else {
             return Ok(());
         };
-        // The cursor stands just after the statement that paused.
-        cursor.pc = cursor.pc.saturating_sub(1);
+        // The frame stands just after the instruction that paused.
+        frame.pc = frame.pc.saturating_sub(1);
         self.pending = None;
         self.run()
     }
@@ -1147,32 +758,6 @@ impl Game {
             }
         }
         Ok(())
-    }
-}
-/// A place resolved to indices.
-enum Slot {
-    Local(usize),
-    Global(usize),
-    Player(usize, usize),
-    Field(usize, usize, usize),
-}
-
-fn not_in_list(program: &ir::Program, state: &State, v: &Value, span: Span) -> RuntimeError {
-    err(
-        "not-in-list",
-        format!(
-            "{} is not in the list it is removed from",
-            show(program, state, v)
-        ),
-        span,
-        "check with `if x in xs` before removing",
-    )
-}
-
-fn clamp(v: Value, bounds: Option<(i64, i64)>) -> Value {
-    match (v, bounds) {
-        (Value::Int(n), Some((lo, hi))) => Value::Int(n.clamp(lo, hi)),
-        (v, _) => v,
     }
 }
 

@@ -20,6 +20,7 @@ mod setup;
 mod several;
 mod spare;
 mod state;
+mod statements;
 mod view;
 
 pub use determinize::Redeal;
@@ -246,7 +247,12 @@ pub struct Game {
     rng: Rng,
     /// Chance fixed by a scenario, used before `rng`; `None` in every other game.
     fixed: Option<Box<fixed::Fixed>>,
+    /// The running bodies, innermost last.
     frames: Vec<exec::Frame>,
+    /// Every frame's slots, one after another.
+    stack: Vec<Value>,
+    /// The `secretly` blocks running once per chooser, innermost last.
+    secrets: Vec<exec::SecretLoop>,
     pending: Option<Pending>,
     outcome: Option<Outcome>,
     log: Vec<LogEntry>,
@@ -332,6 +338,7 @@ impl Game {
         }
         let epoch = memo::Epoch::fresh();
         let program_blocks = program.blocks.len();
+        let (frames, stack, secrets) = spare::machine();
         let game = Game {
             state: State {
                 players,
@@ -350,7 +357,9 @@ impl Game {
             mode,
             rng: Rng::new(seed, 0),
             fixed: None,
-            frames: Vec::new(),
+            frames,
+            stack,
+            secrets,
             pending: None,
             outcome: None,
             log: Vec::new(),
@@ -437,7 +446,7 @@ impl Game {
         }
         self.advance(seat, index).map_err(|e| {
             self.pending = None;
-            self.frames.clear();
+            self.clear_frames();
             MoveError::Runtime(e)
         })
     }

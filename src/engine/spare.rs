@@ -1,8 +1,8 @@
-//! Buffers kept for reuse, per thread: finished frames, the vectors of consumed turns, and
-//! local slots of calls. A playout takes them at a decision and gives them back when done, so
+//! Buffers kept for reuse, per thread: the vectors of consumed turns, local slots of calls
+//! and the choices of finished `secretly` blocks. A playout takes them at a decision and gives them back when done, so
 //! steady-state play asks the allocator for nothing, from one game to the next.
 
-use super::exec::Frame;
+use super::exec::{Frame, SecretLoop};
 use super::SecretChoice;
 use crate::ir::{ActionId, Value};
 use std::cell::RefCell;
@@ -20,7 +20,9 @@ impl<T> Pool<T> {
 }
 
 thread_local! {
-    static FRAMES: Pool<Frame> = const { Pool::new() };
+    static FRAMES: Pool<Vec<Frame>> = const { Pool::new() };
+    static STACKS: Pool<Vec<Value>> = const { Pool::new() };
+    static SECRET_LOOPS: Pool<Vec<SecretLoop>> = const { Pool::new() };
     static MOVES: Pool<Vec<(ActionId, u32)>> = const { Pool::new() };
     static VALUES: Pool<Vec<Value>> = const { Pool::new() };
     static INDICES: Pool<Vec<usize>> = const { Pool::new() };
@@ -40,14 +42,21 @@ fn give<T>(pool: &'static std::thread::LocalKey<Pool<T>>, item: T) {
     });
 }
 
-/// An empty frame.
-pub(super) fn frame() -> Frame {
-    take(&FRAMES).unwrap_or_default()
+/// The empty frames, stack and `secretly` blocks of a game about to start.
+pub(super) fn machine() -> (Vec<Frame>, Vec<Value>, Vec<SecretLoop>) {
+    (
+        take(&FRAMES).unwrap_or_default(),
+        take(&STACKS).unwrap_or_default(),
+        take(&SECRET_LOOPS).unwrap_or_default(),
+    )
 }
 
-/// A frame no longer running (emptied by the caller).
-pub(super) fn give_frame(frame: Frame) {
-    give(&FRAMES, frame);
+/// The emptied frames, stack and `secretly` blocks of a game that has ended.
+pub(super) fn give_machine(frames: Vec<Frame>, stack: Vec<Value>, secrets: Vec<SecretLoop>) {
+    debug_assert!(frames.is_empty() && stack.is_empty() && secrets.is_empty());
+    give(&FRAMES, frames);
+    give(&STACKS, stack);
+    give(&SECRET_LOOPS, secrets);
 }
 
 /// An empty list of moves.

@@ -1,4 +1,4 @@
-//! Expressions compiled to closures: the stage between the resolved program (`ir`) and play.
+//! Expressions compiled to closures.
 //!
 //! The tree walker (`Eval::walk`) decides at every node what the node is, and returns every
 //! value through one large function. Compiled, each root (see `ir::roots`) becomes a tree of
@@ -12,47 +12,32 @@
 //! ones: ranks, tables, `min(xs, d)`) are walked from inside the compiled tree.
 //! `tests/compiled.rs` plays every rules file both ways and compares the games.
 
-use super::eval::{arithmetic, err, take_call_frame, Eval, Items, R, SMALL_FRAME};
 use crate::diag::Span;
+use crate::engine::eval::{arithmetic, err, take_call_frame, Eval, Items, R, SMALL_FRAME};
 use crate::ir::{self, BinOp, Builtin, Expr, ExprKind as K, List, Program, QueryKind, UnOp, Value};
 
 /// Compiled code that gives a `T`.
 type Compiled<T> = Box<dyn for<'a> Fn(&mut Eval<'a>, &mut [Value]) -> R<T> + Send + Sync>;
 /// A compiled expression that gives a value.
-type Node = Compiled<Value>;
+pub(crate) type Node = Compiled<Value>;
 /// A compiled condition.
-type BoolNode = Compiled<bool>;
+pub(crate) type BoolNode = Compiled<bool>;
 /// A compiled whole number.
-type IntNode = Compiled<i64>;
+pub(crate) type IntNode = Compiled<i64>;
 
 /// The compiled code of a program's roots, by [`ir::Expr::root`]: as a value, and also as a
 /// condition or a number when the root's shape says it may be read as one (the engine asks
 /// for a condition where the checker proved one).
 #[derive(Default)]
-pub struct Code {
+pub(crate) struct Roots {
     roots: Vec<Node>,
     conditions: Vec<Option<BoolNode>>,
     numbers: Vec<Option<IntNode>>,
 }
 
-impl std::fmt::Debug for Code {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Code({} roots)", self.roots.len())
-    }
-}
-
-/// Code is derived from the program: two games of one program have equal code.
-impl PartialEq for Code {
-    fn eq(&self, _: &Code) -> bool {
-        true
-    }
-}
-
-impl Eq for Code {}
-
-impl Code {
+impl Roots {
     /// Compiles every numbered root of a program.
-    pub fn compile(program: &Program) -> Code {
+    pub(crate) fn compile(program: &Program) -> Roots {
         let mut roots: Vec<(u32, Node, Option<BoolNode>, Option<IntNode>)> = Vec::new();
         visit_roots(program, &mut |e| {
             if e.root != ir::NOT_ROOT {
@@ -64,15 +49,20 @@ impl Code {
         roots.sort_by_key(|r| r.0);
         // Roots are numbered 0..n without gaps; anything else is walked.
         if roots.iter().enumerate().any(|(i, r)| r.0 as usize != i) {
-            return Code::default();
+            return Roots::default();
         }
-        let mut code = Code::default();
+        let mut code = Roots::default();
         for (_, v, c, n) in roots {
             code.roots.push(v);
             code.conditions.push(c);
             code.numbers.push(n);
         }
         code
+    }
+
+    /// How many roots are compiled.
+    pub(crate) fn len(&self) -> usize {
+        self.roots.len()
     }
 
     /// The code of root `i`, if compiled.
@@ -568,7 +558,7 @@ fn int(e: &Expr) -> IntNode {
                 ev.spend(1);
                 x(ev, l)?
                     .checked_neg()
-                    .ok_or_else(|| super::eval::overflow(span))
+                    .ok_or_else(|| crate::engine::eval::overflow(span))
             })
         }
         K::Builtin(b @ (Builtin::Count | Builtin::Sum), args) if args.len() == 1 => {
@@ -628,7 +618,7 @@ fn call(id: ir::DefId, args: &[Expr], span: Span) -> Node {
     Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
         ev.spend(1);
         ev.check_work(span)?;
-        if ev.depth >= super::eval::MAX_CALL_DEPTH {
+        if ev.depth >= crate::engine::eval::MAX_CALL_DEPTH {
             return Err(ev.too_deep(id, span));
         }
         let size = ev.program.defs[id.index()].locals.max(args.len());
@@ -647,7 +637,7 @@ fn call(id: ir::DefId, args: &[Expr], span: Span) -> Node {
                 .zip(&args)
                 .try_for_each(|(slot, a)| a(ev, l).map(|v| *slot = v));
             let v = filled.and_then(|()| ev.enter(id, &mut frame, args.len()));
-            super::spare::give_values(frame);
+            crate::engine::spare::give_values(frame);
             v
         }
     })
@@ -1052,7 +1042,7 @@ impl Fold {
                 Value::Int(n) => {
                     total = total
                         .checked_add(n)
-                        .ok_or_else(|| super::eval::overflow(span))?;
+                        .ok_or_else(|| crate::engine::eval::overflow(span))?;
                 }
                 Value::None if sum => {
                     return Err(err(

@@ -1,0 +1,525 @@
+//! Bodies of statements flattened into one array of instructions.
+//!
+//! A body (a phase, an effect, an action, the flow, the setup) becomes a run of instructions:
+//! statements that run straight through are one instruction each, and branches and loops
+//! become jumps. A loop keeps what it needs between passes (a `for`'s list and position, a
+//! `while`'s count of passes, what a `repeat` has left) in slots of its frame after the rule's
+//! own locals, so that the machine (`engine::exec`) needs nothing beside a frame's slots and
+//! its position in this array, and a game pauses at any decision by keeping that position.
+//!
+//! The instructions spend work exactly where the statements of the tree would: a unit for each
+//! statement, and one at the end of every block (a loop's pass, a branch, a body), blamed on
+//! the statement that opened it.
+
+use crate::engine::At;
+use crate::ir::{BlockId, Program, Slot, StmtKind as S};
+
+/// Where a statement stands in the program: its block and its index there, in a word.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Here {
+    block: BlockId,
+    index: u32,
+}
+
+impl Here {
+    /// The statement's place as pending decisions name it.
+    #[inline]
+    pub(crate) fn at(self) -> At {
+        (self.block, self.index as usize)
+    }
+}
+
+/// One instruction of the statement machine.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Instr {
+    /// A statement that runs straight through (`let`, an assignment, a decision, a roll, a
+    /// call, a log line, `end game`): it spends a unit of work and runs.
+    Stmt(Here),
+    /// `if`: its condition false, go on at `skip` (the `else` block, or past the statement).
+    If { here: Here, skip: u32 },
+    /// `match`: its arms' first instructions are [`Flat::arms`] from `arms` on, one per value
+    /// of the enum, then the arm of `none`, then the `else` arm ([`NO_ARM`] where missing).
+    Match { here: Here, arms: u32 },
+    /// The end of a block that runs once (a branch, an arm): a unit of work, blamed on the
+    /// statement that opened it, then on at `next`.
+    BlockEnd { here: Here, next: u32 },
+    /// The end of a body: a unit of work, then the frame returns.
+    EndBody,
+    /// `return`: the frame returns.
+    Return(Here),
+    /// `break`: on at `target`, past the loop, letting go of a `for`'s list (its slot).
+    Break {
+        here: Here,
+        target: u32,
+        list: Option<Slot>,
+    },
+    /// `continue`: on at the loop's end of pass, `target`.
+    Continue { here: Here, target: u32 },
+    /// `while`: its condition false, go on at `exit`; true, the first pass is counted in `runs`.
+    WhileStart { here: Here, runs: Slot, exit: u32 },
+    /// The end of a `while`'s pass: counted, then its condition again.
+    WhileEnd { here: Here, runs: Slot, body: u32 },
+    /// `repeat n`: `n` passes are counted down in `left`; none, go on at `exit`.
+    RepeatStart { here: Here, left: Slot, exit: u32 },
+    /// The end of a `repeat`'s pass.
+    RepeatEnd { here: Here, left: Slot, body: u32 },
+    /// `for`: its list into slot `list`, its position (0) into `next`; then [`Instr::ForNext`].
+    ForStart { here: Here, list: Slot, next: Slot },
+    /// A `for`'s next pass (its first too): the next element that passes the filter, or on at
+    /// `exit` when there is none.
+    ForNext {
+        here: Here,
+        list: Slot,
+        next: Slot,
+        exit: u32,
+    },
+    /// `secretly`: the choosers' choices are asked; then [`Instr::SecretNext`] runs the block
+    /// for each (nobody chooses: on at `exit`).
+    Secretly { here: Here, exit: u32 },
+    /// A `secretly` block's next chooser, or on at `exit` when each has had their turn.
+    SecretNext { here: Here, exit: u32 },
+    /// On at another instruction.
+    Jump(u32),
+}
+
+/// The instruction index of an arm that is not there.
+pub(crate) const NO_ARM: u32 = u32::MAX;
+
+/// Where a body starts and how many slots its frame needs.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct Body {
+    /// Its first instruction.
+    pub(crate) entry: u32,
+    /// Its frame's slots: the rule's locals, then the loops'.
+    pub(crate) slots: u32,
+}
+
+/// Every body of a program, flattened.
+#[derive(Debug, Default)]
+pub(crate) struct Flat {
+    code: Vec<Instr>,
+    /// The arms of every `match` (see [`Instr::Match`]).
+    arms: Vec<u32>,
+    procs: Vec<Body>,
+    actions: Vec<Body>,
+}
+
+impl Flat {
+    /// Flattens every procedure's and action's body.
+    pub(crate) fn compile(program: &Program) -> Flat {
+        let mut c = Compiler {
+            program,
+            flat: Flat::default(),
+            next_slot: 0,
+            slots: 0,
+            loops: Vec::new(),
+        };
+        for p in &program.procs {
+            let body = c.body(p.body, p.locals);
+            c.flat.procs.push(body);
+        }
+        for a in &program.actions {
+            let body = c.body(a.body, a.locals);
+            c.flat.actions.push(body);
+        }
+        c.flat
+    }
+
+    /// The number of instructions.
+    pub(crate) fn len(&self) -> usize {
+        self.code.len()
+    }
+
+    /// The instruction at `pc`.
+    #[inline(always)]
+    pub(crate) fn get(&self, pc: u32) -> Instr {
+        self.code[pc as usize]
+    }
+
+    /// The first instruction of a `match`'s arm `i` (see [`Instr::Match`]).
+    #[inline]
+    pub(crate) fn arm(&self, arms: u32, i: usize) -> u32 {
+        self.arms[arms as usize + i]
+    }
+
+    /// Every procedure's body, by `ProcId`.
+    #[inline]
+    pub(crate) fn procs(&self) -> &[Body] {
+        &self.procs
+    }
+
+    /// A procedure's body.
+    #[inline]
+    pub(crate) fn proc(&self, p: crate::ir::ProcId) -> Body {
+        self.procs[p.index()]
+    }
+
+    /// An action's body.
+    #[inline]
+    pub(crate) fn action(&self, a: crate::ir::ActionId) -> Body {
+        self.actions[a.index()]
+    }
+}
+
+/// A loop being compiled: where its `continue` goes (or the instructions waiting to learn it),
+/// the `break`s waiting for its end, and a `for`'s list slot.
+struct LoopJumps {
+    continue_to: Option<u32>,
+    continues: Vec<usize>,
+    breaks: Vec<usize>,
+    list: Option<Slot>,
+}
+
+struct Compiler<'a> {
+    program: &'a Program,
+    flat: Flat,
+    /// The next free slot for a loop's state, and the most the body has needed.
+    next_slot: usize,
+    slots: usize,
+    loops: Vec<LoopJumps>,
+}
+
+impl Compiler<'_> {
+    fn here(&self) -> u32 {
+        self.flat.code.len() as u32
+    }
+
+    fn emit(&mut self, i: Instr) -> usize {
+        self.flat.code.push(i);
+        self.flat.code.len() - 1
+    }
+
+    /// Points the jump of instruction `at` (its exit, skip, next or target) to `to`.
+    fn patch(&mut self, at: usize, to: u32) {
+        match &mut self.flat.code[at] {
+            Instr::If { skip, .. } => *skip = to,
+            Instr::BlockEnd { next, .. } => *next = to,
+            Instr::Break { target, .. } | Instr::Continue { target, .. } => *target = to,
+            Instr::WhileStart { exit, .. }
+            | Instr::RepeatStart { exit, .. }
+            | Instr::ForNext { exit, .. }
+            | Instr::Secretly { exit, .. }
+            | Instr::SecretNext { exit, .. } => *exit = to,
+            Instr::Jump(t) => *t = to,
+            other => unreachable!("no jump to patch in {other:?}"),
+        }
+    }
+
+    /// A fresh slot for a loop's state, after the rule's locals and the slots of the loops
+    /// around it.
+    fn slot(&mut self) -> Slot {
+        let s = self.next_slot;
+        self.next_slot += 1;
+        self.slots = self.slots.max(self.next_slot);
+        Slot::try_from(s).unwrap_or(Slot::MAX)
+    }
+
+    fn body(&mut self, block: BlockId, locals: usize) -> Body {
+        let entry = self.here();
+        self.next_slot = locals;
+        self.slots = locals;
+        self.loops.clear();
+        self.block(block);
+        self.emit(Instr::EndBody);
+        Body {
+            entry,
+            slots: self.slots as u32,
+        }
+    }
+
+    fn block(&mut self, block: BlockId) {
+        let program = self.program;
+        for (index, stmt) in program.block(block).stmts.iter().enumerate() {
+            let here = Here {
+                block,
+                index: index as u32,
+            };
+            self.stmt(here, &stmt.kind);
+        }
+    }
+
+    /// A block that runs once, then goes past the statement that opened it: the jump at its
+    /// end is returned, to be pointed there.
+    fn once(&mut self, here: Here, block: BlockId) -> usize {
+        self.block(block);
+        self.emit(Instr::BlockEnd { here, next: 0 })
+    }
+
+    fn stmt(&mut self, here: Here, kind: &S) {
+        match kind {
+            S::If {
+                then, otherwise, ..
+            } => {
+                let test = self.emit(Instr::If { here, skip: 0 });
+                let mut ends = vec![self.once(here, *then)];
+                let skip = self.here();
+                self.patch(test, skip);
+                if let Some(o) = otherwise {
+                    ends.push(self.once(here, *o));
+                }
+                let past = self.here();
+                for e in ends {
+                    self.patch(e, past);
+                }
+            }
+            S::Match {
+                arms,
+                none,
+                otherwise,
+                ..
+            } => {
+                let table = self.flat.arms.len();
+                let width = arms.len() + 2;
+                self.flat.arms.resize(table + width, NO_ARM);
+                self.emit(Instr::Match {
+                    here,
+                    arms: table as u32,
+                });
+                // Arms that share a block share its instructions.
+                let blocks: Vec<Option<BlockId>> =
+                    arms.iter().copied().chain([*none, *otherwise]).collect();
+                let mut ends = Vec::new();
+                let mut compiled: Vec<(BlockId, u32)> = Vec::new();
+                for (i, b) in blocks.iter().enumerate() {
+                    let Some(b) = *b else { continue };
+                    let start = match compiled.iter().find(|(c, _)| *c == b) {
+                        Some(&(_, start)) => start,
+                        None => {
+                            let start = self.here();
+                            ends.push(self.once(here, b));
+                            compiled.push((b, start));
+                            start
+                        }
+                    };
+                    self.flat.arms[table + i] = start;
+                }
+                let past = self.here();
+                for e in ends {
+                    self.patch(e, past);
+                }
+            }
+            S::While { body, .. } => self.counted_loop(
+                *body,
+                |runs| Instr::WhileStart {
+                    here,
+                    runs,
+                    exit: 0,
+                },
+                |runs, body| Instr::WhileEnd { here, runs, body },
+            ),
+            S::Repeat { body, .. } => self.counted_loop(
+                *body,
+                |left| Instr::RepeatStart {
+                    here,
+                    left,
+                    exit: 0,
+                },
+                |left, body| Instr::RepeatEnd { here, left, body },
+            ),
+            S::For { body, .. } => {
+                let list = self.slot();
+                let next = self.slot();
+                self.emit(Instr::ForStart { here, list, next });
+                let pass = self.emit(Instr::ForNext {
+                    here,
+                    list,
+                    next,
+                    exit: 0,
+                });
+                self.loop_body(*body, Some(pass as u32), Some(list));
+                self.emit(Instr::Jump(pass as u32));
+                self.close_loop(pass, pass as u32);
+                self.next_slot -= 2;
+            }
+            S::Secretly { then, .. } => {
+                let start = self.emit(Instr::Secretly { here, exit: 0 });
+                let next = self.emit(Instr::SecretNext { here, exit: 0 });
+                // The block runs once per chooser: a loop of the engine's, which `break` and
+                // `continue` cannot name (the checker refuses them there).
+                let outer = std::mem::take(&mut self.loops);
+                self.block(*then);
+                self.loops = outer;
+                self.emit(Instr::Jump(next as u32));
+                let past = self.here();
+                self.patch(start, past);
+                self.patch(next, past);
+            }
+            S::Return => {
+                self.emit(Instr::Return(here));
+            }
+            S::Break => {
+                let list = self.loops.last().and_then(|l| l.list);
+                let at = self.emit(Instr::Break {
+                    here,
+                    target: 0,
+                    list,
+                });
+                if let Some(l) = self.loops.last_mut() {
+                    l.breaks.push(at);
+                }
+            }
+            S::Continue => {
+                let to = self.loops.last().and_then(|l| l.continue_to);
+                let at = self.emit(Instr::Continue {
+                    here,
+                    target: to.unwrap_or(0),
+                });
+                if let (None, Some(l)) = (to, self.loops.last_mut()) {
+                    l.continues.push(at);
+                }
+            }
+            S::Let(..)
+            | S::Assign { .. }
+            | S::Choose { .. }
+            | S::Ask { .. }
+            | S::Roll { .. }
+            | S::Random { .. }
+            | S::Shuffle { .. }
+            | S::Pop { .. }
+            | S::Turn { .. }
+            | S::Log(_)
+            | S::Tell { .. }
+            | S::Finish(..)
+            | S::Call { .. } => {
+                self.emit(Instr::Stmt(here));
+            }
+        }
+    }
+
+    /// A `while` or a `repeat`: a start that may skip the loop, its body, and an end of pass
+    /// that goes back to the body's first instruction, with a slot for the count between.
+    fn counted_loop(
+        &mut self,
+        body: BlockId,
+        start: impl FnOnce(Slot) -> Instr,
+        end: impl FnOnce(Slot, u32) -> Instr,
+    ) {
+        let count = self.slot();
+        let start = self.emit(start(count));
+        let first = self.here();
+        self.loop_body(body, None, None);
+        let end = self.emit(end(count, first));
+        self.close_loop(start, end as u32);
+        self.next_slot -= 1;
+    }
+
+    /// A loop's body, with `break` and `continue` inside it addressing this loop.
+    fn loop_body(&mut self, body: BlockId, continue_to: Option<u32>, list: Option<Slot>) {
+        self.loops.push(LoopJumps {
+            continue_to,
+            continues: Vec::new(),
+            breaks: Vec::new(),
+            list,
+        });
+        self.block(body);
+    }
+
+    /// Ends the innermost loop: its start's exit and its `break`s go past it, its `continue`s
+    /// to `end` (the end of its pass).
+    fn close_loop(&mut self, start: usize, end: u32) {
+        let jumps = self.loops.pop().expect("a loop being compiled");
+        let past = self.here();
+        self.patch(start, past);
+        for b in jumps.breaks {
+            self.patch(b, past);
+        }
+        for c in jumps.continues {
+            self.patch(c, end);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::check_source;
+
+    fn flat(src: &str) -> (Flat, std::sync::Arc<Program>) {
+        let loaded = check_source("t.rules", src);
+        let program = loaded.program.expect("the rules check");
+        (Flat::compile(&program), std::sync::Arc::new(program))
+    }
+
+    #[test]
+    fn every_jump_lands_inside_the_code() {
+        let (f, _) = flat(
+            r#"game "T" { players 2 }
+var n: int = 0
+flow {
+  while n < 3 {
+    n += 1
+    if n == 2 { continue } else { n += 0 }
+    for p in players where p != none {
+      if n > 5 { break }
+    }
+    repeat 2 { n += 0 }
+  }
+}
+action pass { }
+"#,
+        );
+        let len = f.len() as u32;
+        for i in &f.code {
+            let targets: Vec<u32> = match *i {
+                Instr::If { skip, .. } => vec![skip],
+                Instr::BlockEnd { next, .. } => vec![next],
+                Instr::Break { target, .. } | Instr::Continue { target, .. } => vec![target],
+                Instr::WhileStart { exit, .. }
+                | Instr::RepeatStart { exit, .. }
+                | Instr::ForNext { exit, .. }
+                | Instr::Secretly { exit, .. }
+                | Instr::SecretNext { exit, .. } => vec![exit],
+                Instr::WhileEnd { body, .. } | Instr::RepeatEnd { body, .. } => vec![body],
+                Instr::Jump(t) => vec![t],
+                _ => vec![],
+            };
+            for t in targets {
+                assert!(t < len, "{i:?} jumps to {t}, past {len}");
+            }
+        }
+        // `continue` in the while goes to its end of pass; `break` in the for lets go of its
+        // list and goes past it.
+        let cont = f
+            .code
+            .iter()
+            .find_map(|i| match *i {
+                Instr::Continue { target, .. } => Some(target),
+                _ => None,
+            })
+            .expect("a continue");
+        assert!(matches!(f.code[cont as usize], Instr::WhileEnd { .. }));
+        let (target, list) = f
+            .code
+            .iter()
+            .find_map(|i| match *i {
+                Instr::Break { target, list, .. } => Some((target, list)),
+                _ => None,
+            })
+            .expect("a break");
+        assert!(list.is_some(), "a break out of a for lets go of its list");
+        assert!(
+            matches!(f.code[target as usize], Instr::RepeatStart { .. }),
+            "the break goes past the for, to the repeat after it: {:?}",
+            f.code[target as usize]
+        );
+    }
+
+    #[test]
+    fn loops_keep_their_state_past_the_rules_locals_and_siblings_share_it() {
+        let (f, program) = flat(
+            r#"game "T" { players 2 }
+flow {
+  let a = 1
+  for p in players { for q in players { } }
+  for p in players { }
+  while false { }
+}
+action pass { }
+"#,
+        );
+        let flow = f.proc(program.flow);
+        let locals = program.procs[program.flow.index()].locals as u32;
+        // Two nested fors take four slots; the later loops reuse them.
+        assert_eq!(flow.slots, locals + 4);
+    }
+}

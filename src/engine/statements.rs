@@ -1,0 +1,529 @@
+//! The statements that run straight through: bindings, assignments, decisions, chance, calls,
+//! log lines and the end of the game. Branches and loops are jumps of the machine
+//! (`exec.rs`, over `compile::flat`).
+
+use super::compile::flat::Body;
+use super::exec::{err, SecretLoop, MAX_LOG, R};
+use super::several::Pick;
+use super::spare;
+use super::State;
+use super::{show, At, Audience, Game, LogEntry, Pending, RuntimeError, SecretChoice};
+use crate::diag::Span;
+use crate::ir::{self, AssignOp, List, Place, StmtKind as S, Value};
+
+/// What a `secretly` statement found when it asked its choosers.
+pub(super) enum Asked {
+    /// Nobody chooses: the block does not run.
+    Nobody,
+    /// Every chooser has chosen already (each picks nothing): the block runs for each.
+    Chosen,
+    /// The choosers must choose: the game waits.
+    Waiting,
+}
+
+impl Game {
+    /// Runs a statement that does not jump.
+    pub(super) fn exec(
+        &mut self,
+        program: &ir::Program,
+        procs: &[Body],
+        stmt: &ir::Stmt,
+        here: At,
+    ) -> R<()> {
+        match &stmt.kind {
+            S::Let(slot, e) => {
+                let v = self.eval(e)?;
+                *self.local_mut(*slot) = v;
+            }
+            S::Assign {
+                place,
+                op,
+                value,
+                element,
+            } => self.assign(place, *op, value, *element, stmt.span)?,
+            S::Turn { player, actions } => {
+                let p = self.eval_with(|ev, l| ev.player(player, l))?;
+                let turn = self.legal_moves(program, p, actions, here)?;
+                if turn.moves.is_empty() {
+                    self.recycle(turn);
+                    return Err(err(
+                        "no-legal-move",
+                        format!("{} has no legal action", self.seat_name(p)),
+                        stmt.span,
+                        "every turn needs at least one action whose requirements hold; add a fallback such as `action pass { }`",
+                    ));
+                }
+                self.pending = Some(Pending::Turn(turn));
+            }
+            S::Choose {
+                slot,
+                player,
+                prompt,
+                options,
+                secret,
+                count,
+            } => {
+                let p = self.eval_with(|ev, l| ev.player(player, l))?;
+                let options = self.eval_with(|ev, l| ev.list(options, l))?;
+                let pick = match count {
+                    Some(c) => match self.pick_for(c, p, options.len(), stmt.span)? {
+                        Some(pick) => Some(pick),
+                        None => {
+                            // Nothing may be picked: the choice is the empty list, unasked.
+                            *self.local_mut(*slot) = List::new().into_value();
+                            return Ok(());
+                        }
+                    },
+                    None => None,
+                };
+                let prompt = self.eager_text(prompt)?;
+                if options.is_empty() && pick.is_none() {
+                    return Err(err(
+                        "no-options",
+                        format!("{} must choose from an empty list", self.seat_name(p)),
+                        stmt.span,
+                        "guard the choice with `if count(...) > 0`",
+                    ));
+                }
+                // One option is no choice: it is taken without asking, unless the game says
+                // `always ask`. It is no decision: nothing is recorded, undo passes over it. (A
+                // choice of several is asked: picking none of one option is still a choice.)
+                if options.len() == 1 && pick.is_none() && !program.always_ask {
+                    if self.mode.record {
+                        let label = super::moves::option_label(program, &self.state, &options, 0);
+                        self.announce_choice(p, format!("{label} (the only option)"), *secret);
+                    }
+                    *self.local_mut(*slot) = options[0].clone();
+                } else {
+                    self.pending = Some(Pending::Choose {
+                        player: p,
+                        prompt,
+                        options,
+                        slot: *slot,
+                        secret: *secret,
+                        at: here,
+                        pick,
+                    });
+                }
+            }
+            S::Ask {
+                slot,
+                player,
+                prompt,
+                ..
+            } => {
+                let p = self.eval_with(|ev, l| ev.player(player, l))?;
+                let prompt = self.eager_text(prompt)?;
+                self.pending = Some(Pending::Ask {
+                    player: p,
+                    prompt,
+                    slot: *slot,
+                    at: here,
+                });
+            }
+            S::Roll { slot, count, die } => {
+                let v = match count {
+                    None => Value::Int(self.roll_face(die.index(), stmt.span)?),
+                    Some(c) => {
+                        let n = self.eval_with(|ev, l| ev.int(c, l))?;
+                        if !(0..=1000).contains(&n) {
+                            return Err(err(
+                                "bad-count",
+                                format!("cannot roll {n} dice"),
+                                stmt.span,
+                                "roll from 0 to 1000 dice",
+                            ));
+                        }
+                        Value::List(
+                            (0..n)
+                                .map(|_| self.roll_face(die.index(), stmt.span).map(Value::Int))
+                                .collect::<R<_>>()?,
+                        )
+                    }
+                };
+                *self.local_mut(*slot) = v;
+            }
+            S::Random { slot, from } => {
+                let items = self.eval_with(|ev, l| ev.list(from, l))?;
+                if items.is_empty() {
+                    return Err(err(
+                        "no-options",
+                        "`random` of an empty list",
+                        stmt.span,
+                        "guard it with `if count(...) > 0`",
+                    ));
+                }
+                let i = self.pick_index(&items, stmt.span)?;
+                *self.local_mut(*slot) = items[i].clone();
+            }
+            S::Pop { slot, count, place } => {
+                let n = match count {
+                    Some(c) => Some(self.eval_with(|ev, l| ev.int(c, l))?),
+                    None => None,
+                };
+                let slot_at = self.resolve_place(place)?.0;
+                let Value::List(xs) = self.target(slot_at) else {
+                    return Err(err(
+                        "type-mismatch",
+                        "`pop` of a value that is not a list",
+                        stmt.span,
+                        "this is a bug in the checker",
+                    ));
+                };
+                let have = xs.len() as i64;
+                let taken = match n {
+                    None if have > 0 => xs.make_mut().pop().unwrap_or(Value::None),
+                    Some(n) if (0..=have).contains(&n) => {
+                        let rest = xs.make_mut().split_off((have - n) as usize);
+                        Value::List(rest.into_iter().collect())
+                    }
+                    _ => {
+                        let want = n.unwrap_or(1);
+                        return Err(err(
+                            "out-of-range",
+                            format!("cannot take {want} off a list of {have}"),
+                            stmt.span,
+                            "check with `count(xs)` before taking elements off",
+                        ));
+                    }
+                };
+                *self.local_mut(*slot) = taken;
+            }
+            S::Shuffle { slot, from } => {
+                let mut items = self.eval_with(|ev, l| ev.list(from, l))?;
+                self.shuffle_items(items.make_mut(), stmt.span)?;
+                *self.local_mut(*slot) = Value::List(items);
+            }
+            // A playout keeps no log, so its lines are not even rendered.
+            S::Log(_) | S::Tell { .. } if !self.mode.record => {}
+            S::Log(_) | S::Tell { .. } if self.log.len() >= MAX_LOG => {
+                return Err(err(
+                    "log-limit",
+                    format!("the log passed {MAX_LOG} lines"),
+                    stmt.span,
+                    "a loop here logs on and on; log a summary instead",
+                ));
+            }
+            S::Log(t) => {
+                let text = self.eval_with(|ev, l| ev.text(t, l))?;
+                self.log.push(LogEntry {
+                    announcement: false,
+                    audience: Audience::All,
+                    text,
+                });
+            }
+            S::Tell { player, text } => {
+                let p = self.eval_with(|ev, l| ev.player(player, l))?;
+                let text = self.eval_with(|ev, l| ev.text(text, l))?;
+                self.log.push(LogEntry {
+                    announcement: false,
+                    audience: Audience::Only(vec![p]),
+                    text,
+                });
+            }
+            S::Finish(reason, winners) => {
+                let reason = match reason {
+                    Some(t) => Some(self.eval_with(|ev, l| ev.text(t, l))?),
+                    None => None,
+                };
+                let winners = match winners {
+                    Some(w) => Some(self.eval(w)?.seats()),
+                    None => None,
+                };
+                self.finish_as(reason, winners)?;
+            }
+            S::Call { proc, args } => {
+                // The arguments are evaluated straight into the callee's slots, pushed on the
+                // stack past the caller's; the frame starts only once they all are.
+                let callee = &program.procs[proc.index()];
+                let body = procs[proc.index()];
+                let base = self.stack.len();
+                let size = (body.slots as usize).max(args.len());
+                self.stack.resize(base + size, Value::None);
+                for (i, a) in args.iter().enumerate() {
+                    match self.eval(a) {
+                        Ok(v) => self.stack[base + i] = v,
+                        Err(e) => {
+                            self.stack.truncate(base);
+                            return Err(e);
+                        }
+                    }
+                }
+                if self.frames.len() >= self.limits.call_depth {
+                    self.stack.truncate(base);
+                    return Err(err(
+                        "call-depth",
+                        format!("calls nest more than {} deep", self.limits.call_depth),
+                        stmt.span,
+                        "an effect or phase may be calling itself without end",
+                    ));
+                }
+                self.start_frame(body.entry, base, callee.body);
+            }
+            S::If { .. }
+            | S::While { .. }
+            | S::Repeat { .. }
+            | S::For { .. }
+            | S::Secretly { .. }
+            | S::Match { .. }
+            | S::Return
+            | S::Break
+            | S::Continue => unreachable!("a jumping statement is an instruction of its own"),
+        }
+        Ok(())
+    }
+
+    /// Asks every chooser of a `secretly` statement: each seat's options, prompt and count.
+    pub(super) fn ask_secretly(&mut self, stmt: &ir::Stmt, here: At) -> R<Asked> {
+        let S::Secretly {
+            player_slot,
+            players,
+            count,
+            choice_slot,
+            prompt,
+            options,
+            then,
+        } = &stmt.kind
+        else {
+            unreachable!("a secretly instruction on a secretly statement")
+        };
+        let who = self.eval_with(|ev, l| ev.list(players, l))?;
+        let mut choices = spare::secret_choices();
+        for w in who.iter() {
+            let Value::Player(p) = *w else { continue };
+            *self.local_mut(*player_slot) = Value::Player(p);
+            let found = self
+                .eval_with(|ev, l| ev.list(options, l))
+                .and_then(|o| Ok((o, self.eager_text(prompt)?)));
+            let found = found.and_then(|(o, prompt)| {
+                let pick = match count {
+                    Some(c) => Some(self.pick_for(c, p, o.len(), stmt.span)?),
+                    None => None,
+                };
+                Ok((o, prompt, pick))
+            });
+            let (o, prompt, pick) = match found {
+                Ok(found) => found,
+                Err(e) => {
+                    spare::give_secret_choices(choices);
+                    return Err(e);
+                }
+            };
+            if let Some(pick) = pick {
+                // A seat that may pick nothing has chosen the empty list, unasked.
+                let chosen = pick.is_none().then_some(0);
+                let pick = Some(pick.unwrap_or_else(|| Pick::new(0, 0)));
+                choices.push(SecretChoice {
+                    seat: p,
+                    prompt,
+                    options: o,
+                    chosen,
+                    pick,
+                });
+                continue;
+            }
+            if o.is_empty() {
+                spare::give_secret_choices(choices);
+                return Err(err(
+                    "no-options",
+                    format!("{} must choose from an empty list", self.seat_name(p)),
+                    stmt.span,
+                    "make sure every player has something to choose",
+                ));
+            }
+            choices.push(SecretChoice {
+                seat: p,
+                prompt,
+                options: o,
+                chosen: None,
+                pick: None,
+            });
+        }
+        Ok(if choices.is_empty() {
+            spare::give_secret_choices(choices);
+            Asked::Nobody
+        } else if choices.iter().all(|c| c.chosen.is_some()) {
+            self.secrets.push(SecretLoop {
+                frame: self.frames.len(),
+                choices,
+                next: 0,
+            });
+            Asked::Chosen
+        } else {
+            self.pending = Some(Pending::Secret {
+                choices,
+                player_slot: *player_slot,
+                choice_slot: *choice_slot,
+                then: *then,
+                at: here,
+            });
+            Asked::Waiting
+        })
+    }
+
+    /// A text rendered now in a game for people, and left to be rendered when read in a
+    /// playout.
+    pub(super) fn eager_text(&mut self, text: &ir::Text) -> R<Option<String>> {
+        if self.mode.record {
+            Ok(Some(self.eval_with(|ev, l| ev.text(text, l))?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// A place resolved to indices, with the bounds its values are clamped to.
+    fn resolve_place(&mut self, place: &Place) -> R<(Slot, Option<(i64, i64)>)> {
+        let slot = match place {
+            Place::Local(s) => Slot::Local(*s as usize),
+            Place::Global(g) => Slot::Global(g.index()),
+            Place::PlayerVar(p, id) => {
+                // As `Eval::player` reads `me` and other players in locals: for no work.
+                let p = match self.local(p) {
+                    Some(&Value::Player(p)) => p,
+                    _ => self.eval_with(|ev, l| ev.player(p, l))?,
+                };
+                Slot::Player(p as usize, id.index())
+            }
+            Place::Field(x, k, f) => {
+                let i = match self.eval(x)? {
+                    Value::Entity(kk, i) if kk == *k => i as usize,
+                    _ => {
+                        return Err(err(
+                            "no-value",
+                            "this is `none`, not an instance",
+                            x.span,
+                            "check for `none` before setting its fields",
+                        ))
+                    }
+                };
+                Slot::Field(k.index(), i, f.index())
+            }
+        };
+        let program = &self.program;
+        let bounds = match slot {
+            Slot::Local(_) => None,
+            Slot::Global(g) => program.globals[g].bounds_for(self.state.players),
+            Slot::Player(_, v) => program.player_vars[v].bounds_for(self.state.players),
+            Slot::Field(k, _, f) => program.kinds[k].fields[f].bounds_for(self.state.players),
+        };
+        Ok((slot, bounds))
+    }
+
+    /// The value a resolved place holds, to change in place.
+    fn target(&mut self, slot: Slot) -> &mut Value {
+        // Results remembered for the old value no longer apply.
+        let variables = &self.program.variables;
+        match slot {
+            Slot::Local(_) => {}
+            Slot::Global(g) => self.state.touch_variable(variables.global(g)),
+            Slot::Player(_, v) => self.state.touch_variable(variables.player_var(v)),
+            Slot::Field(k, _, f) => self.state.touch_variable(variables.field(k, f)),
+        }
+        match slot {
+            Slot::Local(s) => self.local_mut(s as ir::Slot),
+            Slot::Global(g) => &mut self.state.globals[g],
+            Slot::Player(p, i) => self.state.player_vars.get_mut(p, i),
+            Slot::Field(k, i, f) => self.state.entities[k].get_mut(i, f),
+        }
+    }
+
+    fn assign(
+        &mut self,
+        place: &Place,
+        op: AssignOp,
+        value: &ir::Expr,
+        element: bool,
+        span: Span,
+    ) -> R<()> {
+        let v = self.eval(value)?;
+        // Resolve the place to indices first, so the new value can be computed while the
+        // state is still readable as a whole.
+        let (slot, bounds) = self.resolve_place(place)?;
+        let target: &mut Value = self.target(slot);
+        let overflow = || {
+            err(
+                "overflow",
+                "a number grew too large",
+                span,
+                "keep numbers smaller",
+            )
+        };
+        // Lists change in place (copied first only if shared); every check comes before the
+        // first write, so a failing assignment leaves the place as it was.
+        let new = match (op, &mut *target, v) {
+            (AssignOp::Set, _, v) => v,
+            (AssignOp::Add, Value::List(xs), v) if element => {
+                super::eval::check_len(xs.len() + 1, span)?;
+                xs.push(v);
+                return Ok(());
+            }
+            (AssignOp::Sub, Value::List(xs), v) if element => {
+                let Some(i) = xs.iter().position(|x| *x == v) else {
+                    return Err(not_in_list(&self.program, &self.state, &v, span));
+                };
+                xs.make_mut().remove(i);
+                return Ok(());
+            }
+            (AssignOp::Add, Value::List(xs), Value::List(ys)) => {
+                super::eval::check_len(xs.len() + ys.len(), span)?;
+                xs.make_mut().extend_from_slice(&ys);
+                return Ok(());
+            }
+            (AssignOp::Sub, Value::List(xs), Value::List(ys)) => {
+                let mut rest = xs.clone();
+                for y in ys.iter() {
+                    let Some(i) = rest.iter().position(|x| x == y) else {
+                        return Err(not_in_list(&self.program, &self.state, y, span));
+                    };
+                    rest.make_mut().remove(i);
+                }
+                *xs = rest;
+                return Ok(());
+            }
+            (AssignOp::Add, Value::Int(a), Value::Int(b)) => {
+                Value::Int(a.checked_add(b).ok_or_else(overflow)?)
+            }
+            (AssignOp::Sub, Value::Int(a), Value::Int(b)) => {
+                Value::Int(a.checked_sub(b).ok_or_else(overflow)?)
+            }
+            _ => {
+                return Err(err(
+                    "type-mismatch",
+                    "cannot change this value that way",
+                    span,
+                    "this is a bug in the checker",
+                ))
+            }
+        };
+        *target = clamp(new, bounds);
+        Ok(())
+    }
+}
+
+/// A place resolved to indices.
+enum Slot {
+    Local(usize),
+    Global(usize),
+    Player(usize, usize),
+    Field(usize, usize, usize),
+}
+
+fn not_in_list(program: &ir::Program, state: &State, v: &Value, span: Span) -> RuntimeError {
+    err(
+        "not-in-list",
+        format!(
+            "{} is not in the list it is removed from",
+            show(program, state, v)
+        ),
+        span,
+        "check with `if x in xs` before removing",
+    )
+}
+
+/// A number held within a variable's bounds, if it has them.
+pub(super) fn clamp(v: Value, bounds: Option<(i64, i64)>) -> Value {
+    match (v, bounds) {
+        (Value::Int(n), Some((lo, hi))) => Value::Int(n.clamp(lo, hi)),
+        (v, _) => v,
+    }
+}
