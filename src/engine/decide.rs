@@ -25,18 +25,25 @@ impl Game {
             ));
         }
         self.decisions += 1;
+        let held = self.hold();
+        let result = self.take(&held.0, player, index);
+        self.give_back(held);
+        result
+    }
+
+    /// Takes option `index` of `player`'s pending decision: the decision counted.
+    fn take(&mut self, program: &ir::Program, player: u8, index: usize) -> R<()> {
         let record = self.mode.record;
-        let program = self.program.clone();
         match self.pending.take().expect("a pending decision") {
             Pending::Turn(t) => {
-                let (a, args) = t.get(&program, index);
+                let (a, args) = t.get(program, index);
                 let def = &program.actions[a.index()];
                 if record {
                     let name = self.seat_name(player);
-                    let label = move_label(&program, &self.state, def, args);
+                    let label = move_label(program, &self.state, def, args);
                     if def.params.iter().any(|p| p.secret) {
                         // A secret argument is the mover's alone: the others read it hidden.
-                        let public = public_move_label(&program, &self.state, def, args);
+                        let public = public_move_label(program, &self.state, def, args);
                         self.announce(Audience::Only(vec![player]), format!("{name}: {label}"));
                         self.announce(Audience::AllBut(vec![player]), format!("{name}: {public}"));
                     } else {
@@ -62,11 +69,11 @@ impl Game {
                 if record {
                     let label = match &pick {
                         Some(p) => {
-                            let label = p.label(&program, &self.state, &options);
+                            let label = p.label(program, &self.state, &options);
                             self.record_several(player, &label);
                             label
                         }
-                        None => option_label(&program, &self.state, &options, index),
+                        None => option_label(program, &self.state, &options, index),
                     };
                     self.announce_choice(player, label, secret);
                 }
@@ -80,7 +87,7 @@ impl Game {
                     let text = format!(
                         "{}: {}",
                         self.seat_name(player),
-                        ask_labels(&program, at)[index]
+                        ask_labels(program, at)[index]
                     );
                     self.announce(Audience::All, text);
                 }
@@ -102,12 +109,12 @@ impl Game {
                     .pick
                     .as_ref()
                     .filter(|_| record)
-                    .map(|p| p.label(&program, &self.state, &c.options));
+                    .map(|p| p.label(program, &self.state, &c.options));
                 if record {
                     let name = self.seat_name(player);
                     let label = match &several {
                         Some(label) => label.clone(),
-                        None => option_label(&program, &self.state, &c.options, index),
+                        None => option_label(program, &self.state, &c.options, index),
                     };
                     self.announce(
                         Audience::Only(vec![player]),
@@ -193,7 +200,7 @@ impl Game {
             let s = match &self.program.score {
                 Some(f) => {
                     locals.clear();
-                    locals.resize(f.locals.max(1), Value::None);
+                    locals.resize_with(f.locals.max(1), || Value::None);
                     locals[0] = Value::Player(p);
                     Eval::new(&self.program, &self.state).int(&f.body, &mut locals)
                 }
@@ -219,17 +226,16 @@ impl Game {
     /// Scores everyone and ends the game, with `given` winners (`end game ... winners xs`) or
     /// the rules' own.
     pub(super) fn finish_as(&mut self, reason: Option<String>, given: Option<Vec<u8>>) -> R<()> {
-        let program = self.program.clone();
         let n = self.state.players;
         let mut scores = Vec::with_capacity(n as usize);
         self.scores_now(&mut scores)?;
         let mut locals = spare::values();
-        let winners = match (given, &program.winners) {
+        let winners = match (given, &self.program.winners) {
             (Some(given), _) => given,
             (None, Some(f)) => {
                 locals.clear();
-                locals.resize(f.locals.max(1), Value::None);
-                Eval::new(&program, &self.state)
+                locals.resize_with(f.locals.max(1), || Value::None);
+                Eval::new(&self.program, &self.state)
                     .expr(&f.body, &mut locals)?
                     .seats()
             }

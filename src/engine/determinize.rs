@@ -119,6 +119,8 @@ impl Game {
             frames: self.frames.clone(),
             stack: self.stack.clone(),
             secrets: self.secrets.clone(),
+            kept: Default::default(),
+            held: Default::default(),
             pending: self.pending.clone(),
             outcome: self.outcome.clone(),
             log: Vec::new(),
@@ -134,6 +136,8 @@ impl Game {
     /// (a search imagines a thousand games a decision): the same imagined game.
     pub fn determinize_into(&self, plan: &Redeal, seed: u64, copy: &mut Game) {
         copy.program.clone_from(&self.program);
+        // The copy's code may be another program's: it takes it again at its first run.
+        copy.held = Default::default();
         copy.seed = self.seed;
         copy.limits = self.limits;
         copy.mode = Mode::playout();

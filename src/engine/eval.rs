@@ -71,7 +71,7 @@ pub(super) fn err(
 
 pub(super) fn take_call_frame(len: usize) -> Vec<Value> {
     let mut frame = super::spare::values();
-    frame.resize(len, Value::None);
+    frame.resize_with(len, || Value::None);
     frame
 }
 

@@ -7,6 +7,7 @@
 //! up and restored.
 
 use super::compile::flat::{Body, Instr, NO_ARM};
+use super::compile::Code;
 use super::eval::Eval;
 use super::spare;
 use super::statements::{clamp, Asked};
@@ -14,6 +15,7 @@ use super::Table;
 use super::{Game, Outcome, Pending, RuntimeError, SecretChoice, Turn};
 use crate::diag::Span;
 use crate::ir::{self, BlockId, StmtKind as S, Value};
+use std::sync::Arc;
 
 /// Bounds that stop runaway rules.
 #[derive(Debug, Clone, Copy)]
@@ -87,6 +89,18 @@ impl BlocksRun {
 impl Clone for BlocksRun {
     fn clone(&self) -> BlocksRun {
         BlocksRun::default()
+    }
+}
+
+/// The program and its code, held by the machine between runs so that a run borrows them
+/// without counting a reference (an atomic write) at every decision. A copy of a game starts
+/// without them: it takes its own at its first run.
+#[derive(Debug, Default)]
+pub(crate) struct Held(Option<(Arc<ir::Program>, Arc<Code>)>);
+
+impl Clone for Held {
+    fn clone(&self) -> Held {
+        Held(None)
     }
 }
 
@@ -292,7 +306,7 @@ impl Game {
     pub(super) fn push_frame(&mut self, body: Body, args: usize, block: BlockId) {
         let base = self.stack.len();
         let size = (body.slots as usize).max(args);
-        self.stack.resize(base + size, Value::None);
+        self.stack.resize_with(base + size, || Value::None);
         self.start_frame(body.entry, base, block);
     }
 
@@ -318,19 +332,13 @@ impl Game {
         }
     }
 
-    /// Every frame returns: the game is over or failed. Its buffers go back to the thread's
-    /// pool for the next game.
+    /// Every frame returns: the game is over or failed.
     pub(super) fn clear_frames(&mut self) {
         self.frames.clear();
         self.stack.clear();
         for s in self.secrets.drain(..) {
             spare::give_secret_choices(s.choices);
         }
-        spare::give_machine(
-            std::mem::take(&mut self.frames),
-            std::mem::take(&mut self.stack),
-            std::mem::take(&mut self.secrets),
-        );
     }
 
     /// The innermost frame's slots.
@@ -381,10 +389,29 @@ impl Game {
         }
     }
 
+    /// The program and its code, to borrow while the game changes: give them back with
+    /// [`Game::give_back`].
+    pub(super) fn hold(&mut self) -> (Arc<ir::Program>, Arc<Code>) {
+        match self.held.0.take() {
+            Some(held) => held,
+            None => (self.program.clone(), self.state.domains.code.clone()),
+        }
+    }
+
+    /// Gives back what [`Game::hold`] lent.
+    pub(super) fn give_back(&mut self, held: (Arc<ir::Program>, Arc<Code>)) {
+        self.held.0 = Some(held);
+    }
+
     fn run_armed(&mut self) -> R<()> {
-        let program = self.program.clone();
-        let code = self.state.domains.code.clone();
-        let flat = &code.flat;
+        let held = self.hold();
+        let result = self.steps(&held.0, &held.1.flat);
+        self.give_back(held);
+        result
+    }
+
+    /// Steps through instructions until a decision is pending or the game is over.
+    fn steps(&mut self, program: &ir::Program, flat: &super::compile::flat::Flat) -> R<()> {
         if self.pending.is_some() || self.outcome.is_some() {
             return Ok(());
         }
@@ -396,15 +423,15 @@ impl Game {
             frame.pc = pc + 1;
             match flat.get(pc) {
                 Instr::Stmt(here) => {
-                    let stmt = statement(&program, here.at());
+                    let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
-                    self.exec(&program, flat.procs(), stmt, here.at())?;
+                    self.exec(program, flat.procs(), stmt, here.at())?;
                     if self.pending.is_some() || self.outcome.is_some() {
                         return Ok(());
                     }
                 }
                 Instr::If { here, skip } => {
-                    let stmt = statement(&program, here.at());
+                    let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     let S::If {
                         cond,
@@ -424,7 +451,7 @@ impl Game {
                     }
                 }
                 Instr::Match { here, arms } => {
-                    let stmt = statement(&program, here.at());
+                    let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     let S::Match {
                         value,
@@ -464,7 +491,7 @@ impl Game {
                     self.jump(start);
                 }
                 Instr::BlockEnd { here, next } => {
-                    self.spend_on(statement(&program, here.at()).span)?;
+                    self.spend_on(statement(program, here.at()).span)?;
                     self.jump(next);
                 }
                 Instr::EndBody => {
@@ -473,22 +500,22 @@ impl Game {
                     self.pop_frame();
                 }
                 Instr::Return(here) => {
-                    self.spend_on(statement(&program, here.at()).span)?;
+                    self.spend_on(statement(program, here.at()).span)?;
                     self.pop_frame();
                 }
                 Instr::Break { here, target, list } => {
-                    self.spend_on(statement(&program, here.at()).span)?;
+                    self.spend_on(statement(program, here.at()).span)?;
                     if let Some(l) = list {
                         *self.local_mut(l) = Value::None;
                     }
                     self.jump(target);
                 }
                 Instr::Continue { here, target } => {
-                    self.spend_on(statement(&program, here.at()).span)?;
+                    self.spend_on(statement(program, here.at()).span)?;
                     self.jump(target);
                 }
                 Instr::WhileStart { here, runs, exit } => {
-                    let stmt = statement(&program, here.at());
+                    let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     let S::While { cond, body } = &stmt.kind else {
                         unreachable!("a while instruction on a while")
@@ -501,7 +528,7 @@ impl Game {
                     }
                 }
                 Instr::WhileEnd { here, runs, body } => {
-                    let stmt = statement(&program, here.at());
+                    let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     let S::While { cond, .. } = &stmt.kind else {
                         unreachable!("a while instruction on a while")
@@ -526,7 +553,7 @@ impl Game {
                     }
                 }
                 Instr::RepeatStart { here, left, exit } => {
-                    let stmt = statement(&program, here.at());
+                    let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     let S::Repeat { count, body } = &stmt.kind else {
                         unreachable!("a repeat instruction on a repeat")
@@ -551,7 +578,7 @@ impl Game {
                     }
                 }
                 Instr::RepeatEnd { here, left, body } => {
-                    self.spend_on(statement(&program, here.at()).span)?;
+                    self.spend_on(statement(program, here.at()).span)?;
                     let count = self.local_mut(left);
                     let n = match count {
                         Value::Int(n) => *n - 1,
@@ -563,7 +590,7 @@ impl Game {
                     }
                 }
                 Instr::ForStart { here, list, next } => {
-                    let stmt = statement(&program, here.at());
+                    let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     let S::For { source, .. } = &stmt.kind else {
                         unreachable!("a for instruction on a for")
@@ -579,7 +606,7 @@ impl Game {
                     next,
                     exit,
                 } => {
-                    let stmt = statement(&program, here.at());
+                    let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     let S::For {
                         slot, filter, body, ..
@@ -595,7 +622,7 @@ impl Game {
                     }
                 }
                 Instr::Secretly { here, exit } => {
-                    let stmt = statement(&program, here.at());
+                    let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     match self.ask_secretly(stmt, here.at())? {
                         Asked::Nobody => self.jump(exit),
@@ -604,7 +631,7 @@ impl Game {
                     }
                 }
                 Instr::SecretNext { here, exit } => {
-                    let stmt = statement(&program, here.at());
+                    let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     let S::Secretly {
                         player_slot,
@@ -708,10 +735,12 @@ impl Game {
         )?)
     }
 
-    /// Gives a consumed turn's vectors back for the next turn.
-    pub(super) fn recycle(&mut self, turn: Turn) {
-        spare::give_moves(turn.moves);
-        spare::give_values(turn.args);
+    /// Keeps a consumed turn's vectors for the next turn.
+    pub(super) fn recycle(&mut self, mut turn: Turn) {
+        turn.moves.clear();
+        turn.args.clear();
+        self.kept.moves = turn.moves;
+        self.kept.args = turn.args;
     }
 
     /// Asks the pending decision again after the state was changed by hand, so that its

@@ -253,6 +253,10 @@ pub struct Game {
     stack: Vec<Value>,
     /// The `secretly` blocks running once per chooser, innermost last.
     secrets: Vec<exec::SecretLoop>,
+    /// Vectors kept from one turn to the next.
+    kept: spare::Kept,
+    /// The program and code, held for the machine's runs.
+    held: exec::Held,
     pending: Option<Pending>,
     outcome: Option<Outcome>,
     log: Vec<LogEntry>,
@@ -260,6 +264,18 @@ pub struct Game {
     decisions: usize,
     /// With [`Mode::coverage`]: which blocks have run, by block id.
     ran: exec::BlocksRun,
+}
+
+/// A game's buffers serve the next game on its thread: a simulation starts thousands.
+impl Drop for Game {
+    fn drop(&mut self) {
+        spare::give_machine(spare::Machine {
+            frames: std::mem::take(&mut self.frames),
+            stack: std::mem::take(&mut self.stack),
+            secrets: std::mem::take(&mut self.secrets),
+            kept: std::mem::take(&mut self.kept),
+        });
+    }
 }
 
 impl Game {
@@ -338,7 +354,12 @@ impl Game {
         }
         let epoch = memo::Epoch::fresh();
         let program_blocks = program.blocks.len();
-        let (frames, stack, secrets) = spare::machine();
+        let spare::Machine {
+            frames,
+            stack,
+            secrets,
+            kept,
+        } = spare::machine();
         let game = Game {
             state: State {
                 players,
@@ -360,6 +381,8 @@ impl Game {
             frames,
             stack,
             secrets,
+            kept,
+            held: Default::default(),
             pending: None,
             outcome: None,
             log: Vec::new(),

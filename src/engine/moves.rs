@@ -29,13 +29,14 @@ impl Game {
     ) -> R<Turn> {
         let mut turn = Turn {
             player,
-            moves: spare::moves(),
-            args: spare::values(),
+            moves: std::mem::take(&mut self.kept.moves),
+            args: std::mem::take(&mut self.kept.args),
             at,
         };
-        let mut locals = spare::values();
+        let mut locals = std::mem::take(&mut self.kept.locals);
         let result = self.collect_moves(program, player, actions, &mut turn, &mut locals);
-        spare::give_values(locals);
+        locals.clear();
+        self.kept.locals = locals;
         match result {
             Ok(()) => Ok(turn),
             Err(e) => {
@@ -57,6 +58,18 @@ impl Game {
         for &a in actions {
             let def = &program.actions[a.index()];
             let n = def.params.len();
+            if n == 0 && tried < MAX_MOVES {
+                // An action without parameters is one move, if its requirements (every one of
+                // them reads no parameter) hold.
+                tried += 1;
+                locals.clear();
+                locals.resize_with(def.locals.max(1), || Value::None);
+                locals[0] = Value::Player(player);
+                if self.all_hold(program, &def.requires, locals)? {
+                    keep(turn, a, &[]);
+                }
+                continue;
+            }
             // An odometer over the parameters' values: each index counts up to its domain's
             // size, the last fastest.
             // A range written with expressions counts here as the widest it could be.
@@ -104,7 +117,7 @@ impl Game {
             // Requirements that read no parameter decide for every combination at once.
             let shared = def.plan.shared();
             locals.clear();
-            locals.resize(def.locals.max(1 + n), Value::None);
+            locals.resize_with(def.locals.max(1 + n), || Value::None);
             locals[0] = Value::Player(player);
             if !self.all_hold(program, &def.requires[..shared], locals)? {
                 continue;

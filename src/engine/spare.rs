@@ -20,10 +20,7 @@ impl<T> Pool<T> {
 }
 
 thread_local! {
-    static FRAMES: Pool<Vec<Frame>> = const { Pool::new() };
-    static STACKS: Pool<Vec<Value>> = const { Pool::new() };
-    static SECRET_LOOPS: Pool<Vec<SecretLoop>> = const { Pool::new() };
-    static MOVES: Pool<Vec<(ActionId, u32)>> = const { Pool::new() };
+    static MACHINES: Pool<Machine> = const { Pool::new() };
     static VALUES: Pool<Vec<Value>> = const { Pool::new() };
     static INDICES: Pool<Vec<usize>> = const { Pool::new() };
     static SECRET_CHOICES: Pool<Vec<SecretChoice>> = const { Pool::new() };
@@ -42,32 +39,50 @@ fn give<T>(pool: &'static std::thread::LocalKey<Pool<T>>, item: T) {
     });
 }
 
-/// The empty frames, stack and `secretly` blocks of a game about to start.
-pub(super) fn machine() -> (Vec<Frame>, Vec<Value>, Vec<SecretLoop>) {
-    (
-        take(&FRAMES).unwrap_or_default(),
-        take(&STACKS).unwrap_or_default(),
-        take(&SECRET_LOOPS).unwrap_or_default(),
-    )
+/// The buffers a game runs on: its frames, its stack of slots, its `secretly` blocks, and the
+/// vectors a turn lists its moves in.
+#[derive(Debug, Default)]
+pub(super) struct Machine {
+    pub(super) frames: Vec<Frame>,
+    pub(super) stack: Vec<Value>,
+    pub(super) secrets: Vec<SecretLoop>,
+    pub(super) kept: Kept,
 }
 
-/// The emptied frames, stack and `secretly` blocks of a game that has ended.
-pub(super) fn give_machine(frames: Vec<Frame>, stack: Vec<Value>, secrets: Vec<SecretLoop>) {
-    debug_assert!(frames.is_empty() && stack.is_empty() && secrets.is_empty());
-    give(&FRAMES, frames);
-    give(&STACKS, stack);
-    give(&SECRET_LOOPS, secrets);
+/// The vectors a game lists its turns' moves in, kept from one turn to the next (and a copy of
+/// a game starts without them: they hold nothing of the position).
+#[derive(Debug, Default)]
+pub(super) struct Kept {
+    /// A consumed turn's moves and arguments, emptied.
+    pub(super) moves: Vec<(ActionId, u32)>,
+    pub(super) args: Vec<Value>,
+    /// The slots requirements are checked in.
+    pub(super) locals: Vec<Value>,
 }
 
-/// An empty list of moves.
-pub(super) fn moves() -> Vec<(ActionId, u32)> {
-    take(&MOVES).unwrap_or_default()
+impl Clone for Kept {
+    fn clone(&self) -> Kept {
+        Kept::default()
+    }
 }
 
-/// A consumed list of moves.
-pub(super) fn give_moves(mut moves: Vec<(ActionId, u32)>) {
-    moves.clear();
-    give(&MOVES, moves);
+/// The empty buffers of a game about to start: those of a game that has ended on this thread,
+/// when there is one.
+pub(super) fn machine() -> Machine {
+    take(&MACHINES).unwrap_or_default()
+}
+
+/// The buffers of a game no longer played, for the next game on this thread.
+pub(super) fn give_machine(mut m: Machine) {
+    m.frames.clear();
+    m.stack.clear();
+    for s in m.secrets.drain(..) {
+        give_secret_choices(s.choices);
+    }
+    m.kept.moves.clear();
+    m.kept.args.clear();
+    m.kept.locals.clear();
+    give(&MACHINES, m);
 }
 
 /// An empty vector of values.

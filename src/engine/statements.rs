@@ -239,7 +239,7 @@ impl Game {
                 let body = procs[proc.index()];
                 let base = self.stack.len();
                 let size = (body.slots as usize).max(args.len());
-                self.stack.resize(base + size, Value::None);
+                self.stack.resize_with(base + size, || Value::None);
                 for (i, a) in args.iter().enumerate() {
                     match self.eval(a) {
                         Ok(v) => self.stack[base + i] = v,

@@ -145,7 +145,24 @@ fn value(e: &Expr) -> Node {
             ev.spend(1);
             Ok(Value::Int(ev.state.players as i64))
         }),
-        K::Players | K::Instances(_) | K::EnumValues(_) => walked(e),
+        K::Players => Box::new(|ev: &mut Eval<'_>, _: &mut [Value]| {
+            ev.spend(1);
+            Ok(Value::List(ev.state.domains.seats.clone()))
+        }),
+        K::Instances(k) => {
+            let k = k.index();
+            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
+                ev.spend(1);
+                Ok(Value::List(ev.state.domains.instances[k].clone()))
+            })
+        }
+        K::EnumValues(id) => {
+            let id = id.index();
+            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
+                ev.spend(1);
+                Ok(Value::List(ev.state.domains.enum_values[id].clone()))
+            })
+        }
         K::Call(id, args) => call(*id, args, span),
         K::Builtin(b, args) => builtin(*b, args, e),
         K::Binary(op, a, b) => binary(*op, a, b, e),
@@ -701,6 +718,26 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
             })
         }
         (_, [_, _]) if b.takes_default() => walked(e),
+        (Builtin::First | Builtin::Last, [a])
+            if matches!(
+                a.kind,
+                K::Local(_)
+                    | K::Global(_)
+                    | K::PlayerVar(..)
+                    | K::Field(..)
+                    | K::Players
+                    | K::Instances(_)
+                    | K::EnumValues(_)
+            ) =>
+        {
+            // The first or last element read where the list lies, no handle to it taken: the
+            // work of the call and of its argument's node, as the walker spends them.
+            let (xs, from_end) = (Source::new(a), b == Builtin::Last);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(2);
+                xs.end(ev, l, from_end, span)
+            })
+        }
         (_, [a]) => {
             let a = value(a);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
@@ -811,6 +848,48 @@ impl Source {
             K::Players => Source::Players,
             K::Local(s) => Source::Local(*s as usize, e.span),
             _ => Source::Computed(value(e), e.span),
+        }
+    }
+
+    /// `first(xs)` (or `last`, `from_end`) of this list, read where it lies. A value that is
+    /// no list fails as `first` fails (`span`, the call's). (A computed list spends its own
+    /// node's work; the others are read in place, their node's unit spent by the caller.)
+    fn end(&self, ev: &mut Eval<'_>, l: &mut [Value], from_end: bool, span: Span) -> R<Value> {
+        let b = if from_end {
+            Builtin::Last
+        } else {
+            Builtin::First
+        };
+        let pick = |xs: &[Value]| {
+            if from_end { xs.last() } else { xs.first() }
+                .cloned()
+                .unwrap_or(Value::None)
+        };
+        let state = ev.state;
+        let stored = match self {
+            Source::Global(g, _) => &state.globals[*g],
+            Source::PlayerVar(p, v, _) => {
+                let p = p.get(ev, l)?;
+                state.player_vars.get(p as usize, *v)
+            }
+            Source::Field(x, k, f, _) => {
+                let i = x.get(ev, l)?;
+                state.entities[*k].get(i, *f)
+            }
+            Source::EnumValues(id) => return Ok(pick(&state.domains.enum_values[*id])),
+            Source::Instances(k) => return Ok(pick(&state.domains.instances[*k])),
+            Source::Players => return Ok(pick(&state.domains.seats)),
+            Source::Local(s, _) => &l[*s],
+            Source::Computed(n, _) => {
+                // Its node spends its own unit, which the caller spent already.
+                let v = n(ev, l)?;
+                ev.work = ev.work.wrapping_add(1);
+                return ev.builtin(b, v, span);
+            }
+        };
+        match stored {
+            Value::List(xs) => Ok(pick(xs)),
+            v => ev.builtin(b, v.clone(), span),
         }
     }
 
