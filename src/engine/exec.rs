@@ -422,10 +422,46 @@ impl Game {
             let pc = frame.pc;
             frame.pc = pc + 1;
             match flat.get(pc) {
-                Instr::Stmt(here) => {
+                Instr::Let(here) => {
                     let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
-                    self.exec(program, flat.procs(), stmt, here.at())?;
+                    let S::Let(slot, e) = &stmt.kind else {
+                        unreachable!("a let instruction on a let")
+                    };
+                    let v = self.eval(e)?;
+                    *self.local_mut(*slot) = v;
+                }
+                Instr::Assign(here) => {
+                    let stmt = statement(program, here.at());
+                    self.spend_on(stmt.span)?;
+                    let S::Assign {
+                        place,
+                        op,
+                        value,
+                        element,
+                    } = &stmt.kind
+                    else {
+                        unreachable!("an assign instruction on an assignment")
+                    };
+                    self.assign(place, *op, value, *element, stmt.span)?;
+                }
+                Instr::Call(here) => {
+                    let stmt = statement(program, here.at());
+                    self.spend_on(stmt.span)?;
+                    self.call(program, flat.procs(), stmt)?;
+                }
+                Instr::Log(here) => {
+                    let stmt = statement(program, here.at());
+                    self.spend_on(stmt.span)?;
+                    // A playout keeps no log, so its lines are not even rendered.
+                    if self.mode.record {
+                        self.exec(program, stmt, here.at())?;
+                    }
+                }
+                Instr::Decide(here) | Instr::Stmt(here) => {
+                    let stmt = statement(program, here.at());
+                    self.spend_on(stmt.span)?;
+                    self.exec(program, stmt, here.at())?;
                     if self.pending.is_some() || self.outcome.is_some() {
                         return Ok(());
                     }

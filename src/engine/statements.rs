@@ -22,25 +22,10 @@ pub(super) enum Asked {
 }
 
 impl Game {
-    /// Runs a statement that does not jump.
-    pub(super) fn exec(
-        &mut self,
-        program: &ir::Program,
-        procs: &[Body],
-        stmt: &ir::Stmt,
-        here: At,
-    ) -> R<()> {
+    /// Runs a statement that does not jump (other than a binding, an assignment or a call,
+    /// which the machine runs itself).
+    pub(super) fn exec(&mut self, program: &ir::Program, stmt: &ir::Stmt, here: At) -> R<()> {
         match &stmt.kind {
-            S::Let(slot, e) => {
-                let v = self.eval(e)?;
-                *self.local_mut(*slot) = v;
-            }
-            S::Assign {
-                place,
-                op,
-                value,
-                element,
-            } => self.assign(place, *op, value, *element, stmt.span)?,
             S::Turn { player, actions } => {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
                 let turn = self.legal_moves(program, p, actions, here)?;
@@ -232,33 +217,8 @@ impl Game {
                 };
                 self.finish_as(reason, winners)?;
             }
-            S::Call { proc, args } => {
-                // The arguments are evaluated straight into the callee's slots, pushed on the
-                // stack past the caller's; the frame starts only once they all are.
-                let callee = &program.procs[proc.index()];
-                let body = procs[proc.index()];
-                let base = self.stack.len();
-                let size = (body.slots as usize).max(args.len());
-                self.stack.resize_with(base + size, || Value::None);
-                for (i, a) in args.iter().enumerate() {
-                    match self.eval(a) {
-                        Ok(v) => self.stack[base + i] = v,
-                        Err(e) => {
-                            self.stack.truncate(base);
-                            return Err(e);
-                        }
-                    }
-                }
-                if self.frames.len() >= self.limits.call_depth {
-                    self.stack.truncate(base);
-                    return Err(err(
-                        "call-depth",
-                        format!("calls nest more than {} deep", self.limits.call_depth),
-                        stmt.span,
-                        "an effect or phase may be calling itself without end",
-                    ));
-                }
-                self.start_frame(body.entry, base, callee.body);
+            S::Let(..) | S::Assign { .. } | S::Call { .. } => {
+                unreachable!("the machine runs bindings, assignments and calls itself")
             }
             S::If { .. }
             | S::While { .. }
@@ -270,6 +230,39 @@ impl Game {
             | S::Break
             | S::Continue => unreachable!("a jumping statement is an instruction of its own"),
         }
+        Ok(())
+    }
+
+    /// A call of an effect or phase: its arguments are evaluated straight into the callee's
+    /// slots, pushed on the stack past the caller's; the frame starts only once they all are.
+    pub(super) fn call(&mut self, program: &ir::Program, procs: &[Body], stmt: &ir::Stmt) -> R<()> {
+        let S::Call { proc, args } = &stmt.kind else {
+            unreachable!("a call instruction on a call")
+        };
+        let callee = &program.procs[proc.index()];
+        let body = procs[proc.index()];
+        let base = self.stack.len();
+        let size = (body.slots as usize).max(args.len());
+        self.stack.resize_with(base + size, || Value::None);
+        for (i, a) in args.iter().enumerate() {
+            match self.eval(a) {
+                Ok(v) => self.stack[base + i] = v,
+                Err(e) => {
+                    self.stack.truncate(base);
+                    return Err(e);
+                }
+            }
+        }
+        if self.frames.len() >= self.limits.call_depth {
+            self.stack.truncate(base);
+            return Err(err(
+                "call-depth",
+                format!("calls nest more than {} deep", self.limits.call_depth),
+                stmt.span,
+                "an effect or phase may be calling itself without end",
+            ));
+        }
+        self.start_frame(body.entry, base, callee.body);
         Ok(())
     }
 
@@ -427,7 +420,7 @@ impl Game {
         }
     }
 
-    fn assign(
+    pub(super) fn assign(
         &mut self,
         place: &Place,
         op: AssignOp,

@@ -32,9 +32,20 @@ impl Here {
 /// One instruction of the statement machine.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Instr {
-    /// A statement that runs straight through (`let`, an assignment, a decision, a roll, a
-    /// call, a log line, `end game`): it spends a unit of work and runs.
+    /// A statement that runs straight through (a roll, a draw, a shuffle, `end game`): it
+    /// spends a unit of work and runs. The commonest have instructions of their own, so that a
+    /// statement costs the machine one dispatch, not two.
     Stmt(Here),
+    /// `let`.
+    Let(Here),
+    /// An assignment.
+    Assign(Here),
+    /// A call of an effect or phase.
+    Call(Here),
+    /// `turn`, `choose` or `ask`: the game waits for a decision.
+    Decide(Here),
+    /// `log` or `tell`.
+    Log(Here),
     /// `if`: its condition false, go on at `skip` (the `else` block, or past the statement).
     If { here: Here, skip: u32 },
     /// `match`: its arms' first instructions are [`Flat::arms`] from `arms` on, one per value
@@ -368,19 +379,26 @@ impl Compiler<'_> {
                     l.continues.push(at);
                 }
             }
-            S::Let(..)
-            | S::Assign { .. }
-            | S::Choose { .. }
-            | S::Ask { .. }
-            | S::Roll { .. }
+            S::Let(..) => {
+                self.emit(Instr::Let(here));
+            }
+            S::Assign { .. } => {
+                self.emit(Instr::Assign(here));
+            }
+            S::Call { .. } => {
+                self.emit(Instr::Call(here));
+            }
+            S::Turn { .. } | S::Choose { .. } | S::Ask { .. } => {
+                self.emit(Instr::Decide(here));
+            }
+            S::Log(_) | S::Tell { .. } => {
+                self.emit(Instr::Log(here));
+            }
+            S::Roll { .. }
             | S::Random { .. }
             | S::Shuffle { .. }
             | S::Pop { .. }
-            | S::Turn { .. }
-            | S::Log(_)
-            | S::Tell { .. }
-            | S::Finish(..)
-            | S::Call { .. } => {
+            | S::Finish(..) => {
                 self.emit(Instr::Stmt(here));
             }
         }
