@@ -340,6 +340,7 @@ impl<'a> Eval<'a> {
     }
 
     /// Evaluates a condition.
+    #[inline]
     pub fn bool(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<bool> {
         if let Some(code) = self.code.condition(e.root) {
             return code(self, locals);
@@ -351,6 +352,7 @@ impl<'a> Eval<'a> {
     }
 
     /// Evaluates a whole number.
+    #[inline]
     pub fn int(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<i64> {
         if let Some(code) = self.code.number(e.root) {
             return code(self, locals);
@@ -362,6 +364,7 @@ impl<'a> Eval<'a> {
     }
 
     /// Evaluates a player.
+    #[inline]
     pub fn player(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<u8> {
         // `me.x` and `p.x` read a local: no need to copy it out first.
         if let K::Local(s) = e.kind {
@@ -420,6 +423,7 @@ impl<'a> Eval<'a> {
     }
 
     /// Evaluates a list.
+    #[inline]
     pub fn list(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<List> {
         match self.expr(e, locals)? {
             Value::List(v) => Ok(v),

@@ -41,13 +41,13 @@ impl Fixed {
     }
 }
 
-fn misfit(message: String, span: Span) -> RuntimeError {
-    RuntimeError::new(
+fn misfit(message: String, span: Span) -> Box<RuntimeError> {
+    Box::new(RuntimeError::new(
         "scenario-failed",
         message,
         span,
         "fix chance to a result the rule that draws on it can give",
-    )
+    ))
 }
 
 impl Game {

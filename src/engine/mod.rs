@@ -396,7 +396,7 @@ impl Game {
     /// Checks every declared invariant now (as after every decision in a game for people):
     /// for a position changed by hand.
     pub fn check_invariants_now(&self) -> Result<(), RuntimeError> {
-        self.check_invariants()
+        self.check_invariants().map_err(|e| *e)
     }
 
     /// What this game keeps and checks.

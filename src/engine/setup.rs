@@ -181,6 +181,6 @@ impl Game {
         };
         self.state.touch();
         // A turn's legal moves depend on the state: list them again.
-        self.refresh_pending()
+        self.refresh_pending().map_err(|e| *e)
     }
 }

@@ -501,7 +501,7 @@ enum Slot {
     Field(usize, usize, usize),
 }
 
-fn not_in_list(program: &ir::Program, state: &State, v: &Value, span: Span) -> RuntimeError {
+fn not_in_list(program: &ir::Program, state: &State, v: &Value, span: Span) -> Box<RuntimeError> {
     err(
         "not-in-list",
         format!(
