@@ -18,6 +18,7 @@ use std::sync::Arc;
 const GAME: &str = "rules/cheaters_game.rules";
 const OVERDRAW: &str = "tests/fixtures/run/overdraw.rules";
 const ENDLESS: &str = "tests/fixtures/run/endless.rules";
+const NEVER_TAKEN: &str = "tests/fixtures/run/never_taken.rules";
 const CHOICES: &str = "tests/fixtures/run/choices.rules";
 
 /// A scratch folder under `target/`, relative to the crate root.
@@ -572,6 +573,31 @@ fn actions_never_taken_endings_and_csv_rows() {
         .iter()
         .any(|r| r.contains("decision ") && r.contains("out-of-range")));
     assert!(rows.iter().any(|r| r.contains(",P1 rolls a six,")));
+}
+
+#[test]
+fn blocks_of_an_action_never_taken_are_left_to_that_action() {
+    let o = run(&["sim", NEVER_TAKEN, "-p", "2", "-g", "50", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    assert_eq!(doc["never_taken"], serde_json::json!(["hoard"]));
+    let never: Vec<&str> = doc["never_ran"]
+        .as_array()
+        .expect("never ran")
+        .iter()
+        .map(|s| s["at"].as_str().expect("at"))
+        .collect();
+    // The `if` of `spend` (taken, its branch never entered) is listed; `hoard`'s two
+    // branches are not.
+    assert_eq!(never.len(), 1, "{never:?}");
+    assert!(never[0].ends_with("never_taken.rules:27:5"), "{never:?}");
+    // The blocks are still counted, each named with its action.
+    let blocks = doc["rule_blocks"].as_array().expect("rule blocks");
+    let in_hoard = blocks
+        .iter()
+        .filter(|b| b["action"] == serde_json::json!(2))
+        .count();
+    assert_eq!(in_hoard, 2, "{blocks:?}");
 }
 
 #[test]

@@ -17,6 +17,11 @@ pub struct RuleBlock {
     /// The block it lies in (an index into the same list), if any: a block inside one that
     /// never ran is not reported again.
     pub inside: Option<usize>,
+    /// The action whose body it lies in (an index into the program's actions), if any: a block
+    /// of an action never taken is not reported again (documents written before this was
+    /// noted have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<usize>,
 }
 
 /// Every non-empty block of the program other than actions' bodies (an action never taken is
@@ -43,6 +48,19 @@ pub fn rule_blocks(program: &Program) -> Vec<RuleBlock> {
             }
         }
     }
+    // The action each block lies in: an action's body, and every block under it.
+    let mut action: Vec<Option<usize>> = vec![None; program.blocks.len()];
+    for (a, def) in program.actions.iter().enumerate() {
+        let mut todo = vec![def.body];
+        while let Some(b) = todo.pop() {
+            if let Some(slot) = action.get_mut(b.index()) {
+                *slot = Some(a);
+                for stmt in &program.blocks[b.index()].stmts {
+                    todo.extend(children(&stmt.kind));
+                }
+            }
+        }
+    }
     let mut position = vec![None; program.blocks.len()];
     for (i, b) in ids.iter().enumerate() {
         position[b.index()] = Some(i);
@@ -57,6 +75,7 @@ pub fn rule_blocks(program: &Program) -> Vec<RuleBlock> {
         .map(|(site, b)| RuleBlock {
             site,
             inside: parent[b.index()].and_then(|p| position[p]),
+            action: action[b.index()],
         })
         .collect()
 }
@@ -89,9 +108,10 @@ fn children(kind: &StmtKind) -> Vec<BlockId> {
     }
 }
 
-/// The blocks that never ran, given in how many games each ran (aligned with `blocks`): those
-/// inside a block that did run, or inside none.
-pub fn never_ran(blocks: &[RuleBlock], ran: &[u64]) -> Vec<Site> {
+/// The blocks that never ran, given in how many games each ran (aligned with `blocks`) and how
+/// often each action was taken (by action): those inside a block that did run, or inside none,
+/// and not in an action never taken (which is reported as such).
+pub fn never_ran(blocks: &[RuleBlock], ran: &[u64], taken: &[u64]) -> Vec<Site> {
     blocks
         .iter()
         .enumerate()
@@ -99,6 +119,8 @@ pub fn never_ran(blocks: &[RuleBlock], ran: &[u64]) -> Vec<Site> {
             ran.get(*i).copied().unwrap_or(0) == 0
                 && b.inside
                     .is_none_or(|p| ran.get(p).copied().unwrap_or(0) > 0)
+                && b.action
+                    .is_none_or(|a| taken.get(a).copied().unwrap_or(0) > 0)
         })
         .map(|(_, b)| b.site.clone())
         .collect()
@@ -116,6 +138,7 @@ mod tests {
                 text: String::new(),
             },
             inside,
+            action: None,
         };
         let blocks = [
             block("a:1:1", None),
@@ -124,15 +147,38 @@ mod tests {
             block("a:6:5", Some(2)),
         ];
         // The outer block ran; the second never did; the third never did, nor the fourth in it.
-        let never: Vec<String> = never_ran(&blocks, &[4, 0, 0, 0])
+        let never: Vec<String> = never_ran(&blocks, &[4, 0, 0, 0], &[])
             .into_iter()
             .map(|s| s.at)
             .collect();
         assert_eq!(never, ["a:2:3", "a:5:3"]);
-        let never: Vec<String> = never_ran(&blocks, &[4, 2, 1, 0])
+        let never: Vec<String> = never_ran(&blocks, &[4, 2, 1, 0], &[])
             .into_iter()
             .map(|s| s.at)
             .collect();
         assert_eq!(never, ["a:6:5"]);
+    }
+
+    #[test]
+    fn a_block_of_an_action_never_taken_is_left_to_that_action() {
+        let block = |at: &str, action: Option<usize>| RuleBlock {
+            site: Site {
+                at: at.into(),
+                text: String::new(),
+            },
+            inside: None,
+            action,
+        };
+        let blocks = [
+            block("a:3:5", Some(0)),
+            block("a:9:5", Some(1)),
+            block("a:20:3", None),
+        ];
+        // Action 0 was never taken, action 1 was; no block ran.
+        let never: Vec<String> = never_ran(&blocks, &[0, 0, 0], &[0, 7])
+            .into_iter()
+            .map(|s| s.at)
+            .collect();
+        assert_eq!(never, ["a:9:5", "a:20:3"]);
     }
 }

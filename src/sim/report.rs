@@ -384,7 +384,8 @@ impl Report {
         let choices = Choices::new(&meta.decision_sites, &counts.choices);
         let mut blocks_run = counts.blocks.clone();
         blocks_run.resize(meta.rule_blocks.len(), 0);
-        let never_ran = never_ran(&meta.rule_blocks, &blocks_run);
+        let taken: Vec<u64> = actions.iter().map(|a| a.taken).collect();
+        let never_ran = never_ran(&meta.rule_blocks, &blocks_run, &taken);
 
         let decisions: u64 = records.iter().map(|r| r.decisions).sum();
         let options: u64 = records.iter().map(|r| r.options).sum();
