@@ -84,6 +84,8 @@ pub enum MoveError {
         input: String,
         /// Why not, as precisely as the rules say.
         reason: String,
+        /// A move whose name is close to what was typed, which the reason suggests.
+        close: Option<String>,
     },
     /// A rule failed while the move was applied; the move was undone.
     Runtime(RuntimeError),
@@ -100,7 +102,9 @@ impl fmt::Display for MoveError {
                     waiting.join(", ")
                 )
             }
-            MoveError::Illegal { input, reason } => write!(f, "`{input}` is not allowed: {reason}"),
+            MoveError::Illegal { input, reason, .. } => {
+                write!(f, "`{input}` is not allowed: {reason}")
+            }
             MoveError::Runtime(e) => write!(f, "a rule failed: {e}"),
         }
     }

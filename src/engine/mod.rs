@@ -846,9 +846,11 @@ impl Game {
                 waiting: waiting.iter().map(|p| self.seat_name(*p)).collect(),
             };
         }
+        let (reason, close) = self.why_not(player, input);
         MoveError::Illegal {
             input: input.to_string(),
-            reason: self.why_not(player, input),
+            reason,
+            close,
         }
     }
 

@@ -461,8 +461,16 @@ impl Game {
         format!("there is no such move: {}", usage())
     }
 
-    /// Why a typed move is not legal for `player`, in the rules' own words.
-    pub(super) fn why_not(&self, player: u8, input: &str) -> String {
+    /// Why a typed move is not legal for `player`, in the rules' own words, and the move it
+    /// names when it is close to one (a misspelt action's name).
+    pub(super) fn why_not(&self, player: u8, input: &str) -> (String, Option<String>) {
+        let mut close = None;
+        let reason = self.why_refused(player, input, &mut close);
+        (reason, close)
+    }
+
+    /// [`Game::why_not`]'s reason, noting in `close` the move suggested.
+    fn why_refused(&self, player: u8, input: &str, close: &mut Option<String>) -> String {
         let program = self.program.clone();
         match &self.pending {
             Some(Pending::Turn(t)) => {
@@ -480,7 +488,12 @@ impl Game {
                         .map(|a| program.actions[a.index()].name.as_str())
                         .collect();
                     return match crate::check::suggest_name(name, names.iter().copied()) {
-                        Some(s) => format!("there is no action `{name}` now; did you mean `{s}`?"),
+                        Some(s) => {
+                            let reason =
+                                format!("there is no action `{name}` now; did you mean `{s}`?");
+                            *close = Some(s.to_string());
+                            reason
+                        }
                         None => format!(
                             "there is no action `{name}` now; the actions are {}",
                             names.join(", ")

@@ -376,6 +376,7 @@ impl Game {
             Some(Err(MoveError::Illegal {
                 input: input.trim().to_string(),
                 reason,
+                close: None,
             }))
         };
         let positions = match read_positions(&several.labels, &shown, input) {

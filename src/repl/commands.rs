@@ -71,7 +71,7 @@ impl Session {
             Err(msg) => {
                 self.refused_now = true;
                 writeln!(out, "{msg}")?;
-                return point_to_commands(typed, &msg, out);
+                return point_to_commands(typed, &None, out);
             }
         };
         match self.game.apply_label(seat, &label) {
@@ -87,7 +87,7 @@ impl Session {
                 self.refused_now = true;
                 writeln!(out, "{e}")?;
                 match &e {
-                    MoveError::Illegal { reason, .. } => point_to_commands(typed, reason, out),
+                    MoveError::Illegal { close, .. } => point_to_commands(typed, close, out),
                     _ => Ok(()),
                 }
             }
@@ -267,14 +267,15 @@ pub(crate) fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// After a refused move: a lone word that names no move, nor one close to it, may be a command
-/// guessed (`view`, `show`), so say where the commands are.
-fn point_to_commands(typed: &str, refusal: &str, out: &mut dyn Write) -> io::Result<()> {
+/// After a refused move: a lone word that names no move, nor one close to it (`close`, the move
+/// the refusal suggested), may be a command guessed (`view`, `show`), so say where the
+/// commands are.
+fn point_to_commands(typed: &str, close: &Option<String>, out: &mut dyn Write) -> io::Result<()> {
     let word = typed.split_whitespace().count() == 1
         && !typed
             .trim()
             .starts_with(|c: char| c.is_ascii_digit() || c == '#');
-    if word && !refusal.contains("did you mean") {
+    if word && close.is_none() {
         writeln!(
             out,
             "Nor is it a command: `help` lists them (`state` shows the game)."
