@@ -66,6 +66,8 @@ flow {
     let table = [3, 1, 4, 1, 5]
     table += n
     let t = nth([10, 20, 30], 2) + count(table) + count([x in [1, 2, 3, 4] where x > 2])
+    let g = count(c in cube where c.weight == w) + count([c in cube where c.weight != 2])
+    let h = first([c in cube where t == c.weight], first(cube)).weight + g
   }
 }
 "#;
@@ -188,6 +190,15 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
             "if max([c.weight for c in cube where c.weight > 9]) > 1 { }",
         ),
         ("call-depth", "let x = deep(1)"),
+        // A field compared where it lies, of a list holding `none`: the general path fails.
+        (
+            "no-value",
+            "let w = me_count()\n  let x = count(c in [first(cube), none] where c.weight == w)",
+        ),
+        (
+            "no-value",
+            "let x = first([c in [none, first(cube)] where c.weight == 1])",
+        ),
         // `first` stops at the first element that passes, but not before an error.
         (
             "division-by-zero",

@@ -941,10 +941,17 @@ struct Each {
     matching: Option<Matching>,
 }
 
-/// A filter `x == y` or `x != y` of the element `x` itself, `y` a local or a constant.
+/// A filter `x == y` or `x != y` of the element `x` itself, or of one of its fields (`x.f ==
+/// y`, `y == x.f`), `y` a local or a constant: the elements are compared where they lie, in one
+/// loop, none bound to the slot, the work of the whole loop charged at once (only when the
+/// budget holds it: otherwise the general path fails where it would).
 struct Matching {
     against: Against,
     equal: bool,
+    /// What of the element is compared.
+    compared: Compared,
+    /// Work per element, as the general path spends it: one for the element and the filter's.
+    work: u64,
 }
 
 /// What the element is compared with.
@@ -953,29 +960,64 @@ enum Against {
     Const(Value),
 }
 
-/// Work a matching filter spends per element, as the general path does: one for the element,
-/// one for the comparison (reading a local or a constant spends nothing more).
-const MATCHING_WORK: u64 = 2;
+/// The part of the element a matching filter compares.
+enum Compared {
+    /// The element itself.
+    Element,
+    /// A field of the element, an instance of `kind`.
+    Field { kind: usize, field: usize },
+}
 
 impl Matching {
     fn new(slot: ir::Slot, filter: &Expr) -> Option<Matching> {
         let K::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) = &filter.kind else {
             return None;
         };
-        let other = match (&a.kind, &b.kind) {
-            (K::Local(s), _) if *s == slot => b,
-            (_, K::Local(s)) if *s == slot => a,
-            _ => return None,
+        let against = |other: &Expr| match &other.kind {
+            K::Local(t) if *t != slot => Some(Against::Local(*t as usize)),
+            K::Const(c) => Some(Against::Const(c.clone())),
+            _ => None,
         };
-        let against = match &other.kind {
-            K::Local(t) if *t != slot => Against::Local(*t as usize),
-            K::Const(c) => Against::Const(c.clone()),
+        let own_field = |e: &Expr| match &e.kind {
+            K::Field(x, k, f) if matches!(x.kind, K::Local(s) if s == slot) => {
+                Some(Compared::Field {
+                    kind: k.index(),
+                    field: f.index(),
+                })
+            }
+            _ => None,
+        };
+        // The walker's work for each shape: the comparison, the sides it evaluates (a local
+        // read first, or a constant, costs nothing more), and the element itself.
+        let (against, compared, work) = match (&a.kind, &b.kind) {
+            (K::Local(s), _) if *s == slot => (against(b)?, Compared::Element, 2),
+            (_, K::Local(s)) if *s == slot => (against(a)?, Compared::Element, 2),
+            (K::Field(..), K::Local(_)) => (against(b)?, own_field(a)?, 4),
+            (K::Field(..), K::Const(_)) => (against(b)?, own_field(a)?, 3),
+            (K::Local(_), K::Field(..)) => (against(a)?, own_field(b)?, 3),
             _ => return None,
         };
         Some(Matching {
             against,
             equal: *op == BinOp::Eq,
+            compared,
+            work,
         })
+    }
+
+    /// What is compared of `item`: itself, or its field; `None` when it is no instance of the
+    /// field's kind (the general path then fails as it fails).
+    #[inline]
+    fn part<'v>(&self, state: &'v crate::engine::State, item: &'v Value) -> Option<&'v Value> {
+        match self.compared {
+            Compared::Element => Some(item),
+            Compared::Field { kind, field } => match item {
+                Value::Entity(k, i) if k.index() == kind => {
+                    Some(state.entities[kind].get(*i as usize, field))
+                }
+                _ => None,
+            },
+        }
     }
 }
 
@@ -1003,11 +1045,28 @@ impl Each {
                 Against::Const(c) => c,
             };
             let at = |k: usize| if from_end { n - 1 - k } else { k };
-            let found = (0..n).find(|&k| (items[at(k)] == *target) == m.equal);
-            let visited = found.map_or(n, |k| k + 1) as u64;
-            // Only when the work suffices: otherwise the general path fails where it would.
-            if ev.afford(visited * MATCHING_WORK) {
-                return Ok(found.map_or(Value::None, |k| items[at(k)].clone()));
+            let state = ev.state;
+            // The first that passes, unless an element before it cannot be compared here.
+            let mut found = Some(None);
+            for k in 0..n {
+                match m.part(state, &items[at(k)]) {
+                    Some(v) if (*v == *target) == m.equal => {
+                        found = Some(Some(k));
+                        break;
+                    }
+                    Some(_) => {}
+                    None => {
+                        found = None;
+                        break;
+                    }
+                }
+            }
+            if let Some(found) = found {
+                let visited = found.map_or(n, |k| k + 1) as u64;
+                // Only when the work suffices: otherwise the general path fails where it would.
+                if ev.afford(visited * m.work) {
+                    return Ok(found.map_or(Value::None, |k| items[at(k)].clone()));
+                }
             }
         }
         for k in 0..n {
@@ -1037,14 +1096,20 @@ impl Each {
     ) -> R<()> {
         let items = self.source.items(ev, l)?;
         if let Some(m) = &self.matching {
-            // Only when the work suffices: otherwise the general path fails where it would.
-            if ev.afford(items.len() as u64 * MATCHING_WORK) {
+            let state = ev.state;
+            // Only when every element can be compared here and the work suffices: otherwise
+            // the general path fails where it would.
+            if items.iter().all(|item| m.part(state, item).is_some())
+                && ev.afford(items.len() as u64 * m.work)
+            {
                 let target = match &m.against {
                     Against::Local(t) => &l[*t],
                     Against::Const(c) => c,
                 };
                 for item in items.iter() {
-                    if (*item == *target) == m.equal {
+                    if m.part(state, item)
+                        .is_some_and(|v| (*v == *target) == m.equal)
+                    {
                         visit(item)?;
                     }
                 }
