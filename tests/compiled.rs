@@ -53,7 +53,7 @@ fn every_rules_file_plays_the_same_games_walked() {
 const COSTLY: &str = r#"
 game "Costly" { players 2 }
 player var hand: list of int = []
-kind cube[4] { weight: int = index }
+kind cube[4] { weight: int = index  heavy: bool = index > 2  tags: list of int = [index] }
 def heavy(p: player): int = sum(x * x + 1 for x in p.hand where x % 3 != 1) - count(p.hand)
 flow {
   for p in players { p.hand = 1..300 }
@@ -68,6 +68,9 @@ flow {
     let t = nth([10, 20, 30], 2) + count(table) + count([x in [1, 2, 3, 4] where x > 2])
     let g = count(c in cube where c.weight == w) + count([c in cube where c.weight != 2])
     let h = first([c in cube where t == c.weight], first(cube)).weight + g
+    let k = count(c in cube where c.heavy and c.weight >= 2) + count([c in cube where not c.heavy or t in c.tags])
+    if all(c in cube where c.weight < 100 and (w == c.weight or not c.heavy)) { let z = k }
+    let q = first([c in cube where c.heavy and c.weight != w], first(cube)).weight + h
   }
 }
 "#;
@@ -198,6 +201,15 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
         (
             "no-value",
             "let x = first([c in [none, first(cube)] where c.weight == 1])",
+        ),
+        // A filter of fields run in one loop meets what it cannot read: the general path fails.
+        (
+            "no-value",
+            "let x = any(c in [first(cube), none] where c.weight > 5 or c.weight < 0)",
+        ),
+        (
+            "no-value",
+            "let w = first([c.weight for c in cube where c.weight > 9])\n  let x = count(c in cube where c.weight >= w and c.weight > 0)",
         ),
         // `first` stops at the first element that passes, but not before an error.
         (

@@ -562,7 +562,11 @@ impl<'a> Eval<'a> {
                     ))
                 }
             },
-            (_, x, _) => return Err(self.wrong(&x, "operands that fit the operator", span)),
+            // The operand that does not fit is named: a number beside a `none` is not the fault.
+            (_, x, y) => {
+                let unfit = if matches!(x, Value::Int(_)) { y } else { x };
+                return Err(self.wrong(&unfit, "operands that fit the operator", span));
+            }
         })
     }
 

@@ -12,6 +12,7 @@
 //! ones: ranks, tables, `min(xs, d)`) are walked from inside the compiled tree.
 //! `tests/compiled.rs` plays every rules file both ways and compares the games.
 
+use super::fields::FieldFilter;
 use crate::diag::Span;
 use crate::engine::eval::{arithmetic, err, take_call_frame, Eval, Items, R, SMALL_FRAME};
 use crate::ir::{self, BinOp, Builtin, Expr, ExprKind as K, List, Program, QueryKind, UnOp, Value};
@@ -412,10 +413,18 @@ fn condition(e: &Expr) -> BoolNode {
             let want = *kind == QueryKind::Any;
             let slot = *slot as usize;
             let source_span = source.span;
+            let each = Each::new(slot as ir::Slot, source, filter.as_deref(), None);
             let (source, filter) = (Source::new(source), filter.as_deref().map(condition));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
                 let items = source.items(ev, l)?;
+                if let Some((found, work)) = each.seek(ev, l, &items, false, want) {
+                    // Only when the work suffices: otherwise the general path fails where it
+                    // would.
+                    if ev.afford(work) {
+                        return Ok(if found.is_some() { want } else { !want });
+                    }
+                }
                 for item in items.iter() {
                     ev.spend(1);
                     ev.check_work(source_span)?;
@@ -939,6 +948,9 @@ struct Each {
     /// The filter, when it compares the element itself with a local or a constant and there
     /// is no map: then the elements are compared where they lie, none bound to the slot.
     matching: Option<Matching>,
+    /// The filter, when there is no map and it tests only the element's fields: run over the
+    /// whole list in one loop ([`FieldFilter`]).
+    fields: Option<FieldFilter>,
 }
 
 /// A filter `x == y` or `x != y` of the element `x` itself, or of one of its fields (`x.f ==
@@ -1032,7 +1044,35 @@ impl Each {
             matching: filter
                 .filter(|_| map.is_none())
                 .and_then(|f| Matching::new(slot, f)),
+            fields: filter
+                .filter(|_| map.is_none())
+                .and_then(|f| FieldFilter::new(f, slot)),
         }
+    }
+
+    /// The first element (the last, `from_end`) for which the filter gives `want`, found by
+    /// the field filter, with the work the general path would spend finding it: `None` when
+    /// the general path must look (it may fail).
+    fn seek(
+        &self,
+        ev: &Eval<'_>,
+        l: &[Value],
+        items: &[Value],
+        from_end: bool,
+        want: bool,
+    ) -> Option<(Option<usize>, u64)> {
+        let ff = self.fields.as_ref()?;
+        let n = items.len();
+        let mut work = 0;
+        for k in 0..n {
+            let at = if from_end { n - 1 - k } else { k };
+            let (pass, w) = ff.passes(ev.state, l, &items[at])?;
+            work += w;
+            if pass == want {
+                return Some((Some(at), work));
+            }
+        }
+        Some((None, work))
     }
 
     /// The first element that passes (the last, `from_end`), mapped; `none` if none does.
@@ -1067,6 +1107,12 @@ impl Each {
                 if ev.afford(visited * m.work) {
                     return Ok(found.map_or(Value::None, |k| items[at(k)].clone()));
                 }
+            }
+        }
+        if let Some((found, work)) = self.seek(ev, l, &items, from_end, true) {
+            // Only when the work suffices: otherwise the general path fails where it would.
+            if ev.afford(work) {
+                return Ok(found.map_or(Value::None, |k| items[k].clone()));
             }
         }
         for k in 0..n {
@@ -1114,6 +1160,40 @@ impl Each {
                     }
                 }
                 return Ok(());
+            }
+        }
+        if let Some(ff) = &self.fields {
+            // Which pass, and the work of deciding, found first; they stand only if the work
+            // suffices (otherwise the general path fails where it would).
+            let state = ev.state;
+            let decided: Option<(u64, u64)> = if items.len() <= 64 {
+                items
+                    .iter()
+                    .enumerate()
+                    .try_fold((0u64, 0u64), |(mask, work), (k, item)| {
+                        let (pass, w) = ff.passes(state, l, item)?;
+                        Some((mask | (u64::from(pass) << k), work + w))
+                    })
+            } else {
+                items
+                    .iter()
+                    .try_fold(0u64, |work, item| Some(work + ff.passes(state, l, item)?.1))
+                    .map(|work| (u64::MAX, work))
+            };
+            if let Some((mask, work)) = decided {
+                if ev.afford(work) {
+                    for (k, item) in items.iter().enumerate() {
+                        let pass = if items.len() <= 64 {
+                            mask & (1 << k) != 0
+                        } else {
+                            ff.passes(state, l, item).is_some_and(|(p, _)| p)
+                        };
+                        if pass {
+                            visit(item)?;
+                        }
+                    }
+                    return Ok(());
+                }
             }
         }
         for item in items.iter() {
