@@ -1028,6 +1028,269 @@ fn win_the_race_games_are_significantly_longer_than_cheaters_games() {
     assert_eq!(stacked["b"]["variant_files"], serde_json::json!([RACE]));
 }
 
+/// A statement's place without its file (`line:column`), and its first line: the file's path
+/// differs when B reaches the same file through a variant's folder.
+fn statement(site: &serde_json::Value) -> (String, String) {
+    let at = site["at"].as_str().expect("at");
+    let place: Vec<&str> = at.rsplitn(3, ':').take(2).collect();
+    let text = site["text"].as_str().expect("text");
+    (format!("{}:{}", place[1], place[0]), text.to_string())
+}
+
+/// Each option of a report's statement with its share.
+fn shares(site: &serde_json::Value) -> Vec<(String, f64)> {
+    site["options"]
+        .as_array()
+        .expect("options")
+        .iter()
+        .map(|o| {
+            let option = o["option"].as_str().expect("option").to_string();
+            (option, o["share"].as_f64().expect("share"))
+        })
+        .collect()
+}
+
+#[test]
+fn the_choices_compared_are_each_sides_own_shares_statement_by_statement() {
+    let args = ["sim", GAME, "-p", "3", "-g", "300", "--against", RACE];
+    let o = run(&[&args[..], &["--json"]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    let answered = |side: &str| {
+        doc[side]["choices"]["answered"]
+            .as_array()
+            .expect("answered")
+            .clone()
+    };
+    let (in_a, in_b) = (answered("a"), answered("b"));
+    // Win The Race reaches Cheater's Game through its own folder: the same statements, placed
+    // in `rules/cheaters_game/../cheaters_game.rules`.
+    assert!(in_b[0]["at"]
+        .as_str()
+        .expect("at")
+        .starts_with("rules/cheaters_game/../"));
+    let both: Vec<&serde_json::Value> = in_a
+        .iter()
+        .filter(|s| in_b.iter().any(|t| statement(t) == statement(s)))
+        .collect();
+    assert!(both.len() >= 5, "{both:?}");
+    let compared = doc["comparison"]["choices"]["answered"]
+        .as_array()
+        .expect("compared");
+    assert_eq!(compared.len(), both.len());
+    let mut options_seen = 0;
+    for (c, sa) in compared.iter().zip(&both) {
+        assert_eq!(c["at"], sa["at"], "A's place, in A's order");
+        assert_eq!(c["text"], sa["text"]);
+        let sb = in_b
+            .iter()
+            .find(|t| statement(t) == statement(sa))
+            .expect("B's");
+        assert_eq!(c["answered"]["a"], sa["answered"]);
+        assert_eq!(c["answered"]["b"], sb["answered"]);
+        let (shares_a, shares_b) = (shares(sa), shares(sb));
+        let share = |list: &[(String, f64)], option: &str| {
+            list.iter()
+                .find(|(o, _)| o == option)
+                .map_or(0.0, |(_, s)| *s)
+        };
+        // A's options in A's order, then those only B took.
+        let mut expected: Vec<String> = shares_a.iter().map(|(o, _)| o.clone()).collect();
+        for (o, _) in &shares_b {
+            if !expected.contains(o) {
+                expected.push(o.clone());
+            }
+        }
+        let options = c["options"].as_array().expect("options");
+        let names: Vec<&str> = options
+            .iter()
+            .map(|o| o["option"].as_str().expect("option"))
+            .collect();
+        assert_eq!(names, expected, "{}", c["at"]);
+        for o in options {
+            let name = o["option"].as_str().expect("option");
+            let (a, b) = (o["a"].as_f64().expect("a"), o["b"].as_f64().expect("b"));
+            assert_eq!(a, share(&shares_a, name), "{} {name}: A", c["at"]);
+            assert_eq!(b, share(&shares_b, name), "{} {name}: B", c["at"]);
+            // JSON reads floats to within a unit in the last place.
+            let difference = o["difference"].as_f64().expect("difference");
+            assert!((difference - (b - a)).abs() < 1e-12, "{o}");
+            let (low, high) = (
+                o["low"].as_f64().expect("low"),
+                o["high"].as_f64().expect("high"),
+            );
+            assert!(low <= b - a && b - a <= high, "{o}");
+            options_seen += 1;
+        }
+    }
+    assert!(options_seen > 20, "{options_seen}");
+    // Both sides ask every statement; neither has a block never run.
+    for list in ["only_a", "only_b"] {
+        assert_eq!(doc["comparison"]["choices"][list], serde_json::json!([]));
+    }
+    assert_eq!(
+        doc["comparison"]["never_ran"],
+        serde_json::json!({"both": [], "only_a": [], "only_b": []})
+    );
+
+    let text = stdout(&run(&args));
+    assert!(
+        text.contains("\nChoices made (each option's share of its statement's answers"),
+        "{text}"
+    );
+    let form = text
+        .lines()
+        .skip_while(|l| !l.starts_with("  rules/cheaters_game.rules:95:5  let form = ask me"))
+        .take(4)
+        .collect::<Vec<_>>();
+    assert_eq!(form.len(), 4, "{text}");
+    assert!(
+        form[1].trim_start().starts_with("answered (times)"),
+        "{form:?}"
+    );
+    let mut options: Vec<&str> = form[2..]
+        .iter()
+        .map(|l| {
+            assert!(l.contains(" pts  ["), "{l}");
+            l.split_whitespace().next().expect("an option")
+        })
+        .collect();
+    options.sort_unstable();
+    assert_eq!(options, ["form", "skip"]);
+    // The bonus pool offers thirteen amounts; eight are printed, as in a report.
+    let keep: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.starts_with("  rules/cheaters_game.rules:136:3  let keep = choose"))
+        .skip(2)
+        .take_while(|l| l.contains(" pts  ["))
+        .collect();
+    assert_eq!(keep.len(), 8, "{text}");
+    assert!(
+        text.contains(&format!(
+            "{}\n      ... 5 more options (every one is in --json)\n",
+            keep[7]
+        )),
+        "{text}"
+    );
+    assert!(!text.contains("Rules never run"), "{text}");
+}
+
+const GIFTS: &str = "tests/fixtures/run/gifts.rules";
+const GENEROUS: &str = "tests/fixtures/run/gifts/generous.rules";
+
+#[test]
+fn what_one_side_asks_or_runs_alone_is_listed_apart() {
+    let args = ["sim", GIFTS, "-p", "2", "-g", "100", "--against", GENEROUS];
+    let o = run(&[&args[..], &["--json"]].concat());
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    let c = &doc["comparison"];
+    let listed = |list: &serde_json::Value| -> Vec<(String, bool)> {
+        list.as_array()
+            .expect("a list")
+            .iter()
+            .map(|s| {
+                let (place, text) = statement(s);
+                (
+                    format!("{place} {text}"),
+                    s["in_other"].as_bool().unwrap_or(true),
+                )
+            })
+            .collect()
+    };
+    let answered: Vec<(String, String)> = c["choices"]["answered"]
+        .as_array()
+        .expect("answered")
+        .iter()
+        .map(statement)
+        .collect();
+    assert_eq!(answered.len(), 1, "{answered:?}");
+    assert!(answered[0].1.starts_with("let c = choose p"));
+    // The bonus is asked only in A (B replaced its effect); the gift only in B (A has it, and
+    // never asks it).
+    let only_a = listed(&c["choices"]["only_a"]);
+    assert_eq!(only_a.len(), 1);
+    assert!(
+        only_a[0].0.starts_with("36:5 let keep") && !only_a[0].1,
+        "{only_a:?}"
+    );
+    let only_b = listed(&c["choices"]["only_b"]);
+    assert_eq!(only_b.len(), 1);
+    assert!(
+        only_b[0].0.starts_with("23:9 let gift") && only_b[0].1,
+        "{only_b:?}"
+    );
+    assert_eq!(c["choices"]["only_b"][0]["answered"], 600);
+
+    // The reset of a negative score ran in neither; the gift's block in B only; each cap of
+    // 1000 is its own side's.
+    let n = &c["never_ran"];
+    assert_eq!(
+        listed(&n["both"]),
+        [("27:9 p.points = 0".to_string(), true)]
+    );
+    assert_eq!(
+        listed(&n["only_a"]),
+        [
+            (
+                "23:9 let gift = choose p \"Give how many?\" from 1..3".to_string(),
+                true
+            ),
+            ("41:7 p.points = 1000".to_string(), false)
+        ]
+    );
+    assert_eq!(
+        listed(&n["only_b"]),
+        [("14:7 p.points = 1000".to_string(), false)]
+    );
+    assert!(n["only_b"][0]["at"]
+        .as_str()
+        .expect("at")
+        .contains("gifts/generous.rules"));
+
+    // Every key of the comparison is documented.
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/sim.md"))
+        .expect("docs/sim.md");
+    let mut keys = Vec::new();
+    collect_keys(c, &mut keys);
+    for key in keys {
+        assert!(
+            docs.contains(&format!("`{key}`")),
+            "docs/sim.md does not document `{key}`"
+        );
+    }
+
+    let text = stdout(&run(&args));
+    for line in [
+        "  asked only in A (B never asked them, or has no such statement):",
+        "    tests/fixtures/run/gifts.rules:36:5  let keep = ask p \"Keep a bonus point?\" (keep, give)  (not in B)",
+        "  asked only in B (A never asked them, or has no such statement):",
+        "Rules never run (in 100 games of each; each block by its first statement)",
+        "  in both A and B:",
+        "    tests/fixtures/run/gifts.rules:27:9  p.points = 0",
+        "  only in A (B ran them, or has no such block):",
+        "    tests/fixtures/run/gifts.rules:41:7  p.points = 1000  (not in B)",
+        "  only in B (A ran them, or has no such block):",
+    ] {
+        assert!(text.lines().any(|l| l == line), "no line `{line}` in:\n{text}");
+    }
+
+    // Merged from shards, the statements come out as in one run.
+    let dir = scratch("merge-against-gifts");
+    let mut files = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let o = run(&[&args[..], &["--shard", k, "--json"]].concat());
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let path = format!("{dir}/shard-{}.json", &k[..1]);
+        std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path), &o.stdout)
+            .expect("write the shard");
+        files.push(path);
+    }
+    let merged = run(&["sim", "merge", "--json", &files[0], &files[1]]);
+    assert_eq!(code(&merged), 0, "{}", stderr(&merged));
+    assert_eq!(merged.stdout, o.stdout, "JSON, byte for byte");
+}
+
 /// `n` two-seat games in which P1 wins the first `p1_wins` and P2 the others.
 fn two_seat_records(n: u64, p1_wins: u64) -> Vec<GameRecord> {
     (0..n)

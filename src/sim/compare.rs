@@ -7,8 +7,12 @@
 //! proportions with Newcombe's hybrid score interval built from the two Wilson intervals; means
 //! (length, scores, margin) are differences of two means with Welch's normal approximation.
 //! Both treat the batches as independent samples: the same seeds do not pair the games, since
-//! different rules make different games of them.
+//! different rules make different games of them. The choices made and the rules never run are
+//! compared statement by statement ([`super::compare_sites`]).
 
+use super::compare_sites::{
+    compare_choices, compare_never_ran, Blocks, ChoicesCompared, NeverRanCompared,
+};
 use super::report::{margin, Report};
 use super::run::GameRecord;
 use super::stats::{mean, newcombe, welch, Z95};
@@ -144,6 +148,15 @@ pub struct Comparison {
     pub actions: Vec<ActionShares>,
     /// Legal options per decision.
     pub branching: BranchingPair,
+    /// Each option's share of its statement's answers, for the `choose`, `ask` and `secretly`
+    /// statements answered in both; those answered in one only (documents written before
+    /// these were compared have none).
+    #[serde(default)]
+    pub choices: ChoicesCompared,
+    /// The blocks of statements never run in both, in A only, in B only (documents written
+    /// before these were compared have none).
+    #[serde(default)]
+    pub never_ran: NeverRanCompared,
 }
 
 /// The `meeple-sim-compare/1` document: both reports in full, and their differences.
@@ -285,6 +298,8 @@ impl Comparison {
                 b: b.branching.mean,
                 difference: b.branching.mean - a.branching.mean,
             },
+            choices: compare_choices(&a.choices, &b.choices),
+            never_ran: compare_never_ran(Blocks::of(a), Blocks::of(b)),
         }
     }
 
@@ -306,6 +321,11 @@ impl Comparison {
         }
         out.push(("margin".into(), &self.margin));
         out.push(("failed".into(), &self.failed));
+        for s in &self.choices.answered {
+            for o in &s.options {
+                out.push((format!("choice {} {}", s.at, o.option), &o.difference));
+            }
+        }
         out
     }
 }

@@ -4,12 +4,14 @@
 //! [`run`] plays a batch into per-game records, [`report`] computes the statistics from them
 //! ([`choices`] the answers each decision statement was given, [`coverage`] the rules that
 //! never ran),
-//! [`compare`] sets two batches side by side, [`text`] renders reports and comparisons as text
+//! [`compare`] sets two batches side by side ([`compare_sites`] statement by statement),
+//! [`text`] renders reports and comparisons as text
 //! and [`html`] as a page of charts,
 //! [`mod@merge`] combines shards, [`stats`] holds the arithmetic.
 
 pub mod choices;
 pub mod compare;
+pub mod compare_sites;
 pub mod coverage;
 pub mod html;
 pub mod merge;

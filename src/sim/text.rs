@@ -3,6 +3,7 @@
 //! single run.
 
 use super::compare::{CompareReport, Difference};
+use super::compare_sites::{ChoicesCompared, NeverRanCompared};
 use super::report::{default_max_decisions, FailureReport, Meta, Report};
 use super::run::GameRecord;
 use super::stats::Proportion;
@@ -259,6 +260,20 @@ fn actions(out: &mut String, r: &Report) {
     );
 }
 
+/// A statement as a report names it: its place, then its first line (cut when long, see
+/// [`super::sites::Site`]).
+fn statement(at: &str, text: &str) -> String {
+    format!("{at}  {text}")
+}
+
+/// The line saying how many options a list left out, if any.
+fn more_options(total: usize) -> Option<String> {
+    match total.saturating_sub(OPTIONS_LISTED) {
+        0 => None,
+        more => Some(format!("... {more} more options (every one is in --json)")),
+    }
+}
+
 /// The blocks of statements no game ran, by their first statement.
 fn never_ran(out: &mut String, r: &Report) {
     if r.never_ran.is_empty() {
@@ -271,7 +286,7 @@ fn never_ran(out: &mut String, r: &Report) {
         games(r.played)
     );
     for site in &r.never_ran {
-        let _ = writeln!(out, "  {}  {}", site.at, site.text);
+        let _ = writeln!(out, "  {}", statement(&site.at, &site.text));
     }
     out.push('\n');
 }
@@ -288,7 +303,7 @@ fn choices(out: &mut String, r: &Report) {
         "Choices made (each choose, ask and secretly statement; options most taken first)"
     );
     for site in &c.answered {
-        let _ = writeln!(out, "  {}  {}", site.at, site.text);
+        let _ = writeln!(out, "  {}", statement(&site.at, &site.text));
         let _ = writeln!(out, "      answered {} times", site.answered);
         let width = site
             .options
@@ -306,12 +321,8 @@ fn choices(out: &mut String, r: &Report) {
                 pct(o.share)
             );
         }
-        let more = site.options.len().saturating_sub(OPTIONS_LISTED);
-        if more > 0 {
-            let _ = writeln!(
-                out,
-                "        ... {more} more options (every one is in --json)"
-            );
+        if let Some(more) = more_options(site.options.len()) {
+            let _ = writeln!(out, "        {more}");
         }
     }
     if !c.never_asked.is_empty() {
@@ -321,7 +332,7 @@ fn choices(out: &mut String, r: &Report) {
             games(r.played)
         );
         for site in &c.never_asked {
-            let _ = writeln!(out, "    {}  {}", site.at, site.text);
+            let _ = writeln!(out, "    {}", statement(&site.at, &site.text));
         }
     }
     out.push('\n');
@@ -542,6 +553,7 @@ pub fn render_comparison(report: &CompareReport) -> String {
             .map(|e| ending_name(&e.reason).chars().count()),
     );
     labels.extend(c.actions.iter().map(|x| x.name.chars().count()));
+    labels.extend(option_labels(&c.choices));
     let width = labels.into_iter().max().unwrap_or(24).min(48);
     let mut rows = Rows {
         out: String::new(),
@@ -600,6 +612,8 @@ pub fn render_comparison(report: &CompareReport) -> String {
         &format!("{:+.2}", br.difference),
         "",
     );
+    compared_choices(&mut rows, &c.choices);
+    compared_never_ran(&mut rows, &c.never_ran, a.played);
     out.push_str(&rows.out);
     for (side, r) in [("A", a), ("B", b)] {
         if !r.failures.is_empty() {
@@ -608,6 +622,142 @@ pub fn render_comparison(report: &CompareReport) -> String {
         }
     }
     out
+}
+
+// Indents of the comparison's choices. `Rows` puts two spaces before a row's label and none
+// before a heading, so a statement is a heading and its options sit four columns in from it.
+/// A statement answered in both.
+const STATEMENT: &str = "  ";
+/// Its options (a row's label).
+const OPTION: &str = "    ";
+/// A statement answered in one only, under its group's heading.
+const ONE_SIDE_STATEMENT: &str = "    ";
+/// Its options (a row's label).
+const ONE_SIDE_OPTION: &str = "      ";
+
+/// The widths of the option labels [`compared_choices`] prints, indent included.
+fn option_labels(c: &ChoicesCompared) -> Vec<usize> {
+    let both = c.answered.iter().flat_map(|s| {
+        s.options
+            .iter()
+            .take(OPTIONS_LISTED)
+            .map(|o| OPTION.len() + o.option.chars().count())
+    });
+    let one = c.only_a.iter().chain(&c.only_b).flat_map(|s| {
+        s.site
+            .options
+            .iter()
+            .take(OPTIONS_LISTED)
+            .map(|o| ONE_SIDE_OPTION.len() + o.option.chars().count())
+    });
+    both.chain(one).collect()
+}
+
+/// The choices made as rows of the comparison: each statement answered in both with its
+/// options' shares in A and B (the most taken in A first, as many as a report shows), then
+/// the statements answered in one only, their shares in that side's column.
+fn compared_choices(rows: &mut Rows, c: &ChoicesCompared) {
+    if c.answered.is_empty() && c.only_a.is_empty() && c.only_b.is_empty() {
+        return;
+    }
+    rows.heading(
+        "Choices made (each option's share of its statement's answers; A's most taken first)",
+    );
+    for s in &c.answered {
+        rows.heading(&format!("{STATEMENT}{}", statement(&s.at, &s.text)));
+        rows.row(
+            &format!("{OPTION}answered (times)"),
+            &s.answered.a.to_string(),
+            &s.answered.b.to_string(),
+            "",
+            "",
+        );
+        for o in s.options.iter().take(OPTIONS_LISTED) {
+            rows.rate(&format!("{OPTION}{}", o.option), &o.difference);
+        }
+        if let Some(more) = more_options(s.options.len()) {
+            rows.heading(&format!("  {OPTION}{more}"));
+        }
+    }
+    for (side, other, list) in [("A", "B", &c.only_a), ("B", "A", &c.only_b)] {
+        if list.is_empty() {
+            continue;
+        }
+        rows.heading(&format!(
+            "{STATEMENT}asked only in {side} ({other} never asked them, or has no such statement):"
+        ));
+        for one in list {
+            let s = &one.site;
+            let absent = if one.in_other {
+                String::new()
+            } else {
+                format!("  (not in {other})")
+            };
+            rows.heading(&format!(
+                "{ONE_SIDE_STATEMENT}{}{absent}",
+                statement(&s.at, &s.text)
+            ));
+            // The shares in the side's own column, `-` in the other's.
+            let pair = |mine: String| {
+                if side == "A" {
+                    (mine, "-".to_string())
+                } else {
+                    ("-".to_string(), mine)
+                }
+            };
+            let (a, b) = pair(s.answered.to_string());
+            rows.row(
+                &format!("{ONE_SIDE_OPTION}answered (times)"),
+                &a,
+                &b,
+                "",
+                "",
+            );
+            for o in s.options.iter().take(OPTIONS_LISTED) {
+                let (a, b) = pair(pct(o.share));
+                rows.row(&format!("{ONE_SIDE_OPTION}{}", o.option), &a, &b, "", "");
+            }
+            if let Some(more) = more_options(s.options.len()) {
+                rows.heading(&format!("  {ONE_SIDE_OPTION}{more}"));
+            }
+        }
+    }
+}
+
+/// The rules never run as the comparison's last section: in both, in A only, in B only.
+fn compared_never_ran(rows: &mut Rows, n: &NeverRanCompared, played: u64) {
+    if n.is_empty() {
+        return;
+    }
+    rows.heading(&format!(
+        "Rules never run (in {} of each; each block by its first statement)",
+        games(played)
+    ));
+    if !n.both.is_empty() {
+        rows.heading("  in both A and B:");
+        for site in &n.both {
+            rows.heading(&format!("    {}", statement(&site.at, &site.text)));
+        }
+    }
+    for (side, other, list) in [("A", "B", &n.only_a), ("B", "A", &n.only_b)] {
+        if list.is_empty() {
+            continue;
+        }
+        rows.heading(&format!(
+            "  only in {side} ({other} ran them, or has no such block):"
+        ));
+        for one in list {
+            let absent = if one.in_other {
+                String::new()
+            } else {
+                format!("  (not in {other})")
+            };
+            rows.heading(&format!(
+                "    {}{absent}",
+                statement(&one.site.at, &one.site.text)
+            ));
+        }
+    }
 }
 
 /// `normal end`, or `end game "reason"`.
