@@ -451,7 +451,7 @@ fn quantifier(name: &str, arg: &Expr) -> (String, u8) {
     }
 }
 
-/// A text as it is written, in quotes, with each `{value}` in words: “you have [n] coins”.
+/// A text as it is written, in quotes, with each `{value}` in words: “you have \[n\] coins”.
 pub fn text(t: &Text) -> String {
     format!("“{}”", text_inner(t))
 }
