@@ -9,7 +9,8 @@ use super::{
 use crate::bots::BotKind;
 use crate::ir::Program;
 use crate::sim::html;
-use crate::sim::text::{csv, render, render_comparison};
+use crate::sim::text::{csv, render};
+use crate::sim::text_compare::render_comparison;
 use crate::sim::{
     merge, merge_compared, parse_shard_doc, run_batch, Batch, CompareReport, GameRecord, Meta,
     Played, Report, ShardDoc,

@@ -1,7 +1,7 @@
 //! `meeple sim A --against B`: two batches played on the same seeds, and every statistic of
 //! their reports side by side with the difference `B − A` and its 95% interval. Serialized as the
 //! `meeple-sim-compare/1` JSON document (see `docs/sim.md`); rendered as text by
-//! [`super::text::render_comparison`].
+//! [`super::text_compare::render_comparison`].
 //!
 //! Rates (win rates, shared and nobody wins, endings, failures) are differences of two
 //! proportions with Newcombe's hybrid score interval built from the two Wilson intervals; means

@@ -5,7 +5,7 @@
 //! ([`choices`] the answers each decision statement was given, [`coverage`] the rules that
 //! never ran),
 //! [`compare`] sets two batches side by side ([`compare_sites`] statement by statement),
-//! [`text`] renders reports and comparisons as text
+//! [`text`] renders reports as text and [`text_compare`] comparisons
 //! and [`html`] as a page of charts,
 //! [`mod@merge`] combines shards, [`stats`] holds the arithmetic.
 
@@ -20,6 +20,7 @@ pub mod run;
 pub mod sites;
 pub mod stats;
 pub mod text;
+pub mod text_compare;
 
 pub use choices::ChoiceTotals;
 pub use compare::{CompareReport, Comparison, Difference, COMPARE_SCHEMA};
