@@ -23,7 +23,7 @@ impl Session {
         };
         match word.to_lowercase().as_str() {
             "help" | "?" => write!(out, "{}", show::HELP)?,
-            "moves" => self.moves(out)?,
+            "moves" => self.moves(rest, out)?,
             "state" => write!(out, "{}", self.game.view(self.viewer()))?,
             "log" => self.log(out)?,
             "why" => self.why(rest, out)?,
@@ -37,9 +37,17 @@ impl Session {
         Ok(Flow::Continue)
     }
 
-    fn moves(&self, out: &mut dyn Write) -> io::Result<()> {
+    fn moves(&mut self, rest: &str, out: &mut dyn Write) -> io::Result<()> {
+        let all = rest.eq_ignore_ascii_case("all");
+        if !all && !rest.is_empty() {
+            self.refused_now = true;
+            return writeln!(
+                out,
+                "`moves` lists the legal moves; `moves all` lists every one of a long list. Nothing else follows it."
+            );
+        }
         match self.seat() {
-            Some(seat) => write!(out, "{}", show::moves(&self.game, seat)),
+            Some(seat) => write!(out, "{}", show::moves(&self.game, seat, all)),
             None => writeln!(out, "The game is over: there are no moves."),
         }
     }

@@ -409,7 +409,7 @@ impl Session {
         self.last_human = Some(seat);
         self.new_log(Viewer::Player(seat), out)?;
         write!(out, "{}", self.game.view(Viewer::Player(seat)))?;
-        write!(out, "{}", show::moves(&self.game, seat))?;
+        write!(out, "{}", show::moves(&self.game, seat, false))?;
         Ok(Flow::Continue)
     }
 

@@ -10,7 +10,8 @@ Commands:
   #NUMBER          make the move of that number in the list; when the moves are numbers
                    themselves (listed #1, #2, ...), a bare number is always the move of
                    that value and #N the N-th in the list
-  moves            list the legal moves again
+  moves            list the legal moves again (a long list is cut in the middle)
+  moves all        list every legal move, however many
   state            show the game as the player to decide sees it
   log              show the whole log that player may read
   why MOVE         explain why a move is not allowed now
@@ -29,20 +30,50 @@ was refused (a move not made, a command that failed, a line not UTF-8) or if the
 before the game did without `quit`, else 0.
 ";
 
-/// The question put to `seat` and its numbered options.
-pub fn moves(game: &Game, seat: u8) -> String {
+/// A list longer than this is shown cut: its head, a line saying what is left out, its tail.
+const LONGEST_SHOWN: usize = 40;
+/// How many entries of a cut list are shown before the gap.
+const HEAD: usize = 20;
+/// How many entries of a cut list are shown after the gap.
+const TAIL: usize = 5;
+
+/// Whether entry `i` of a list of `len` is shown; `all` shows every entry.
+fn shown(i: usize, len: usize, all: bool) -> bool {
+    all || len <= LONGEST_SHOWN || i < HEAD || i >= len - TAIL
+}
+
+/// The line standing for the entries left out of a cut list, where entry `i` is the first of them.
+fn gap(out: &mut String, i: usize, len: usize, all: bool, hash: &str) {
+    if !all && len > LONGEST_SHOWN && i == HEAD {
+        let left_out = len - HEAD - TAIL;
+        let _ = writeln!(
+            out,
+            "  … {left_out} more, {hash}{} to {hash}{} (`moves all` lists every one)",
+            HEAD + 1,
+            len - TAIL
+        );
+    }
+}
+
+/// The question put to `seat` and its numbered options; a long list is cut unless `all`.
+pub fn moves(game: &Game, seat: u8, all: bool) -> String {
     let mut out = String::new();
     if let Some(p) = game.prompt(seat) {
         let _ = writeln!(out, "{p}");
     }
     if let Some(several) = game.several(seat) {
-        return several_moves(&several, out);
+        return several_moves(&several, out, all);
     }
     let options = game.options(seat);
     // Where moves are numbers, the list numbers them `#N`, as they must be typed.
     let numeric = numeric(&options);
     let hash = if numeric { "#" } else { "" };
+    let len = options.len();
     for (i, o) in options.iter().enumerate() {
+        gap(&mut out, i, len, all, hash);
+        if !shown(i, len, all) {
+            continue;
+        }
         match &o.detail {
             Some(d) => {
                 let _ = writeln!(out, "  {hash}{}. {} — {d}", i + 1, o.label);
@@ -79,7 +110,7 @@ pub fn moves(game: &Game, seat: u8) -> String {
 }
 
 /// The elements of a choice of several, and how to type it.
-fn several_moves(several: &Several, mut out: String) -> String {
+fn several_moves(several: &Several, mut out: String, all: bool) -> String {
     let numeric = several.labels.iter().any(|l| l.parse::<i64>().is_ok());
     let hash = if numeric { "#" } else { "" };
     let _ = writeln!(
@@ -99,7 +130,13 @@ fn several_moves(several: &Several, mut out: String) -> String {
             ""
         }
     );
+    let len = several.labels.len();
     for (i, label) in several.labels.iter().enumerate() {
+        gap(&mut out, i, len, all, hash);
+        // what is picked is always shown, wherever it lies
+        if !shown(i, len, all) && !several.picked.contains(&i) {
+            continue;
+        }
         let picked = if several.picked.contains(&i) {
             " (picked)"
         } else {
@@ -205,7 +242,7 @@ mod tests {
             .any(|d| d.code == "command-name"));
         let program = Arc::new(loaded.program.expect("warnings only"));
         let game = Game::new(program, 2, 1).expect("starts");
-        let listed = moves(&game, 0);
+        let listed = moves(&game, 0, false);
         assert!(
             listed.contains("(`help` is also a command: type #2 to choose move 2)"),
             "{listed}"
@@ -240,11 +277,55 @@ mod tests {
             resolve(&game, 0, "#x"),
             Err("`#x` is not a move number".into())
         );
-        let list = moves(&game, 0);
+        let list = moves(&game, 0, false);
         assert!(list.contains("  #2. 3\n"), "{list}");
         assert!(
             list.contains("a number typed is the move of that value"),
             "{list}"
         );
+    }
+
+    /// A game whose first decision offers `from..to`, or picks any of them with `several`.
+    fn range_game(from: i64, to: i64, several: bool) -> Game {
+        let choice = if several {
+            format!("let ns = choose any of p \"Pick\" from {from}..{to}\n    p.got = count(ns)")
+        } else {
+            format!("let n = choose p \"Pick\" from {from}..{to}\n    p.got = n")
+        };
+        let src = format!("game \"N\" {{ players 2 }}\nplayer var got: int = 0\nflow {{\n  for p in players {{\n    {choice}\n  }}\n}}\nscore(p) = p.got\n");
+        let loaded = crate::load::check_source("n.rules", &src);
+        let program = loaded.program.expect("checks");
+        Game::new(Arc::new(program), 2, 1).expect("starts")
+    }
+
+    #[test]
+    fn a_long_list_is_cut_in_the_middle_and_moves_all_lists_every_one() {
+        let game = range_game(1, 100_000, false);
+        let cut = moves(&game, 0, false);
+        assert!(cut.contains("  #20. 20\n"), "{cut}");
+        assert!(!cut.contains("  #21. 21\n"), "{cut}");
+        assert!(
+            cut.contains("  … 99975 more, #21 to #99995 (`moves all` lists every one)\n"),
+            "{cut}"
+        );
+        assert!(cut.contains("  #99996. 99996\n"), "{cut}");
+        assert!(cut.contains("  #100000. 100000\n"), "{cut}");
+        assert!(cut.lines().count() < 40, "{cut}");
+        let all = moves(&game, 0, true);
+        assert!(all.contains("  #50000. 50000\n"));
+        assert!(!all.contains("more, #"));
+        // at the edge: 40 are listed whole, 41 are cut
+        assert!(!moves(&range_game(1, 40, false), 0, false).contains("more,"));
+        let cut41 = moves(&range_game(1, 41, false), 0, false);
+        assert!(cut41.contains("  … 16 more, #21 to #36 "), "{cut41}");
+    }
+
+    #[test]
+    fn a_long_choice_of_several_is_cut_too() {
+        let game = range_game(1, 60, true);
+        let cut = moves(&game, 0, false);
+        assert!(cut.contains("  … 35 more, #21 to #55 "), "{cut}");
+        assert!(!cut.contains("  #30. 30\n"), "{cut}");
+        assert!(moves(&game, 0, true).contains("  #30. 30\n"));
     }
 }
