@@ -66,6 +66,7 @@ flow {
     let table = [3, 1, 4, 1, 5]
     table += n
     let t = nth([10, 20, 30], 2) + count(table) + count([x in [1, 2, 3, 4] where x > 2])
+    let nested = count(first([[], [1, 2], [3]])) + count(nth([[5], [1, 2], [3]], 2))
     let g = count(c in cube where c.weight == w) + count([c in cube where c.weight != 2])
     let h = first([c in cube where t == c.weight], first(cube)).weight + g
     let k = count(c in cube where c.heavy and c.weight >= 2) + count([c in cube where not c.heavy or t in c.tags])
@@ -256,6 +257,9 @@ flow {
     let xs = [1, 2]
     xs += 5
     total += count(xs) * 10 + last(xs)
+    let xss = [[1], []]
+    xss += [7]
+    total += count(xss) * 1000
   }
 }
 "#;
@@ -265,6 +269,6 @@ flow {
     let plain = walked(&program);
     for p in [Arc::new(program), plain] {
         let game = Game::new(p, 2, 1).expect("plays");
-        assert_eq!(common::global(&game, "total"), meeple::ir::Value::Int(105));
+        assert_eq!(common::global(&game, "total"), meeple::ir::Value::Int(9105));
     }
 }
