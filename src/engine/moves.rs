@@ -442,16 +442,7 @@ impl Game {
             if values.iter().all(|(v, _)| !v.contains(' '))
                 && !values.iter().any(|(v, _)| v == word)
             {
-                const SHOWN: usize = 24;
-                let mut list = values
-                    .iter()
-                    .take(SHOWN)
-                    .map(|(_, v)| v.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                if values.len() > SHOWN {
-                    list.push_str(&format!(", ... ({} in all)", values.len()));
-                }
+                let list = listed(values.iter().map(|(_, v)| v.as_str()));
                 return format!(
                     "`{word}` is not a value of <{}>; the values are: {list}",
                     param.name
@@ -533,13 +524,29 @@ impl Game {
                 }
             }
             Some(_) => {
-                let labels: Vec<String> =
-                    self.options(player).into_iter().map(|o| o.label).collect();
-                format!("the options are: {}", labels.join(", "))
+                let options = self.options(player);
+                format!(
+                    "the options are: {}",
+                    listed(options.iter().map(|o| o.label.as_str()))
+                )
             }
             None => "the game is over".to_string(),
         }
     }
+}
+
+/// Entries of a list written out in a message before it is cut.
+const LISTED: usize = 24;
+
+/// The entries joined by commas; past [`LISTED`] of them, cut, with how many there are in all
+/// (a choice among 100,000 numbers must not answer a mistyped one with all of them).
+pub(super) fn listed<'a>(entries: impl ExactSizeIterator<Item = &'a str>) -> String {
+    let total = entries.len();
+    let mut list = entries.take(LISTED).collect::<Vec<_>>().join(", ");
+    if total > LISTED {
+        list.push_str(&format!(", ... ({total} in all)"));
+    }
+    list
 }
 
 /// Adds the move of action `a` with `args` to `turn`.

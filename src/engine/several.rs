@@ -210,7 +210,7 @@ fn read_positions(labels: &[String], shown: &[String], input: &str) -> Result<Ve
             return Err(format!(
                 "`{}` is not one of the options; they are: {} (or #N for the N-th)",
                 words[i],
-                labels.join(", ")
+                super::moves::listed(labels.iter().map(String::as_str))
             ));
         };
         if taken.contains(&p) {

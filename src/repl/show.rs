@@ -327,5 +327,23 @@ mod tests {
         assert!(cut.contains("  … 35 more, #21 to #55 "), "{cut}");
         assert!(!cut.contains("  #30. 30\n"), "{cut}");
         assert!(moves(&game, 0, true).contains("  #30. 30\n"));
+        let why = game.why(0, "1 61").expect("61 is no element");
+        assert!(
+            why.ends_with(", 24, ... (60 in all) (or #N for the N-th)"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn a_refusal_among_many_options_names_a_few_and_how_many_there_are() {
+        let game = range_game(1, 100_000, false);
+        for refused in [game.why(0, "0"), game.why(0, "100001")] {
+            let why = refused.expect("not an option");
+            assert!(why.starts_with("the options are: 1, 2, 3,"), "{why}");
+            assert!(why.ends_with(", 24, ... (100000 in all)"), "{why}");
+        }
+        // a short list is named whole
+        let why = range_game(1, 5, false).why(0, "9").expect("not an option");
+        assert_eq!(why, "the options are: 1, 2, 3, 4, 5");
     }
 }
