@@ -112,8 +112,10 @@ impl Session {
         writeln!(out, "The move was not made; the game is as it was.")
     }
 
-    fn why(&self, typed: &str, out: &mut dyn Write) -> io::Result<()> {
+    fn why(&mut self, typed: &str, out: &mut dyn Write) -> io::Result<()> {
         if typed.is_empty() {
+            // A usage error, as `save` without a file is; an answer to `why MOVE` is not.
+            self.refused_now = true;
             return writeln!(out, "Usage: why MOVE");
         }
         let Some(seat) = self.seat() else {

@@ -658,6 +658,9 @@ mod tests {
                 text("undo"),
                 text("why fly"),
                 text("moves"),
+                text("why"),
+                text("moves all"),
+                text("moves some"),
                 text("quit"),
             ],
         );
@@ -666,10 +669,11 @@ mod tests {
             "{out}"
         );
         assert_eq!(moves, 0, "`undo` took the move back");
-        assert_eq!(ended.refused, [2, 3, 4]);
+        // `why` without a move and `moves some` are usage errors; `why fly` is answered
+        assert_eq!(ended.refused, [2, 3, 4, 8, 10]);
         assert_eq!(
             ended.failure().as_deref(),
-            Some("3 lines of the input were refused (lines 2, 3, 4)")
+            Some("5 lines of the input were refused (lines 2, 3, 4, 8, 10)")
         );
         // at a terminal, the person saw every answer: no failure
         let (_, _, ended, _) = session(true, vec![text("fly"), text("quit")]);
