@@ -441,9 +441,12 @@ impl Session {
     }
 }
 
-/// Clears the screen and the terminal's scrollback (`ESC [3J`), so that the next seat cannot
-/// scroll back to the last one's hand, then puts the cursor at the top.
-const CLEAR_SCREEN_AND_SCROLLBACK: &str = "\x1b[3J\x1b[2J\x1b[H";
+/// Puts the cursor at the top, clears the screen, then the terminal's scrollback (`ESC [3J`),
+/// so that the next seat cannot scroll back to the last one's hand. In that order, as `clear`
+/// does: terminals that keep what a cleared screen showed (tmux, by its `scroll-on-clear`)
+/// move it into the scrollback at `ESC [2J`, and clearing the scrollback before that left the
+/// last seat's screen in it (seen in tmux 3.3a).
+const CLEAR_SCREEN_AND_SCROLLBACK: &str = "\x1b[H\x1b[2J\x1b[3J";
 
 /// True if the rules let a seat see something others may not: a secret variable or field, one
 /// shown only `visible when` a condition holds, a `tell`, a secret choice.
@@ -683,7 +686,13 @@ mod tests {
 
     #[test]
     fn the_pass_the_device_screen_clears_the_scrollback_too() {
-        assert!(CLEAR_SCREEN_AND_SCROLLBACK.contains("\x1b[3J"));
-        assert!(CLEAR_SCREEN_AND_SCROLLBACK.contains("\x1b[2J"));
+        let screen = CLEAR_SCREEN_AND_SCROLLBACK
+            .find("\x1b[2J")
+            .expect("clears the screen");
+        let scrollback = CLEAR_SCREEN_AND_SCROLLBACK
+            .find("\x1b[3J")
+            .expect("clears the scrollback");
+        // The scrollback last: clearing the screen may push what it showed into it.
+        assert!(screen < scrollback, "{CLEAR_SCREEN_AND_SCROLLBACK:?}");
     }
 }
