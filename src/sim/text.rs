@@ -1,6 +1,6 @@
-//! The text rendering of a simulation [`Report`] and of a [`CompareReport`], and the per-game
-//! CSV. They depend only on the report (and records), so a merged report prints exactly as a
-//! single run.
+//! The text rendering of a simulation [`Report`], and the per-game CSV (a comparison's text is
+//! in `text_compare`). They depend only on the report (and records), so a merged report prints
+//! exactly as a single run.
 
 use super::report::{default_max_decisions, FailureReport, Meta, Report};
 use super::run::GameRecord;
