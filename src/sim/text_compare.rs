@@ -254,11 +254,7 @@ fn compared_choices(rows: &mut Rows, c: &ChoicesCompared) {
         ));
         for one in list {
             let s = &one.site;
-            let absent = if one.in_other {
-                String::new()
-            } else {
-                format!("  (not in {other})")
-            };
+            let absent = absent_from(other, one.in_other);
             rows.heading(&format!(
                 "{ONE_SIDE_STATEMENT}{}{absent}",
                 statement(&s.at, &s.text)
@@ -313,15 +309,21 @@ fn compared_never_ran(rows: &mut Rows, n: &NeverRanCompared, played: u64) {
             "  only in {side} ({other} ran them, or has no such block):"
         ));
         for one in list {
-            let absent = if one.in_other {
-                String::new()
-            } else {
-                format!("  (not in {other})")
-            };
+            let absent = absent_from(other, one.in_other);
             rows.heading(&format!(
                 "    {}{absent}",
                 statement(&one.site.at, &one.site.text)
             ));
         }
+    }
+}
+
+/// The note beside a statement or block found on one side only, when the other side's rules
+/// do not have it at all.
+fn absent_from(other: &str, in_other: bool) -> String {
+    if in_other {
+        String::new()
+    } else {
+        format!("  (not in {other})")
     }
 }
