@@ -956,7 +956,9 @@ struct Each {
 /// A filter `x == y` or `x != y` of the element `x` itself, or of one of its fields (`x.f ==
 /// y`, `y == x.f`), `y` a local or a constant: the elements are compared where they lie, in one
 /// loop, none bound to the slot, the work of the whole loop charged at once (only when the
-/// budget holds it: otherwise the general path fails where it would).
+/// budget holds it: otherwise the general path fails where it would). A [`FieldFilter`] would
+/// take the fields' comparisons too, at the same work, but through its tree: measured, leaving
+/// them to it cost Small Print 2.0 to 2.9% more instructions per decision.
 struct Matching {
     against: Against,
     equal: bool,
