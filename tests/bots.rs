@@ -62,6 +62,77 @@ fn twin_games() -> (Game, Game) {
     (a, b)
 }
 
+/// Every card of a Hidden Hands game, where it lies: the deck, the discard pile, each hand and
+/// the slots' cards (face down or up), sorted.
+fn every_card(game: &Game) -> Vec<Value> {
+    let mut cards = list(global(game, "deck"));
+    cards.extend(list(global(game, "discard")));
+    for seat in 0..game.players() {
+        cards.extend(list(player_var(game, seat, "hand")));
+    }
+    let slot = game
+        .program()
+        .kinds
+        .iter()
+        .position(|k| k.name == "slot")
+        .expect("a kind slot");
+    let table = &game.state().entities[slot];
+    for i in 0..table.len() {
+        let card = table.get(i, 1);
+        if *card != Value::None {
+            cards.push(card.clone());
+        }
+    }
+    cards.sort();
+    cards
+}
+
+#[test]
+fn an_imagined_game_holds_every_card_once_and_shows_its_seat_what_the_game_shows() {
+    // Cards hidden from P1 lie in lists (P2's and P3's hands, the deck) and, once placed face
+    // down, in plain fields of slots: a redeal writes them all, each list keeping its length.
+    let program = program("tests/fixtures/info/hidden_hands.rules");
+    let mut game = Game::new(program, 3, 5).expect("starts");
+    let place = |g: &mut Game, seat: u8| {
+        common::play(g, seat, "place");
+        let options = g.option_count(seat);
+        g.play(seat, options - 1).expect("a card");
+        g.play(seat, 0).expect("a claim");
+    };
+    for seat in 0..3 {
+        place(&mut game, seat);
+    }
+    while game.to_decide() != Some(0) {
+        let seat = game.to_decide().expect("not over");
+        game.play(seat, 0).expect("legal");
+    }
+    let all = every_card(&game);
+    assert_eq!(all.len(), 12);
+    let seen = game.view(meeple::engine::Viewer::Player(0));
+    let plan = game.redeal(0);
+    let mut scratch = game.determinize(0, 1);
+    let mut moved = 0;
+    for seed in 0..20 {
+        game.determinize_into(&plan, seed, &mut scratch);
+        assert_eq!(every_card(&scratch), all, "seed {seed}: every card once");
+        assert_eq!(
+            scratch.view(meeple::engine::Viewer::Player(0)),
+            seen,
+            "seed {seed}: P1 sees what it saw"
+        );
+        for seat in 0..3 {
+            assert_eq!(
+                list(player_var(&scratch, seat, "hand")).len(),
+                list(player_var(&game, seat, "hand")).len()
+            );
+        }
+        if scratch.state() != game.state() {
+            moved += 1;
+        }
+    }
+    assert!(moved > 10, "the hidden cards move: {moved} of 20");
+}
+
 #[test]
 fn imagined_games_depend_only_on_what_the_seat_can_see() {
     let (a, b) = twin_games();

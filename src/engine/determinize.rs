@@ -22,6 +22,16 @@ enum Spot {
     Field(usize, usize, usize),
 }
 
+/// Whether two spots are the same variable or field of the same seat or instance.
+fn same(a: Spot, b: Spot) -> bool {
+    match (a, b) {
+        (Spot::Global(x), Spot::Global(y)) => x == y,
+        (Spot::PlayerVar(p, x), Spot::PlayerVar(q, y)) => p == q && x == y,
+        (Spot::Field(k, i, f), Spot::Field(l, j, g)) => k == l && i == j && f == g,
+        _ => false,
+    }
+}
+
 /// A hidden value's place: the variable or field, and its position if it is a list element.
 #[derive(Clone, Copy)]
 struct Place {
@@ -57,6 +67,9 @@ pub struct Redeal {
     /// For each group of values that may trade places: the places, and the values in sorted
     /// order.
     groups: Vec<(Vec<Place>, Vec<Value>)>,
+    /// The variables the places lie in (`ir::memo::Variables`), each once: a redeal notes one
+    /// write to each, not one a place.
+    variables: Vec<usize>,
 }
 
 impl Redeal {
@@ -98,10 +111,14 @@ impl Game {
                 (spots, values)
             })
             .collect();
+        let mut variables: Vec<usize> = places.iter().map(|p| self.variable_of(p.spot)).collect();
+        variables.sort_unstable();
+        variables.dedup();
         Redeal {
             seat,
             epoch: self.state.epoch,
             groups,
+            variables,
         }
     }
 
@@ -163,13 +180,18 @@ impl Game {
             return self.redeal_into(&self.redeal(plan.seat), seed, copy);
         }
         let mut shuffler = Rng::new(seed, u64::MAX - 1);
-        let mut values = Vec::new();
+        let mut values = super::spare::values();
         for (spots, sorted) in &plan.groups {
             values.clone_from(sorted);
             shuffler.shuffle(&mut values);
-            for (p, v) in spots.iter().zip(values.drain(..)) {
-                copy.set_at(*p, v);
-            }
+            copy.put_all(spots, &mut values);
+        }
+        super::spare::give_values(values);
+        // Only the variables redealt are written: what an imagined game did not redeal holds
+        // the position's values, and results remembered for them still apply. One write for
+        // all of them: nothing reads between the places' writes.
+        if !plan.variables.is_empty() {
+            copy.state.touch_variables(&plan.variables);
         }
         copy.forget_others_secret_choices(plan.seat);
     }
@@ -239,24 +261,56 @@ impl Game {
         }
     }
 
-    fn set_at(&mut self, p: Place, new: Value) {
-        // Only the variable redealt is written: what an imagined game did not redeal holds the
-        // position's values, and results remembered for them still apply.
+    /// The variable (`ir::memo::Variables`) a spot lies in.
+    fn variable_of(&self, spot: Spot) -> usize {
         let variables = &self.program.variables;
-        let written = match p.spot {
+        match spot {
             Spot::Global(g) => variables.global(g),
             Spot::PlayerVar(_, v) => variables.player_var(v),
             Spot::Field(k, _, f) => variables.field(k, f),
-        };
-        self.state.touch_variable(written);
-        let v = match p.spot {
+        }
+    }
+
+    /// The value at a spot, to write.
+    fn spot_mut(&mut self, spot: Spot) -> &mut Value {
+        match spot {
             Spot::Global(g) => &mut self.state.globals[g],
             Spot::PlayerVar(q, v) => self.state.player_vars.get_mut(q, v),
             Spot::Field(k, i, f) => self.state.entities[k].get_mut(i, f),
-        };
-        match (v, p.element) {
-            (Value::List(xs), Some(i)) => xs.make_mut()[i] = new,
-            (v, _) => *v = new,
+        }
+    }
+
+    /// Puts `values` at `places`, one for one (`values` is left empty). The places of one list
+    /// come one after another (`hidden_places`), so each list is made writable once for all of
+    /// its places rather than once a place. Writes no epoch: the caller notes the variables.
+    fn put_all(&mut self, places: &[Place], values: &mut Vec<Value>) {
+        let mut at = 0;
+        let mut values = values.drain(..);
+        while at < places.len() {
+            let spot = places[at].spot;
+            // The run of places in the same list (or the one place of a plain value).
+            let run = places[at..]
+                .iter()
+                .take_while(|p| p.element.is_some() && same(p.spot, spot))
+                .count()
+                .max(1);
+            let target = self.spot_mut(spot);
+            match (target, places[at].element) {
+                (Value::List(xs), Some(_)) => {
+                    let xs = xs.make_mut();
+                    for p in &places[at..at + run] {
+                        if let (Some(i), Some(v)) = (p.element, values.next()) {
+                            xs[i] = v;
+                        }
+                    }
+                }
+                (target, _) => {
+                    for v in values.by_ref().take(run) {
+                        *target = v;
+                    }
+                }
+            }
+            at += run;
         }
     }
 

@@ -74,6 +74,15 @@ impl State {
         self.epoch = super::memo::Epoch::after(self.epoch);
         self.written.variable(v, self.epoch);
     }
+
+    /// Notes one write to each of `variables` (a redeal's): as many writes one after another,
+    /// with nothing read between them.
+    pub fn touch_variables(&mut self, variables: &[usize]) {
+        self.epoch = super::memo::Epoch::after(self.epoch);
+        for &v in variables {
+            self.written.variable(v, self.epoch);
+        }
+    }
 }
 
 /// Rows of values, each as long as the next, in one buffer: the instances of a kind (a row an
