@@ -53,6 +53,8 @@ fn every_rules_file_plays_the_same_games_walked() {
 const COSTLY: &str = r#"
 game "Costly" { players 2 }
 player var hand: list of int = []
+player var ready: bool = true
+player var points: int = 3
 kind cube[4] { weight: int = index  heavy: bool = index > 2  tags: list of int = [index] }
 def heavy(p: player): int = sum(x * x + 1 for x in p.hand where x % 3 != 1) - count(p.hand)
 flow {
@@ -72,6 +74,9 @@ flow {
     let k = count(c in cube where c.heavy and c.weight >= 2) + count([c in cube where not c.heavy or t in c.tags])
     if all(c in cube where c.weight < 100 and (w == c.weight or not c.heavy)) { let z = k }
     let q = first([c in cube where c.heavy and c.weight != w], first(cube)).weight + h
+    let seats = count(p in players where p.ready and p.points > 1) + count([p in players where p.points == q])
+    let who = first([p in players where p.points == seats], first(players))
+    if any(p in players where not p.ready or q in p.hand) and all(p in players where 3 != p.points) { let y = who }
   }
 }
 "#;
