@@ -1479,6 +1479,33 @@ fn write_page(args: &[&str], name: &str) -> (Output, String) {
 }
 
 #[test]
+fn a_page_that_cannot_be_written_is_refused_before_any_game_is_played() {
+    // A trillion games would take days: only a refusal before the first one returns at once.
+    for path in ["target/sim-tests/no-such-folder/page.html", "target"] {
+        let o = run(&[
+            "sim",
+            GAME,
+            "--players",
+            "3",
+            "--games",
+            "1000000000000",
+            "--html",
+            path,
+        ]);
+        assert_eq!(code(&o), 1, "{path}");
+        assert!(
+            stderr(&o).contains(&format!("cannot write `{path}`")),
+            "{}",
+            stderr(&o)
+        );
+        assert!(o.stdout.is_empty(), "{path}: no report");
+    }
+    assert!(!Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("target/sim-tests/no-such-folder")
+        .exists());
+}
+
+#[test]
 fn the_html_page_is_self_contained_and_draws_wins_length_and_scores() {
     let args = ["sim", GAME, "-p", "3", "-g", "120"];
     let (o, html) = write_page(&args, "one.html");

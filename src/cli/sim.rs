@@ -91,6 +91,12 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
             e.to_string(),
         ));
     }
+    // A page that cannot be written is said before the games are played, not after.
+    if let Some(path) = &args.more.html {
+        if let Err(code) = writable(path) {
+            return Ok(code);
+        }
+    }
 
     let sides = if b.is_some() { 2 } else { 1 };
     let bar = progress_bar(sides * batch.len());
@@ -110,6 +116,7 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     bar.finish_and_clear();
 
     let mut report = Report::new(a.meta, &records, &counts);
+    let mut page = Ok(());
     if let Some((meta_b, played_b)) = against {
         let Played {
             records: records_b,
@@ -130,15 +137,15 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
                     records: &records_b,
                 },
             ];
-            if let Err(code) = write_page(path, &sides, &render_comparison(&compared)) {
-                return Ok(code);
-            }
+            page = write_page(path, &sides, &render_comparison(&compared));
         }
         if args.shard.is_some() && args.json {
             compared.a.records = Some(records);
             compared.b.records = Some(records_b);
         }
-        return print_comparison(&compared, args.json);
+        // The report is printed even when the page could not be written: the games are played.
+        let printed = print_comparison(&compared, args.json)?;
+        return Ok(page.err().unwrap_or(printed));
     }
     if let Some(path) = &args.more.html {
         let side = html::Side {
@@ -146,14 +153,25 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
             report: &report,
             records: &records,
         };
-        if let Err(code) = write_page(path, &[side], &render(&report)) {
-            return Ok(code);
-        }
+        page = write_page(path, &[side], &render(&report));
     }
     if args.shard.is_some() && args.json {
         report.records = Some(records.clone());
     }
-    print(&report, &records, args.json, args.csv)
+    let printed = print(&report, &records, args.json, args.csv)?;
+    Ok(page.err().unwrap_or(printed))
+}
+
+/// Whether a page may be written at `path` (its folder exists, the file may be written),
+/// found out by opening it without emptying it; the exit status if not.
+fn writable(path: &Path) -> Result<(), ExitCode> {
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .map(drop)
+        .map_err(|e| fail(&format!("cannot write `{}`: {e}", path.display())))
 }
 
 /// Loads `file` with its `variants` for `batch`: its program and its report's [`Meta`], or the
