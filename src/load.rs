@@ -285,16 +285,31 @@ impl Loader<'_> {
                     .and_then(|m| m.header.as_ref())
                     .and_then(|h| h.base.as_ref())
                     .map(|b| b.span);
-                let d = Diagnostic::error(
-                    "variant-base-mismatch",
-                    format!("`{}` is a variant of another game", v.display()),
-                    span.unwrap_or(Span::new(more[0].file, 0, 0)),
-                )
-                .with_label(format!("its base is `{}`", more[0].path.display()))
-                .with_help(format!(
-                    "combine only variants of `{}`",
-                    base.path.display()
-                ));
+                let d = if more.len() == 1 {
+                    // No `base` at all: a game of its own was named as a variant.
+                    Diagnostic::error(
+                        "variant-base-mismatch",
+                        format!("`{}` is a game, not a variant", v.display()),
+                        Span::new(more[0].file, 0, 0),
+                    )
+                    .with_label("it names no `base` game")
+                    .with_help(format!(
+                        "a variant names its game in its header (`variant \"…\" {{ base \
+                         \"…\" }}`); to play this game rather than `{}`, give it as the file",
+                        base.path.display()
+                    ))
+                } else {
+                    Diagnostic::error(
+                        "variant-base-mismatch",
+                        format!("`{}` is a variant of another game", v.display()),
+                        span.unwrap_or(Span::new(more[0].file, 0, 0)),
+                    )
+                    .with_label(format!("its base is `{}`", more[0].path.display()))
+                    .with_help(format!(
+                        "combine only variants of `{}`",
+                        base.path.display()
+                    ))
+                };
                 self.diags.push(d);
                 return None;
             }

@@ -279,6 +279,28 @@ fn a_variant_file_and_the_same_variant_stacked_play_alike() {
 }
 
 #[test]
+fn a_game_given_as_a_variant_is_named_a_game_not_a_variant_of_another() {
+    let o = run(&[
+        "play",
+        GAME,
+        "--variant",
+        "rules/endgame.rules",
+        "--bots",
+        "random",
+    ]);
+    assert_eq!(code(&o), 1);
+    let err = stderr(&o);
+    assert!(err.contains("variant-base-mismatch"), "{err}");
+    assert!(
+        err.contains("`rules/endgame.rules` is a game, not a variant"),
+        "{err}"
+    );
+    assert!(err.contains("it names no `base` game"), "{err}");
+    assert!(!err.contains("is a variant of another game"), "{err}");
+    assert!(o.stdout.is_empty());
+}
+
+#[test]
 fn check_errors_stop_play_with_exit_1() {
     let dir = scratch("play-broken");
     let broken = format!("{dir}/broken.rules");
