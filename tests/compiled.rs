@@ -77,6 +77,9 @@ flow {
     let seats = count(p in players where p.ready and p.points > 1) + count([p in players where p.points == q])
     let who = first([p in players where p.points == seats], first(players))
     if any(p in players where not p.ready or q in p.hand) and all(p in players where 3 != p.points) { let y = who }
+    let d = last(cube)
+    let tagged = count(c in cube where count(c.tags) >= 1 and count(c.tags) != w) + count([c in cube where count(c.tags) == count(d.tags)])
+    if any(c in cube where count(c.tags) < t or count(c.tags) > count(d.tags)) and all(c in cube where count(c.tags) <= tagged) { let u = tagged }
   }
 }
 "#;

@@ -11,7 +11,7 @@
 //! fails as it fails.
 
 use crate::engine::{State, Table};
-use crate::ir::{BinOp, Expr, ExprKind as K, KindId, Slot, UnOp, Value};
+use crate::ir::{BinOp, Builtin, Expr, ExprKind as K, KindId, Slot, UnOp, Value};
 
 /// A test of the fields of an instance of one kind, each node with the work the walker spends
 /// on it.
@@ -51,6 +51,28 @@ enum FieldTest {
         field: usize,
         op: BinOp,
         against: Number,
+    },
+    /// `count(x.f) < n` (or `<=`, `>`, `>=`, `==`, `!=`), `x.f` a list, `n` a whole number, a
+    /// local or `count(y.f)` of a local `y` of the same kind (3: the comparison, and each side a
+    /// node; a count reads its list where it lies).
+    CountCompare {
+        field: usize,
+        op: BinOp,
+        against: Count,
+    },
+}
+
+/// What the length of a list field is compared with.
+#[derive(Debug)]
+enum Count {
+    Const(i64),
+    Local(usize),
+    /// The length of field `field` of the instance in a local, of the filter's kind (the
+    /// indices narrow, so that this test takes no more room than the others).
+    Other {
+        local: Slot,
+        kind: KindId,
+        field: u32,
     },
 }
 
@@ -135,6 +157,31 @@ fn test(e: &Expr, slot: Slot, kind: &mut Option<KindId>) -> Option<FieldTest> {
         }
         K::Unary(UnOp::Not, x) => FieldTest::Not(Box::new(test(x, slot, kind)?)),
         K::Field(..) => FieldTest::Truth(own_field(e, slot, kind)?),
+        K::Binary(
+            op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge | BinOp::Eq | BinOp::Ne),
+            a,
+            b,
+        ) if counted(a).is_some() => {
+            let field = own_field(counted(a)?, slot, kind)?;
+            let against = match (&b.kind, counted(b).map(|x| &x.kind)) {
+                (K::Const(Value::Int(n)), _) => Count::Const(*n),
+                (K::Local(t), _) if *t != slot => Count::Local(*t as usize),
+                (_, Some(K::Field(y, k, f))) if *kind == Some(*k) => match y.kind {
+                    K::Local(t) if t != slot => Count::Other {
+                        local: t,
+                        kind: *k,
+                        field: u32::try_from(f.index()).ok()?,
+                    },
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            FieldTest::CountCompare {
+                field,
+                op: *op,
+                against,
+            }
+        }
         K::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => {
             let equal = *op == BinOp::Eq;
             match (&a.kind, &b.kind) {
@@ -172,6 +219,14 @@ fn test(e: &Expr, slot: Slot, kind: &mut Option<KindId>) -> Option<FieldTest> {
         }
         _ => return None,
     })
+}
+
+/// The list of `count(xs)`, the count of one whole list.
+fn counted(e: &Expr) -> Option<&Expr> {
+    match &e.kind {
+        K::Builtin(Builtin::Count, args) if args.len() == 1 => Some(&args[0]),
+        _ => None,
+    }
 }
 
 impl FieldTest {
@@ -274,6 +329,37 @@ impl FieldTest {
                     BinOp::Le => *x <= y,
                     BinOp::Gt => *x > y,
                     _ => *x >= y,
+                }
+            }
+            FieldTest::CountCompare { field, op, against } => {
+                *work += 3;
+                let Value::List(xs) = table.get(i, *field) else {
+                    return None;
+                };
+                let x = xs.len() as i64;
+                let y = match against {
+                    Count::Const(n) => *n,
+                    Count::Local(t) => match l[*t] {
+                        Value::Int(n) => n,
+                        _ => return None,
+                    },
+                    Count::Other { local, kind, field } => match (&l[*local as usize], kind) {
+                        (Value::Entity(k, j), kind) if k == kind => {
+                            match table.get(*j as usize, *field as usize) {
+                                Value::List(ys) => ys.len() as i64,
+                                _ => return None,
+                            }
+                        }
+                        _ => return None,
+                    },
+                };
+                match op {
+                    BinOp::Lt => x < y,
+                    BinOp::Le => x <= y,
+                    BinOp::Gt => x > y,
+                    BinOp::Ge => x >= y,
+                    BinOp::Eq => x == y,
+                    _ => x != y,
                 }
             }
         })
