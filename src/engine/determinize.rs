@@ -15,21 +15,11 @@ use super::{open_choice, Game, Mode, Pending, Rng};
 use crate::ir::{KindId, Value, VarDef};
 
 /// Where a hidden value lies.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Eq)]
 enum Spot {
     Global(usize),
     PlayerVar(usize, usize),
     Field(usize, usize, usize),
-}
-
-/// Whether two spots are the same variable or field of the same seat or instance.
-fn same(a: Spot, b: Spot) -> bool {
-    match (a, b) {
-        (Spot::Global(x), Spot::Global(y)) => x == y,
-        (Spot::PlayerVar(p, x), Spot::PlayerVar(q, y)) => p == q && x == y,
-        (Spot::Field(k, i, f), Spot::Field(l, j, g)) => k == l && i == j && f == g,
-        _ => false,
-    }
 }
 
 /// A hidden value's place: the variable or field, and its position if it is a list element.
@@ -291,7 +281,7 @@ impl Game {
             // The run of places in the same list (or the one place of a plain value).
             let run = places[at..]
                 .iter()
-                .take_while(|p| p.element.is_some() && same(p.spot, spot))
+                .take_while(|p| p.element.is_some() && p.spot == spot)
                 .count()
                 .max(1);
             let target = self.spot_mut(spot);

@@ -958,7 +958,8 @@ struct Each {
 /// loop, none bound to the slot, the work of the whole loop charged at once (only when the
 /// budget holds it: otherwise the general path fails where it would). A [`FieldFilter`] would
 /// take the fields' comparisons too, at the same work, but through its tree: measured, leaving
-/// them to it cost Small Print 2.0 to 2.9% more instructions per decision.
+/// them to it cost up to 2.9% more instructions per decision on one of the seed games
+/// (docs/performance.md).
 struct Matching {
     against: Against,
     equal: bool,

@@ -1,6 +1,6 @@
 //! Filters that test only the fields of the instance a query looks at (`not a.in_play`,
-//! `a.in_play and (me == a.leader or me in a.members)`, `c.bank > 0`, `count(d.tower) >
-//! count(c.tower)`), run over a whole list in one loop: no closure called and no element bound
+//! `a.in_play and (me == a.leader or me in a.members)`, `c.bank > 0`, `count(x.cards) >
+//! count(y.cards)`), run over a whole list in one loop: no closure called and no element bound
 //! to its slot, the work each node would spend added up as the loop goes and charged once at its
 //! end, when the budget holds it.
 //!
