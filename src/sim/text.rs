@@ -41,15 +41,28 @@ fn share(n: u64, of: u64) -> String {
 /// A number with at most one decimal, without a trailing `.0`.
 pub(super) fn num(x: f64) -> String {
     let s = format!("{x:.1}");
+    // -0.04 rounds to zero, and zero has no sign.
+    let s = if s == "-0.0" { "0.0".to_string() } else { s };
     s.strip_suffix(".0").map_or(s.clone(), str::to_string)
 }
 
 /// [`num`] with its sign: `+3`, `-0.5`, `+0`.
 pub(super) fn signed(x: f64) -> String {
-    if x < 0.0 {
-        num(x)
+    let s = num(x);
+    if s.starts_with('-') {
+        s
     } else {
-        format!("+{}", num(x))
+        format!("+{s}")
+    }
+}
+
+/// `x` with its sign and `decimals` decimals; a value that rounds to zero is `+0.0`, never
+/// `-0.0` (a difference of -0.0004 is no difference a designer should read as a loss).
+pub(super) fn signed_fixed(x: f64, decimals: usize) -> String {
+    let s = format!("{x:+.decimals$}");
+    match s.strip_prefix('-') {
+        Some(digits) if digits.bytes().all(|b| b == b'0' || b == b'.') => format!("+{digits}"),
+        _ => s,
     }
 }
 
@@ -159,13 +172,13 @@ fn wins(out: &mut String, r: &Report) {
         };
         let _ = writeln!(
             out,
-            "First-seat advantage: {} wins {} {} against 1/{} = {} ({:+.1} points): {verdict}",
+            "First-seat advantage: {} wins {} {} against 1/{} = {} ({} points): {verdict}",
             f.seat,
             pct(f.win.rate),
             interval(&f.win),
             r.meta.players,
             pct(f.expected),
-            100.0 * f.difference
+            signed_fixed(100.0 * f.difference, 1)
         );
     }
     out.push('\n');
@@ -447,5 +460,30 @@ pub(super) fn ending_name(reason: &Option<String>) -> String {
     match reason {
         Some(reason) => format!("end game \"{reason}\""),
         None => "normal end".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{num, signed, signed_fixed};
+
+    #[test]
+    fn a_difference_that_rounds_to_zero_has_no_minus_sign() {
+        assert_eq!(signed_fixed(-0.0004, 1), "+0.0");
+        assert_eq!(signed_fixed(-0.0, 2), "+0.00");
+        assert_eq!(
+            signed_fixed(-0.05, 1),
+            "-0.1",
+            "rounds away from zero: a real loss"
+        );
+        assert_eq!(signed_fixed(-0.004, 2), "+0.00");
+        assert_eq!(signed_fixed(-0.006, 2), "-0.01");
+        assert_eq!(signed_fixed(1.25, 1), "+1.2");
+        assert_eq!(num(-0.04), "0");
+        assert_eq!(num(-0.4), "-0.4");
+        assert_eq!(num(3.0), "3");
+        assert_eq!(signed(-0.04), "+0");
+        assert_eq!(signed(-2.0), "-2");
+        assert_eq!(signed(0.5), "+0.5");
     }
 }

@@ -5,14 +5,14 @@ use super::compare::{CompareReport, Difference};
 use super::compare_sites::{ChoicesCompared, NeverRanCompared};
 use super::report::{Meta, Report};
 use super::text::{
-    decision_limit, ending_name, failures, games, more_options, num, pct, signed, statement,
-    OPTIONS_LISTED,
+    decision_limit, ending_name, failures, games, more_options, num, pct, signed, signed_fixed,
+    statement, OPTIONS_LISTED,
 };
 use std::fmt::Write;
 
 /// A rate row's difference in percentage points, `+1.5 pts`.
 fn points(x: f64) -> String {
-    format!("{:+.1} pts", 100.0 * x)
+    format!("{} pts", signed_fixed(100.0 * x, 1))
 }
 
 /// The interval of a difference (`[-1.2, +3.4]`, scaled by `scale`), and ` *` when it excludes
@@ -20,9 +20,9 @@ fn points(x: f64) -> String {
 fn diff_interval(d: &Difference, scale: f64, decimals: usize) -> String {
     match (d.low, d.high) {
         (Some(l), Some(h)) => format!(
-            "[{:+.decimals$}, {:+.decimals$}]{}",
-            scale * l,
-            scale * h,
+            "[{}, {}]{}",
+            signed_fixed(scale * l, decimals),
+            signed_fixed(scale * h, decimals),
             if d.significant { " *" } else { "" }
         ),
         _ => "-".into(),
@@ -61,7 +61,7 @@ impl Rows {
             label,
             &format!("{:.2}", d.a),
             &format!("{:.2}", d.b),
-            &format!("{:+.2}", d.difference),
+            &signed_fixed(d.difference, 2),
             &diff_interval(d, 1.0, 2),
         );
     }
@@ -175,7 +175,7 @@ pub fn render_comparison(report: &CompareReport) -> String {
         "mean",
         &format!("{:.2}", br.a),
         &format!("{:.2}", br.b),
-        &format!("{:+.2}", br.difference),
+        &signed_fixed(br.difference, 2),
         "",
     );
     compared_choices(&mut rows, &c.choices);
