@@ -545,13 +545,12 @@ fn rule_text(rule: Rule) -> &'static str {
         place => "a variable",
         choose_expr | ask_expr | roll_expr | random_expr => "an expression",
         expr | expr_noin | arg_expr | comp_tail | int | bool_lit | none_lit | me_lit | if_expr
-        | list_lit | comprehension_list | call | by_players | comprehension | comp_filter => {
-            "an expression"
-        }
+        | list_lit | comprehension_list | call | by_players | comprehension | comp_filter
+        | comp_ahead => "an expression",
         args => "`(`",
         by_entry => "a player count and its value (`3: 4`)",
         op_or | op_and | op_eq | op_ne | op_le | op_ge | op_lt | op_gt | op_in | op_notin
-        | op_range | op_add | op_sub | op_mul | op_div | op_mod => "an operator",
+        | op_range | op_add | op_sub | op_mul | op_div | op_mod | infix_ahead => "an operator",
         op_not | op_neg => "an expression",
         field_access => "`.`",
         string | str_text | str_escape | interp => "a quoted text",
@@ -642,6 +641,24 @@ mod tests {
         .unwrap_err();
         assert_eq!(e[0].code, "syntax-error");
         assert!(e[0].message.contains("a name"), "{}", e[0].message);
+    }
+
+    #[test]
+    fn a_missing_operator_is_named_once_not_word_by_word() {
+        let e = parse(
+            FileId(0),
+            "game \"G\" { players 2 }\nvar n: int = 0\nflow { n = (n 3) }",
+        )
+        .unwrap_err();
+        assert_eq!(e[0].code, "syntax-error");
+        assert!(
+            e[0].message
+                .starts_with("expected `(`, `.` or an operator, found `3"),
+            "{}",
+            e[0].message
+        );
+        // Where an operator may go, a word operator still parses.
+        ok("game \"G\" { players 2 }\nvar n: int = 0\nflow { n = if n in [1] and not n > 2 or n <= 0 then n % 2 else -n }");
     }
 
     #[test]
