@@ -181,6 +181,7 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
     let (expected, help) = match &e.variant {
         pest::error::ErrorVariant::ParsingError { positives, .. } => {
             let statement_starts = [
+                Rule::stmt_word,
                 Rule::kw_let,
                 Rule::kw_if,
                 Rule::kw_for,
@@ -484,7 +485,8 @@ fn is_statement_start(rule: Rule) -> bool {
     use Rule::*;
     matches!(
         rule,
-        kw_let
+        stmt_word
+            | kw_let
             | kw_if
             | kw_for
             | kw_repeat
@@ -657,6 +659,13 @@ mod tests {
             "{}",
             e[0].message
         );
+        // Where a statement may begin, it is named once too, not keyword by keyword.
+        let e = parse(
+            FileId(0),
+            "game \"G\" { players 2 }\nvar n: int = 0\nflow { 3 }",
+        )
+        .unwrap_err();
+        assert_eq!(e[0].message, "expected a statement, found `3`");
         // Where an operator may go, a word operator still parses.
         ok("game \"G\" { players 2 }\nvar n: int = 0\nflow { n = if n in [1] and not n > 2 or n <= 0 then n % 2 else -n }");
     }
