@@ -151,7 +151,7 @@ pub fn rename(doc: &Document, pos: Position, new_name: &str) -> Result<Workspace
 
 /// A new name must be a name (not a reserved word) and not a built-in one.
 fn check_new_name(new_name: &str, d: &NameDecl) -> Result<(), String> {
-    // The parser decides what a name is: reserved words are refused there.
+    // `syntax::parse` decides what a name is: it refuses reserved words (the lowering does).
     let probe = format!("var {new_name}: int = 0");
     let is_name = new_name
         .chars()

@@ -166,13 +166,7 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
     tokens
 }
 
-/// The reserved words (docs/language.md): never names, so never called.
-const RESERVED: [&str; 37] = [
-    "and", "ask", "bool", "break", "by", "choose", "continue", "else", "end", "false", "for", "if",
-    "in", "int", "let", "list", "log", "match", "me", "none", "not", "of", "or", "player",
-    "random", "repeat", "require", "return", "roll", "secretly", "tell", "then", "true", "turn",
-    "var", "where", "while",
-];
+use super::RESERVED;
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
 const LEADS: [&str; 34] = [

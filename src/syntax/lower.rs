@@ -57,9 +57,24 @@ impl Lowerer {
     }
 
     fn name(&self, pair: Pair<Rule>) -> Name {
+        let text = pair.as_str();
+        let span = self.span(&pair);
+        if super::is_reserved(text) {
+            self.errors.borrow_mut().push(
+                Diagnostic::error(
+                    "syntax-error",
+                    format!("expected a name, found `{text}`, a reserved word"),
+                    span,
+                )
+                .with_label("a reserved word cannot name anything")
+                .with_help(
+                    "reserved words are listed in docs/language.md (Names); choose another name",
+                ),
+            );
+        }
         Name {
-            text: pair.as_str().to_string(),
-            span: self.span(&pair),
+            text: text.to_string(),
+            span,
         }
     }
 
@@ -756,7 +771,16 @@ impl Lowerer {
 
     /// `a.b.c`: the names of a place that can be assigned.
     fn place(&self, pair: Pair<Rule>) -> Vec<Name> {
-        pair.into_inner().map(|n| self.name(n)).collect()
+        pair.into_inner()
+            .map(|n| match n.as_rule() {
+                // `me.coins = 3`: the place starts with `me`, the one reserved word it may.
+                Rule::me_lit => Name {
+                    text: n.as_str().to_string(),
+                    span: self.span(&n),
+                },
+                _ => self.name(n),
+            })
+            .collect()
     }
 
     fn assign_stmt(&self, pair: Pair<Rule>) -> StmtKind {

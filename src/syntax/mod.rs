@@ -121,6 +121,41 @@ pub const KEYWORDS: &[&str] = &[
 /// the stack.
 pub const MAX_NESTING: usize = 100;
 
+/// The reserved words (docs/language.md), sorted: they cannot name anything. The grammar
+/// takes any word for a name; the lowering refuses these.
+pub(crate) const RESERVED: [&str; 37] = [
+    "and", "ask", "bool", "break", "by", "choose", "continue", "else", "end", "false", "for", "if",
+    "in", "int", "let", "list", "log", "match", "me", "none", "not", "of", "or", "player",
+    "random", "repeat", "require", "return", "roll", "secretly", "tell", "then", "true", "turn",
+    "var", "where", "while",
+];
+
+/// Whether `word` is a reserved word. Asked of every name a file holds: most names are no
+/// reserved word's length or do not start as one does, and are told so without a comparison.
+pub(crate) fn is_reserved(word: &str) -> bool {
+    let b = word.as_bytes();
+    (2..=8).contains(&b.len())
+        && matches!(
+            b[0],
+            b'a' | b'b'
+                | b'c'
+                | b'e'
+                | b'f'
+                | b'i'
+                | b'l'
+                | b'm'
+                | b'n'
+                | b'o'
+                | b'p'
+                | b'r'
+                | b's'
+                | b't'
+                | b'v'
+                | b'w'
+        )
+        && RESERVED.binary_search(&word).is_ok()
+}
+
 /// Parses one rules file. A syntax error yields one diagnostic at the point of failure.
 pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
     if let Some(at) = too_deep(text) {
@@ -868,6 +903,26 @@ mod tests {
             "{}",
             other[0].message
         );
+    }
+
+    #[test]
+    fn every_reserved_word_is_refused_as_a_name_and_only_those() {
+        assert!(
+            RESERVED.windows(2).all(|w| w[0] < w[1]),
+            "sorted, for the search"
+        );
+        for w in RESERVED {
+            assert!(is_reserved(w), "{w}");
+            let e = parse(FileId(0), &format!("var {w}: int = 0")).unwrap_err();
+            assert_eq!(e[0].code, "syntax-error", "{w}");
+            // A longer or shorter word is a name.
+            ok(&format!("var {w}x: int = 0\nvar x{w}: int = 0"));
+        }
+        for w in [
+            "a", "x", "d6", "players", "index", "owner", "score", "ands", "_if", "Me",
+        ] {
+            assert!(!is_reserved(w), "{w}");
+        }
     }
 
     #[test]
