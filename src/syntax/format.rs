@@ -11,7 +11,7 @@
 //! `space_between` (two between statements on one line), keeps a trailing comment at its column where the code leaves room, and ends
 //! the file with one newline.
 
-use super::{parse, RulesParser};
+use super::{parse, RulesParser, RESERVED};
 use crate::diag::{Diagnostic, FileId};
 use pest::Parser;
 
@@ -165,8 +165,6 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
     }
     tokens
 }
-
-use super::RESERVED;
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
 const LEADS: [&str; 34] = [
