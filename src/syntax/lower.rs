@@ -56,15 +56,24 @@ impl Lowerer {
         Span::new(self.file, s.start(), s.end())
     }
 
+    /// A word as written, with its span.
+    fn word(&self, pair: &Pair<Rule>) -> Name {
+        Name {
+            text: pair.as_str().to_string(),
+            span: self.span(pair),
+        }
+    }
+
+    /// A name; a reserved word in its place is an error (the grammar takes any word).
     fn name(&self, pair: Pair<Rule>) -> Name {
-        let text = pair.as_str();
-        let span = self.span(&pair);
+        let name = self.word(&pair);
+        let text = &name.text;
         if super::is_reserved(text) {
             self.errors.borrow_mut().push(
                 Diagnostic::error(
                     "syntax-error",
                     format!("expected a name, found `{text}`, a reserved word"),
-                    span,
+                    name.span,
                 )
                 .with_label("a reserved word cannot name anything")
                 .with_help(
@@ -72,10 +81,7 @@ impl Lowerer {
                 ),
             );
         }
-        Name {
-            text: text.to_string(),
-            span,
-        }
+        name
     }
 
     pub(super) fn file(&mut self, mut pairs: Pairs<Rule>) -> File {
@@ -774,10 +780,7 @@ impl Lowerer {
         pair.into_inner()
             .map(|n| match n.as_rule() {
                 // `me.coins = 3`: the place starts with `me`, the one reserved word it may.
-                Rule::me_lit => Name {
-                    text: n.as_str().to_string(),
-                    span: self.span(&n),
-                },
+                Rule::me_lit => self.word(&n),
                 _ => self.name(n),
             })
             .collect()
