@@ -8,7 +8,7 @@ mod common;
 use common::{all_rules, load_rel, rel};
 use meeple::engine::{Game, Limits, Viewer};
 use meeple::ir::roots::{clear_roots, number_roots};
-use meeple::ir::Program;
+use meeple::ir::{Program, Value};
 use meeple::load::check_source;
 use meeple::sim::random_game;
 use std::sync::Arc;
@@ -181,6 +181,53 @@ flow {
 }
 
 #[test]
+fn assignments_write_every_kind_of_place_within_its_bounds() {
+    // Places known when compiling (a global, a local, a variable of the seat or instance in a
+    // local) and places found when running (an instance a call gives) write alike, bounded
+    // numbers clamped, lists and numbers alike.
+    let source = r#"
+game "Places" { players 2 }
+kind cube[3] { weight: int in 0..10 = index  tags: list of int = [] }
+var heavy: cube = none
+var total: int in -5..100 = 0
+var seen: list of int = []
+player var coins: int in 0..6 = 2
+flow {
+  let c = first(cube)
+  c.weight += 20
+  c.tags += 4
+  c.tags += [5, 6]
+  c.tags -= 5
+  heavy = last(cube)
+  heavy.weight -= 9
+  for p in players {
+    p.coins += 7
+  }
+  let p = last(players)
+  p.coins -= 3
+  let n = 1
+  n += 41
+  total = n
+  total -= 90
+  seen = c.tags
+  seen += [c.weight, heavy.weight]
+}
+"#;
+    let program = check_source("places.rules", source)
+        .program
+        .expect("checks");
+    let plain = walked(&program);
+    for p in [Arc::new(program), plain] {
+        let game = Game::new(p, 2, 1).expect("runs");
+        let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
+        assert_eq!(common::global(&game, "total"), Value::Int(-5));
+        assert_eq!(common::global(&game, "seen"), ints(&[4, 6, 10, 0]));
+        assert_eq!(common::player_int(&game, 0, "coins"), 6);
+        assert_eq!(common::player_int(&game, 1, "coins"), 3);
+    }
+}
+
+#[test]
 fn a_rule_that_fails_fails_alike_compiled_and_walked() {
     let failing = [
         (
@@ -219,6 +266,16 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
         (
             "no-value",
             "let w = first([c.weight for c in cube where c.weight > 9])\n  let x = count(c in cube where c.weight >= w and c.weight > 0)",
+        ),
+        // An assignment to a field of the instance in a local that holds `none`, and a number
+        // that overflows where it is written.
+        (
+            "no-value",
+            "let c = first([c in cube where c.weight > 9])\n  c.weight = 1",
+        ),
+        (
+            "overflow",
+            "let c = first(cube)\n  c.weight = 9223372036854775807\n  c.weight += count(players)",
         ),
         // `first` stops at the first element that passes, but not before an error.
         (

@@ -357,6 +357,13 @@ impl Game {
         &mut self.locals()[slot as usize]
     }
 
+    /// One of the innermost frame's slots, to read.
+    #[inline]
+    pub(super) fn local_at(&self, slot: ir::Slot) -> &Value {
+        let base = self.frames.last().expect("a running frame").base as usize;
+        &self.stack[base + slot as usize]
+    }
+
     /// The innermost frame's slots, read only (empty when no frame runs).
     pub(super) fn locals_now(&self) -> &[Value] {
         match self.frames.last() {
@@ -434,7 +441,7 @@ impl Game {
                     let v = self.eval(e)?;
                     *self.local_mut(*slot) = v;
                 }
-                Instr::Assign(here) => {
+                instr @ (Instr::Assign(here) | Instr::Store { here, .. }) => {
                     let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     let S::Assign {
@@ -446,7 +453,11 @@ impl Game {
                     else {
                         unreachable!("an assign instruction on an assignment")
                     };
-                    self.assign(place, *op, value, *element, stmt.span)?;
+                    let store = match instr {
+                        Instr::Store { store, .. } => Some(flat.store(store)),
+                        _ => None,
+                    };
+                    self.assign(store, place, *op, value, *element, stmt.span)?;
                 }
                 Instr::Call(here) => {
                     let stmt = statement(program, here.at());
@@ -740,9 +751,15 @@ impl Game {
 
     /// Evaluates an expression in the innermost frame.
     pub(super) fn eval(&mut self, e: &ir::Expr) -> R<Value> {
-        // The commonest argument and instance of a place (`t.coins = []`) is a local: read
-        // without setting up an evaluator, for the one unit of work an evaluator spends on it.
-        if let Some(v) = self.local(e) {
+        // The commonest argument and instance of a place (`t.coins = []`) is a local, and the
+        // commonest value a constant: read without setting up an evaluator, for the one unit of
+        // work an evaluator spends on either.
+        let read = match &e.kind {
+            ir::ExprKind::Local(_) => self.local(e),
+            ir::ExprKind::Const(v) => Some(v),
+            _ => None,
+        };
+        if let Some(v) = read {
             let v = v.clone();
             self.state.work.fresh();
             // Spent down to nothing, the budget fails at the next check, as after an evaluator.

@@ -3,6 +3,7 @@
 //! (`exec.rs`, over `compile::flat`).
 
 use super::compile::flat::Body;
+use super::compile::flat::Store;
 use super::exec::{err, SecretLoop, MAX_LOG, R};
 use super::several::Pick;
 use super::spare;
@@ -403,6 +404,7 @@ impl Game {
     }
 
     /// The value a resolved place holds, to change in place.
+    #[inline(always)]
     fn target(&mut self, slot: Slot) -> &mut Value {
         // Results remembered for the old value no longer apply.
         let variables = &self.program.variables;
@@ -412,6 +414,12 @@ impl Game {
             Slot::Player(_, v) => self.state.touch_variable(variables.player_var(v)),
             Slot::Field(k, _, f) => self.state.touch_variable(variables.field(k, f)),
         }
+        self.target_again(slot)
+    }
+
+    /// The value a resolved place holds, once its write is noted by [`Game::target`].
+    #[inline(always)]
+    fn target_again(&mut self, slot: Slot) -> &mut Value {
         match slot {
             Slot::Local(s) => self.local_mut(s as ir::Slot),
             Slot::Global(g) => &mut self.state.globals[g],
@@ -420,8 +428,13 @@ impl Game {
         }
     }
 
+    /// Runs an assignment. Its place is `store` when it was resolved when compiling; else, or
+    /// when the local it names does not hold a seat or an instance (`none`), the place is
+    /// found by evaluating it, which also fails as it must. Either way the same reads, work
+    /// and errors.
     pub(super) fn assign(
         &mut self,
+        store: Option<Store>,
         place: &Place,
         op: AssignOp,
         value: &ir::Expr,
@@ -431,8 +444,90 @@ impl Game {
         let v = self.eval(value)?;
         // Resolve the place to indices first, so the new value can be computed while the
         // state is still readable as a whole.
-        let (slot, bounds) = self.resolve_place(place)?;
+        let (slot, bounds) = match store.and_then(|s| self.stored_place(s)) {
+            Some(resolved) => resolved,
+            None => self.resolve_place(place)?,
+        };
+        self.write(slot, bounds, op, v, element, span)
+    }
+
+    /// The place of an assignment resolved when compiling, as [`Game::resolve_place`] would
+    /// find it (and spending the same work); `None` when its local holds no seat or instance.
+    #[inline(always)]
+    fn stored_place(&self, store: Store) -> Option<(Slot, Option<(i64, i64)>)> {
+        let players = self.state.players;
+        let program = &self.program;
+        match store {
+            Store::Local(s) => Some((Slot::Local(s as usize), None)),
+            Store::Global(g) => {
+                let g = g as usize;
+                Some((Slot::Global(g), program.globals[g].bounds_for(players)))
+            }
+            Store::Seat { slot, column } => match self.local_at(slot) {
+                // As `resolve_place` reads a seat in a local: for no work.
+                Value::Player(p) => {
+                    let c = column as usize;
+                    let bounds = program.player_vars[c].bounds_for(players);
+                    Some((Slot::Player(*p as usize, c), bounds))
+                }
+                _ => None,
+            },
+            Store::Field { slot, kind, column } => match self.local_at(slot) {
+                Value::Entity(k, i) if k.index() == kind as usize => {
+                    let (k, f) = (kind as usize, column as usize);
+                    let bounds = program.kinds[k].fields[f].bounds_for(players);
+                    // As `resolve_place` evaluates the instance: a local, for one unit of work.
+                    self.state.work.fresh();
+                    let _ = self.state.work.spend(1);
+                    Some((Slot::Field(k, *i as usize, f), bounds))
+                }
+                _ => None,
+            },
+        }
+    }
+
+    /// Writes `v` into a resolved place by `op`, within `bounds`: numbers in line, since most
+    /// assignments count something, anything else by [`Game::write_other`].
+    #[inline(always)]
+    fn write(
+        &mut self,
+        slot: Slot,
+        bounds: Option<(i64, i64)>,
+        op: AssignOp,
+        v: Value,
+        element: bool,
+        span: Span,
+    ) -> R<()> {
         let target: &mut Value = self.target(slot);
+        if let (Value::Int(a), Value::Int(b)) = (&*target, &v) {
+            let n = match op {
+                AssignOp::Set => Some(*b),
+                AssignOp::Add => a.checked_add(*b),
+                AssignOp::Sub => a.checked_sub(*b),
+            };
+            if let Some(n) = n {
+                let n = match bounds {
+                    Some((lo, hi)) => n.clamp(lo, hi),
+                    None => n,
+                };
+                *target = Value::Int(n);
+                return Ok(());
+            }
+        }
+        self.write_other(slot, bounds, op, v, element, span)
+    }
+
+    /// [`Game::write`] for anything but a number written over a number (and for an overflow).
+    fn write_other(
+        &mut self,
+        slot: Slot,
+        bounds: Option<(i64, i64)>,
+        op: AssignOp,
+        v: Value,
+        element: bool,
+        span: Span,
+    ) -> R<()> {
+        let target: &mut Value = self.target_again(slot);
         let overflow = || {
             err(
                 "overflow",
@@ -494,6 +589,7 @@ impl Game {
 }
 
 /// A place resolved to indices.
+#[derive(Clone, Copy)]
 enum Slot {
     Local(usize),
     Global(usize),

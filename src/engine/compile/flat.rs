@@ -12,7 +12,7 @@
 //! the statement that opened it.
 
 use crate::engine::At;
-use crate::ir::{BlockId, Program, Slot, StmtKind as S};
+use crate::ir::{BlockId, ExprKind, Place, Program, Slot, StmtKind as S};
 
 /// Where a statement stands in the program: its block and its index there, in a word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,8 +38,12 @@ pub(crate) enum Instr {
     Stmt(Here),
     /// `let`.
     Let(Here),
-    /// An assignment.
+    /// An assignment to a place found when running it (a seat or an instance that an
+    /// expression other than a local gives).
     Assign(Here),
+    /// An assignment to a place resolved when compiling ([`Flat::store`]): a global, a local,
+    /// or a variable of the seat or instance in a local.
+    Store { here: Here, store: u32 },
     /// A call of an effect or phase.
     Call(Here),
     /// `turn`, `choose` or `ask`: the game waits for a decision.
@@ -93,6 +97,20 @@ pub(crate) enum Instr {
     Jump(u32),
 }
 
+/// Where an assignment writes, resolved to indices when compiling, so that running it reads
+/// no expression to find its place.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Store {
+    /// A local slot of the frame.
+    Local(Slot),
+    /// A global variable.
+    Global(u32),
+    /// A per-player variable (its column) of the seat in a local slot.
+    Seat { slot: Slot, column: u32 },
+    /// A field (its column) of the instance, of kind `kind`, in a local slot.
+    Field { slot: Slot, kind: u32, column: u32 },
+}
+
 /// The instruction index of an arm that is not there.
 pub(crate) const NO_ARM: u32 = u32::MAX;
 
@@ -111,6 +129,8 @@ pub(crate) struct Flat {
     code: Vec<Instr>,
     /// The arms of every `match` (see [`Instr::Match`]).
     arms: Vec<u32>,
+    /// The places of [`Instr::Store`]s.
+    stores: Vec<Store>,
     procs: Vec<Body>,
     actions: Vec<Body>,
 }
@@ -153,6 +173,12 @@ impl Flat {
         self.arms[arms as usize + i]
     }
 
+    /// The place of an [`Instr::Store`].
+    #[inline(always)]
+    pub(crate) fn store(&self, i: u32) -> Store {
+        self.stores[i as usize]
+    }
+
     /// Every procedure's body, by `ProcId`.
     #[inline]
     pub(crate) fn procs(&self) -> &[Body] {
@@ -191,6 +217,30 @@ struct Compiler<'a> {
 }
 
 impl Compiler<'_> {
+    /// An assignment's place resolved to indices, when it is a local, a global, or a variable
+    /// of the seat or instance in a local.
+    fn store_of(&self, place: &Place) -> Option<Store> {
+        Some(match place {
+            Place::Local(s) => Store::Local(*s),
+            Place::Global(g) => Store::Global(g.index() as u32),
+            Place::PlayerVar(p, v) => match p.kind {
+                ExprKind::Local(slot) => Store::Seat {
+                    slot,
+                    column: v.index() as u32,
+                },
+                _ => return None,
+            },
+            Place::Field(x, k, f) => match x.kind {
+                ExprKind::Local(slot) => Store::Field {
+                    slot,
+                    kind: k.index() as u32,
+                    column: f.index() as u32,
+                },
+                _ => return None,
+            },
+        })
+    }
+
     fn here(&self) -> u32 {
         self.flat.code.len() as u32
     }
@@ -382,9 +432,16 @@ impl Compiler<'_> {
             S::Let(..) => {
                 self.emit(Instr::Let(here));
             }
-            S::Assign { .. } => {
-                self.emit(Instr::Assign(here));
-            }
+            S::Assign { place, .. } => match self.store_of(place) {
+                Some(place) => {
+                    let store = self.flat.stores.len() as u32;
+                    self.flat.stores.push(place);
+                    self.emit(Instr::Store { here, store });
+                }
+                None => {
+                    self.emit(Instr::Assign(here));
+                }
+            },
             S::Call { .. } => {
                 self.emit(Instr::Call(here));
             }
@@ -456,6 +513,61 @@ mod tests {
         let loaded = check_source("t.rules", src);
         let program = loaded.program.expect("the rules check");
         (Flat::compile(&program), std::sync::Arc::new(program))
+    }
+
+    #[test]
+    fn places_known_when_compiling_are_stores_the_others_assignments() {
+        let (f, _) = flat(
+            r#"game "T" { players 2 }
+kind cube[2] { w: int = 0  owner: player = none }
+var n: int = 0
+var top: cube = none
+player var m: int = 0
+flow {
+  let c = first(cube)
+  let p = first(players)
+  n = 1
+  c.w = 2
+  p.m = 3
+  c = last(cube)
+  top.w = 4
+  c.owner.m = 5
+}
+"#,
+        );
+        let stores: Vec<Store> = f
+            .code
+            .iter()
+            .filter_map(|i| match *i {
+                Instr::Store { store, .. } => Some(f.store(store)),
+                _ => None,
+            })
+            .collect();
+        assert!(
+            matches!(
+                stores[..],
+                [
+                    Store::Global(0),
+                    Store::Field {
+                        slot: 0,
+                        kind: 0,
+                        column: 0
+                    },
+                    Store::Seat { slot: 1, column: 0 },
+                    Store::Local(0),
+                ]
+            ),
+            "{stores:?}"
+        );
+        let general = f
+            .code
+            .iter()
+            .filter(|i| matches!(i, Instr::Assign(_)))
+            .count();
+        assert_eq!(
+            general, 2,
+            "a place an expression gives is found when running"
+        );
     }
 
     #[test]
