@@ -267,6 +267,15 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
             "no-value",
             "let w = first([c.weight for c in cube where c.weight > 9])\n  let x = count(c in cube where c.weight >= w and c.weight > 0)",
         ),
+        // A comparison with a constant, and `not`, read in one closure: of `none`.
+        (
+            "no-value",
+            "let c = first([c in cube where c.weight > 9])\n  let x = c.weight > 3",
+        ),
+        (
+            "no-value",
+            "let c = first([c in cube where c.weight > 9])\n  let x = not c.heavy",
+        ),
         // An assignment to a field of the instance in a local that holds `none`, and a number
         // that overflows where it is written.
         (
@@ -287,7 +296,7 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
         let source = format!(
             r#"
 game "Failing" {{ players 2 }}
-kind cube[3] {{ weight: int = index }}
+kind cube[3] {{ weight: int = index  heavy: bool = false }}
 def me_count(): int = count(players)
 def deep(n: int): int = if n > 1000 then 0 else deep(n + 1) + 1
 flow {{

@@ -290,44 +290,79 @@ where
     // compiled with its conversion inlined.
     F: Fn(&Value) -> Option<T> + Copy + Send + Sync + 'static,
 {
+    read_within(e, take, want, span, (1, 0))
+}
+
+/// [`read`] as the operand of a node that `take` stands for as well (`not x`, `x > 3`): one
+/// closure where there were two or three, spending `before` units before the read and `after`
+/// once it is taken, as the nodes it stands for spend them one by one.
+fn read_within<T: 'static, F>(
+    e: &Expr,
+    take: F,
+    want: &'static str,
+    span: Span,
+    (before, after): (u64, u64),
+) -> Option<Compiled<T>>
+where
+    F: Fn(&Value) -> Option<T> + Copy + Send + Sync + 'static,
+{
     let fail = move |ev: &Eval<'_>, v: &Value| ev.wrong(v, want, span);
     Some(match &e.kind {
         K::Local(s) => {
             let s = *s as usize;
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
-                take(&l[s]).ok_or_else(|| fail(ev, &l[s]))
+                ev.spend(before);
+                let t = take(&l[s]).ok_or_else(|| fail(ev, &l[s]))?;
+                ev.spend(after);
+                Ok(t)
             })
         }
         K::Global(g) => {
             let g = g.index();
             Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-                ev.spend(1);
+                ev.spend(before);
                 let v = &ev.state.globals[g];
-                take(v).ok_or_else(|| fail(ev, v))
+                let t = take(v).ok_or_else(|| fail(ev, v))?;
+                ev.spend(after);
+                Ok(t)
             })
         }
         K::PlayerVar(p, v) => {
             let (p, v) = (PlayerOf::new(p), v.index());
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
+                ev.spend(before);
                 let p = p.get(ev, l)?;
                 let v = ev.state.player_vars.get(p as usize, v);
-                take(v).ok_or_else(|| fail(ev, v))
+                let t = take(v).ok_or_else(|| fail(ev, v))?;
+                ev.spend(after);
+                Ok(t)
             })
         }
         K::Field(x, k, f) => {
             let x = EntityOf::new(x, *k);
             let (k, f) = (k.index(), f.index());
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
+                ev.spend(before);
                 let i = x.get(ev, l)?;
                 let v = ev.state.entities[k].get(i, f);
-                take(v).ok_or_else(|| fail(ev, v))
+                let t = take(v).ok_or_else(|| fail(ev, v))?;
+                ev.spend(after);
+                Ok(t)
             })
         }
         _ => return None,
     })
+}
+
+/// `x op y` for an order of numbers.
+#[inline(always)]
+fn ordered(op: BinOp, x: i64, y: i64) -> bool {
+    match op {
+        BinOp::Lt => x < y,
+        BinOp::Le => x <= y,
+        BinOp::Gt => x > y,
+        _ => x >= y,
+    }
 }
 
 fn take_bool(v: &Value) -> Option<bool> {
@@ -358,6 +393,12 @@ fn condition(e: &Expr) -> BoolNode {
                 Ok(b)
             })
         }
+        // `not x` of a variable, a field or a local: the read and the `not` in one closure
+        // (a unit each).
+        K::Unary(UnOp::Not, x) if is_read(x) => {
+            let not = |v: &Value| take_bool(v).map(|b| !b);
+            read_within(x, not, "true or false", x.span, (2, 0)).expect("a read")
+        }
         K::Unary(UnOp::Not, x) => {
             let x = condition(x);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
@@ -380,17 +421,23 @@ fn condition(e: &Expr) -> BoolNode {
             })
         }
         K::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => equality(*op == BinOp::Eq, a, b),
+        // `x.f > 3`: the comparison, the read and the constant in one closure (a unit each).
+        K::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b)
+            if is_read(a) && matches!(b.kind, K::Const(Value::Int(_))) =>
+        {
+            let (op, K::Const(Value::Int(c))) = (*op, &b.kind) else {
+                unreachable!("matched above")
+            };
+            let c = *c;
+            let compare = move |v: &Value| take_int(v).map(|x| ordered(op, x, c));
+            read_within(a, compare, "operands that fit the operator", span, (2, 1)).expect("a read")
+        }
         K::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
             let (op, x, y) = (*op, operand(a, span), operand(b, span));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
                 let (x, y) = (x(ev, l)?, y(ev, l)?);
-                Ok(match op {
-                    BinOp::Lt => x < y,
-                    BinOp::Le => x <= y,
-                    BinOp::Gt => x > y,
-                    _ => x >= y,
-                })
+                Ok(ordered(op, x, y))
             })
         }
         K::Binary(op @ (BinOp::In | BinOp::NotIn), a, b) => {
@@ -518,6 +565,22 @@ fn equality(eq: bool, a: &Expr, b: &Expr) -> BoolNode {
                 ev.spend(2);
                 let i = x.get(ev, l)?;
                 Ok((*ev.state.entities[k].get(i, f) == c) == eq)
+            })
+        }
+        (K::Global(g), K::Const(c)) => {
+            let (g, c) = (g.index(), c.clone());
+            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
+                ev.spend(2);
+                Ok((ev.state.globals[g] == c) == eq)
+            })
+        }
+        (K::PlayerVar(p, v), K::Const(c)) => {
+            let p = PlayerOf::new(p);
+            let (v, c) = (v.index(), c.clone());
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(2);
+                let p = p.get(ev, l)?;
+                Ok((*ev.state.player_vars.get(p as usize, v) == c) == eq)
             })
         }
         (K::PlayerVar(p, v), K::Local(t)) => {
