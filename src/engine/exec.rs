@@ -755,7 +755,7 @@ impl Game {
         // commonest value a constant: read without setting up an evaluator, for the one unit of
         // work an evaluator spends on either.
         let read = match &e.kind {
-            ir::ExprKind::Local(_) => self.local(e),
+            ir::ExprKind::Local(s) => self.locals_now().get(*s as usize),
             ir::ExprKind::Const(v) => Some(v),
             _ => None,
         };

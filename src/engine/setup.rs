@@ -175,10 +175,7 @@ impl Game {
                 )
             }
         };
-        *target = match (value, bounds) {
-            (Value::Int(n), Some((lo, hi))) => Value::Int(n.clamp(lo, hi)),
-            (v, _) => v,
-        };
+        *target = super::statements::clamp(value, bounds);
         self.state.touch();
         // A turn's legal moves depend on the state: list them again.
         self.refresh_pending().map_err(|e| *e)

@@ -506,11 +506,7 @@ impl Game {
                 AssignOp::Sub => a.checked_sub(*b),
             };
             if let Some(n) = n {
-                let n = match bounds {
-                    Some((lo, hi)) => n.clamp(lo, hi),
-                    None => n,
-                };
-                *target = Value::Int(n);
+                *target = Value::Int(clamp_int(n, bounds));
                 return Ok(());
             }
         }
@@ -611,8 +607,17 @@ fn not_in_list(program: &ir::Program, state: &State, v: &Value, span: Span) -> B
 
 /// A number held within a variable's bounds, if it has them.
 pub(super) fn clamp(v: Value, bounds: Option<(i64, i64)>) -> Value {
-    match (v, bounds) {
-        (Value::Int(n), Some((lo, hi))) => Value::Int(n.clamp(lo, hi)),
-        (v, _) => v,
+    match v {
+        Value::Int(n) => Value::Int(clamp_int(n, bounds)),
+        v => v,
+    }
+}
+
+/// [`clamp`] of a number known to be one.
+#[inline(always)]
+fn clamp_int(n: i64, bounds: Option<(i64, i64)>) -> i64 {
+    match bounds {
+        Some((lo, hi)) => n.clamp(lo, hi),
+        None => n,
     }
 }
