@@ -130,8 +130,12 @@ impl Game {
                     continue;
                 }
             }
-            let domains = (&sizes[..n], &bounds[..n]);
-            self.values_from(program, a, 0, domains, locals, turn)?;
+            let mut domains = Domains {
+                sizes: &sizes[..n],
+                bounds: &bounds[..n],
+                steady: [None; MAX_PARAMS],
+            };
+            self.values_from(program, a, 0, &mut domains, locals, turn)?;
         }
         Ok(())
     }
@@ -145,12 +149,12 @@ impl Game {
         program: &ir::Program,
         a: ir::ActionId,
         d: usize,
-        (sizes, bounds): (&[usize], &[Bounds]),
+        domains: &mut Domains<'_>,
         locals: &mut [Value],
         turn: &mut Turn,
     ) -> R<()> {
         let def = &program.actions[a.index()];
-        let n = sizes.len();
+        let n = domains.sizes.len();
         if d == n {
             keep(turn, a, &locals[1..1 + n]);
             return Ok(());
@@ -159,36 +163,30 @@ impl Game {
         let param = &def.params[d];
         let mut requires = &def.requires[plan.checked[d]..plan.checked[d + 1]];
         // The values to try: all of them, or only the elements of the list of a `p in xs` that
-        // comes next (found once for the values before, in the order of the values).
-        let mut narrowed = None;
+        // comes next (found once for the values before, in the order of the values; once a
+        // turn when the list reads no parameter).
+        let mut values = Values::All(0..domains.sizes[d]);
         if plan.narrows[d] {
-            let mut members = spare::indices();
-            let found = self.members(
-                program,
-                (param, bounds[d]),
-                &requires[0],
-                locals,
-                &mut members,
-            );
-            if let Err(e) = found {
-                spare::give_indices(members);
-                return Err(e);
+            let bounds = domains.bounds[d];
+            values = match domains.steady[d] {
+                Some(bits) => Values::Bits(bits),
+                None => self.members(program, (param, bounds), &requires[0], locals)?,
+            };
+            if let (Values::Bits(bits), true) = (&values, plan.steady[d]) {
+                domains.steady[d] = Some(*bits);
             }
             requires = &requires[1..];
-            narrowed = Some(members);
         }
-        let count = narrowed.as_ref().map_or(sizes[d], Vec::len);
         let mut result = Ok(());
-        for j in 0..count {
-            let v = narrowed.as_ref().map_or(j, |xs| xs[j]);
-            locals[1 + d] = self.domain_value(&param.ty, bounds[d], v);
+        while let Some(v) = values.next() {
+            locals[1 + d] = self.domain_value(&param.ty, domains.bounds[d], v);
             result = match self.all_hold(program, requires, locals) {
                 // The last parameter keeps its move here rather than in a call of its own.
                 Ok(true) if d + 1 == n => {
                     keep(turn, a, &locals[1..1 + n]);
                     Ok(())
                 }
-                Ok(true) => self.values_from(program, a, d + 1, (sizes, bounds), locals, turn),
+                Ok(true) => self.values_from(program, a, d + 1, domains, locals, turn),
                 Ok(false) => Ok(()),
                 Err(e) => Err(e),
             };
@@ -196,34 +194,39 @@ impl Game {
                 break;
             }
         }
-        if let Some(members) = narrowed {
+        if let Values::Listed(members, _) = values {
             spare::give_indices(members);
         }
         result
     }
 
     /// The values of `param` (within `bounds`) that are elements of the list of `membership`
-    /// (`p in xs`), as indices among the parameter's values, ascending and without repeats.
+    /// (`p in xs`), as indices among the parameter's values, ascending and without repeats: a
+    /// set of bits where the domain has at most 64 values (no sorting), else a list.
     fn members(
         &self,
         program: &ir::Program,
         (param, bounds): (&ir::ActionParam, Bounds),
         membership: &ir::Require,
         locals: &mut [Value],
-        out: &mut Vec<usize>,
-    ) -> R<()> {
+    ) -> R<Values> {
         let ir::ExprKind::Binary(_, _, list) = &membership.cond.kind else {
-            return Ok(());
+            return Ok(Values::Bits(0));
         };
         let items = Eval::new(program, &self.state).items(list, locals)?;
-        out.extend(
-            items
+        let index = |v| self.domain_index(program, &param.ty, bounds, v);
+        if self.domain_size(program, &param.ty, bounds) <= u64::BITS as usize {
+            let bits = items
                 .iter()
-                .filter_map(|v| self.domain_index(program, &param.ty, bounds, v)),
-        );
+                .filter_map(index)
+                .fold(0u64, |bits, i| bits | 1 << i);
+            return Ok(Values::Bits(bits));
+        }
+        let mut out = spare::indices();
+        out.extend(items.iter().filter_map(index));
         out.sort_unstable();
         out.dedup();
-        Ok(())
+        Ok(Values::Listed(out, 0))
     }
 
     /// The ranges of an action's parameters written with expressions, evaluated with `me` in
@@ -547,6 +550,48 @@ pub(super) fn listed<'a>(entries: impl ExactSizeIterator<Item = &'a str>) -> Str
         list.push_str(&format!(", ... ({total} in all)"));
     }
     list
+}
+
+/// The parameters of an action being listed: each one's count of values and bounds, and the
+/// values found once a turn for those narrowed by a list that reads no parameter
+/// (`ir::MovePlan::steady`).
+struct Domains<'a> {
+    sizes: &'a [usize],
+    bounds: &'a [Bounds],
+    steady: [Option<u64>; MAX_PARAMS],
+}
+
+/// The values a parameter takes in a turn's listing, as indices among its domain's values,
+/// ascending.
+enum Values {
+    /// Every value of the domain.
+    All(std::ops::Range<usize>),
+    /// The values whose bits are set (a domain of at most 64 values).
+    Bits(u64),
+    /// The values listed (ascending, without repeats), and how many have been given.
+    Listed(Vec<usize>, usize),
+}
+
+impl Values {
+    /// The next value to try.
+    fn next(&mut self) -> Option<usize> {
+        match self {
+            Values::All(range) => range.next(),
+            Values::Bits(bits) => {
+                if *bits == 0 {
+                    return None;
+                }
+                let i = bits.trailing_zeros() as usize;
+                *bits &= *bits - 1;
+                Some(i)
+            }
+            Values::Listed(xs, at) => {
+                let i = xs.get(*at).copied();
+                *at += 1;
+                i
+            }
+        }
+    }
 }
 
 /// Adds the move of action `a` with `args` to `turn`.

@@ -7,7 +7,8 @@
 //!   on, rather than once for every combination;
 //! - when the first requirement checked for a parameter is `p in xs`, `p` that parameter and
 //!   `xs` reading only the parameters before it, `p` can only take the elements of `xs`, so a
-//!   turn tries those alone, in the order of its values.
+//!   turn tries those alone, in the order of its values; and when `xs` reads no parameter at
+//!   all, its elements are the same whatever the values before, so a turn finds them once.
 //!
 //! Both keep the moves, their order, the requirement that explains a refusal and any error a
 //! requirement raises exactly as trying every combination would: requirements are still checked
@@ -24,6 +25,9 @@ pub struct MovePlan {
     /// For each parameter `d` (from 0): true if requirement `checked[d]` is `p in xs`, `p`
     /// parameter `d` and `xs` reading only the parameters before it.
     pub narrows: Vec<bool>,
+    /// For each parameter `d`: true if it narrows and its list reads no parameter, so that its
+    /// elements are found once a turn rather than once for each combination of values before.
+    pub steady: Vec<bool>,
 }
 
 impl MovePlan {
@@ -47,21 +51,25 @@ impl MovePlan {
                 *c = i + 1;
             }
         }
-        let narrows = (0..n)
+        // For each parameter, how many parameters its narrowing list reads, if it narrows.
+        let narrowing: Vec<Option<usize>> = (0..n)
             .map(|d| {
-                let Some(r) = action.requires.get(checked[d]) else {
-                    return false;
-                };
+                let r = action.requires.get(checked[d])?;
                 match &r.cond.kind {
-                    ExprKind::Binary(BinOp::In, x, xs) => {
-                        matches!(x.kind, ExprKind::Local(s) if s == first + d as Slot)
-                            && needs(xs) <= d
+                    ExprKind::Binary(BinOp::In, x, xs)
+                        if matches!(x.kind, ExprKind::Local(s) if s == first + d as Slot) =>
+                    {
+                        Some(needs(xs)).filter(|&k| k <= d)
                     }
-                    _ => false,
+                    _ => None,
                 }
             })
             .collect();
-        MovePlan { checked, narrows }
+        MovePlan {
+            checked,
+            narrows: narrowing.iter().map(Option::is_some).collect(),
+            steady: narrowing.iter().map(|k| *k == Some(0)).collect(),
+        }
     }
 
     /// The plan that skips nothing: every requirement checked for every combination of the
@@ -72,6 +80,7 @@ impl MovePlan {
         MovePlan {
             checked,
             narrows: vec![false; params],
+            steady: vec![false; params],
         }
     }
 
@@ -171,6 +180,19 @@ action mixed(c: card, to: player) {
             p[5].narrows,
             [false, false],
             "mixed: the membership is not the first requirement checked for `c`"
+        );
+    }
+
+    #[test]
+    fn a_narrowing_list_that_reads_no_parameter_is_found_once_a_turn() {
+        let p = plans(GAME);
+        assert_eq!(p[0].steady, [true], "play: `me.hand`");
+        assert_eq!(p[1].steady, [true, false], "give");
+        assert_eq!(p[2].steady, [false], "odd: it does not narrow");
+        assert_eq!(
+            p[4].steady,
+            [true, false],
+            "swap: `d`'s list reads `c`, so it is found again for each `c`"
         );
     }
 }
