@@ -57,6 +57,7 @@ player var ready: bool = true
 player var points: int = 3
 kind cube[4] { weight: int = index  heavy: bool = index > 2  tags: list of int = [index] }
 def heavy(p: player): int = sum(x * x + 1 for x in p.hand where x % 3 != 1) - count(p.hand)
+def c_weight(c: cube): int = max([c.weight, 0])
 flow {
   for p in players { p.hand = 1..300 }
   repeat 40 {
@@ -78,6 +79,7 @@ flow {
     let who = first([p in players where p.points == seats], first(players))
     if any(p in players where not p.ready or q in p.hand) and all(p in players where 3 != p.points) { let y = who }
     let d = last(cube)
+    let e = min([w, t, 3]) + max([g, h, c_weight(d)]) - min([heavy(last(players)), 2])
     let tagged = count(c in cube where count(c.tags) >= 1 and count(c.tags) != w) + count([c in cube where count(c.tags) == count(d.tags)])
     if any(c in cube where count(c.tags) < t or count(c.tags) > count(d.tags)) and all(c in cube where count(c.tags) <= tagged) { let u = tagged }
   }
@@ -249,6 +251,16 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
             "if max([c.weight for c in cube where c.weight > 9]) > 1 { }",
         ),
         ("call-depth", "let x = deep(1)"),
+        // The least or greatest of a list written out: a `none` among its numbers fails, but
+        // only once every element has been evaluated, as when the list is built first.
+        (
+            "no-value",
+            "let x = max([1, first([c.weight for c in cube where c.weight > 9])])",
+        ),
+        (
+            "division-by-zero",
+            "let x = min([first([c.weight for c in cube where c.weight > 9]), 1 / (me_count() - 2)])",
+        ),
         // A field compared where it lies, of a list holding `none`: the general path fails.
         (
             "no-value",
@@ -344,5 +356,34 @@ flow {
     for p in [Arc::new(program), plain] {
         let game = Game::new(p, 2, 1).expect("plays");
         assert_eq!(common::global(&game, "total"), meeple::ir::Value::Int(9105));
+    }
+}
+
+#[test]
+fn the_least_and_greatest_of_a_list_written_out_are_the_same_compiled_and_walked() {
+    // Huge numbers are compared, never summed: no overflow either way.
+    let source = r#"
+game "Extremes" { players 2 }
+var got: list of int = []
+def least(a: int, b: int): int = min([a, b, 5])
+flow {
+  let n = count(players)
+  got = [min([n, 7]), max([n, 7, -3]), least(n, 1), min([9223372036854775807, 9223372036854775807]), max([-9223372036854775807, -9223372036854775807])]
+}
+"#;
+    let program = check_source("extremes.rules", source)
+        .program
+        .expect("checks");
+    let plain = walked(&program);
+    let program = Arc::new(program);
+    let expected = Value::List(
+        [2, 7, 1, i64::MAX, -i64::MAX]
+            .into_iter()
+            .map(Value::Int)
+            .collect(),
+    );
+    for p in [program, plain] {
+        let game = Game::new(p, 2, 1).expect("starts");
+        assert_eq!(game.state().globals[0], expected);
     }
 }

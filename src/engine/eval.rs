@@ -668,19 +668,14 @@ impl<'a> Eval<'a> {
             count += 1;
             match *v {
                 Value::Int(n) => {
-                    total = total.checked_add(n).ok_or_else(|| overflow(span))?;
+                    if b == Builtin::Sum {
+                        total = total.checked_add(n).ok_or_else(|| overflow(span))?;
+                    }
                     least = Some(least.map_or(n, |m| m.min(n)));
                     most = Some(most.map_or(n, |m| m.max(n)));
                 }
                 // A `none` among numbers is no number: counted, but never summed in silence.
-                Value::None if b != Builtin::Count => {
-                    return Err(err(
-                        "no-value",
-                        "a `none` among the numbers",
-                        span,
-                        "give every element a value, or leave the `none`s out with `where`",
-                    ))
-                }
+                Value::None if b != Builtin::Count => return Err(none_among_numbers(span)),
                 _ => {}
             }
             Ok(())
@@ -1153,6 +1148,16 @@ pub(super) fn overflow(span: Span) -> Box<RuntimeError> {
         "a number grew too large",
         span,
         "keep numbers within ±9 quintillion",
+    )
+}
+
+/// The error of a `none` among numbers that are summed or compared.
+pub(super) fn none_among_numbers(span: Span) -> Box<RuntimeError> {
+    err(
+        "no-value",
+        "a `none` among the numbers",
+        span,
+        "give every element a value, or leave the `none`s out with `where`",
     )
 }
 

@@ -18,16 +18,27 @@ const MAX_NODES: usize = 12;
 
 /// Writes small defs into their callers throughout the program's def bodies, requirements,
 /// statements and end functions. A def whose body calls a def is never written in, so no
-/// chain of calls (a recursion) is ever unrolled.
+/// chain of calls (a recursion) is ever unrolled; but a def whose calls have all been written
+/// in may be written in its turn, so defs are rewritten until no more become small.
 pub fn inline_small_defs(program: &mut Program) {
-    let small: Vec<Option<Expr>> = program.defs.iter().map(inlinable).collect();
+    let mut small: Vec<Option<Expr>> = program.defs.iter().map(inlinable).collect();
     if small.iter().all(Option::is_none) {
         return;
     }
-    let visit = |e: &mut Expr| rewrite(e, &small);
-    for def in &mut program.defs {
-        visit(&mut def.body);
+    // Each round writes in at least one more def, or stops: at most one round per def.
+    for _ in 0..program.defs.len() {
+        for def in &mut program.defs {
+            rewrite(&mut def.body, &small);
+        }
+        let next: Vec<Option<Expr>> = program.defs.iter().map(inlinable).collect();
+        let grew = next.iter().filter(|x| x.is_some()).count()
+            > small.iter().filter(|x| x.is_some()).count();
+        small = next;
+        if !grew {
+            break;
+        }
     }
+    let visit = |e: &mut Expr| rewrite(e, &small);
     for action in &mut program.actions {
         for r in &mut action.requires {
             visit(&mut r.cond);
@@ -126,12 +137,15 @@ player var hand: list of crate = []
 def worth(c: crate): int = if c.on_board then c.marker else 0
 def held(p: player): int = count(c in p.hand where c.on_board)
 def fall(n: int): int = if n <= 0 then 0 else fall(n - 1)
+def doubled(c: crate): int = worth(c) * 2
+def capped(c: crate): int = min([doubled(c), 3])
 flow { for p in players { turn p } }
 action buy(c: crate) {
   require worth(c) > 0 else "worthless"
   require held(me) < 3 else "hands full"
   require fall(worth(c)) == 0 else "never"
   require worth(first(me.hand, c)) >= 0 else "never"
+  require capped(c) > 0 else "never"
   me.coins += worth(c)
 }
 score(p) = p.coins
@@ -191,5 +205,25 @@ score(p) = p.coins
             lhs.kind
         );
         assert_eq!(program.sources.snippet(lhs.span), "worth(c)");
+    }
+
+    #[test]
+    fn a_def_whose_calls_are_all_written_in_is_written_in_its_turn() {
+        let program = check_source("inline.rules", GAME).program.expect("checks");
+        // `capped` calls `doubled`, which calls `worth`: once `worth` is written into
+        // `doubled`, and `doubled` into `capped`, `capped` is small and has no call left.
+        // (`min` of a list written out visits no list, so `capped` is not remembered.)
+        assert_eq!(calls_of(&program, "capped"), 0);
+        assert_eq!(calls_of(&program, "doubled"), 0);
+        let capped = &program.actions[0].requires[4].cond;
+        assert_eq!(program.sources.snippet(capped.span), "capped(c) > 0");
+        let ExprKind::Binary(_, lhs, _) = &capped.kind else {
+            panic!("a comparison");
+        };
+        assert!(
+            matches!(lhs.kind, ExprKind::Builtin(..)),
+            "written in: {:?}",
+            lhs.kind
+        );
     }
 }

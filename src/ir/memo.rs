@@ -46,6 +46,13 @@ fn visits_list(e: &Expr, calls: &[bool]) -> bool {
         {
             inside(e)
         }
+        // The least or greatest of a list written out visits no list: it compares the
+        // elements as written, never more of them.
+        ExprKind::Builtin(Builtin::Min | Builtin::Max, args)
+            if args.len() == 1 && matches!(args[0].kind, ExprKind::List(_)) =>
+        {
+            inside(e)
+        }
         ExprKind::Builtin(b, _) => lists_builtin(*b) || inside(e),
         ExprKind::Call(id, _) => calls.get(id.index()).copied().unwrap_or(false) || inside(e),
         _ => inside(e),
@@ -216,6 +223,9 @@ def size(p: player): int = count(p.hand)
 def best(): int = max(held(p) for p in players)
 def via(p: player): int = held(p) * 2
 def many(a: int, b: int, c: int, d: int): int = count([a, b, c, d])
+def capped(n: int): int = min([n, 10])
+def most(): int = max(holding(p) for p in players)
+def holding(p: player): int = max([count(p.hand), held(p)])
 flow { }
 "#,
         );
@@ -226,6 +236,9 @@ flow { }
             ("best", true),
             ("via", true),
             ("many", false),
+            ("capped", false),
+            ("most", true),
+            ("holding", true),
         ];
         assert_eq!(found.len(), expected.len());
         for ((name, got), (want_name, want)) in found.iter().zip(expected) {

@@ -749,6 +749,33 @@ fn call_on_stack<const N: usize>(
     ev.enter(id, &mut frame[..size], args.len())
 }
 
+/// `min([a, b, ...])` or `max(...)` of a list written out: the least (greatest) of its
+/// elements, each evaluated in order, without building the list. It spends what the walker
+/// spends (the call, the list, then each element) and fails as it does on a `none`.
+fn extreme_of_literal(greatest: bool, items: &[Expr], span: Span) -> Node {
+    let items: Vec<Node> = items.iter().map(value).collect();
+    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+        ev.spend(2);
+        let mut best: Option<i64> = None;
+        // Every element is evaluated before a `none` among them fails, as when the list is
+        // built first.
+        let mut none = false;
+        for x in &items {
+            match x(ev, l)? {
+                Value::Int(n) => {
+                    best = Some(best.map_or(n, |m| if greatest { m.max(n) } else { m.min(n) }));
+                }
+                Value::None => none = true,
+                _ => {}
+            }
+        }
+        if none {
+            return Err(crate::engine::eval::none_among_numbers(span));
+        }
+        Ok(best.map_or(Value::None, Value::Int))
+    })
+}
+
 /// A built-in call.
 fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
     let span = e.span;
@@ -757,7 +784,10 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
             let n = int(e);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Int(n(ev, l)?)))
         }
-        (Builtin::Min | Builtin::Max, [_]) => walked(e),
+        (Builtin::Min | Builtin::Max, [arg]) => match &arg.kind {
+            K::List(items) => extreme_of_literal(b == Builtin::Max, items, span),
+            _ => walked(e),
+        },
         (Builtin::First | Builtin::Last, [arg, default @ ..])
             if default.len() <= 1
                 && matches!(
