@@ -80,6 +80,9 @@ flow {
     if any(p in players where not p.ready or q in p.hand) and all(p in players where 3 != p.points) { let y = who }
     let d = last(cube)
     let e = min([w, t, 3]) + max([g, h, c_weight(d)]) - min([heavy(last(players)), 2])
+    for c in cube where c.heavy and c.weight >= 2 { let z = c.weight + e }
+    for c in cube where c.weight > 100 or c.weight == w { let z = c.weight }
+    for c in [d, first(cube), d] where not c.heavy { let z = c }
     let tagged = count(c in cube where count(c.tags) >= 1 and count(c.tags) != w) + count([c in cube where count(c.tags) == count(d.tags)])
     if any(c in cube where count(c.tags) < t or count(c.tags) > count(d.tags)) and all(c in cube where count(c.tags) <= tagged) { let u = tagged }
   }
@@ -278,6 +281,11 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
         (
             "no-value",
             "let w = first([c.weight for c in cube where c.weight > 9])\n  let x = count(c in cube where c.weight >= w and c.weight > 0)",
+        ),
+        // A `for` whose filter tests the element's fields, past an element that is `none`.
+        (
+            "no-value",
+            "for c in [first(cube), none, last(cube)] where c.weight >= 0 and not c.heavy { let z = c }",
         ),
         // A comparison with a constant, and `not`, read in one closure: of `none`.
         (

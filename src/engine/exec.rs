@@ -6,7 +6,7 @@
 //! state in slots of its frame. All of it is plain data, so a paused game can be cloned, backed
 //! up and restored.
 
-use super::compile::flat::{Body, Instr, NO_ARM};
+use super::compile::flat::{Body, Instr, NO_ARM, NO_FIELDS};
 use super::compile::Code;
 use super::eval::Eval;
 use super::spare;
@@ -654,6 +654,7 @@ impl Game {
                     here,
                     list,
                     next,
+                    fields,
                     exit,
                 } => {
                     let stmt = statement(program, here.at());
@@ -664,7 +665,15 @@ impl Game {
                     else {
                         unreachable!("a for instruction on a for")
                     };
-                    if self.next_element(*slot, filter.as_ref(), list, next)? {
+                    let found = match flat.fields(fields) {
+                        Some(ff) if fields != NO_FIELDS => self.seek_element(ff, *slot, list, next),
+                        _ => None,
+                    };
+                    let found = match found {
+                        Some(found) => found,
+                        None => self.next_element(*slot, filter.as_ref(), list, next)?,
+                    };
+                    if found {
                         self.ran.note(*body);
                     } else {
                         *self.local_mut(list) = Value::None;
@@ -720,6 +729,57 @@ impl Game {
 
     /// Binds the next element of a `for`'s list (in slot `list`, from the position in slot
     /// `next`) that passes its filter to `slot`; false when none is left.
+    /// [`Self::next_element`] of a `for` whose filter tests only the element's fields, in one
+    /// loop: no evaluator set up and no closure called for each element. It spends what the
+    /// general path spends and leaves the slots as it does, but only where it can tell it
+    /// would not fail: `None` (nothing changed) where an element cannot be read here, or the
+    /// work would run out on the way; the general path then looks, and fails as it fails.
+    #[inline(never)]
+    fn seek_element(
+        &mut self,
+        ff: &super::compile::fields::FieldFilter,
+        slot: ir::Slot,
+        list: ir::Slot,
+        next: ir::Slot,
+    ) -> Option<bool> {
+        // Unarmed, each element's evaluation would have a fresh budget of its own.
+        if !self.state.work.armed() {
+            return None;
+        }
+        let base = self.frames.last()?.base as usize;
+        let locals = &self.stack[base..];
+        let (Value::Int(i), Value::List(xs)) = (&locals[next as usize], &locals[list as usize])
+        else {
+            return None;
+        };
+        let start = usize::try_from(*i).ok()?;
+        if start >= xs.len() {
+            return Some(false);
+        }
+        let mut work = 0;
+        let mut found = None;
+        for (j, item) in xs.iter().enumerate().skip(start) {
+            let (pass, w) = ff.passes(&self.state, locals, item)?;
+            // `passes` counts a unit for the element, which a query spends and a `for` not.
+            work += w - 1;
+            if pass {
+                found = Some(j);
+                break;
+            }
+        }
+        if work > self.state.work.left() {
+            return None;
+        }
+        // The last element looked at stays in the slot, as when each is bound in turn.
+        let last = found.unwrap_or(xs.len() - 1);
+        let item = xs[last].clone();
+        self.state.work.set_left(self.state.work.left() - work);
+        let locals = self.locals();
+        locals[next as usize] = Value::Int(last as i64 + 1);
+        locals[slot as usize] = item;
+        Some(found.is_some())
+    }
+
     fn next_element(
         &mut self,
         slot: ir::Slot,

@@ -216,6 +216,12 @@ impl WorkMeter {
         }
     }
 
+    /// True while a run of the rules holds one budget for all of it ([`WorkMeter::arm`]).
+    #[inline]
+    pub fn armed(&self) -> bool {
+        self.armed.get()
+    }
+
     /// The work left.
     #[inline]
     pub fn left(&self) -> u64 {

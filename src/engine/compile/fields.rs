@@ -87,7 +87,7 @@ enum Number {
 /// A filter of the instance bound to a query's slot that reads nothing but its fields, locals
 /// and constants.
 #[derive(Debug)]
-pub(super) struct FieldFilter {
+pub(crate) struct FieldFilter {
     /// The kind of the instances.
     kind: usize,
     test: FieldTest,
@@ -107,7 +107,7 @@ impl FieldFilter {
     /// Whether `item` passes, and the work the general path spends deciding it (the element's
     /// own unit included); `None` when the general path must decide (it may fail).
     #[inline]
-    pub(super) fn passes(&self, state: &State, l: &[Value], item: &Value) -> Option<(bool, u64)> {
+    pub(crate) fn passes(&self, state: &State, l: &[Value], item: &Value) -> Option<(bool, u64)> {
         let i = match item {
             Value::Entity(k, i) if k.index() == self.kind => *i as usize,
             _ => return None,

@@ -11,6 +11,7 @@
 //! statement, and one at the end of every block (a loop's pass, a branch, a body), blamed on
 //! the statement that opened it.
 
+use super::fields::FieldFilter;
 use crate::engine::At;
 use crate::ir::{BlockId, ExprKind, Place, Program, Slot, StmtKind as S};
 
@@ -86,6 +87,8 @@ pub(crate) enum Instr {
         here: Here,
         list: Slot,
         next: Slot,
+        /// The filter as a test of the element's fields ([`Flat::fields`]), or [`NO_FIELDS`].
+        fields: u16,
         exit: u32,
     },
     /// `secretly`: the choosers' choices are asked; then [`Instr::SecretNext`] runs the block
@@ -114,6 +117,9 @@ pub(crate) enum Store {
 /// The instruction index of an arm that is not there.
 pub(crate) const NO_ARM: u32 = u32::MAX;
 
+/// The field filter of a `for` that has none ([`Instr::ForNext`]).
+pub(crate) const NO_FIELDS: u16 = u16::MAX;
+
 /// Where a body starts and how many slots its frame needs.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Body {
@@ -131,6 +137,8 @@ pub(crate) struct Flat {
     arms: Vec<u32>,
     /// The places of [`Instr::Store`]s.
     stores: Vec<Store>,
+    /// The filters of `for`s that test only the element's fields (see [`Instr::ForNext`]).
+    fields: Vec<FieldFilter>,
     procs: Vec<Body>,
     actions: Vec<Body>,
 }
@@ -177,6 +185,12 @@ impl Flat {
     #[inline(always)]
     pub(crate) fn store(&self, i: u32) -> Store {
         self.stores[i as usize]
+    }
+
+    /// The field filter of a `for` ([`Instr::ForNext`]), if it has one.
+    #[inline]
+    pub(crate) fn fields(&self, i: u16) -> Option<&FieldFilter> {
+        self.fields.get(i as usize)
     }
 
     /// Every procedure's body, by `ProcId`.
@@ -377,14 +391,27 @@ impl Compiler<'_> {
                 },
                 |left, body| Instr::RepeatEnd { here, left, body },
             ),
-            S::For { body, .. } => {
+            S::For {
+                body, slot, filter, ..
+            } => {
                 let list = self.slot();
                 let next = self.slot();
                 self.emit(Instr::ForStart { here, list, next });
+                // A filter of the element's fields is run over the elements in one loop.
+                // (Only a filter compiled as a root: a program walked throughout walks it too.)
+                let compiled = filter.as_ref().filter(|f| f.root != crate::ir::NOT_ROOT);
+                let fields = match compiled.and_then(|f| FieldFilter::new(f, *slot)) {
+                    Some(ff) if self.flat.fields.len() < NO_FIELDS as usize => {
+                        self.flat.fields.push(ff);
+                        (self.flat.fields.len() - 1) as u16
+                    }
+                    _ => NO_FIELDS,
+                };
                 let pass = self.emit(Instr::ForNext {
                     here,
                     list,
                     next,
+                    fields,
                     exit: 0,
                 });
                 self.loop_body(*body, Some(pass as u32), Some(list));
@@ -568,6 +595,36 @@ flow {
             general, 2,
             "a place an expression gives is found when running"
         );
+    }
+
+    #[test]
+    fn a_for_whose_filter_tests_only_fields_runs_it_in_one_loop_unless_walked() {
+        let src = r#"game "T" { players 2 }
+kind cube[3] { w: int = index  owner: player = none }
+var n: int = 0
+flow {
+  let p = first(players)
+  for c in cube where c.w > 0 and c.owner != p { n += 1 }
+  for c in cube where count(players) > c.w { n += 1 }
+  for q in players where q != p { n += 1 }
+  for c in cube { n += 1 }
+}
+"#;
+        let fields = |f: &Flat| -> Vec<bool> {
+            f.code
+                .iter()
+                .filter_map(|i| match *i {
+                    Instr::ForNext { fields, .. } => Some(fields != NO_FIELDS),
+                    _ => None,
+                })
+                .collect()
+        };
+        let (f, program) = flat(src);
+        assert_eq!(fields(&f), [true, false, false, false]);
+        assert_eq!(f.fields.len(), 1);
+        let mut walked = (*program).clone();
+        crate::ir::roots::clear_roots(&mut walked);
+        assert_eq!(fields(&Flat::compile(&walked)), [false; 4]);
     }
 
     #[test]

@@ -12,7 +12,7 @@
 //! (`tests/compiled.rs` plays every rules file with the closures and with the tree walker).
 
 mod exprs;
-mod fields;
+pub(crate) mod fields;
 pub(crate) mod flat;
 
 use crate::ir::Program;
