@@ -55,7 +55,7 @@ game "Costly" { players 2 }
 player var hand: list of int = []
 player var ready: bool = true
 player var points: int = 3
-kind cube[4] { weight: int = index  heavy: bool = index > 2  tags: list of int = [index] }
+kind cube[4] { weight: int = index  heavy: bool = index > 2  tags: list of int = [index]  twin: int = 2 }
 def heavy(p: player): int = sum(x * x + 1 for x in p.hand where x % 3 != 1) - count(p.hand)
 def c_weight(c: cube): int = max([c.weight, 0])
 flow {
@@ -83,6 +83,8 @@ flow {
     for c in cube where c.heavy and c.weight >= 2 { let z = c.weight + e }
     for c in cube where c.weight > 100 or c.weight == w { let z = c.weight }
     for c in [d, first(cube), d] where not c.heavy { let z = c }
+    for c in cube where c.weight != c.twin and c.twin == 2 { let z = c }
+    let twins = count(c in cube where c.twin == c.weight or c.heavy) + count([c in cube where c.weight != c.twin])
     let tagged = count(c in cube where count(c.tags) >= 1 and count(c.tags) != w) + count([c in cube where count(c.tags) == count(d.tags)])
     if any(c in cube where count(c.tags) < t or count(c.tags) > count(d.tags)) and all(c in cube where count(c.tags) <= tagged) { let u = tagged }
   }

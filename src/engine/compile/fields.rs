@@ -1,6 +1,6 @@
 //! Filters that test only the fields of the instance a query looks at (`not a.in_play`,
-//! `a.in_play and (me == a.leader or me in a.members)`, `c.bank > 0`, `count(x.cards) >
-//! count(y.cards)`), run over a whole list in one loop: no closure called and no element bound
+//! `a.in_play and (me == a.leader or me in a.members)`, `c.bank > 0`, `x.marker != x.card`,
+//! `count(x.cards) > count(y.cards)`), run over a whole list in one loop: no closure called and no element bound
 //! to its slot, the work each node would spend added up as the loop goes and charged once at its
 //! end, when the budget holds it.
 //!
@@ -33,6 +33,12 @@ enum FieldTest {
     FieldConst {
         field: usize,
         value: Value,
+        equal: bool,
+    },
+    /// `x.f == x.g` or `!=`, two fields of the same instance (3: each side, then compared).
+    FieldField {
+        field: usize,
+        other: usize,
         equal: bool,
     },
     /// `y == x.f` or `!=`, `y` a local (2: the local is read in place).
@@ -191,6 +197,11 @@ fn test(e: &Expr, slot: Slot, kind: &mut Option<KindId>) -> Option<FieldTest> {
                     value: c.clone(),
                     equal,
                 },
+                (K::Field(..), K::Field(..)) => FieldTest::FieldField {
+                    field: own_field(a, slot, kind)?,
+                    other: own_field(b, slot, kind)?,
+                    equal,
+                },
                 (K::Field(..), _) => FieldTest::FieldLocal {
                     field: own_field(a, slot, kind)?,
                     local: other_local(b, slot)?,
@@ -293,6 +304,14 @@ impl FieldTest {
             } => {
                 *work += 2;
                 (*table.get(i, *field) == *value) == *equal
+            }
+            FieldTest::FieldField {
+                field,
+                other,
+                equal,
+            } => {
+                *work += 3;
+                (*table.get(i, *field) == *table.get(i, *other)) == *equal
             }
             FieldTest::LocalField {
                 field,
