@@ -146,6 +146,39 @@ fn a_first_parameter_narrowed_keeps_every_value_of_the_others() {
     assert_eq!(first.len(), 3, "{first:?}");
 }
 
+#[test]
+fn a_parameter_narrowed_past_a_requirement_that_cannot_fail_keeps_the_same_moves() {
+    // `c != none` is checked after the membership, for the cards held alone: it refuses none
+    // of them, and could refuse no other card with an error.
+    let src = GIVE.replace(
+        "  require c in me.hand else \"not held\"",
+        "  require c != none and not (c == none) else \"no card\"\n  require c in me.hand else \"not held\"",
+    );
+    assert_ne!(src, GIVE);
+    let first = planned_like_plain(&src, "give", 3, ([1, 3, 4].as_slice(), [true, false]));
+    assert_eq!(first.len(), 3, "{first:?}");
+    // A guard that refuses an element of the list: still checked for each value narrowed.
+    let hand_over = r#"
+game "Hand over" { players 3 }
+var left: int = 3
+flow { while left > 0 { for p in players { turn p } left -= 1 } }
+action hand_over(to: player, extra: player) {
+  require to != me else "not to yourself"
+  require to in players else "a player"
+  left -= 0
+}
+action pass { }
+"#;
+    let first = planned_like_plain(
+        hand_over,
+        "hand_over",
+        3,
+        ([0, 2, 2].as_slice(), [true, false]),
+    );
+    // Two others, each with any of three extras, and `pass`.
+    assert_eq!(first.len(), 7, "{first:?}");
+}
+
 /// The second parameter narrowed to a list that reads the first, and a requirement that reads
 /// no parameter written last (so checked with both).
 const SWAP: &str = r#"

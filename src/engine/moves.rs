@@ -166,21 +166,30 @@ impl Game {
         // comes next (found once for the values before, in the order of the values; once a
         // turn when the list reads no parameter).
         let mut values = Values::All(0..domains.sizes[d]);
+        // Requirements that cannot fail, written before the membership: checked for each of
+        // its values (`ir::MovePlan::guards`).
+        let mut guards: &[ir::Require] = &[];
         if plan.narrows[d] {
             let bounds = domains.bounds[d];
+            let g = plan.guards[d];
             values = match domains.steady[d] {
                 Some(bits) => Values::Bits(bits),
-                None => self.members(program, (param, bounds), &requires[0], locals)?,
+                None => self.members(program, (param, bounds), &requires[g], locals)?,
             };
             if let (Values::Bits(bits), true) = (&values, plan.steady[d]) {
                 domains.steady[d] = Some(*bits);
             }
-            requires = &requires[1..];
+            guards = &requires[..g];
+            requires = &requires[g + 1..];
         }
         let mut result = Ok(());
         while let Some(v) = values.next() {
             locals[1 + d] = self.domain_value(&param.ty, domains.bounds[d], v);
-            result = match self.all_hold(program, requires, locals) {
+            let held = match self.all_hold(program, guards, locals) {
+                Ok(true) => self.all_hold(program, requires, locals),
+                other => other,
+            };
+            result = match held {
                 // The last parameter keeps its move here rather than in a call of its own.
                 Ok(true) if d + 1 == n => {
                     keep(turn, a, &locals[1..1 + n]);

@@ -9,6 +9,9 @@
 //!   `xs` reading only the parameters before it, `p` can only take the elements of `xs`, so a
 //!   turn tries those alone, in the order of its values; and when `xs` reads no parameter at
 //!   all, its elements are the same whatever the values before, so a turn finds them once.
+//!   Requirements before the membership that cannot fail (`m != share`: locals and constants
+//!   compared, joined by `and`, `or`, `not`) do not stop it: a value outside `xs` is refused
+//!   either way, and checking them cannot raise an error that trying every value would raise.
 //!
 //! Both keep the moves, their order, the requirement that explains a refusal and any error a
 //! requirement raises exactly as trying every combination would: requirements are still checked
@@ -28,6 +31,9 @@ pub struct MovePlan {
     /// For each parameter `d`: true if it narrows and its list reads no parameter, so that its
     /// elements are found once a turn rather than once for each combination of values before.
     pub steady: Vec<bool>,
+    /// For each parameter `d` that narrows: how many requirements that cannot fail come before
+    /// its membership among those checked for it (they are checked after it, for each value).
+    pub guards: Vec<usize>,
 }
 
 impl MovePlan {
@@ -51,15 +57,17 @@ impl MovePlan {
                 *c = i + 1;
             }
         }
-        // For each parameter, how many parameters its narrowing list reads, if it narrows.
-        let narrowing: Vec<Option<usize>> = (0..n)
+        // For each parameter, if it narrows: how many requirements that cannot fail come
+        // before the membership, and how many parameters its list reads.
+        let narrowing: Vec<Option<(usize, usize)>> = (0..n)
             .map(|d| {
-                let r = action.requires.get(checked[d])?;
-                match &r.cond.kind {
+                let stage = action.requires.get(checked[d]..checked[d + 1])?;
+                let guards = stage.iter().take_while(|r| cannot_fail(&r.cond)).count();
+                match &stage.get(guards)?.cond.kind {
                     ExprKind::Binary(BinOp::In, x, xs)
                         if matches!(x.kind, ExprKind::Local(s) if s == first + d as Slot) =>
                     {
-                        Some(needs(xs)).filter(|&k| k <= d)
+                        Some((guards, needs(xs))).filter(|&(_, k)| k <= d)
                     }
                     _ => None,
                 }
@@ -68,7 +76,11 @@ impl MovePlan {
         MovePlan {
             checked,
             narrows: narrowing.iter().map(Option::is_some).collect(),
-            steady: narrowing.iter().map(|k| *k == Some(0)).collect(),
+            steady: narrowing
+                .iter()
+                .map(|k| matches!(k, Some((_, 0))))
+                .collect(),
+            guards: narrowing.iter().map(|k| k.map_or(0, |(g, _)| g)).collect(),
         }
     }
 
@@ -81,12 +93,25 @@ impl MovePlan {
             checked,
             narrows: vec![false; params],
             steady: vec![false; params],
+            guards: vec![0; params],
         }
     }
 
     /// How many leading requirements read no parameter: checked once a turn.
     pub fn shared(&self) -> usize {
         self.checked.first().copied().unwrap_or(0)
+    }
+}
+
+/// True if evaluating `e` cannot fail: locals and constants compared for (in)equality, joined
+/// by `and`, `or` and `not` (values of any kinds compare without error).
+fn cannot_fail(e: &Expr) -> bool {
+    let plain = |x: &Expr| matches!(x.kind, ExprKind::Local(_) | ExprKind::Const(_));
+    match &e.kind {
+        ExprKind::Binary(BinOp::Eq | BinOp::Ne, a, b) => plain(a) && plain(b),
+        ExprKind::Binary(BinOp::And | BinOp::Or, a, b) => cannot_fail(a) && cannot_fail(b),
+        ExprKind::Unary(super::UnOp::Not, x) => cannot_fail(x),
+        _ => false,
     }
 }
 
@@ -138,6 +163,14 @@ action mixed(c: card, to: player) {
   require to != me else "yourself"
   require c in me.hand else "not held"
 }
+action guarded(c: card) {
+  require c != none and not (c == none) else "no card"
+  require c in me.hand else "not held"
+}
+action risky(c: card) {
+  require first(me.hand, c) != c else "first"
+  require c in me.hand else "not held"
+}
 "#;
 
     #[test]
@@ -181,6 +214,22 @@ action mixed(c: card, to: player) {
             [false, false],
             "mixed: the membership is not the first requirement checked for `c`"
         );
+    }
+
+    #[test]
+    fn requirements_that_cannot_fail_before_a_membership_do_not_stop_it_narrowing() {
+        let p = plans(GAME);
+        assert_eq!(
+            (p[6].narrows.as_slice(), p[6].guards.as_slice()),
+            ([true].as_slice(), [1].as_slice()),
+            "guarded: `c != none` compares a local with a constant"
+        );
+        assert_eq!(
+            p[7].narrows,
+            [false],
+            "risky: `first(me.hand, c)` is a call, which could fail"
+        );
+        assert_eq!(p[0].guards, [0], "play: the membership comes first");
     }
 
     #[test]
