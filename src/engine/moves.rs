@@ -62,9 +62,12 @@ impl Game {
                 // An action without parameters is one move, if its requirements (every one of
                 // them reads no parameter) hold.
                 tried += 1;
-                locals.clear();
-                locals.resize_with(def.locals.max(1), || Value::None);
-                locals[0] = Value::Player(player);
+                // Without requirements it always is: no frame to set up.
+                if def.requires.is_empty() {
+                    keep(turn, a, &[]);
+                    continue;
+                }
+                requirement_slots(locals, def.locals.max(1), player);
                 if self.all_hold(program, &def.requires, locals)? {
                     keep(turn, a, &[]);
                 }
@@ -116,9 +119,7 @@ impl Game {
             }
             // Requirements that read no parameter decide for every combination at once.
             let shared = def.plan.shared();
-            locals.clear();
-            locals.resize_with(def.locals.max(1 + n), || Value::None);
-            locals[0] = Value::Player(player);
+            requirement_slots(locals, def.locals.max(1 + n), player);
             if !self.all_hold(program, &def.requires[..shared], locals)? {
                 continue;
             }
@@ -601,6 +602,19 @@ impl Values {
             }
         }
     }
+}
+
+/// Makes `locals` an action's slots for its requirements: `me` in the first, and at least
+/// `size` of them. The others keep what an earlier action of the turn left there rather than
+/// being emptied for each action (most of a turn's listing, where an action has no
+/// parameters): nothing reads a slot before it is bound (a parameter has its value before a
+/// requirement that reads it is checked, a query's variable at each element; a parameter's
+/// range reads `me` only), and the turn empties them all at its end.
+fn requirement_slots(locals: &mut Vec<Value>, size: usize, player: u8) {
+    if locals.len() < size {
+        locals.resize_with(size, || Value::None);
+    }
+    locals[0] = Value::Player(player);
 }
 
 /// Adds the move of action `a` with `args` to `turn`.
