@@ -92,21 +92,58 @@ enum Number {
 
 /// A filter of the instance bound to a query's slot that reads nothing but its fields, locals
 /// and constants.
+///
+/// It runs as a branch program: its tests of one field in a row, each with the work spent on
+/// reaching it (the `and`s, `or`s and `not`s entered on the way, one each, and the test's own)
+/// and where to go when it holds and when not, so that deciding an element is one loop, with
+/// no call for each `and` and the work in a register. `a and b` goes on to `b` when `a` holds
+/// and answers false when not; `a or b` the other way round; `not a` swaps where `a` goes.
 #[derive(Debug)]
 pub(crate) struct FieldFilter {
     /// The kind of the instances.
     kind: usize,
-    test: FieldTest,
+    /// The tests; the first is where every element starts.
+    steps: Vec<Step>,
 }
+
+/// One test of a [`FieldFilter`]'s branch program.
+#[derive(Debug)]
+struct Step {
+    test: FieldTest,
+    /// The work spent from the step before (or the element's start) through this test.
+    work: u32,
+    /// Where to go when the test holds, and when not: another step, or [`TRUE`] or [`FALSE`].
+    then: u8,
+    otherwise: u8,
+}
+
+/// The branch program's answers, as places to go.
+const TRUE: u8 = u8::MAX;
+const FALSE: u8 = u8::MAX - 1;
 
 impl FieldFilter {
     /// The filter `e` of the instance in `slot`, if it is made of the tests above.
     pub(super) fn new(e: &Expr, slot: Slot) -> Option<FieldFilter> {
         let mut kind = None;
         let test = test(e, slot, &mut kind)?;
+        let mut steps = Vec::new();
+        let start = lower(test, TRUE, FALSE, 0, &mut steps)?;
+        // The steps were laid out last first: the element starts at the one `lower` gave.
+        if usize::from(start) + 1 != steps.len() {
+            return None;
+        }
+        steps.reverse();
+        let last = steps.len() as u8 - 1;
+        for s in &mut steps {
+            for to in [&mut s.then, &mut s.otherwise] {
+                if *to < FALSE {
+                    *to = last - *to;
+                }
+            }
+        }
         Some(FieldFilter {
             kind: kind?.index(),
-            test,
+            steps,
         })
     }
 
@@ -118,11 +155,71 @@ impl FieldFilter {
             Value::Entity(k, i) if k.index() == self.kind => *i as usize,
             _ => return None,
         };
+        self.decide(l, &state.entities[self.kind], i)
+    }
+
+    /// [`Self::passes`] of instance `i` of `table`.
+    #[inline(always)]
+    fn decide(&self, l: &[Value], table: &Table, i: usize) -> Option<(bool, u64)> {
+        // Most filters are one test (or its `not`): decided without the loop.
+        if let [step] = self.steps.as_slice() {
+            let to = if step.test.field(l, table, i)? {
+                step.then
+            } else {
+                step.otherwise
+            };
+            return Some((to == TRUE, 1 + u64::from(step.work)));
+        }
         let mut work = 1;
-        let pass = self
-            .test
-            .holds(l, &state.entities[self.kind], i, &mut work)?;
-        Some((pass, work))
+        let mut at = 0;
+        loop {
+            let step = self.steps.get(at)?;
+            work += u64::from(step.work);
+            let to = if step.test.field(l, table, i)? {
+                step.then
+            } else {
+                step.otherwise
+            };
+            match to {
+                TRUE => return Some((true, work)),
+                FALSE => return Some((false, work)),
+                next => at = usize::from(next),
+            }
+        }
+    }
+}
+
+/// Lays out `test` as steps going to `then` when it holds and `otherwise` when not, `before`
+/// units of work spent on the way to it; gives its first step. Steps are pushed last first
+/// (a test's targets must exist before it), numbered as pushed; [`FieldFilter::new`] turns
+/// them round. `None` past the steps a `u8` can number.
+fn lower(
+    test: FieldTest,
+    then: u8,
+    otherwise: u8,
+    before: u32,
+    steps: &mut Vec<Step>,
+) -> Option<u8> {
+    match test {
+        FieldTest::And(a, b) => {
+            let b = lower(*b, then, otherwise, 0, steps)?;
+            lower(*a, b, otherwise, before + 1, steps)
+        }
+        FieldTest::Or(a, b) => {
+            let b = lower(*b, then, otherwise, 0, steps)?;
+            lower(*a, then, b, before + 1, steps)
+        }
+        FieldTest::Not(x) => lower(*x, otherwise, then, before + 1, steps),
+        test => {
+            let at = u8::try_from(steps.len()).ok().filter(|n| *n < FALSE)?;
+            steps.push(Step {
+                work: before + test.work(),
+                test,
+                then,
+                otherwise,
+            });
+            Some(at)
+        }
     }
 }
 
@@ -242,98 +339,57 @@ fn counted(e: &Expr) -> Option<&Expr> {
 }
 
 impl FieldTest {
-    /// Whether instance `i` of `table` passes, adding the work of each node decided to `work`.
-    /// A test of one field is decided here, in line; `and`, `or` and `not` by [`Self::joined`]:
-    /// most filters are two or three fields joined once, and a call for each field cost more
-    /// than the field's test.
-    #[inline(always)]
-    fn holds(&self, l: &[Value], table: &Table, i: usize, work: &mut u64) -> Option<bool> {
+    /// The work the walker spends on a test of one field (see each variant).
+    fn work(&self) -> u32 {
         match self {
-            FieldTest::And(..) | FieldTest::Or(..) | FieldTest::Not(..) => {
-                self.joined(l, table, i, work)
-            }
-            _ => self.field(l, table, i, work),
+            FieldTest::And(..) | FieldTest::Or(..) | FieldTest::Not(..) => 1,
+            FieldTest::Truth(_) => 1,
+            FieldTest::FieldConst { .. } | FieldTest::LocalField { .. } => 2,
+            FieldTest::LocalIn { .. } => 2,
+            FieldTest::FieldLocal { .. } | FieldTest::FieldField { .. } => 3,
+            FieldTest::Compare { .. } | FieldTest::CountCompare { .. } => 3,
         }
     }
 
-    /// [`Self::holds`] of `and`, `or` and `not`.
-    fn joined(&self, l: &[Value], table: &Table, i: usize, work: &mut u64) -> Option<bool> {
-        Some(match self {
-            FieldTest::And(a, b) => {
-                *work += 1;
-                a.holds(l, table, i, work)? && b.holds(l, table, i, work)?
-            }
-            FieldTest::Or(a, b) => {
-                *work += 1;
-                a.holds(l, table, i, work)? || b.holds(l, table, i, work)?
-            }
-            FieldTest::Not(x) => {
-                *work += 1;
-                !x.holds(l, table, i, work)?
-            }
-            _ => return self.field(l, table, i, work),
-        })
-    }
-
-    /// [`Self::holds`] of a test of one field.
+    /// Whether instance `i` of `table` passes a test of one field; `None` where the general
+    /// path must decide (`and`, `or` and `not` are steps of the branch program, never here).
     #[inline(always)]
-    fn field(&self, l: &[Value], table: &Table, i: usize, work: &mut u64) -> Option<bool> {
+    fn field(&self, l: &[Value], table: &Table, i: usize) -> Option<bool> {
         Some(match self {
-            FieldTest::And(..) | FieldTest::Or(..) | FieldTest::Not(..) => {
-                return self.joined(l, table, i, work)
-            }
-            FieldTest::Truth(f) => {
-                *work += 1;
-                match table.get(i, *f) {
-                    Value::Bool(b) => *b,
-                    _ => return None,
-                }
-            }
+            FieldTest::And(..) | FieldTest::Or(..) | FieldTest::Not(..) => return None,
+            FieldTest::Truth(f) => match table.get(i, *f) {
+                Value::Bool(b) => *b,
+                _ => return None,
+            },
             FieldTest::FieldLocal {
                 field,
                 local,
                 equal,
-            } => {
-                *work += 3;
-                (*table.get(i, *field) == l[*local]) == *equal
-            }
+            } => (*table.get(i, *field) == l[*local]) == *equal,
             FieldTest::FieldConst {
                 field,
                 value,
                 equal,
-            } => {
-                *work += 2;
-                (*table.get(i, *field) == *value) == *equal
-            }
+            } => (*table.get(i, *field) == *value) == *equal,
             FieldTest::FieldField {
                 field,
                 other,
                 equal,
-            } => {
-                *work += 3;
-                (*table.get(i, *field) == *table.get(i, *other)) == *equal
-            }
+            } => (*table.get(i, *field) == *table.get(i, *other)) == *equal,
             FieldTest::LocalField {
                 field,
                 local,
                 equal,
-            } => {
-                *work += 2;
-                (l[*local] == *table.get(i, *field)) == *equal
-            }
+            } => (l[*local] == *table.get(i, *field)) == *equal,
             FieldTest::LocalIn {
                 field,
                 local,
                 within,
-            } => {
-                *work += 2;
-                match table.get(i, *field) {
-                    Value::List(xs) => xs.contains(&l[*local]) == *within,
-                    _ => return None,
-                }
-            }
+            } => match table.get(i, *field) {
+                Value::List(xs) => xs.contains(&l[*local]) == *within,
+                _ => return None,
+            },
             FieldTest::Compare { field, op, against } => {
-                *work += 3;
                 let (Value::Int(x), y) = (table.get(i, *field), against) else {
                     return None;
                 };
@@ -352,7 +408,6 @@ impl FieldTest {
                 }
             }
             FieldTest::CountCompare { field, op, against } => {
-                *work += 3;
                 let Value::List(xs) = table.get(i, *field) else {
                     return None;
                 };
@@ -383,5 +438,97 @@ impl FieldTest {
                 }
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::StmtKind;
+    use crate::load::check_source;
+
+    /// The walker's way with a test: `and`, `or` and `not` spend a unit, then decide their
+    /// sides left to right, the right one only when the left does not decide.
+    fn walked(t: &FieldTest, l: &[Value], table: &Table, i: usize, work: &mut u64) -> Option<bool> {
+        Some(match t {
+            FieldTest::And(a, b) => {
+                *work += 1;
+                walked(a, l, table, i, work)? && walked(b, l, table, i, work)?
+            }
+            FieldTest::Or(a, b) => {
+                *work += 1;
+                walked(a, l, table, i, work)? || walked(b, l, table, i, work)?
+            }
+            FieldTest::Not(x) => {
+                *work += 1;
+                !walked(x, l, table, i, work)?
+            }
+            t => {
+                *work += u64::from(t.work());
+                t.field(l, table, i)?
+            }
+        })
+    }
+
+    #[test]
+    fn the_branch_program_decides_and_spends_as_the_tree_is_walked() {
+        let src = r#"game "T" { players 2 }
+kind cube[1] { a: bool = false  b: bool = false  c: bool = false  w: int = 0  tags: list of int = [] }
+var n: int = 0
+flow {
+  let k = 1
+  for x in cube where x.a and (x.b or not x.c) { n += 1 }
+  for x in cube where not (x.a or x.b) and x.w > k { n += 1 }
+  for x in cube where (x.a and x.b) or (x.c and k in x.tags) or not x.a { n += 1 }
+  for x in cube where not not x.a and not (x.b and x.c and x.w <= k) { n += 1 }
+  for x in cube where x.a { n += 1 }
+}
+"#;
+        let program = check_source("t.rules", src)
+            .program
+            .expect("the rules check");
+        let filters: Vec<(&Expr, Slot)> = program
+            .blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .filter_map(|s| match &s.kind {
+                StmtKind::For {
+                    slot,
+                    filter: Some(f),
+                    ..
+                } => Some((f, *slot)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(filters.len(), 5);
+        let l = vec![Value::Int(1); 8];
+        let truths = [Value::Bool(false), Value::Bool(true), Value::None];
+        let mut compared = 0;
+        for (f, slot) in filters {
+            let program = FieldFilter::new(f, slot).expect("a field filter");
+            let tree = test(f, slot, &mut None).expect("a field test");
+            for a in &truths {
+                for b in &truths {
+                    for c in &truths {
+                        for w in [0, 2] {
+                            for tags in [vec![], vec![Value::Int(1)]] {
+                                let mut table = Table::new(1, 5);
+                                *table.get_mut(0, 0) = a.clone();
+                                *table.get_mut(0, 1) = b.clone();
+                                *table.get_mut(0, 2) = c.clone();
+                                *table.get_mut(0, 3) = Value::Int(w);
+                                *table.get_mut(0, 4) = Value::List(tags.into_iter().collect());
+                                let mut work = 1;
+                                let expected =
+                                    walked(&tree, &l, &table, 0, &mut work).map(|p| (p, work));
+                                assert_eq!(program.decide(&l, &table, 0), expected, "{f:?}");
+                                compared += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 5 * 27 * 4);
     }
 }
