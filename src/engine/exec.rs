@@ -756,17 +756,9 @@ impl Game {
         if start >= xs.len() {
             return Some(false);
         }
-        let mut work = 0;
-        let mut found = None;
-        for (j, item) in xs.iter().enumerate().skip(start) {
-            let (pass, w) = ff.passes(&self.state, locals, item)?;
-            // `passes` counts a unit for the element, which a query spends and a `for` not.
-            work += w - 1;
-            if pass {
-                found = Some(j);
-                break;
-            }
-        }
+        let (found, work) = ff.seek(&self.state, locals, xs, (start, false), true)?;
+        // `seek` counts a unit for each element looked at, which a query spends and a `for` not.
+        let work = work - (found.map_or(xs.len(), |j| j + 1) - start) as u64;
         if work > self.state.work.left() {
             return None;
         }

@@ -1157,18 +1157,9 @@ impl Each {
         from_end: bool,
         want: bool,
     ) -> Option<(Option<usize>, u64)> {
-        let ff = self.fields.as_ref()?;
-        let n = items.len();
-        let mut work = 0;
-        for k in 0..n {
-            let at = if from_end { n - 1 - k } else { k };
-            let (pass, w) = ff.passes(ev.state, l, &items[at])?;
-            work += w;
-            if pass == want {
-                return Some((Some(at), work));
-            }
-        }
-        Some((None, work))
+        self.fields
+            .as_ref()?
+            .seek(ev.state, l, items, (0, from_end), want)
     }
 
     /// The first element that passes (the last, `from_end`), mapped; `none` if none does.
@@ -1263,13 +1254,7 @@ impl Each {
             // suffices (otherwise the general path fails where it would).
             let state = ev.state;
             let decided: Option<(u64, u64)> = if items.len() <= 64 {
-                items
-                    .iter()
-                    .enumerate()
-                    .try_fold((0u64, 0u64), |(mask, work), (k, item)| {
-                        let (pass, w) = ff.passes(state, l, item)?;
-                        Some((mask | (u64::from(pass) << k), work + w))
-                    })
+                ff.mask(state, l, &items)
             } else {
                 items
                     .iter()

@@ -158,6 +158,54 @@ impl FieldFilter {
         self.decide(l, &state.entities[self.kind], i)
     }
 
+    /// The first of `items` from the `start`th on (counting from the end and walking back when
+    /// `from_end`) for which the filter gives `want`, and the work the general path spends
+    /// deciding the elements looked at, each one's own unit included: one loop over the list
+    /// with the table found once. `None` when the general path must decide.
+    pub(crate) fn seek(
+        &self,
+        state: &State,
+        l: &[Value],
+        items: &[Value],
+        (start, from_end): (usize, bool),
+        want: bool,
+    ) -> Option<(Option<usize>, u64)> {
+        let table = state.entities.get(self.kind)?;
+        let n = items.len();
+        let mut work = 0;
+        for k in start..n {
+            let at = if from_end { n - 1 - k } else { k };
+            let (pass, w) = self.decide(l, table, self.index(&items[at])?)?;
+            work += w;
+            if pass == want {
+                return Some((Some(at), work));
+            }
+        }
+        Some((None, work))
+    }
+
+    /// Which of `items` (at most 64) pass, as bits, and the work the general path spends
+    /// deciding them all; `None` when it must decide.
+    pub(crate) fn mask(&self, state: &State, l: &[Value], items: &[Value]) -> Option<(u64, u64)> {
+        let table = state.entities.get(self.kind)?;
+        let (mut mask, mut work) = (0u64, 0u64);
+        for (k, item) in items.iter().enumerate().take(64) {
+            let (pass, w) = self.decide(l, table, self.index(item)?)?;
+            mask |= u64::from(pass) << k;
+            work += w;
+        }
+        (items.len() <= 64).then_some((mask, work))
+    }
+
+    /// The row of `item` in the filter's table, if it is an instance of its kind.
+    #[inline(always)]
+    fn index(&self, item: &Value) -> Option<usize> {
+        match item {
+            Value::Entity(k, i) if k.index() == self.kind => Some(*i as usize),
+            _ => None,
+        }
+    }
+
     /// [`Self::passes`] of instance `i` of `table`.
     #[inline(always)]
     fn decide(&self, l: &[Value], table: &Table, i: usize) -> Option<(bool, u64)> {
