@@ -87,6 +87,8 @@ flow {
     let twins = count(c in cube where c.twin == c.weight or c.heavy) + count([c in cube where c.weight != c.twin])
     let tagged = count(c in cube where count(c.tags) >= 1 and count(c.tags) != w) + count([c in cube where count(c.tags) == count(d.tags)])
     if any(c in cube where count(c.tags) < t or count(c.tags) > count(d.tags)) and all(c in cube where count(c.tags) <= tagged) { let u = tagged }
+    let picked = [c.weight for c in cube where c.heavy or c.twin == 2] + [c.twin for c in [d, d] where c.weight > t]
+    let mapped = sum(c.twin for c in cube where not c.heavy and c.weight >= 0) + sum(c.weight for c in [d] where c.heavy)
   }
 }
 "#;
@@ -307,6 +309,16 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
         (
             "overflow",
             "let c = first(cube)\n  c.weight = 9223372036854775807\n  c.weight += count(players)",
+        ),
+        // A field filter and a map of a field in one loop: a sum that overflows fails at the
+        // element it fails at; an element that is `none` goes the general way.
+        (
+            "overflow",
+            "let c = last(cube)\n  c.weight = 9223372036854775807\n  let x = sum(d.weight for d in cube where not d.heavy or d.weight > 1)",
+        ),
+        (
+            "no-value",
+            "let x = [c.weight for c in [first(cube), none] where c.weight >= 0 or c.heavy]",
         ),
         // `first` stops at the first element that passes, but not before an error.
         (
