@@ -88,7 +88,7 @@ flow {
     let tagged = count(c in cube where count(c.tags) >= 1 and count(c.tags) != w) + count([c in cube where count(c.tags) == count(d.tags)])
     if any(c in cube where count(c.tags) < t or count(c.tags) > count(d.tags)) and all(c in cube where count(c.tags) <= tagged) { let u = tagged }
     let picked = [c.weight for c in cube where c.heavy or c.twin == 2] + [c.twin for c in [d, d] where c.weight > t]
-    let mapped = sum(c.twin for c in cube where not c.heavy and c.weight >= 0) + sum(c.weight for c in [d] where c.heavy)
+    let mapped = sum(c.twin for c in cube where not c.heavy and c.weight >= 0) + sum(c.weight for c in [d] where c.heavy) + sum(c.weight for c in cube) + count([c.twin for c in [d, first(cube)]])
   }
 }
 "#;
@@ -319,6 +319,10 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
         (
             "no-value",
             "let x = [c.weight for c in [first(cube), none] where c.weight >= 0 or c.heavy]",
+        ),
+        (
+            "no-value",
+            "let x = sum(c.weight for c in [first(cube), none])",
         ),
         // `first` stops at the first element that passes, but not before an error.
         (

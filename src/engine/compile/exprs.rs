@@ -1044,14 +1044,16 @@ struct Each {
     /// The filter, when there is no map and it tests only the element's fields: run over the
     /// whole list in one loop ([`FieldFilter`]).
     fields: Option<FieldFilter>,
-    /// The filter and the map, when the filter tests only the element's fields and the map
-    /// reads one of them (`sum(a.track for a in alliance where a.in_play)`): both in one loop.
+    /// The filter and the map, when the filter tests only the element's fields (or there is
+    /// none) and the map reads one of them (`sum(a.track for a in alliance where a.in_play)`):
+    /// both in one loop.
     mapped: Option<MappedField>,
 }
 
-/// A comprehension's field filter and the field its map reads (see [`Each::mapped`]).
+/// A comprehension's field filter, if it has a filter, and the field its map reads (see
+/// [`Each::mapped`]).
 struct MappedField {
-    filter: FieldFilter,
+    filter: Option<FieldFilter>,
     /// The kind of the instance whose field the map reads, and the field.
     kind: usize,
     field: usize,
@@ -1154,9 +1156,13 @@ impl Each {
             fields: filter
                 .filter(|_| map.is_none())
                 .and_then(|f| FieldFilter::new(f, slot)),
-            mapped: match (filter, map.map(|m| &m.kind)) {
-                (Some(f), Some(K::Field(x, k, field))) if matches!(x.kind, K::Local(s) if s == slot) => {
-                    FieldFilter::new(f, slot).map(|filter| MappedField {
+            mapped: match map.map(|m| &m.kind) {
+                Some(K::Field(x, k, field)) if matches!(x.kind, K::Local(s) if s == slot) => {
+                    let filter = match filter {
+                        Some(f) => FieldFilter::new(f, slot).map(Some),
+                        None => Some(None),
+                    };
+                    filter.map(|filter| MappedField {
                         filter,
                         kind: k.index(),
                         field: field.index(),
@@ -1303,7 +1309,13 @@ impl Each {
             // (as the map's node spends it); they stand only if every element that passes is
             // an instance of the map's kind and the work suffices.
             let state = ev.state;
-            if let Some((mask, work)) = m.filter.mask(state, l, &items) {
+            let decided = match &m.filter {
+                Some(f) => f.mask(state, l, &items),
+                // Without a filter every element passes, for its own unit of work.
+                None => (items.len() <= 64)
+                    .then(|| (u64::MAX >> (64 - items.len().max(1)), items.len() as u64)),
+            };
+            if let Some((mask, work)) = decided {
                 let passing = || {
                     items
                         .iter()
