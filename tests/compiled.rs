@@ -88,6 +88,7 @@ flow {
     let tagged = count(c in cube where count(c.tags) >= 1 and count(c.tags) != w) + count([c in cube where count(c.tags) == count(d.tags)])
     if any(c in cube where count(c.tags) < t or count(c.tags) > count(d.tags)) and all(c in cube where count(c.tags) <= tagged) { let u = tagged }
     let picked = [c.weight for c in cube where c.heavy or c.twin == 2] + [c.twin for c in [d, d] where c.weight > t]
+    let seated = count(c in cube where c.twin == who.points or c.weight != who.points) + sum(c.weight for c in cube where who.points == c.twin)
     let mapped = sum(c.twin for c in cube where not c.heavy and c.weight >= 0) + sum(c.weight for c in [d] where c.heavy) + sum(c.weight for c in cube) + count([c.twin for c in [d, first(cube)]])
   }
 }
@@ -324,6 +325,11 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
             "no-value",
             "let x = sum(c.weight for c in [first(cube), none])",
         ),
+        // A field compared with a variable of the seat in a local that holds `none`.
+        (
+            "no-value",
+            "let nobody = first([p in players where count(players) > 9])\n  let x = count(c in cube where c.weight == nobody.points)",
+        ),
         // `first` stops at the first element that passes, but not before an error.
         (
             "division-by-zero",
@@ -335,6 +341,7 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
             r#"
 game "Failing" {{ players 2 }}
 kind cube[3] {{ weight: int = index  heavy: bool = false }}
+player var points: int = 0
 def me_count(): int = count(players)
 def deep(n: int): int = if n > 1000 then 0 else deep(n + 1) + 1
 flow {{

@@ -41,6 +41,14 @@ enum FieldTest {
         other: usize,
         equal: bool,
     },
+    /// `x.f == p.v` or `!=` (either way round), `p.v` a variable of the seat in a local (3:
+    /// each side, then compared).
+    FieldSeat {
+        field: usize,
+        slot: usize,
+        column: usize,
+        equal: bool,
+    },
     /// `y == x.f` or `!=`, `y` a local (2: the local is read in place).
     LocalField {
         field: usize,
@@ -155,7 +163,7 @@ impl FieldFilter {
             Value::Entity(k, i) if k.index() == self.kind => *i as usize,
             _ => return None,
         };
-        self.decide(l, &state.entities[self.kind], i)
+        self.decide(l, &state.entities[self.kind], &state.player_vars, i)
     }
 
     /// The first of `items` from the `start`th on (counting from the end and walking back when
@@ -175,7 +183,7 @@ impl FieldFilter {
         let mut work = 0;
         for k in start..n {
             let at = if from_end { n - 1 - k } else { k };
-            let (pass, w) = self.decide(l, table, self.index(&items[at])?)?;
+            let (pass, w) = self.decide(l, table, &state.player_vars, self.index(&items[at])?)?;
             work += w;
             if pass == want {
                 return Some((Some(at), work));
@@ -190,7 +198,7 @@ impl FieldFilter {
         let table = state.entities.get(self.kind)?;
         let (mut mask, mut work) = (0u64, 0u64);
         for (k, item) in items.iter().enumerate().take(64) {
-            let (pass, w) = self.decide(l, table, self.index(item)?)?;
+            let (pass, w) = self.decide(l, table, &state.player_vars, self.index(item)?)?;
             mask |= u64::from(pass) << k;
             work += w;
         }
@@ -208,10 +216,10 @@ impl FieldFilter {
 
     /// [`Self::passes`] of instance `i` of `table`.
     #[inline(always)]
-    fn decide(&self, l: &[Value], table: &Table, i: usize) -> Option<(bool, u64)> {
+    fn decide(&self, l: &[Value], table: &Table, seats: &Table, i: usize) -> Option<(bool, u64)> {
         // Most filters are one test (or its `not`): decided without the loop.
         if let [step] = self.steps.as_slice() {
-            let to = if step.test.field(l, table, i)? {
+            let to = if step.test.field(l, table, seats, i)? {
                 step.then
             } else {
                 step.otherwise
@@ -223,7 +231,7 @@ impl FieldFilter {
         loop {
             let step = self.steps.get(at)?;
             work += u64::from(step.work);
-            let to = if step.test.field(l, table, i)? {
+            let to = if step.test.field(l, table, seats, i)? {
                 step.then
             } else {
                 step.otherwise
@@ -342,6 +350,15 @@ fn test(e: &Expr, slot: Slot, kind: &mut Option<KindId>) -> Option<FieldTest> {
                     value: c.clone(),
                     equal,
                 },
+                (K::Field(..), K::PlayerVar(p, v)) | (K::PlayerVar(p, v), K::Field(..)) => {
+                    let own = if matches!(a.kind, K::Field(..)) { a } else { b };
+                    FieldTest::FieldSeat {
+                        field: own_field(own, slot, kind)?,
+                        slot: other_local(p, slot)?,
+                        column: v.index(),
+                        equal,
+                    }
+                }
                 (K::Field(..), K::Field(..)) => FieldTest::FieldField {
                     field: own_field(a, slot, kind)?,
                     other: own_field(b, slot, kind)?,
@@ -395,6 +412,7 @@ impl FieldTest {
             FieldTest::FieldConst { .. } | FieldTest::LocalField { .. } => 2,
             FieldTest::LocalIn { .. } => 2,
             FieldTest::FieldLocal { .. } | FieldTest::FieldField { .. } => 3,
+            FieldTest::FieldSeat { .. } => 3,
             FieldTest::Compare { .. } | FieldTest::CountCompare { .. } => 3,
         }
     }
@@ -402,7 +420,7 @@ impl FieldTest {
     /// Whether instance `i` of `table` passes a test of one field; `None` where the general
     /// path must decide (`and`, `or` and `not` are steps of the branch program, never here).
     #[inline(always)]
-    fn field(&self, l: &[Value], table: &Table, i: usize) -> Option<bool> {
+    fn field(&self, l: &[Value], table: &Table, seats: &Table, i: usize) -> Option<bool> {
         Some(match self {
             FieldTest::And(..) | FieldTest::Or(..) | FieldTest::Not(..) => return None,
             FieldTest::Truth(f) => match table.get(i, *f) {
@@ -429,6 +447,18 @@ impl FieldTest {
                 local,
                 equal,
             } => (l[*local] == *table.get(i, *field)) == *equal,
+            FieldTest::FieldSeat {
+                field,
+                slot,
+                column,
+                equal,
+            } => match l[*slot] {
+                // A seat read in place, as the walker reads it; `none` goes the general way.
+                Value::Player(p) => {
+                    (*table.get(i, *field) == *seats.get(p as usize, *column)) == *equal
+                }
+                _ => return None,
+            },
             FieldTest::LocalIn {
                 field,
                 local,
@@ -497,23 +527,29 @@ mod tests {
 
     /// The walker's way with a test: `and`, `or` and `not` spend a unit, then decide their
     /// sides left to right, the right one only when the left does not decide.
-    fn walked(t: &FieldTest, l: &[Value], table: &Table, i: usize, work: &mut u64) -> Option<bool> {
+    fn walked(
+        t: &FieldTest,
+        l: &[Value],
+        (table, seats): (&Table, &Table),
+        i: usize,
+        work: &mut u64,
+    ) -> Option<bool> {
         Some(match t {
             FieldTest::And(a, b) => {
                 *work += 1;
-                walked(a, l, table, i, work)? && walked(b, l, table, i, work)?
+                walked(a, l, (table, seats), i, work)? && walked(b, l, (table, seats), i, work)?
             }
             FieldTest::Or(a, b) => {
                 *work += 1;
-                walked(a, l, table, i, work)? || walked(b, l, table, i, work)?
+                walked(a, l, (table, seats), i, work)? || walked(b, l, (table, seats), i, work)?
             }
             FieldTest::Not(x) => {
                 *work += 1;
-                !walked(x, l, table, i, work)?
+                !walked(x, l, (table, seats), i, work)?
             }
             t => {
                 *work += u64::from(t.work());
-                t.field(l, table, i)?
+                t.field(l, table, seats, i)?
             }
         })
     }
@@ -522,9 +558,12 @@ mod tests {
     fn the_branch_program_decides_and_spends_as_the_tree_is_walked() {
         let src = r#"game "T" { players 2 }
 kind cube[1] { a: bool = false  b: bool = false  c: bool = false  w: int = 0  tags: list of int = [] }
+player var lucky: int = 0
 var n: int = 0
 flow {
   let k = 1
+  let s = first(players)
+  for x in cube where x.w == s.lucky or (s.lucky != x.w and x.a) { n += 1 }
   for x in cube where x.a and (x.b or not x.c) { n += 1 }
   for x in cube where not (x.a or x.b) and x.w > k { n += 1 }
   for x in cube where (x.a and x.b) or (x.c and k in x.tags) or not x.a { n += 1 }
@@ -548,8 +587,19 @@ flow {
                 _ => None,
             })
             .collect();
-        assert_eq!(filters.len(), 5);
-        let l = vec![Value::Int(1); 8];
+        assert_eq!(filters.len(), 6);
+        // `k` holds 1 and `s` the first seat, whose `lucky` is 0 or 2.
+        let lets: Vec<Slot> = program
+            .blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .filter_map(|s| match &s.kind {
+                StmtKind::Let(slot, _) => Some(*slot),
+                _ => None,
+            })
+            .collect();
+        let mut l = vec![Value::Int(1); 8];
+        l[lets[1] as usize] = Value::Player(0);
         let truths = [Value::Bool(false), Value::Bool(true), Value::None];
         let mut compared = 0;
         for (f, slot) in filters {
@@ -566,17 +616,26 @@ flow {
                                 *table.get_mut(0, 2) = c.clone();
                                 *table.get_mut(0, 3) = Value::Int(w);
                                 *table.get_mut(0, 4) = Value::List(tags.into_iter().collect());
-                                let mut work = 1;
-                                let expected =
-                                    walked(&tree, &l, &table, 0, &mut work).map(|p| (p, work));
-                                assert_eq!(program.decide(&l, &table, 0), expected, "{f:?}");
-                                compared += 1;
+                                for lucky in [0, 2] {
+                                    let mut seats = Table::new(2, 1);
+                                    *seats.get_mut(0, 0) = Value::Int(lucky);
+                                    let mut work = 1;
+                                    let expected =
+                                        walked(&tree, &l, (&table, &seats), 0, &mut work)
+                                            .map(|p| (p, work));
+                                    assert_eq!(
+                                        program.decide(&l, &table, &seats, 0),
+                                        expected,
+                                        "{f:?}"
+                                    );
+                                    compared += 1;
+                                }
                             }
                         }
                     }
                 }
             }
         }
-        assert_eq!(compared, 5 * 27 * 4);
+        assert_eq!(compared, 6 * 27 * 4 * 2);
     }
 }
