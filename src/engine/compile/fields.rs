@@ -1,8 +1,9 @@
 //! Filters that test only the fields of the instance a query looks at (`not a.in_play`,
 //! `a.in_play and (me == a.leader or me in a.members)`, `c.bank > 0`, `x.marker != x.card`,
-//! `count(x.cards) > count(y.cards)`), run over a whole list in one loop (a query's, or a
-//! `for`'s): no closure called and no element bound to its slot, the work each node would spend
-//! added up as the loop goes and charged once at its end, when the budget holds it.
+//! `t.suit == p.suit`, `count(x.cards) > count(y.cards)`), run over a whole list in one loop (a
+//! query's, or a `for`'s): no closure called and no element bound to its slot, the work each
+//! node would spend added up as the loop goes and charged once at its end, when the budget
+//! holds it.
 //!
 //! Without a budget check inside, the loop could not fail where the general path would; so it
 //! runs only to find out what the general path would find and spend, changing nothing, and its
