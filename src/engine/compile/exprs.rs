@@ -1045,7 +1045,7 @@ struct Each {
     /// whole list in one loop ([`FieldFilter`]).
     fields: Option<FieldFilter>,
     /// The filter and the map, when the filter tests only the element's fields (or there is
-    /// none) and the map reads one of them (`sum(a.track for a in alliance where a.in_play)`):
+    /// none) and the map reads one of them (`sum(c.weight for c in cube where c.heavy)`):
     /// both in one loop.
     mapped: Option<MappedField>,
 }
@@ -1312,8 +1312,11 @@ impl Each {
             let decided = match &m.filter {
                 Some(f) => f.mask(state, l, &items),
                 // Without a filter every element passes, for its own unit of work.
-                None => (items.len() <= 64)
-                    .then(|| (u64::MAX >> (64 - items.len().max(1)), items.len() as u64)),
+                None => match items.len() {
+                    64 => Some((u64::MAX, 64)),
+                    n if n < 64 => Some(((1 << n) - 1, n as u64)),
+                    _ => None,
+                },
             };
             if let Some((mask, work)) = decided {
                 let passing = || {

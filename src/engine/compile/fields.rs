@@ -1,6 +1,6 @@
 //! Filters that test only the fields of the instance a query looks at (`not a.in_play`,
 //! `a.in_play and (me == a.leader or me in a.members)`, `c.bank > 0`, `x.marker != x.card`,
-//! `t.suit == p.suit`, `count(x.cards) > count(y.cards)`), run over a whole list in one loop (a
+//! `x.owner == p.team`, `count(x.cards) > count(y.cards)`), run over a whole list in one loop (a
 //! query's, or a `for`'s): no closure called and no element bound to its slot, the work each
 //! node would spend added up as the loop goes and charged once at its end, when the budget
 //! holds it.
@@ -126,6 +126,18 @@ struct Step {
     otherwise: u8,
 }
 
+impl Step {
+    /// Where to go from this step for instance `i` of `table`.
+    #[inline(always)]
+    fn next(&self, l: &[Value], table: &Table, seats: &Table, i: usize) -> Option<u8> {
+        Some(if self.test.field(l, table, seats, i)? {
+            self.then
+        } else {
+            self.otherwise
+        })
+    }
+}
+
 /// The branch program's answers, as places to go.
 const TRUE: u8 = u8::MAX;
 const FALSE: u8 = u8::MAX - 1;
@@ -160,10 +172,7 @@ impl FieldFilter {
     /// own unit included); `None` when the general path must decide (it may fail).
     #[inline]
     pub(crate) fn passes(&self, state: &State, l: &[Value], item: &Value) -> Option<(bool, u64)> {
-        let i = match item {
-            Value::Entity(k, i) if k.index() == self.kind => *i as usize,
-            _ => return None,
-        };
+        let i = self.index(item)?;
         self.decide(l, &state.entities[self.kind], &state.player_vars, i)
     }
 
@@ -179,12 +188,12 @@ impl FieldFilter {
         (start, from_end): (usize, bool),
         want: bool,
     ) -> Option<(Option<usize>, u64)> {
-        let table = state.entities.get(self.kind)?;
+        let (table, seats) = (state.entities.get(self.kind)?, &state.player_vars);
         let n = items.len();
         let mut work = 0;
         for k in start..n {
             let at = if from_end { n - 1 - k } else { k };
-            let (pass, w) = self.decide(l, table, &state.player_vars, self.index(&items[at])?)?;
+            let (pass, w) = self.decide(l, table, seats, self.index(&items[at])?)?;
             work += w;
             if pass == want {
                 return Some((Some(at), work));
@@ -196,10 +205,10 @@ impl FieldFilter {
     /// Which of `items` (at most 64) pass, as bits, and the work the general path spends
     /// deciding them all; `None` when it must decide.
     pub(crate) fn mask(&self, state: &State, l: &[Value], items: &[Value]) -> Option<(u64, u64)> {
-        let table = state.entities.get(self.kind)?;
+        let (table, seats) = (state.entities.get(self.kind)?, &state.player_vars);
         let (mut mask, mut work) = (0u64, 0u64);
         for (k, item) in items.iter().enumerate().take(64) {
-            let (pass, w) = self.decide(l, table, &state.player_vars, self.index(item)?)?;
+            let (pass, w) = self.decide(l, table, seats, self.index(item)?)?;
             mask |= u64::from(pass) << k;
             work += w;
         }
@@ -220,11 +229,7 @@ impl FieldFilter {
     fn decide(&self, l: &[Value], table: &Table, seats: &Table, i: usize) -> Option<(bool, u64)> {
         // Most filters are one test (or its `not`): decided without the loop.
         if let [step] = self.steps.as_slice() {
-            let to = if step.test.field(l, table, seats, i)? {
-                step.then
-            } else {
-                step.otherwise
-            };
+            let to = step.next(l, table, seats, i)?;
             return Some((to == TRUE, 1 + u64::from(step.work)));
         }
         let mut work = 1;
@@ -232,12 +237,7 @@ impl FieldFilter {
         loop {
             let step = self.steps.get(at)?;
             work += u64::from(step.work);
-            let to = if step.test.field(l, table, seats, i)? {
-                step.then
-            } else {
-                step.otherwise
-            };
-            match to {
+            match step.next(l, table, seats, i)? {
                 TRUE => return Some((true, work)),
                 FALSE => return Some((false, work)),
                 next => at = usize::from(next),
