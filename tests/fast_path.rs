@@ -85,6 +85,65 @@ fn an_option_out_of_range_is_refused_and_changes_nothing() {
     assert_eq!(game.to_decide(), Some(seat));
 }
 
+/// A picker that cycles through the options by a counter: deterministic, and not always the
+/// first option.
+fn cycling() -> impl FnMut(u8, usize) -> usize {
+    let mut n = 0usize;
+    move |seat, count| {
+        n += 1;
+        (n * 7 + usize::from(seat)) % count
+    }
+}
+
+#[test]
+fn playing_out_takes_the_decisions_play_would_take() {
+    let mut compared = 0;
+    for path in all_rules() {
+        let name = rel(&path);
+        let program = Arc::new(load_rel(&name, &[]).program.expect("checks"));
+        let players = program.min_players;
+        for seed in 1..=3 {
+            let at = format!("{name}, seed {seed}");
+            let mut one_by_one = Game::playout(program.clone(), players, seed).expect("starts");
+            let mut pick = cycling();
+            while let Some(seat) = one_by_one.to_decide() {
+                let index = pick(seat, one_by_one.option_count(seat));
+                one_by_one.play(seat, index).expect("legal");
+            }
+            // Played out in two runs: the first stops after 5 decisions, the game where it stands.
+            let mut played_out = Game::playout(program.clone(), players, seed).expect("starts");
+            let mut pick = cycling();
+            played_out.play_out(5, &mut pick).expect("plays");
+            assert_eq!(played_out.decisions(), 5, "{at}");
+            assert!(!played_out.is_over(), "{at}");
+            played_out.play_out(usize::MAX, &mut pick).expect("plays");
+            assert!(played_out.is_over(), "{at}");
+            assert_eq!(played_out.decisions(), one_by_one.decisions(), "{at}");
+            assert_eq!(played_out.outcome(), one_by_one.outcome(), "{at}");
+            assert_eq!(played_out.state(), one_by_one.state(), "{at}");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 30, "only {compared} games compared");
+}
+
+#[test]
+fn playing_out_refuses_an_option_out_of_range_and_changes_nothing() {
+    let program = Arc::new(
+        load_rel("rules/cheaters_game.rules", &[])
+            .program
+            .expect("checks"),
+    );
+    let mut game = Game::playout(program, 4, 3).expect("starts");
+    game.play_out(3, cycling()).expect("plays");
+    let before = game.state().clone();
+    let seat = game.to_decide().expect("a decision");
+    assert!(game.play_out(usize::MAX, |_, count| count).is_err());
+    assert_eq!(game.state(), &before);
+    assert_eq!(game.decisions(), 3);
+    assert_eq!(game.to_decide(), Some(seat));
+}
+
 /// A search recognises a move by its key: within one decision no two options may share one
 /// (the search would merge two moves), and a copy of the position gives every option the key
 /// it had. Checked at every decision of random playouts of every rules file.

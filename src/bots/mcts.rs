@@ -239,20 +239,8 @@ impl Policy for MctsBot {
 /// Plays `g` on, each option chosen by `pick` (from the number of options), until `left` more
 /// decisions have been made as people count them (a choice of several is one, however many
 /// steps it takes), the game ends or a move fails; true if one failed.
-fn play_on(g: &mut Game, mut left: u32, mut pick: impl FnMut(usize) -> usize) -> bool {
-    let mut made = g.decisions();
-    while left > 0 {
-        let Some(p) = g.to_decide() else { break };
-        let index = pick(g.option_count(p));
-        if g.play(p, index).is_err() {
-            return true;
-        }
-        if g.decisions() != made {
-            made = g.decisions();
-            left -= 1;
-        }
-    }
-    false
+fn play_on(g: &mut Game, left: u32, mut pick: impl FnMut(usize) -> usize) -> bool {
+    g.play_out(left as usize, |_, count| pick(count)).is_err()
 }
 
 /// Iterations between two checks whether the search may stop early.

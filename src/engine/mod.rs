@@ -474,6 +474,47 @@ impl Game {
         })
     }
 
+    /// Plays on until the game ends, each decision taken where it arises by `pick(seat,
+    /// options)`, an index below `options` (the seat's [`Game::option_count`]): the same game as
+    /// [`Game::play`] with the same picks, without returning to the caller between decisions.
+    /// The fast path of random playouts and of search bots' rollouts. Stops early, with the
+    /// game where it stands, once `limit` more decisions have been counted
+    /// ([`Game::decisions`]). An error leaves the game as [`Game::play`]'s would.
+    pub fn play_out(
+        &mut self,
+        limit: usize,
+        mut pick: impl FnMut(u8, usize) -> usize,
+    ) -> Result<(), MoveError> {
+        let stop = self.decisions.saturating_add(limit);
+        if self.mode.record || self.mode.invariants {
+            while let Some(seat) = self.to_decide() {
+                if self.decisions >= stop {
+                    break;
+                }
+                let index = pick(seat, self.option_count(seat));
+                self.play(seat, index)?;
+            }
+            return Ok(());
+        }
+        while let Some(seat) = self.to_decide() {
+            if self.decisions >= stop {
+                break;
+            }
+            let count = self.option_count(seat);
+            let index = pick(seat, count);
+            if index >= count {
+                return Err(self.refusal(seat, &format!("#{}", index.saturating_add(1))));
+            }
+            let number = self.decisions + 1;
+            if let Err(e) = self.decide(seat, index).and_then(|()| self.run()) {
+                self.pending = None;
+                self.clear_frames();
+                return Err(MoveError::Runtime(e.in_decision(number)));
+            }
+        }
+        Ok(())
+    }
+
     /// Takes the decision, runs the rules to the next one and checks the invariants if this
     /// game checks them.
     fn advance(&mut self, seat: u8, index: usize) -> Result<(), RuntimeError> {

@@ -78,10 +78,8 @@ pub fn random_game(program: Arc<Program>, players: u8, seed: u64) -> Result<Game
 pub fn random_playout(program: Arc<Program>, players: u8, seed: u64) -> Result<Game, SimError> {
     let mut game = Game::playout(program, players, seed).map_err(SimError::Start)?;
     let mut bots: Vec<RandomBot> = (0..players).map(|p| RandomBot::new(seed, p)).collect();
-    while let Some(seat) = game.to_decide() {
-        let index = bots[seat as usize].pick(game.option_count(seat));
-        game.play(seat, index).map_err(SimError::Move)?;
-    }
+    game.play_out(usize::MAX, |seat, count| bots[seat as usize].pick(count))
+        .map_err(SimError::Move)?;
     Ok(game)
 }
 
