@@ -1371,6 +1371,16 @@ impl<'a> Checker<'a> {
             def.reads = r;
         }
         self.program.variables = variables;
+        // A score that visits lists is remembered: scoring at the end calls it, so that a
+        // rule that asks `score(p)` again (the winners' ranking) finds it remembered.
+        if let (Some(id), Some(score)) = (self.score_def, self.program.score.as_mut()) {
+            if self.program.defs[id.index()].remembered {
+                let span = score.body.span;
+                let me = ir::Expr::new(ir::ExprKind::Local(0), span);
+                score.body = ir::Expr::new(ir::ExprKind::Call(id, vec![me]), span);
+                score.locals = score.locals.max(1);
+            }
+        }
         self.program
     }
 }

@@ -246,6 +246,31 @@ flow { }
         }
     }
 
+    #[test]
+    fn a_score_that_visits_a_list_is_scored_through_its_remembered_def() {
+        let score = |body: &str| {
+            let src = format!(
+                "game \"Score\" {{ players 2 }}\nplayer var hand: list of int = []\n\
+                 flow {{ }}\nscore(p) = {body}\n"
+            );
+            let program = check_source("score.rules", &src).program.expect("checks");
+            let def = program.defs.iter().position(|d| d.name == "score");
+            let def = def.expect("`score(p)` is a def");
+            let called = match &program.score.expect("a score").body.kind {
+                crate::ir::ExprKind::Call(id, args) => {
+                    id.index() == def
+                        && matches!(&args[..], [a] if matches!(a.kind, crate::ir::ExprKind::Local(0)))
+                }
+                _ => false,
+            };
+            (program.defs[def].remembered, called)
+        };
+        // Scoring at the end fills the memo, so the winners' `score(p)` finds it there.
+        assert_eq!(score("sum(x for x in p.hand where x > 0)"), (true, true));
+        // A score that visits no list costs less than a call: it is evaluated in place.
+        assert_eq!(score("count(p.hand) + 1"), (false, false));
+    }
+
     fn reads(src: &str) -> Vec<(String, Option<Vec<u32>>)> {
         let program = check_source("reads.rules", src).program.expect("checks");
         let vars = super::Variables::of(&program);
