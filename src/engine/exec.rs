@@ -6,7 +6,7 @@
 //! state in slots of its frame. All of it is plain data, so a paused game can be cloned, backed
 //! up and restored.
 
-use super::compile::flat::{Body, Instr, NO_ARM, NO_FIELDS};
+use super::compile::flat::{Body, Here, Instr, NO_ARM, NO_FIELDS};
 use super::compile::Code;
 use super::eval::Eval;
 use super::spare;
@@ -78,6 +78,12 @@ impl BlocksRun {
         if let Some(ran) = self.0.get_mut(block.index()) {
             *ran = true;
         }
+    }
+
+    /// Whether blocks are noted (a game started with `Mode::coverage`).
+    #[inline(always)]
+    pub(super) fn noting(&self) -> bool {
+        !self.0.is_empty()
     }
 
     /// The blocks run, if noted.
@@ -391,6 +397,20 @@ impl Game {
         }
     }
 
+    /// Spends the unit of work of the statement at `here`, looked up only to blame it when
+    /// the budget is spent.
+    #[inline(always)]
+    fn spend_at(&self, program: &ir::Program, here: Here) -> R<()> {
+        if self.state.work.spend(1) {
+            Ok(())
+        } else {
+            Err(work_spent(
+                self.state.work.budget(),
+                statement(program, here.at()).span,
+            ))
+        }
+    }
+
     /// Goes on at instruction `pc` of the innermost frame.
     #[inline(always)]
     fn jump(&mut self, pc: u32) {
@@ -432,14 +452,25 @@ impl Game {
             let pc = frame.pc;
             frame.pc = pc + 1;
             match flat.get(pc) {
-                Instr::Let(here) => {
-                    let stmt = statement(program, here.at());
-                    self.spend_on(stmt.span)?;
-                    let S::Let(slot, e) = &stmt.kind else {
-                        unreachable!("a let instruction on a let")
+                Instr::Let { here, slot, value } => {
+                    self.spend_at(program, here)?;
+                    // The value's code found by its root, as an `if`'s condition is.
+                    let v = match self.state.domains.code.root(value) {
+                        Some(code) => {
+                            let base = self.frames.last().expect("a running frame").base;
+                            code(
+                                &mut Eval::new(&self.program, &self.state),
+                                &mut self.stack[base as usize..],
+                            )?
+                        }
+                        None => {
+                            let S::Let(_, e) = &statement(program, here.at()).kind else {
+                                unreachable!("a let instruction on a let")
+                            };
+                            self.eval(e)?
+                        }
                     };
-                    let v = self.eval(e)?;
-                    *self.local_mut(*slot) = v;
+                    *self.local_mut(slot) = v;
                 }
                 instr @ (Instr::Assign(here) | Instr::Store { here, .. }) => {
                     let stmt = statement(program, here.at());
@@ -465,11 +496,10 @@ impl Game {
                     self.call(program, flat.procs(), stmt)?;
                 }
                 Instr::Log(here) => {
-                    let stmt = statement(program, here.at());
-                    self.spend_on(stmt.span)?;
+                    self.spend_at(program, here)?;
                     // A playout keeps no log, so its lines are not even rendered.
                     if self.mode.record {
-                        self.exec(program, stmt, here.at())?;
+                        self.exec(program, statement(program, here.at()), here.at())?;
                     }
                 }
                 Instr::Decide(here) | Instr::Stmt(here) => {
@@ -480,23 +510,38 @@ impl Game {
                         return Ok(());
                     }
                 }
-                Instr::If { here, skip } => {
-                    let stmt = statement(program, here.at());
-                    self.spend_on(stmt.span)?;
-                    let S::If {
-                        cond,
-                        then,
-                        otherwise,
-                    } = &stmt.kind
-                    else {
-                        unreachable!("an if instruction on an if")
-                    };
-                    if self.eval_with(|ev, l| ev.bool(cond, l))? {
-                        self.ran.note(*then);
-                    } else {
-                        if let Some(o) = otherwise {
-                            self.ran.note(*o);
+                Instr::If { here, skip, cond } => {
+                    self.spend_at(program, here)?;
+                    // The condition's code found by its root, the statement looked up only
+                    // where it must be: no code compiled, or the blocks run noted.
+                    let holds = match self.state.domains.code.condition(cond) {
+                        Some(code) => {
+                            let base = self.frames.last().expect("a running frame").base;
+                            code(
+                                &mut Eval::new(&self.program, &self.state),
+                                &mut self.stack[base as usize..],
+                            )?
                         }
+                        None => {
+                            let S::If { cond, .. } = &statement(program, here.at()).kind else {
+                                unreachable!("an if instruction on an if")
+                            };
+                            self.eval_with(|ev, l| ev.bool(cond, l))?
+                        }
+                    };
+                    if self.ran.noting() {
+                        if let S::If {
+                            then, otherwise, ..
+                        } = &statement(program, here.at()).kind
+                        {
+                            match (holds, otherwise) {
+                                (true, _) => self.ran.note(*then),
+                                (false, Some(o)) => self.ran.note(*o),
+                                (false, None) => {}
+                            }
+                        }
+                    }
+                    if !holds {
                         self.jump(skip);
                     }
                 }
@@ -541,7 +586,7 @@ impl Game {
                     self.jump(start);
                 }
                 Instr::BlockEnd { here, next } => {
-                    self.spend_on(statement(program, here.at()).span)?;
+                    self.spend_at(program, here)?;
                     self.jump(next);
                 }
                 Instr::EndBody => {
@@ -550,18 +595,18 @@ impl Game {
                     self.pop_frame();
                 }
                 Instr::Return(here) => {
-                    self.spend_on(statement(program, here.at()).span)?;
+                    self.spend_at(program, here)?;
                     self.pop_frame();
                 }
                 Instr::Break { here, target, list } => {
-                    self.spend_on(statement(program, here.at()).span)?;
+                    self.spend_at(program, here)?;
                     if let Some(l) = list {
                         *self.local_mut(l) = Value::None;
                     }
                     self.jump(target);
                 }
                 Instr::Continue { here, target } => {
-                    self.spend_on(statement(program, here.at()).span)?;
+                    self.spend_at(program, here)?;
                     self.jump(target);
                 }
                 Instr::WhileStart { here, runs, exit } => {
@@ -628,7 +673,7 @@ impl Game {
                     }
                 }
                 Instr::RepeatEnd { here, left, body } => {
-                    self.spend_on(statement(program, here.at()).span)?;
+                    self.spend_at(program, here)?;
                     let count = self.local_mut(left);
                     let n = match count {
                         Value::Int(n) => *n - 1,
@@ -654,27 +699,32 @@ impl Game {
                     here,
                     list,
                     next,
+                    slot,
                     fields,
+                    filtered,
                     exit,
                 } => {
-                    let stmt = statement(program, here.at());
-                    self.spend_on(stmt.span)?;
-                    let S::For {
-                        slot, filter, body, ..
-                    } = &stmt.kind
-                    else {
-                        unreachable!("a for instruction on a for")
-                    };
+                    self.spend_at(program, here)?;
                     let found = match flat.fields(fields) {
-                        Some(ff) if fields != NO_FIELDS => self.seek_element(ff, *slot, list, next),
+                        Some(ff) if fields != NO_FIELDS => self.seek_element(ff, slot, list, next),
                         _ => None,
                     };
                     let found = match found {
                         Some(found) => found,
-                        None => self.next_element(*slot, filter.as_ref(), list, next)?,
+                        None if !filtered => self.next_element(slot, None, list, next)?,
+                        None => {
+                            let S::For { filter, .. } = &statement(program, here.at()).kind else {
+                                unreachable!("a for instruction on a for")
+                            };
+                            self.next_element(slot, filter.as_ref(), list, next)?
+                        }
                     };
                     if found {
-                        self.ran.note(*body);
+                        if self.ran.noting() {
+                            if let S::For { body, .. } = &statement(program, here.at()).kind {
+                                self.ran.note(*body);
+                            }
+                        }
                     } else {
                         *self.local_mut(list) = Value::None;
                         self.jump(exit);

@@ -9,11 +9,13 @@
 //!
 //! The instructions spend work exactly where the statements of the tree would: a unit for each
 //! statement, and one at the end of every block (a loop's pass, a branch, a body), blamed on
-//! the statement that opened it.
+//! the statement that opened it. The commonest carry what they run (an `if`'s condition and a
+//! `let`'s value by their roots, a `for`'s element slot), so that the machine looks their
+//! statement up only where it must: to blame an error, or to note the blocks run.
 
 use super::fields::FieldFilter;
 use crate::engine::At;
-use crate::ir::{BlockId, ExprKind, Place, Program, Slot, StmtKind as S};
+use crate::ir::{BlockId, ExprKind, Place, Program, Slot, StmtKind as S, NOT_ROOT};
 
 /// Where a statement stands in the program: its block and its index there, in a word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,8 +39,9 @@ pub(crate) enum Instr {
     /// spends a unit of work and runs. The commonest have instructions of their own, so that a
     /// statement costs the machine one dispatch, not two.
     Stmt(Here),
-    /// `let`.
-    Let(Here),
+    /// `let`: `value` is the value's root, whose compiled code is run without looking the
+    /// statement up ([`NOT_ROOT`] for a local or a constant, read in place).
+    Let { here: Here, slot: Slot, value: u32 },
     /// An assignment to a place found when running it (a seat or an instance that an
     /// expression other than a local gives).
     Assign(Here),
@@ -52,7 +55,9 @@ pub(crate) enum Instr {
     /// `log` or `tell`.
     Log(Here),
     /// `if`: its condition false, go on at `skip` (the `else` block, or past the statement).
-    If { here: Here, skip: u32 },
+    /// `cond` is the condition's root ([`crate::ir::Expr::root`]): its compiled code is run
+    /// without looking the statement up.
+    If { here: Here, skip: u32, cond: u32 },
     /// `match`: its arms' first instructions are [`Flat::arms`] from `arms` on, one per value
     /// of the enum, then the arm of `none`, then the `else` arm ([`NO_ARM`] where missing).
     Match { here: Here, arms: u32 },
@@ -87,8 +92,12 @@ pub(crate) enum Instr {
         here: Here,
         list: Slot,
         next: Slot,
+        /// The element's slot.
+        slot: Slot,
         /// The filter as a test of the element's fields ([`Flat::fields`]), or [`NO_FIELDS`].
         fields: u16,
+        /// Whether the `for` has a filter at all (without one, its statement is not looked up).
+        filtered: bool,
         exit: u32,
     },
     /// `secretly`: the choosers' choices are asked; then [`Instr::SecretNext`] runs the block
@@ -323,9 +332,15 @@ impl Compiler<'_> {
     fn stmt(&mut self, here: Here, kind: &S) {
         match kind {
             S::If {
-                then, otherwise, ..
+                cond,
+                then,
+                otherwise,
             } => {
-                let test = self.emit(Instr::If { here, skip: 0 });
+                let test = self.emit(Instr::If {
+                    here,
+                    skip: 0,
+                    cond: cond.root,
+                });
                 let mut ends = vec![self.once(here, *then)];
                 let skip = self.here();
                 self.patch(test, skip);
@@ -411,7 +426,9 @@ impl Compiler<'_> {
                     here,
                     list,
                     next,
+                    slot: *slot,
                     fields,
+                    filtered: filter.is_some(),
                     exit: 0,
                 });
                 self.loop_body(*body, Some(pass as u32), Some(list));
@@ -456,8 +473,16 @@ impl Compiler<'_> {
                     l.continues.push(at);
                 }
             }
-            S::Let(..) => {
-                self.emit(Instr::Let(here));
+            S::Let(slot, e) => {
+                let value = match e.kind {
+                    ExprKind::Local(_) | ExprKind::Const(_) => NOT_ROOT,
+                    _ => e.root,
+                };
+                self.emit(Instr::Let {
+                    here,
+                    slot: *slot,
+                    value,
+                });
             }
             S::Assign { place, .. } => match self.store_of(place) {
                 Some(place) => {
