@@ -411,6 +411,23 @@ impl Game {
         }
     }
 
+    /// Whether the condition of the `if` or `while` at `here` holds: its code found by its
+    /// root `cond`, the statement looked up only when it has none (a program walked throughout).
+    #[inline(always)]
+    fn holds(&mut self, program: &ir::Program, here: Here, cond: u32) -> R<bool> {
+        if let Some(code) = self.state.domains.code.condition(cond) {
+            let base = self.frames.last().expect("a running frame").base;
+            return code(
+                &mut Eval::new(&self.program, &self.state),
+                &mut self.stack[base as usize..],
+            );
+        }
+        match &statement(program, here.at()).kind {
+            S::If { cond, .. } | S::While { cond, .. } => self.eval_with(|ev, l| ev.bool(cond, l)),
+            _ => unreachable!("a condition's instruction on an if or a while"),
+        }
+    }
+
     /// Goes on at instruction `pc` of the innermost frame.
     #[inline(always)]
     fn jump(&mut self, pc: u32) {
@@ -514,21 +531,7 @@ impl Game {
                     self.spend_at(program, here)?;
                     // The condition's code found by its root, the statement looked up only
                     // where it must be: no code compiled, or the blocks run noted.
-                    let holds = match self.state.domains.code.condition(cond) {
-                        Some(code) => {
-                            let base = self.frames.last().expect("a running frame").base;
-                            code(
-                                &mut Eval::new(&self.program, &self.state),
-                                &mut self.stack[base as usize..],
-                            )?
-                        }
-                        None => {
-                            let S::If { cond, .. } = &statement(program, here.at()).kind else {
-                                unreachable!("an if instruction on an if")
-                            };
-                            self.eval_with(|ev, l| ev.bool(cond, l))?
-                        }
-                    };
+                    let holds = self.holds(program, here, cond)?;
                     if self.ran.noting() {
                         if let S::If {
                             then, otherwise, ..
@@ -609,25 +612,31 @@ impl Game {
                     self.spend_at(program, here)?;
                     self.jump(target);
                 }
-                Instr::WhileStart { here, runs, exit } => {
-                    let stmt = statement(program, here.at());
-                    self.spend_on(stmt.span)?;
-                    let S::While { cond, body } = &stmt.kind else {
-                        unreachable!("a while instruction on a while")
-                    };
-                    if self.eval_with(|ev, l| ev.bool(cond, l))? {
-                        self.ran.note(*body);
+                Instr::WhileStart {
+                    here,
+                    runs,
+                    exit,
+                    cond,
+                } => {
+                    self.spend_at(program, here)?;
+                    if self.holds(program, here, cond)? {
+                        if self.ran.noting() {
+                            if let S::While { body, .. } = &statement(program, here.at()).kind {
+                                self.ran.note(*body);
+                            }
+                        }
                         *self.local_mut(runs) = Value::Int(1);
                     } else {
                         self.jump(exit);
                     }
                 }
-                Instr::WhileEnd { here, runs, body } => {
-                    let stmt = statement(program, here.at());
-                    self.spend_on(stmt.span)?;
-                    let S::While { cond, .. } = &stmt.kind else {
-                        unreachable!("a while instruction on a while")
-                    };
+                Instr::WhileEnd {
+                    here,
+                    runs,
+                    body,
+                    cond,
+                } => {
+                    self.spend_at(program, here)?;
                     let limit = self.limits.loop_iterations;
                     let count = self.local_mut(runs);
                     let n = match count {
@@ -639,11 +648,11 @@ impl Game {
                         return Err(err(
                             "loop-limit",
                             format!("this loop ran more than {limit} times"),
-                            stmt.span,
+                            statement(program, here.at()).span,
                             "make sure the loop's condition becomes false",
                         ));
                     }
-                    if self.eval_with(|ev, l| ev.bool(cond, l))? {
+                    if self.holds(program, here, cond)? {
                         self.jump(body);
                     }
                 }

@@ -9,8 +9,8 @@
 //!
 //! The instructions spend work exactly where the statements of the tree would: a unit for each
 //! statement, and one at the end of every block (a loop's pass, a branch, a body), blamed on
-//! the statement that opened it. The commonest carry what they run (an `if`'s condition and a
-//! `let`'s value by their roots, a `for`'s element slot), so that the machine looks their
+//! the statement that opened it. The commonest carry what they run (an `if`'s or a `while`'s
+//! condition and a `let`'s value by their roots, a `for`'s element slot), so that the machine looks their
 //! statement up only where it must: to blame an error, or to note the blocks run.
 
 use super::fields::FieldFilter;
@@ -77,9 +77,20 @@ pub(crate) enum Instr {
     /// `continue`: on at the loop's end of pass, `target`.
     Continue { here: Here, target: u32 },
     /// `while`: its condition false, go on at `exit`; true, the first pass is counted in `runs`.
-    WhileStart { here: Here, runs: Slot, exit: u32 },
-    /// The end of a `while`'s pass: counted, then its condition again.
-    WhileEnd { here: Here, runs: Slot, body: u32 },
+    /// `cond` is the condition's root, as an `if`'s.
+    WhileStart {
+        here: Here,
+        runs: Slot,
+        exit: u32,
+        cond: u32,
+    },
+    /// The end of a `while`'s pass: counted, then its condition (root `cond`) again.
+    WhileEnd {
+        here: Here,
+        runs: Slot,
+        body: u32,
+        cond: u32,
+    },
     /// `repeat n`: `n` passes are counted down in `left`; none, go on at `exit`.
     RepeatStart { here: Here, left: Slot, exit: u32 },
     /// The end of a `repeat`'s pass.
@@ -388,15 +399,24 @@ impl Compiler<'_> {
                     self.patch(e, past);
                 }
             }
-            S::While { body, .. } => self.counted_loop(
-                *body,
-                |runs| Instr::WhileStart {
-                    here,
-                    runs,
-                    exit: 0,
-                },
-                |runs, body| Instr::WhileEnd { here, runs, body },
-            ),
+            S::While { cond, body } => {
+                let cond = cond.root;
+                self.counted_loop(
+                    *body,
+                    |runs| Instr::WhileStart {
+                        here,
+                        runs,
+                        exit: 0,
+                        cond,
+                    },
+                    |runs, body| Instr::WhileEnd {
+                        here,
+                        runs,
+                        body,
+                        cond,
+                    },
+                )
+            }
             S::Repeat { body, .. } => self.counted_loop(
                 *body,
                 |left| Instr::RepeatStart {
