@@ -88,7 +88,7 @@ impl BlocksRun {
 
     /// The blocks run, if noted.
     pub(super) fn get(&self) -> Option<&[bool]> {
-        (!self.0.is_empty()).then_some(self.0.as_slice())
+        self.noting().then_some(self.0.as_slice())
     }
 }
 
@@ -428,6 +428,42 @@ impl Game {
         }
     }
 
+    /// Notes the block that the `if`, `while` or `for` at `here` enters (an `if`'s `then` when
+    /// `taken`, else its `else`), in a game that counts the blocks run.
+    #[inline(always)]
+    fn note_entered(&mut self, program: &ir::Program, here: Here, taken: bool) {
+        if !self.ran.noting() {
+            return;
+        }
+        let block = match &statement(program, here.at()).kind {
+            S::If {
+                then, otherwise, ..
+            } => taken.then_some(*then).or(*otherwise),
+            S::While { body, .. } | S::For { body, .. } => Some(*body),
+            _ => None,
+        };
+        if let Some(b) = block {
+            self.ran.note(b);
+        }
+    }
+
+    /// The value of the `let` at `here`: its code found by its root `value`, the statement
+    /// looked up only when it has none (a local or a constant, read in place).
+    #[inline(always)]
+    fn let_value(&mut self, program: &ir::Program, here: Here, value: u32) -> R<Value> {
+        if let Some(code) = self.state.domains.code.root(value) {
+            let base = self.frames.last().expect("a running frame").base;
+            return code(
+                &mut Eval::new(&self.program, &self.state),
+                &mut self.stack[base as usize..],
+            );
+        }
+        let S::Let(_, e) = &statement(program, here.at()).kind else {
+            unreachable!("a let instruction on a let")
+        };
+        self.eval(e)
+    }
+
     /// Goes on at instruction `pc` of the innermost frame.
     #[inline(always)]
     fn jump(&mut self, pc: u32) {
@@ -471,22 +507,7 @@ impl Game {
             match flat.get(pc) {
                 Instr::Let { here, slot, value } => {
                     self.spend_at(program, here)?;
-                    // The value's code found by its root, as an `if`'s condition is.
-                    let v = match self.state.domains.code.root(value) {
-                        Some(code) => {
-                            let base = self.frames.last().expect("a running frame").base;
-                            code(
-                                &mut Eval::new(&self.program, &self.state),
-                                &mut self.stack[base as usize..],
-                            )?
-                        }
-                        None => {
-                            let S::Let(_, e) = &statement(program, here.at()).kind else {
-                                unreachable!("a let instruction on a let")
-                            };
-                            self.eval(e)?
-                        }
-                    };
+                    let v = self.let_value(program, here, value)?;
                     *self.local_mut(slot) = v;
                 }
                 instr @ (Instr::Assign(here) | Instr::Store { here, .. }) => {
@@ -529,21 +550,8 @@ impl Game {
                 }
                 Instr::If { here, skip, cond } => {
                     self.spend_at(program, here)?;
-                    // The condition's code found by its root, the statement looked up only
-                    // where it must be: no code compiled, or the blocks run noted.
                     let holds = self.holds(program, here, cond)?;
-                    if self.ran.noting() {
-                        if let S::If {
-                            then, otherwise, ..
-                        } = &statement(program, here.at()).kind
-                        {
-                            match (holds, otherwise) {
-                                (true, _) => self.ran.note(*then),
-                                (false, Some(o)) => self.ran.note(*o),
-                                (false, None) => {}
-                            }
-                        }
-                    }
+                    self.note_entered(program, here, holds);
                     if !holds {
                         self.jump(skip);
                     }
@@ -620,11 +628,7 @@ impl Game {
                 } => {
                     self.spend_at(program, here)?;
                     if self.holds(program, here, cond)? {
-                        if self.ran.noting() {
-                            if let S::While { body, .. } = &statement(program, here.at()).kind {
-                                self.ran.note(*body);
-                            }
-                        }
+                        self.note_entered(program, here, true);
                         *self.local_mut(runs) = Value::Int(1);
                     } else {
                         self.jump(exit);
@@ -729,11 +733,7 @@ impl Game {
                         }
                     };
                     if found {
-                        if self.ran.noting() {
-                            if let S::For { body, .. } = &statement(program, here.at()).kind {
-                                self.ran.note(*body);
-                            }
-                        }
+                        self.note_entered(program, here, true);
                     } else {
                         *self.local_mut(list) = Value::None;
                         self.jump(exit);

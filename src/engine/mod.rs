@@ -467,11 +467,7 @@ impl Game {
         if index >= self.option_count(seat) {
             return Err(self.refusal(seat, &format!("#{}", index.saturating_add(1))));
         }
-        self.advance(seat, index).map_err(|e| {
-            self.pending = None;
-            self.clear_frames();
-            MoveError::Runtime(e)
-        })
+        self.advance(seat, index).map_err(|e| self.failed(e))
     }
 
     /// Plays on until the game ends, each decision taken where it arises by `pick(seat,
@@ -486,33 +482,34 @@ impl Game {
         mut pick: impl FnMut(u8, usize) -> usize,
     ) -> Result<(), MoveError> {
         let stop = self.decisions.saturating_add(limit);
-        if self.mode.record || self.mode.invariants {
-            while let Some(seat) = self.to_decide() {
-                if self.decisions >= stop {
-                    break;
-                }
-                let index = pick(seat, self.option_count(seat));
-                self.play(seat, index)?;
-            }
-            return Ok(());
-        }
+        // A game that records or checks invariants takes each decision as `play` does.
+        let plain = !self.mode.record && !self.mode.invariants;
         while let Some(seat) = self.to_decide() {
             if self.decisions >= stop {
                 break;
             }
             let count = self.option_count(seat);
             let index = pick(seat, count);
-            if index >= count {
+            if !plain {
+                self.play(seat, index)?;
+            } else if index >= count {
                 return Err(self.refusal(seat, &format!("#{}", index.saturating_add(1))));
-            }
-            let number = self.decisions + 1;
-            if let Err(e) = self.decide(seat, index).and_then(|()| self.run()) {
-                self.pending = None;
-                self.clear_frames();
-                return Err(MoveError::Runtime(e.in_decision(number)));
+            } else {
+                let number = self.decisions + 1;
+                if let Err(e) = self.decide(seat, index).and_then(|()| self.run()) {
+                    return Err(self.failed(e.in_decision(number)));
+                }
             }
         }
         Ok(())
+    }
+
+    /// A rule failed in a game that records nothing: the game is left over, without an
+    /// outcome.
+    fn failed(&mut self, e: RuntimeError) -> MoveError {
+        self.pending = None;
+        self.clear_frames();
+        MoveError::Runtime(e)
     }
 
     /// Takes the decision, runs the rules to the next one and checks the invariants if this
