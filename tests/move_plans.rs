@@ -243,3 +243,30 @@ action pass {{ }}
         assert_eq!(planned.is_err(), error, "{requires}: {planned:?}");
     }
 }
+
+/// A turn sets up only the slots that an action's requirements and parameter ranges use
+/// (`ActionDef::require_locals`), not its body's; requirements that bind names of their own
+/// still have their slots.
+#[test]
+fn a_turn_sets_up_the_slots_of_the_requirements_alone() {
+    let src = r#"game "T" { players 2 }
+var n: int = 0
+flow { turn first(players) }
+action pick(x: int in 1..4) {
+  require any(a in [1, 2, 3] where any(b in [a, x] where b == x + 1)) else "no neighbour"
+  let p = 1
+  let q = 2
+  let r = 3
+  n += x + p + q + r
+}
+"#;
+    let program = check_source("t.rules", src)
+        .program
+        .expect("the rules check");
+    let action = &program.actions[0];
+    // `me`, `x`, and the two names the requirement binds.
+    assert_eq!(action.require_locals, 4);
+    assert!(action.locals > action.require_locals, "{action:?}");
+    let game = Game::new(Arc::new(program), 2, 1).expect("starts");
+    assert_eq!(labels(&game, 0), ["pick 1", "pick 2"]);
+}

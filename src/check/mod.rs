@@ -439,6 +439,7 @@ impl<'a> Checker<'a> {
                         description: a.description.as_ref().and_then(|d| d.literal()),
                         params: Vec::new(),
                         requires: Vec::new(),
+                        require_locals: 0,
                         locals: 0,
                         body: ir::BlockId(0),
                         span: a.name.span,
@@ -1248,6 +1249,7 @@ impl<'a> Checker<'a> {
                 }
             }
         }
+        let require_locals = scope.max_slots().max(range_scope.max_slots());
         let body = ast::Block {
             stmts: rest,
             span: a.body.span,
@@ -1258,6 +1260,7 @@ impl<'a> Checker<'a> {
         def.requires = requires;
         def.body = body;
         def.locals = scope.max_slots().max(range_scope.max_slots());
+        def.require_locals = require_locals;
         def.plan = ir::MovePlan::of(def);
     }
 

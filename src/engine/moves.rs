@@ -67,7 +67,7 @@ impl Game {
                     keep(turn, a, &[]);
                     continue;
                 }
-                requirement_slots(locals, def.locals.max(1), player);
+                requirement_slots(locals, def.require_locals.max(1), player);
                 if self.all_hold(program, &def.requires, locals)? {
                     keep(turn, a, &[]);
                 }
@@ -119,7 +119,7 @@ impl Game {
             }
             // Requirements that read no parameter decide for every combination at once.
             let shared = def.plan.shared();
-            requirement_slots(locals, def.locals.max(1 + n), player);
+            requirement_slots(locals, def.require_locals.max(1 + n), player);
             if !self.all_hold(program, &def.requires[..shared], locals)? {
                 continue;
             }

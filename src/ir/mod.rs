@@ -338,6 +338,9 @@ pub struct ActionDef {
     pub requires: Vec<Require>,
     /// Slots needed (`me` and parameters included).
     pub locals: usize,
+    /// Slots its requirements and parameter ranges need (`me` and parameters included): a
+    /// turn listing its moves sets up only these, not the body's.
+    pub require_locals: usize,
     /// The effects.
     pub body: BlockId,
     /// Where it is declared.
