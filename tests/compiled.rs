@@ -90,6 +90,7 @@ flow {
     let picked = [c.weight for c in cube where c.heavy or c.twin == 2] + [c.twin for c in [d, d] where c.weight > t]
     let seated = count(c in cube where c.twin == who.points or c.weight != who.points) + sum(c.weight for c in cube where who.points == c.twin)
     let mapped = sum(c.twin for c in cube where not c.heavy and c.weight >= 0) + sum(c.weight for c in [d] where c.heavy) + sum(c.weight for c in cube) + count([c.twin for c in [d, first(cube)]])
+    let ranks = count(top(c in cube where c.weight > 0 by c.twin, c.weight)) + count(bottom(p in players by p.points, count(p.hand))) + count(top(x in first(players).hand where x > 290 by x % 3))
   }
 }
 "#;
@@ -259,6 +260,15 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
             "if max([c.weight for c in cube where c.weight > 9]) > 1 { }",
         ),
         ("call-depth", "let x = deep(1)"),
+        // A key of `top` or `bottom` that fails, read only for the elements still tied.
+        (
+            "no-value",
+            "let x = top(c in cube by c.weight - c.weight, first([c.weight for c in cube where c.weight > 9]))",
+        ),
+        (
+            "division-by-zero",
+            "let x = bottom(p in players by 1, count(players) / (me_count() - 2))",
+        ),
         // The least or greatest of a list written out: a `none` among its numbers fails, but
         // only once every element has been evaluated, as when the list is built first.
         (

@@ -56,6 +56,47 @@ impl Drop for Eval<'_> {
     }
 }
 
+/// The elements of `passed` that `top` (the greatest, when `top`) or `bottom` keep: narrowed by
+/// each of `keys` keys in turn to those tied on it, a later key read only for the elements still
+/// tied (and not at all once one is left); `key(n, element)` reads key `n` of an element.
+pub(super) fn ranked(
+    passed: &List,
+    keys: usize,
+    top: bool,
+    mut key: impl FnMut(usize, &Value) -> R<i64>,
+) -> R<List> {
+    let mut tied = super::spare::indices();
+    let mut values = super::spare::values();
+    let mut narrow = || -> R<List> {
+        tied.extend(0..passed.len());
+        for n in 0..keys {
+            if n > 0 && tied.len() <= 1 {
+                break;
+            }
+            values.clear();
+            for &i in tied.iter() {
+                values.push(Value::Int(key(n, &passed[i])?));
+            }
+            let best = if top {
+                values.iter().max()
+            } else {
+                values.iter().min()
+            };
+            let Some(best) = best.cloned() else { break };
+            let mut at = 0;
+            tied.retain(|_| {
+                at += 1;
+                values[at - 1] == best
+            });
+        }
+        Ok(tied.iter().map(|i| passed[*i].clone()).collect())
+    };
+    let result = narrow();
+    super::spare::give_values(values);
+    super::spare::give_indices(tied);
+    result
+}
+
 /// Errors are boxed so that a result is as small as a value: results are returned by every
 /// node of every expression.
 pub(super) type R<T> = Result<T, Box<RuntimeError>>;
@@ -962,43 +1003,16 @@ impl<'a> Eval<'a> {
                 Ok(Value::List(out))
             }
             QueryKind::Top | QueryKind::Bottom => {
-                // A tie-break chain: the first key is read for every element that passes, each
-                // later key only for the elements still tied on every key before it.
                 let mut passed = List::new();
-                let collected = self.each(slot, source, filter, None, locals, |_, item, _| {
+                self.each(slot, source, filter, None, locals, |_, item, _| {
                     passed.push(item.clone());
                     Ok(())
-                });
-                let mut tied = super::spare::indices();
-                let mut values = super::spare::values();
-                let ranked = collected.and_then(|()| {
-                    tied.extend(0..passed.len());
-                    for (n, k) in keys.iter().enumerate() {
-                        if n > 0 && tied.len() <= 1 {
-                            break;
-                        }
-                        values.clear();
-                        for &i in tied.iter() {
-                            locals[slot as usize] = passed[i].clone();
-                            values.push(Value::Int(self.int(k, locals)?));
-                        }
-                        let best = if kind == QueryKind::Top {
-                            values.iter().max()
-                        } else {
-                            values.iter().min()
-                        };
-                        let Some(best) = best.cloned() else { break };
-                        let mut at = 0;
-                        tied.retain(|_| {
-                            at += 1;
-                            values[at - 1] == best
-                        });
-                    }
-                    Ok(tied.iter().map(|i| passed[*i].clone()).collect::<List>())
-                });
-                super::spare::give_values(values);
-                super::spare::give_indices(tied);
-                ranked.map(Value::List)
+                })?;
+                ranked(&passed, keys.len(), kind == QueryKind::Top, |n, item| {
+                    locals[slot as usize] = item.clone();
+                    self.int(&keys[n], locals)
+                })
+                .map(Value::List)
             }
             QueryKind::Sorted => {
                 // Keys of every element that passes, flat, `keys.len()` to an element.

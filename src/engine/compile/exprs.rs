@@ -241,8 +241,47 @@ fn value(e: &Expr) -> Node {
                 Ok(Value::List(out))
             })
         }
+        K::Query {
+            kind: kind @ (QueryKind::Top | QueryKind::Bottom),
+            slot,
+            source,
+            filter,
+            keys,
+            ..
+        } => ranked(
+            *kind == QueryKind::Top,
+            *slot,
+            source,
+            filter.as_deref(),
+            keys,
+        ),
         K::Query { .. } | K::TableCell { .. } | K::ByPlayers(_) => walked(e),
     }
+}
+
+/// `top(x in xs where f by k1, k2, ...)` (the greatest, `top`) or `bottom(...)`: the elements
+/// that pass, narrowed by each key in turn to those tied on it, a later key read only for the
+/// elements still tied (and not at all once one is left). Spends, reads and fails as the
+/// walker's query does: the query's unit, the elements' through [`Each`], each key's through
+/// its code.
+fn ranked(top: bool, slot: ir::Slot, source: &Expr, filter: Option<&Expr>, keys: &[Expr]) -> Node {
+    let each = Each::new(slot, source, filter, None);
+    let keys: Vec<IntNode> = keys.iter().map(int).collect();
+    let slot = slot as usize;
+    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+        ev.spend(1);
+        let mut passed = List::new();
+        let elements = passed.make_mut();
+        each.run(ev, l, |item| {
+            elements.push(item.clone());
+            Ok(())
+        })?;
+        crate::engine::eval::ranked(&passed, keys.len(), top, |n, item| {
+            l[slot] = item.clone();
+            keys[n](ev, l)
+        })
+        .map(Value::List)
+    })
 }
 
 /// True if the expression reads a variable, a field or a local: code can read it in place as
