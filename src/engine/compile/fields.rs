@@ -15,6 +15,66 @@
 use crate::engine::{State, Table};
 use crate::ir::{BinOp, Builtin, Expr, ExprKind as K, KindId, Slot, UnOp, Value};
 
+/// Runs `$body` with `$decide`, a closure that decides the element in one row of the table as
+/// [`FieldFilter::decide`] does: for a filter of one of the commonest tests alone, a closure of
+/// that test, so that a loop over a list has no dispatch on the kind of test in it (and the
+/// loop is written once for each).
+macro_rules! with_decide {
+    ($ff:expr, $l:expr, $table:expr, $seats:expr, |$decide:ident| $body:expr) => {{
+        let (ff, l, table, seats): (&FieldFilter, &[Value], &Table, &Table) =
+            ($ff, $l, $table, $seats);
+        match ff.single() {
+            Some((FieldTest::Truth(f), work, flip)) => {
+                let $decide = |i: usize| match table.get(i, *f) {
+                    Value::Bool(b) => Some((*b != flip, work)),
+                    _ => None,
+                };
+                $body
+            }
+            // Equality is symmetric: a local compared with a field either way round.
+            Some((
+                FieldTest::FieldLocal {
+                    field,
+                    local,
+                    equal,
+                }
+                | FieldTest::LocalField {
+                    field,
+                    local,
+                    equal,
+                },
+                work,
+                flip,
+            )) => {
+                let $decide = |i: usize| {
+                    Some((
+                        ((*table.get(i, *field) == l[*local]) == *equal) != flip,
+                        work,
+                    ))
+                };
+                $body
+            }
+            Some((
+                FieldTest::FieldConst {
+                    field,
+                    value,
+                    equal,
+                },
+                work,
+                flip,
+            )) => {
+                let $decide =
+                    |i: usize| Some((((*table.get(i, *field) == *value) == *equal) != flip, work));
+                $body
+            }
+            _ => {
+                let $decide = |i: usize| ff.decide(l, table, seats, i);
+                $body
+            }
+        }
+    }};
+}
+
 /// A test of the fields of an instance of one kind, each node with the work the walker spends
 /// on it.
 #[derive(Debug)]
@@ -188,31 +248,70 @@ impl FieldFilter {
         (start, from_end): (usize, bool),
         want: bool,
     ) -> Option<(Option<usize>, u64)> {
-        let (table, seats) = (state.entities.get(self.kind)?, &state.player_vars);
+        let tables = (state.entities.get(self.kind)?, &state.player_vars);
+        self.seek_in(tables, l, items, (start, from_end), want)
+    }
+
+    /// [`FieldFilter::seek`] in the filter's table and the seats' table.
+    fn seek_in(
+        &self,
+        (table, seats): (&Table, &Table),
+        l: &[Value],
+        items: &[Value],
+        (start, from_end): (usize, bool),
+        want: bool,
+    ) -> Option<(Option<usize>, u64)> {
         let n = items.len();
-        let mut work = 0;
-        for k in start..n {
-            let at = if from_end { n - 1 - k } else { k };
-            let (pass, w) = self.decide(l, table, seats, self.index(&items[at])?)?;
-            work += w;
-            if pass == want {
-                return Some((Some(at), work));
+        with_decide!(self, l, table, seats, |decide| {
+            let mut work = 0;
+            for k in start..n {
+                let at = if from_end { n - 1 - k } else { k };
+                let (pass, w) = decide(self.index(&items[at])?)?;
+                work += w;
+                if pass == want {
+                    return Some((Some(at), work));
+                }
             }
-        }
-        Some((None, work))
+            Some((None, work))
+        })
     }
 
     /// Which of `items` (at most 64) pass, as bits, and the work the general path spends
     /// deciding them all; `None` when it must decide.
     pub(crate) fn mask(&self, state: &State, l: &[Value], items: &[Value]) -> Option<(u64, u64)> {
-        let (table, seats) = (state.entities.get(self.kind)?, &state.player_vars);
-        let (mut mask, mut work) = (0u64, 0u64);
-        for (k, item) in items.iter().enumerate().take(64) {
-            let (pass, w) = self.decide(l, table, seats, self.index(item)?)?;
-            mask |= u64::from(pass) << k;
-            work += w;
+        let tables = (state.entities.get(self.kind)?, &state.player_vars);
+        self.mask_in(tables, l, items)
+    }
+
+    /// [`FieldFilter::mask`] in the filter's table and the seats' table.
+    fn mask_in(
+        &self,
+        (table, seats): (&Table, &Table),
+        l: &[Value],
+        items: &[Value],
+    ) -> Option<(u64, u64)> {
+        if items.len() > 64 {
+            return None;
         }
-        (items.len() <= 64).then_some((mask, work))
+        with_decide!(self, l, table, seats, |decide| {
+            let (mut mask, mut work) = (0u64, 0u64);
+            for (k, item) in items.iter().enumerate() {
+                let (pass, w) = decide(self.index(item)?)?;
+                mask |= u64::from(pass) << k;
+                work += w;
+            }
+            Some((mask, work))
+        })
+    }
+
+    /// The test of a filter of one step, the work deciding an element by it spends, and
+    /// whether its answer is turned round (a `not`): see [`with_decide`].
+    #[inline(always)]
+    fn single(&self) -> Option<(&FieldTest, u64, bool)> {
+        match self.steps.as_slice() {
+            [step] => Some((&step.test, 1 + u64::from(step.work), step.then != TRUE)),
+            _ => None,
+        }
     }
 
     /// The row of `item` in the filter's table, if it is an instance of its kind.
@@ -555,6 +654,23 @@ mod tests {
         })
     }
 
+    /// The filter of every `for` in the program, with its variable's slot.
+    fn for_filters(program: &crate::ir::Program) -> Vec<(&Expr, Slot)> {
+        program
+            .blocks
+            .iter()
+            .flat_map(|b| &b.stmts)
+            .filter_map(|s| match &s.kind {
+                StmtKind::For {
+                    slot,
+                    filter: Some(f),
+                    ..
+                } => Some((f, *slot)),
+                _ => None,
+            })
+            .collect()
+    }
+
     #[test]
     fn the_branch_program_decides_and_spends_as_the_tree_is_walked() {
         let src = r#"game "T" { players 2 }
@@ -575,19 +691,7 @@ flow {
         let program = check_source("t.rules", src)
             .program
             .expect("the rules check");
-        let filters: Vec<(&Expr, Slot)> = program
-            .blocks
-            .iter()
-            .flat_map(|b| &b.stmts)
-            .filter_map(|s| match &s.kind {
-                StmtKind::For {
-                    slot,
-                    filter: Some(f),
-                    ..
-                } => Some((f, *slot)),
-                _ => None,
-            })
-            .collect();
+        let filters = for_filters(&program);
         assert_eq!(filters.len(), 6);
         // `k` holds 1 and `s` the first seat, whose `lucky` is 0 or 2.
         let lets: Vec<Slot> = program
@@ -638,5 +742,83 @@ flow {
             }
         }
         assert_eq!(compared, 6 * 27 * 4 * 2);
+    }
+
+    #[test]
+    fn a_filter_of_one_test_decides_a_list_as_element_after_element() {
+        // Each test a loop of its own, with and without `not`, and a list with an element whose
+        // truth is `none` (the general path must decide it, and fails).
+        let src = r#"game "T" { players 2 }
+kind cube[3] { a: bool = false  w: int = 0 }
+var n: int = 0
+flow {
+  let k = 1
+  for x in cube where x.a { n += 1 }
+  for x in cube where not x.a { n += 1 }
+  for x in cube where x.w == k { n += 1 }
+  for x in cube where k != x.w { n += 1 }
+  for x in cube where x.w == 2 { n += 1 }
+  for x in cube where not (x.w > k) { n += 1 }
+}
+"#;
+        let program = check_source("t.rules", src)
+            .program
+            .expect("the rules check");
+        let filters: Vec<FieldFilter> = for_filters(&program)
+            .into_iter()
+            .map(|(f, slot)| FieldFilter::new(f, slot).expect("a field filter"))
+            .collect();
+        assert!(filters.iter().all(|f| f.single().is_some()));
+        let l = vec![Value::Int(1); 4];
+        let seats = Table::new(2, 0);
+        let mut lists = 0;
+        for (a, w) in [
+            [Value::Bool(true), Value::Bool(false), Value::Bool(true)],
+            [Value::Bool(false), Value::None, Value::Bool(true)],
+        ]
+        .iter()
+        .zip([[1, 2, 0], [2, 1, 1]])
+        {
+            let mut table = Table::new(3, 2);
+            for i in 0..3 {
+                *table.get_mut(i, 0) = a[i].clone();
+                *table.get_mut(i, 1) = Value::Int(w[i]);
+            }
+            let items: Vec<Value> = [2, 0, 1, 1]
+                .iter()
+                .map(|i| Value::Entity(KindId(0), *i))
+                .collect();
+            for f in &filters {
+                let one = |k: usize| f.decide(&l, &table, &seats, f.index(&items[k])?);
+                let expected = (0..items.len()).try_fold((0u64, 0u64), |(mask, work), k| {
+                    let (pass, w) = one(k)?;
+                    Some((mask | u64::from(pass) << k, work + w))
+                });
+                assert_eq!(f.mask_in((&table, &seats), &l, &items), expected);
+                for (start, from_end, want) in
+                    [(0, false, true), (1, true, false), (2, false, false)]
+                {
+                    let mut expected = Some((None, 0));
+                    let mut work = 0;
+                    for k in start..items.len() {
+                        let at = if from_end { items.len() - 1 - k } else { k };
+                        let Some((pass, w)) = one(at) else {
+                            expected = None;
+                            break;
+                        };
+                        work += w;
+                        expected = Some((None, work));
+                        if pass == want {
+                            expected = Some((Some(at), work));
+                            break;
+                        }
+                    }
+                    let got = f.seek_in((&table, &seats), &l, &items, (start, from_end), want);
+                    assert_eq!(got, expected, "{:?}", f.steps);
+                }
+                lists += 1;
+            }
+        }
+        assert_eq!(lists, 12);
     }
 }
