@@ -67,10 +67,27 @@ macro_rules! with_decide {
                     |i: usize| Some((((*table.get(i, *field) == *value) == *equal) != flip, work));
                 $body
             }
-            _ => {
-                let $decide = |i: usize| ff.decide(l, table, seats, i);
-                $body
-            }
+            // A filter that starts with a truth field (`a.in_play and ...`): that first test
+            // read in place, the rest (if that does not decide) by the branch program.
+            _ => match ff.first_truth() {
+                Some((f, then, otherwise, work)) => {
+                    let $decide = |i: usize| match table.get(i, f) {
+                        Value::Bool(b) => ff.decide_from(
+                            l,
+                            (table, seats),
+                            i,
+                            if *b { then } else { otherwise },
+                            work,
+                        ),
+                        _ => None,
+                    };
+                    $body
+                }
+                None => {
+                    let $decide = |i: usize| ff.decide(l, table, seats, i);
+                    $body
+                }
+            },
         }
     }};
 }
@@ -331,8 +348,37 @@ impl FieldFilter {
             let to = step.next(l, table, seats, i)?;
             return Some((to == TRUE, 1 + u64::from(step.work)));
         }
-        let mut work = 1;
-        let mut at = 0;
+        self.run_from(l, (table, seats), i, 0, 1)
+    }
+
+    /// [`Self::decide`] of instance `i` from the place `at` in the branch program (a step, or
+    /// [`TRUE`] or [`FALSE`]), `work` spent on the way there.
+    #[inline(always)]
+    fn decide_from(
+        &self,
+        l: &[Value],
+        (table, seats): (&Table, &Table),
+        i: usize,
+        at: u8,
+        work: u64,
+    ) -> Option<(bool, u64)> {
+        match at {
+            TRUE => Some((true, work)),
+            FALSE => Some((false, work)),
+            step => self.run_from(l, (table, seats), i, usize::from(step), work),
+        }
+    }
+
+    /// [`Self::decide_from`] a step.
+    #[inline(always)]
+    fn run_from(
+        &self,
+        l: &[Value],
+        (table, seats): (&Table, &Table),
+        i: usize,
+        mut at: usize,
+        mut work: u64,
+    ) -> Option<(bool, u64)> {
         loop {
             let step = self.steps.get(at)?;
             work += u64::from(step.work);
@@ -341,6 +387,21 @@ impl FieldFilter {
                 FALSE => return Some((false, work)),
                 next => at = usize::from(next),
             }
+        }
+    }
+
+    /// For a filter of several steps whose first tests a truth field: the field, where each
+    /// answer goes, and the work spent deciding an element by it (the element's unit included).
+    #[inline(always)]
+    fn first_truth(&self) -> Option<(usize, u8, u8, u64)> {
+        match self.steps.as_slice() {
+            [first, _, ..] => match first.test {
+                FieldTest::Truth(f) => {
+                    Some((f, first.then, first.otherwise, 1 + u64::from(first.work)))
+                }
+                _ => None,
+            },
+            _ => None,
         }
     }
 }
@@ -745,9 +806,10 @@ flow {
     }
 
     #[test]
-    fn a_filter_of_one_test_decides_a_list_as_element_after_element() {
-        // Each test a loop of its own, with and without `not`, and a list with an element whose
-        // truth is `none` (the general path must decide it, and fails).
+    fn a_filter_of_one_test_or_led_by_a_truth_decides_a_list_as_element_after_element() {
+        // Each test a loop of its own, with and without `not`; filters that start with a truth
+        // field, either way; and a list with an element whose truth is `none` (the general path
+        // must decide it, and fails).
         let src = r#"game "T" { players 2 }
 kind cube[3] { a: bool = false  w: int = 0 }
 var n: int = 0
@@ -759,6 +821,9 @@ flow {
   for x in cube where k != x.w { n += 1 }
   for x in cube where x.w == 2 { n += 1 }
   for x in cube where not (x.w > k) { n += 1 }
+  for x in cube where x.a and x.w == k { n += 1 }
+  for x in cube where not x.a and (x.w == k or x.w == 2) { n += 1 }
+  for x in cube where x.a or x.w > k { n += 1 }
 }
 "#;
         let program = check_source("t.rules", src)
@@ -768,7 +833,11 @@ flow {
             .into_iter()
             .map(|(f, slot)| FieldFilter::new(f, slot).expect("a field filter"))
             .collect();
-        assert!(filters.iter().all(|f| f.single().is_some()));
+        let led = filters.iter().filter(|f| f.first_truth().is_some()).count();
+        assert_eq!(led, 3);
+        assert!(filters
+            .iter()
+            .all(|f| f.single().is_some() || f.first_truth().is_some()));
         let l = vec![Value::Int(1); 4];
         let seats = Table::new(2, 0);
         let mut lists = 0;
@@ -819,6 +888,6 @@ flow {
                 lists += 1;
             }
         }
-        assert_eq!(lists, 12);
+        assert_eq!(lists, 18);
     }
 }
