@@ -260,6 +260,11 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
             "if max([c.weight for c in cube where c.weight > 9]) > 1 { }",
         ),
         ("call-depth", "let x = deep(1)"),
+        // The sum of a local's list, read where it lies, with a `none` among its numbers.
+        (
+            "no-value",
+            "let xs = [1, first([c.weight for c in cube where c.weight > 9])]\n  let x = sum(xs)",
+        ),
         // A key of `top` or `bottom` that fails, read only for the elements still tied.
         (
             "no-value",

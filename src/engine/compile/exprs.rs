@@ -485,7 +485,7 @@ fn condition(e: &Expr) -> BoolNode {
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
                 let x = x(ev, l)?;
-                let found = xs.items(ev, l)?.contains(&x);
+                let found = xs.read(ev, l)?.contains(&x);
                 Ok(found == want)
             })
         }
@@ -1034,6 +1034,20 @@ impl Source {
         }
     }
 
+    /// The elements, read where they lie when the list is a local's: no handle to it taken and
+    /// let go (two atomic changes of its count), as [`Source::items`] takes one. The slots stay
+    /// borrowed meanwhile: for a reading that evaluates nothing.
+    #[inline]
+    fn read<'a: 'l, 'l>(&self, ev: &mut Eval<'a>, l: &'l mut [Value]) -> R<Items<'l>> {
+        match self {
+            Source::Local(s, span) => match &l[*s] {
+                Value::List(xs) => Ok(Items::Lies(xs)),
+                v => Err(ev.wrong(v, "a list", *span)),
+            },
+            _ => self.items(ev, l),
+        }
+    }
+
     #[inline]
     fn items<'a>(&self, ev: &mut Eval<'a>, l: &mut [Value]) -> R<Items<'a>> {
         let state = ev.state;
@@ -1467,7 +1481,7 @@ impl Fold {
         if let Some(each) = &self.each {
             each.run(ev, l, add)?;
         } else if let Some(whole) = &self.whole {
-            let items = whole.items(ev, l)?;
+            let items = whole.read(ev, l)?;
             if !sum {
                 // The count of a whole list is its length: no element is looked at.
                 return Ok((items.len() as i64, 0));
