@@ -118,7 +118,8 @@ pub(super) fn take_call_frame(len: usize) -> Vec<Value> {
 
 /// A list read for a query: borrowed where it lies in the state, or held.
 pub(super) enum Items<'a> {
-    /// A variable's or field's list, or a list of every instance, seat or enum value.
+    /// A variable's or field's list, a list of every instance, seat or enum value, or a
+    /// local's list read where it lies (by code that evaluates nothing while it reads).
     Lies(&'a [Value]),
     /// A list computed or read from a local.
     Held(List),

@@ -232,13 +232,7 @@ fn value(e: &Expr) -> Node {
             let q = Each::new(*slot, source, filter.as_deref(), map.as_deref());
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
-                let mut out = List::new();
-                let elements = out.make_mut();
-                q.run(ev, l, |v| {
-                    elements.push(v.clone());
-                    Ok(())
-                })?;
-                Ok(Value::List(out))
+                q.collect(ev, l).map(Value::List)
             })
         }
         K::Query {
@@ -270,12 +264,7 @@ fn ranked(top: bool, slot: ir::Slot, source: &Expr, filter: Option<&Expr>, keys:
     let slot = slot as usize;
     Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
         ev.spend(1);
-        let mut passed = List::new();
-        let elements = passed.make_mut();
-        each.run(ev, l, |item| {
-            elements.push(item.clone());
-            Ok(())
-        })?;
+        let passed = each.collect(ev, l)?;
         crate::engine::eval::ranked(&passed, keys.len(), top, |n, item| {
             l[slot] = item.clone();
             keys[n](ev, l)
@@ -1298,6 +1287,18 @@ impl Each {
             };
         }
         Ok(Value::None)
+    }
+
+    /// The elements that pass, mapped, as a new list.
+    #[inline]
+    fn collect(&self, ev: &mut Eval<'_>, l: &mut [Value]) -> R<List> {
+        let mut out = List::new();
+        let elements = out.make_mut();
+        self.run(ev, l, |v| {
+            elements.push(v.clone());
+            Ok(())
+        })?;
+        Ok(out)
     }
 
     #[inline]
