@@ -21,9 +21,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 /// (a power of two): small enough to stay in the first cache levels.
 const SLOTS: usize = 512;
 
-/// Entries for defs that give a list (a power of two). An entry keeps a copy of the list's
-/// elements in a buffer of its own, never the list itself: a kept list would hold a buffer out
-/// of the per-thread pool (and share a variable's list, which its next write would copy).
+/// Entries for defs that give a list (a power of two). An entry keeps a list the call built
+/// (no other handle to it) as a handle, so that a hit is a count taken on it and no copy (a
+/// write through either handle copies it first); it keeps a list that something else holds
+/// too (a variable's, given back as it is) as a copy of its elements in a buffer of its own,
+/// so that the variable's next write need not copy it.
 const LIST_SLOTS: usize = 16;
 
 /// Elements each list entry has room for from the start, so that steady-state play rarely
@@ -174,7 +176,8 @@ struct Entry {
     /// The work the call spent.
     work: u64,
     args: [(u64, u64); ARGS],
-    /// The value, or `None` when the value is the list in `items`.
+    /// The value: a list the call built, or anything else but a list; `None` when the value
+    /// is the list in `items`.
     value: Value,
     /// A list value's elements.
     items: Vec<Value>,
@@ -244,12 +247,13 @@ pub(super) fn recall(key: &Key) -> Option<(Value, u64, u32)> {
             let t = t.borrow();
             let e = &t.as_ref()?[key.slot];
             (e.epoch == key.epoch && e.def == key.def && e.args == key.args).then(|| {
-                let value = if key.slot >= SLOTS {
-                    let mut xs = List::new();
-                    xs.make_mut().extend_from_slice(&e.items);
-                    Value::List(xs)
-                } else {
-                    e.value.clone()
+                let value = match &e.value {
+                    Value::None if key.slot >= SLOTS => {
+                        let mut xs = List::new();
+                        xs.make_mut().extend_from_slice(&e.items);
+                        Value::List(xs)
+                    }
+                    v => v.clone(),
                 };
                 (value, e.work, e.depth)
             })
@@ -267,11 +271,21 @@ pub(super) fn remember(key: &Key, value: &Value, work: u64, depth: u32) {
             for e in &mut entries[SLOTS..] {
                 e.items.reserve(LIST_ROOM);
             }
+            // The list entries will hold as many lists' buffers out of the per-thread pool:
+            // the pool is given as many more now, so that steady-state play still finds one
+            // there whenever it builds a list (no allocation per decision).
+            let spare: Vec<List> = (0..LIST_SLOTS).map(|_| List::new()).collect();
+            drop(spare);
             entries.into_boxed_slice()
         });
         let e = &mut t[key.slot];
         match (key.slot >= SLOTS, value) {
+            (true, Value::List(xs)) if !xs.is_shared() => {
+                e.items.clear();
+                e.value = value.clone();
+            }
             (true, Value::List(xs)) => {
+                e.value = Value::None;
                 e.items.clear();
                 e.items.extend_from_slice(xs);
             }
@@ -289,7 +303,46 @@ pub(super) fn remember(key: &Key, value: &Value, work: u64, depth: u32) {
 
 #[cfg(test)]
 mod tests {
-    use super::{Epoch, Written};
+    use super::{key, recall, remember, Epoch, Written};
+    use crate::ir::{DefId, List, Value};
+
+    fn list(xs: &[i64]) -> List {
+        xs.iter().map(|&n| Value::Int(n)).collect()
+    }
+
+    #[test]
+    fn a_remembered_list_stays_as_it_was_given_whatever_its_holders_do() {
+        let epoch = Epoch::fresh();
+        let args = [Value::Player(1)];
+        // A list the call built: kept as a handle, so a hit shares it...
+        let built = key(epoch, DefId(7), true, &args).expect("a key");
+        remember(&built, &Value::List(list(&[1, 2, 3])), 5, 0);
+        let Some((Value::List(mut first), 5, 0)) = recall(&built) else {
+            panic!("a hit, with the work the call spent")
+        };
+        assert!(first.is_shared(), "a hit takes a count on the kept list");
+        // ...and a write through the hit's handle copies it first.
+        first.push(Value::Int(4));
+        let Some((Value::List(again), ..)) = recall(&built) else {
+            panic!("still a hit")
+        };
+        assert_eq!(again, list(&[1, 2, 3]));
+        // A list something else holds too (a variable's): kept as a copy of its elements, so
+        // that the holder's write neither copies it nor changes what was remembered.
+        let mut variable = list(&[8, 9]);
+        let given = variable.clone();
+        let shared = key(epoch, DefId(8), true, &args).expect("a key");
+        remember(&shared, &Value::List(given), 1, 0);
+        variable.push(Value::Int(10));
+        let Some((Value::List(kept), ..)) = recall(&shared) else {
+            panic!("a hit")
+        };
+        assert_eq!(kept, list(&[8, 9]));
+        assert!(!kept.is_shared(), "a copy of the elements, the hit's own");
+        // Another epoch finds nothing.
+        let later = key(Epoch::after(epoch), DefId(7), true, &args).expect("a key");
+        assert!(recall(&later).is_none());
+    }
 
     #[test]
     fn an_epoch_after_another_is_later_even_from_a_later_threads_range() {

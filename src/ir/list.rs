@@ -12,9 +12,11 @@ use std::sync::Arc;
 
 /// Buffers kept for reuse per thread: enough for the temporaries of any decision.
 const POOL_SIZE: usize = 1024;
-/// Room of a new buffer: most lists in play (a hand, the seats, a few dice) fit without growing,
-/// so a buffer handed from one list to the next rarely has to grow in the middle of play.
-const FRESH_CAPACITY: usize = 16;
+/// Room of a new buffer: most lists in play (a hand, the seats, a few dice, a choice of a number
+/// up to a few dozen) fit without growing, so a buffer handed from one list to the next rarely
+/// has to grow in the middle of play. (Which buffer a list gets is whichever was given back
+/// last, not one large enough: a list longer than this grows whenever it meets a fresh one.)
+const FRESH_CAPACITY: usize = 32;
 /// Buffers larger than this are given back to the allocator rather than kept.
 const POOL_MAX_CAPACITY: usize = 4096;
 
@@ -54,6 +56,13 @@ impl List {
             *self = fresh;
         }
         self.vec_mut()
+    }
+
+    /// True if another handle shares the elements (a write through either would copy them).
+    pub fn is_shared(&self) -> bool {
+        self.0
+            .as_ref()
+            .is_some_and(|arc| Arc::strong_count(arc) != 1)
     }
 
     /// The list as a value.
