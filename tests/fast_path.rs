@@ -5,7 +5,7 @@
 mod common;
 
 use common::{all_rules, load_rel, rel};
-use meeple::engine::{Game, Viewer};
+use meeple::engine::{Game, Limits, Mode, Viewer};
 use meeple::sim::{random_game, random_playout};
 use std::sync::Arc;
 
@@ -180,4 +180,111 @@ fn option_keys_tell_the_options_of_a_decision_apart() {
         }
     }
     assert!(decisions > 1000, "only {decisions} decisions checked");
+}
+
+/// A game and how it ended: `Debug` of its error, if any.
+type Ended = (Game, Result<(), String>);
+
+/// Plays `path` two ways with the same picks, the same limits and the same seed: one decision
+/// at a time with `play`, and all at once with `play_out`, which takes most decisions where
+/// they arise in the rules. `refuse_at` makes the picker answer out of range at that pick.
+/// Returns both games and how each ended (`Debug` of the error, if any).
+fn both_ways(path: &str, limits: Limits, refuse_at: Option<usize>) -> (Ended, Ended) {
+    let program = Arc::new(load_rel(path, &[]).program.expect("checks"));
+    let picker = || {
+        let mut cycle = cycling();
+        let mut picks = 0;
+        move |seat: u8, count: usize| {
+            picks += 1;
+            if Some(picks) == refuse_at {
+                count
+            } else {
+                cycle(seat, count)
+            }
+        }
+    };
+    let start = || {
+        Game::with_mode(
+            program.clone(),
+            program.min_players,
+            5,
+            limits,
+            Mode::playout(),
+        )
+        .expect("starts")
+    };
+    let mut one_by_one = start();
+    let mut pick = picker();
+    let mut ended = Ok(());
+    while let Some(seat) = one_by_one.to_decide() {
+        let index = pick(seat, one_by_one.option_count(seat));
+        if let Err(e) = one_by_one.play(seat, index) {
+            ended = Err(format!("{e:?}"));
+            break;
+        }
+    }
+    let mut played_out = start();
+    let out = played_out
+        .play_out(usize::MAX, picker())
+        .map_err(|e| format!("{e:?}"));
+    ((one_by_one, ended), (played_out, out))
+}
+
+/// A playout takes an `ask`, a `choose` and a `turn` where they arise, without pausing: it
+/// still fails where a game played decision by decision fails, with the same error in the
+/// same decision, at the same limit of decisions, on the same budget of work between two
+/// decisions.
+#[test]
+fn playing_out_fails_where_playing_one_by_one_fails() {
+    let tight = |f: fn(&mut Limits)| {
+        let mut limits = Limits::default();
+        f(&mut limits);
+        limits
+    };
+    let cases = [
+        Limits::default(),
+        tight(|l| l.decisions = 6),
+        tight(|l| l.decisions = 13),
+        // Each stretch of rules between two decisions spends under this, two of them more.
+        tight(|l| l.steps_per_decision = 120),
+        tight(|l| l.decisions = 1),
+    ];
+    let mut failed = 0;
+    for path in [
+        "tests/fixtures/run/asks_and_turns.rules",
+        "tests/fixtures/run/late_failure.rules",
+    ] {
+        for limits in &cases {
+            let ((one, one_ended), (out, out_ended)) = both_ways(path, *limits, None);
+            let at = format!("{path}, {limits:?}");
+            assert_eq!(out_ended, one_ended, "{at}");
+            assert_eq!(out.decisions(), one.decisions(), "{at}");
+            assert_eq!(out.state(), one.state(), "{at}");
+            failed += usize::from(out_ended.is_err());
+        }
+    }
+    assert_eq!(failed, 10, "every case fails, each in its own way");
+}
+
+/// A pick out of range at a decision taken where it arises leaves that decision pending and
+/// the game as it stood, as it does between decisions.
+#[test]
+fn playing_out_refuses_a_pick_out_of_range_wherever_the_decision_arises() {
+    for refuse_at in 1..=12 {
+        let path = "tests/fixtures/run/asks_and_turns.rules";
+        let ((one, one_ended), (out, out_ended)) =
+            both_ways(path, Limits::default(), Some(refuse_at));
+        let at = format!("refused at pick {refuse_at}");
+        assert!(
+            out_ended.as_ref().is_err_and(|e| e.starts_with("Illegal")),
+            "{at}: {out_ended:?}"
+        );
+        assert_eq!(out_ended, one_ended, "{at}");
+        assert_eq!(out.decisions(), refuse_at - 1, "{at}");
+        assert_eq!(out.state(), one.state(), "{at}");
+        let seat = one.to_decide().expect("still to decide");
+        assert_eq!(out.to_decide(), Some(seat), "{at}");
+        assert_eq!(out.option_count(seat), one.option_count(seat), "{at}");
+        assert_eq!(out.option_key(seat, 0), one.option_key(seat, 0), "{at}");
+    }
 }

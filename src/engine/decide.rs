@@ -5,30 +5,69 @@ use super::eval::Eval;
 use super::exec::{err, SecretLoop, R};
 use super::moves::{ask_labels, move_label, option_label, public_move_label};
 use super::spare;
-use super::{At, Audience, Game, LogEntry, Outcome, Pending};
+use super::{At, Audience, Game, LogEntry, Outcome, Pending, Turn};
 use crate::ir::{self, StmtKind as S, Value};
 
 impl Game {
     /// Takes option `index` of `player`'s pending decision.
     pub(super) fn decide(&mut self, player: u8, index: usize) -> R<()> {
+        let held = self.hold();
+        let result = self.decide_in(&held.0, player, index);
+        self.give_back(held);
+        result
+    }
+
+    /// [`Game::decide`] with the program already held.
+    pub(super) fn decide_in(&mut self, program: &ir::Program, player: u8, index: usize) -> R<()> {
         // One pick of a choice of several that leaves it open is no decision yet.
         if self.pick_step(player, index) {
             return Ok(());
         }
+        self.count_decision()?;
+        self.take(program, player, index)
+    }
+
+    /// Starts move `index` of `turn` for `player`: its action's body, with `me` and the
+    /// move's arguments in its first slots.
+    pub(super) fn start_move(
+        &mut self,
+        program: &ir::Program,
+        player: u8,
+        turn: Turn,
+        index: usize,
+    ) {
+        let (a, args) = turn.get(program, index);
+        let def = &program.actions[a.index()];
+        let body = self.state.domains.code.flat.action(a);
+        self.push_frame(body, 1 + args.len(), def.body);
+        let locals = self.locals();
+        locals[0] = Value::Player(player);
+        for (slot, v) in locals[1..].iter_mut().zip(args) {
+            *slot = v.clone();
+        }
+        self.recycle(turn);
+    }
+
+    /// Counts one more decision taken, unless the game has taken as many as its limit allows.
+    #[inline]
+    pub(super) fn count_decision(&mut self) -> R<()> {
         if self.decisions >= self.limits.decisions {
-            let span = self.program.procs[self.program.flow.index()].span;
-            return Err(err(
-                "decision-limit",
-                format!("the game passed {} decisions", self.limits.decisions),
-                span,
-                "make sure the flow ends, for example after a number of rounds; `--max-decisions` sets the limit",
-            ));
+            return Err(self.past_decision_limit());
         }
         self.decisions += 1;
-        let held = self.hold();
-        let result = self.take(&held.0, player, index);
-        self.give_back(held);
-        result
+        Ok(())
+    }
+
+    /// The error of a game that passed its decision limit.
+    #[cold]
+    fn past_decision_limit(&self) -> Box<super::RuntimeError> {
+        let span = self.program.procs[self.program.flow.index()].span;
+        err(
+            "decision-limit",
+            format!("the game passed {} decisions", self.limits.decisions),
+            span,
+            "make sure the flow ends, for example after a number of rounds; `--max-decisions` sets the limit",
+        )
     }
 
     /// Takes option `index` of `player`'s pending decision: the decision counted.
@@ -50,14 +89,7 @@ impl Game {
                         self.announce(Audience::All, format!("{name}: {label}"));
                     }
                 }
-                let body = self.state.domains.code.flat.action(a);
-                self.push_frame(body, 1 + args.len(), def.body);
-                let locals = self.locals();
-                locals[0] = Value::Player(player);
-                for (slot, v) in locals[1..].iter_mut().zip(args) {
-                    *slot = v.clone();
-                }
-                self.recycle(t);
+                self.start_move(program, player, t, index);
             }
             Pending::Choose {
                 options,

@@ -98,6 +98,25 @@ impl Clone for BlocksRun {
     }
 }
 
+/// What takes the decisions of a playout where they arise ([`Game::run_picking`]): the pick
+/// of an option among a seat's options, the count of decisions at which to stop, and the pick
+/// it refused (out of range), left pending.
+pub(crate) struct Picker<'p> {
+    pub(crate) pick: &'p mut dyn FnMut(u8, usize) -> usize,
+    pub(crate) stop: usize,
+    pub(crate) refused: Option<(u8, usize)>,
+}
+
+/// What became of a decision a [`Picker`] was offered where it arose.
+enum Picked {
+    /// Taken: the machine steps on.
+    Taken,
+    /// Left pending: the machine stops.
+    Left,
+    /// Not offered: it is to be asked as usual.
+    NotYet,
+}
+
 /// The program and its code, held by the machine between runs so that a run borrows them
 /// without counting a reference (an atomic write) at every decision. A copy of a game starts
 /// without them: it takes its own at its first run.
@@ -382,7 +401,19 @@ impl Game {
     /// work.
     pub(super) fn run(&mut self) -> R<()> {
         self.state.work.arm();
-        let result = self.run_armed();
+        let result = self.run_armed(None);
+        self.state.work.disarm();
+        result
+    }
+
+    /// Runs statements as [`Game::run`] does, but takes each decision that arises with
+    /// `picker` where it arises, as [`Game::play_out`] would between runs, each on a budget of
+    /// its own: the machine neither stops nor starts again for it. Stops where `play_out`
+    /// would: at the decision limit the picker allows, at a pick out of range (left pending,
+    /// noted in the picker), or at the game's end.
+    pub(super) fn run_picking(&mut self, picker: &mut Picker<'_>) -> R<()> {
+        self.state.work.arm();
+        let result = self.run_armed(Some(picker));
         self.state.work.disarm();
         result
     }
@@ -486,16 +517,138 @@ impl Game {
         self.held.0 = Some(held);
     }
 
-    fn run_armed(&mut self) -> R<()> {
+    fn run_armed(&mut self, picker: Option<&mut Picker<'_>>) -> R<()> {
         let held = self.hold();
-        let result = self.steps(&held.0, &held.1.flat);
+        let result = self.steps(&held.0, &held.1.flat, picker);
         self.give_back(held);
         result
     }
 
-    /// Steps through instructions until a decision is pending or the game is over.
-    fn steps(&mut self, program: &ir::Program, flat: &super::compile::flat::Flat) -> R<()> {
-        if self.pending.is_some() || self.outcome.is_some() {
+    /// Takes the pending decisions with `picker`, as [`Game::play_out`] takes them between
+    /// runs; true if the machine may step on (no decision pending, a fresh budget), false if
+    /// it must stop (no picker, the picker's limit, a pick out of range, the game over).
+    #[inline]
+    fn picked(&mut self, program: &ir::Program, picker: &mut Option<&mut Picker<'_>>) -> R<bool> {
+        let Some(picker) = picker.as_deref_mut().filter(|p| p.refused.is_none()) else {
+            return Ok(false);
+        };
+        while let Some(seat) = self.to_decide() {
+            if self.decisions >= picker.stop {
+                return Ok(false);
+            }
+            let count = self.option_count(seat);
+            let index = (picker.pick)(seat, count);
+            if index >= count {
+                picker.refused = Some((seat, index));
+                return Ok(false);
+            }
+            // An error in taking it belongs to the decision being taken.
+            let number = self.decisions + 1;
+            self.decide_in(program, seat, index)
+                .map_err(|e| e.in_decision(number))?;
+        }
+        // The next run's budget, as `play_out` would start it.
+        self.state.work.arm();
+        Ok(self.outcome.is_none())
+    }
+
+    /// Answers the `ask` `stmt` at `here` with `picker` as [`Game::picked`] would take it once
+    /// asked, the answer in its slot and a fresh budget. Leaves it to be asked as usual when
+    /// the picker's limit is reached, and asks it, the pick refused, when the pick is out of
+    /// range.
+    #[inline(never)]
+    fn ask_picked(
+        &mut self,
+        picker: &mut Picker<'_>,
+        stmt: &ir::Stmt,
+        here: super::At,
+    ) -> R<Picked> {
+        let S::Ask {
+            slot,
+            player,
+            prompt,
+            ..
+        } = &stmt.kind
+        else {
+            return Ok(Picked::NotYet);
+        };
+        if self.decisions >= picker.stop {
+            return Ok(Picked::NotYet);
+        }
+        let seat = self.eval_with(|ev, l| ev.player(player, l))?;
+        let index = (picker.pick)(seat, 2);
+        if index >= 2 {
+            let prompt = self.eager_text(prompt)?;
+            self.pending = Some(Pending::Ask {
+                player: seat,
+                prompt,
+                slot: *slot,
+                at: here,
+            });
+            picker.refused = Some((seat, index));
+            return Ok(Picked::Left);
+        }
+        let number = self.decisions + 1;
+        self.count_decision().map_err(|e| e.in_decision(number))?;
+        *self.local_mut(*slot) = Value::Bool(index == 0);
+        self.state.work.arm();
+        Ok(Picked::Taken)
+    }
+
+    /// Takes the `turn` `stmt` at `here` with `picker` as [`Game::picked`] would take it once
+    /// listed: the move's body started, a fresh budget. Leaves it to be listed as usual when
+    /// the picker's limit is reached, and leaves it pending, the pick refused, when the pick is
+    /// out of range.
+    #[inline(never)]
+    fn turn_picked(
+        &mut self,
+        program: &ir::Program,
+        picker: &mut Picker<'_>,
+        stmt: &ir::Stmt,
+        here: super::At,
+    ) -> R<Picked> {
+        let S::Turn { player, actions } = &stmt.kind else {
+            return Ok(Picked::NotYet);
+        };
+        if self.decisions >= picker.stop {
+            return Ok(Picked::NotYet);
+        }
+        let seat = self.eval_with(|ev, l| ev.player(player, l))?;
+        let turn = self.legal_moves(program, seat, actions, here)?;
+        if turn.moves.is_empty() {
+            self.recycle(turn);
+            return Err(super::statements::no_legal_move(
+                self.seat_name(seat),
+                stmt.span,
+            ));
+        }
+        let count = turn.moves.len();
+        let index = (picker.pick)(seat, count);
+        if index >= count {
+            self.pending = Some(Pending::Turn(turn));
+            picker.refused = Some((seat, index));
+            return Ok(Picked::Left);
+        }
+        let number = self.decisions + 1;
+        if let Err(e) = self.count_decision() {
+            self.recycle(turn);
+            return Err(Box::new(e.in_decision(number)));
+        }
+        self.start_move(program, seat, turn, index);
+        self.state.work.arm();
+        Ok(Picked::Taken)
+    }
+
+    /// Steps through instructions until a decision is pending (and `picker` does not take
+    /// it) or the game is over.
+    fn steps(
+        &mut self,
+        program: &ir::Program,
+        flat: &super::compile::flat::Flat,
+        mut picker: Option<&mut Picker<'_>>,
+    ) -> R<()> {
+        if (self.pending.is_some() && !self.picked(program, &mut picker)?) || self.outcome.is_some()
+        {
             return Ok(());
         }
         loop {
@@ -540,11 +693,34 @@ impl Game {
                         self.exec(program, statement(program, here.at()), here.at())?;
                     }
                 }
-                Instr::Decide(here) | Instr::Stmt(here) => {
+                instr @ (Instr::Ask(here) | Instr::Turn(here)) if picker.is_some() => {
+                    let stmt = statement(program, here.at());
+                    self.spend_on(stmt.span)?;
+                    // A decision that the picker takes is taken where it arises: no pending
+                    // decision is made, listed and taken apart again.
+                    let picked = match (picker.as_deref_mut(), instr) {
+                        (Some(p), Instr::Ask(_)) => self.ask_picked(p, stmt, here.at())?,
+                        (Some(p), _) => self.turn_picked(program, p, stmt, here.at())?,
+                        (None, _) => Picked::NotYet,
+                    };
+                    match picked {
+                        Picked::Taken => {}
+                        Picked::Left => return Ok(()),
+                        Picked::NotYet => {
+                            self.exec(program, stmt, here.at())?;
+                            if !self.picked(program, &mut picker)? {
+                                return Ok(());
+                            }
+                        }
+                    }
+                }
+                Instr::Decide(here) | Instr::Ask(here) | Instr::Turn(here) | Instr::Stmt(here) => {
                     let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     self.exec(program, stmt, here.at())?;
-                    if self.pending.is_some() || self.outcome.is_some() {
+                    if self.outcome.is_some()
+                        || (self.pending.is_some() && !self.picked(program, &mut picker)?)
+                    {
                         return Ok(());
                     }
                 }
@@ -745,7 +921,11 @@ impl Game {
                     match self.ask_secretly(stmt, here.at())? {
                         Asked::Nobody => self.jump(exit),
                         Asked::Chosen => {}
-                        Asked::Waiting => return Ok(()),
+                        Asked::Waiting => {
+                            if !self.picked(program, &mut picker)? {
+                                return Ok(());
+                            }
+                        }
                     }
                 }
                 Instr::SecretNext { here, exit } => {

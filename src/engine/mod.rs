@@ -496,8 +496,22 @@ impl Game {
                 return Err(self.refusal(seat, &format!("#{}", index.saturating_add(1))));
             } else {
                 let number = self.decisions + 1;
-                if let Err(e) = self.decide(seat, index).and_then(|()| self.run()) {
+                if let Err(e) = self.decide(seat, index) {
                     return Err(self.failed(e.in_decision(number)));
+                }
+                // The decisions that arise from here are taken where they arise, in the same
+                // order, with the same picks and the same budgets, as this loop would take them.
+                let mut picker = exec::Picker {
+                    pick: &mut pick,
+                    stop,
+                    refused: None,
+                };
+                if let Err(e) = self.run_picking(&mut picker) {
+                    let number = self.decisions;
+                    return Err(self.failed(e.in_decision(number)));
+                }
+                if let Some((seat, index)) = picker.refused {
+                    return Err(self.refusal(seat, &format!("#{}", index.saturating_add(1))));
                 }
             }
         }

@@ -32,12 +32,7 @@ impl Game {
                 let turn = self.legal_moves(program, p, actions, here)?;
                 if turn.moves.is_empty() {
                     self.recycle(turn);
-                    return Err(err(
-                        "no-legal-move",
-                        format!("{} has no legal action", self.seat_name(p)),
-                        stmt.span,
-                        "every turn needs at least one action whose requirements hold; add a fallback such as `action pass { }`",
-                    ));
+                    return Err(no_legal_move(self.seat_name(p), stmt.span));
                 }
                 self.pending = Some(Pending::Turn(turn));
             }
@@ -620,4 +615,14 @@ fn clamp_int(n: i64, bounds: Option<(i64, i64)>) -> i64 {
         Some((lo, hi)) => n.clamp(lo, hi),
         None => n,
     }
+}
+
+/// The error of a turn whose player has no legal move.
+pub(super) fn no_legal_move(name: String, span: Span) -> Box<super::RuntimeError> {
+    err(
+        "no-legal-move",
+        format!("{name} has no legal action"),
+        span,
+        "every turn needs at least one action whose requirements hold; add a fallback such as `action pass { }`",
+    )
 }

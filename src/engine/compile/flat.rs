@@ -50,8 +50,12 @@ pub(crate) enum Instr {
     Store { here: Here, store: u32 },
     /// A call of an effect or phase.
     Call(Here),
-    /// `turn`, `choose` or `ask`: the game waits for a decision.
+    /// `choose`: the game waits for a decision.
     Decide(Here),
+    /// `turn`: the game waits for a decision, unless a playout's picker takes it in place.
+    Turn(Here),
+    /// `ask`: the game waits for a decision, unless a playout's picker answers it in place.
+    Ask(Here),
     /// `log` or `tell`.
     Log(Here),
     /// `if`: its condition false, go on at `skip` (the `else` block, or past the statement).
@@ -517,8 +521,14 @@ impl Compiler<'_> {
             S::Call { .. } => {
                 self.emit(Instr::Call(here));
             }
-            S::Turn { .. } | S::Choose { .. } | S::Ask { .. } => {
+            S::Choose { .. } => {
                 self.emit(Instr::Decide(here));
+            }
+            S::Turn { .. } => {
+                self.emit(Instr::Turn(here));
+            }
+            S::Ask { .. } => {
+                self.emit(Instr::Ask(here));
             }
             S::Log(_) | S::Tell { .. } => {
                 self.emit(Instr::Log(here));
