@@ -579,18 +579,43 @@ impl Game {
         let index = (picker.pick)(seat, 2);
         if index >= 2 {
             let prompt = self.eager_text(prompt)?;
-            self.pending = Some(Pending::Ask {
+            let ask = Pending::Ask {
                 player: seat,
                 prompt,
                 slot: *slot,
                 at: here,
-            });
-            picker.refused = Some((seat, index));
-            return Ok(Picked::Left);
+            };
+            return Ok(self.refuse(picker, ask, seat, index));
         }
+        self.answer(*slot, Value::Bool(index == 0))
+    }
+
+    /// Leaves `pending` to be decided, `seat`'s pick `index` refused.
+    fn refuse(
+        &mut self,
+        picker: &mut Picker<'_>,
+        pending: Pending,
+        seat: u8,
+        index: usize,
+    ) -> Picked {
+        self.pending = Some(pending);
+        picker.refused = Some((seat, index));
+        Picked::Left
+    }
+
+    /// Counts a decision taken in place (an error in counting it belongs to it).
+    #[inline(always)]
+    fn count_in_place(&mut self) -> R<()> {
         let number = self.decisions + 1;
-        self.count_decision().map_err(|e| e.in_decision(number))?;
-        *self.local_mut(*slot) = Value::Bool(index == 0);
+        self.count_decision()
+            .map_err(|e| Box::new(e.in_decision(number)))
+    }
+
+    /// A decision taken in place: counted, `answer` in `slot`, and a fresh budget.
+    #[inline(always)]
+    fn answer(&mut self, slot: ir::Slot, answer: Value) -> R<Picked> {
+        self.count_in_place()?;
+        *self.local_mut(slot) = answer;
         self.state.work.arm();
         Ok(Picked::Taken)
     }
@@ -625,18 +650,73 @@ impl Game {
         let count = turn.moves.len();
         let index = (picker.pick)(seat, count);
         if index >= count {
-            self.pending = Some(Pending::Turn(turn));
-            picker.refused = Some((seat, index));
-            return Ok(Picked::Left);
+            return Ok(self.refuse(picker, Pending::Turn(turn), seat, index));
         }
-        let number = self.decisions + 1;
-        if let Err(e) = self.count_decision() {
+        if let Err(e) = self.count_in_place() {
             self.recycle(turn);
-            return Err(Box::new(e.in_decision(number)));
+            return Err(e);
         }
         self.start_move(program, seat, turn, index);
         self.state.work.arm();
         Ok(Picked::Taken)
+    }
+
+    /// Takes the `choose` (of one element) `stmt` at `here` with `picker` as [`Game::picked`]
+    /// would take it once asked: the choice in its slot, a fresh budget. One option is taken
+    /// without asking, as always (no decision). Leaves it to be asked as usual when the
+    /// picker's limit is reached or the choice is of several elements, and leaves it pending,
+    /// the pick refused, when the pick is out of range.
+    #[inline(never)]
+    fn choose_picked(
+        &mut self,
+        program: &ir::Program,
+        picker: &mut Picker<'_>,
+        stmt: &ir::Stmt,
+        here: super::At,
+    ) -> R<Picked> {
+        let S::Choose {
+            slot,
+            player,
+            prompt,
+            options,
+            secret,
+            count: None,
+        } = &stmt.kind
+        else {
+            return Ok(Picked::NotYet);
+        };
+        if self.decisions >= picker.stop {
+            return Ok(Picked::NotYet);
+        }
+        let seat = self.eval_with(|ev, l| ev.player(player, l))?;
+        let options = self.eval_with(|ev, l| ev.list(options, l))?;
+        let count = options.len();
+        if count == 0 {
+            return Err(super::statements::no_options(
+                self.seat_name(seat),
+                stmt.span,
+            ));
+        }
+        if count == 1 && !program.always_ask {
+            *self.local_mut(*slot) = options[0].clone();
+            return Ok(Picked::Taken);
+        }
+        let index = (picker.pick)(seat, count);
+        if index >= count {
+            let prompt = self.eager_text(prompt)?;
+            let choose = Pending::Choose {
+                player: seat,
+                prompt,
+                options,
+                slot: *slot,
+                secret: *secret,
+                at: here,
+                pick: None,
+            };
+            return Ok(self.refuse(picker, choose, seat, index));
+        }
+        let answer = options[index].clone();
+        self.answer(*slot, answer)
     }
 
     /// Steps through instructions until a decision is pending (and `picker` does not take
@@ -693,14 +773,19 @@ impl Game {
                         self.exec(program, statement(program, here.at()), here.at())?;
                     }
                 }
-                instr @ (Instr::Ask(here) | Instr::Turn(here)) if picker.is_some() => {
+                instr @ (Instr::Ask(here) | Instr::Turn(here) | Instr::Choose(here))
+                    if picker.is_some() =>
+                {
                     let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     // A decision that the picker takes is taken where it arises: no pending
                     // decision is made, listed and taken apart again.
                     let picked = match (picker.as_deref_mut(), instr) {
                         (Some(p), Instr::Ask(_)) => self.ask_picked(p, stmt, here.at())?,
-                        (Some(p), _) => self.turn_picked(program, p, stmt, here.at())?,
+                        (Some(p), Instr::Turn(_)) => {
+                            self.turn_picked(program, p, stmt, here.at())?
+                        }
+                        (Some(p), _) => self.choose_picked(program, p, stmt, here.at())?,
                         (None, _) => Picked::NotYet,
                     };
                     match picked {
@@ -714,7 +799,7 @@ impl Game {
                         }
                     }
                 }
-                Instr::Decide(here) | Instr::Ask(here) | Instr::Turn(here) | Instr::Stmt(here) => {
+                Instr::Choose(here) | Instr::Ask(here) | Instr::Turn(here) | Instr::Stmt(here) => {
                     let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;
                     self.exec(program, stmt, here.at())?;

@@ -59,12 +59,7 @@ impl Game {
                 };
                 let prompt = self.eager_text(prompt)?;
                 if options.is_empty() && pick.is_none() {
-                    return Err(err(
-                        "no-options",
-                        format!("{} must choose from an empty list", self.seat_name(p)),
-                        stmt.span,
-                        "guard the choice with `if count(...) > 0`",
-                    ));
+                    return Err(no_options(self.seat_name(p), stmt.span));
                 }
                 // One option is no choice: it is taken without asking, unless the game says
                 // `always ask`. It is no decision: nothing is recorded, undo passes over it. (A
@@ -615,6 +610,16 @@ fn clamp_int(n: i64, bounds: Option<(i64, i64)>) -> i64 {
         Some((lo, hi)) => n.clamp(lo, hi),
         None => n,
     }
+}
+
+/// The error of a choice from no options.
+pub(super) fn no_options(name: String, span: Span) -> Box<super::RuntimeError> {
+    err(
+        "no-options",
+        format!("{name} must choose from an empty list"),
+        span,
+        "guard the choice with `if count(...) > 0`",
+    )
 }
 
 /// The error of a turn whose player has no legal move.

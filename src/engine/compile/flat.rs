@@ -50,8 +50,8 @@ pub(crate) enum Instr {
     Store { here: Here, store: u32 },
     /// A call of an effect or phase.
     Call(Here),
-    /// `choose`: the game waits for a decision.
-    Decide(Here),
+    /// `choose`: the game waits for a decision, unless a playout's picker takes it in place.
+    Choose(Here),
     /// `turn`: the game waits for a decision, unless a playout's picker takes it in place.
     Turn(Here),
     /// `ask`: the game waits for a decision, unless a playout's picker answers it in place.
@@ -522,7 +522,7 @@ impl Compiler<'_> {
                 self.emit(Instr::Call(here));
             }
             S::Choose { .. } => {
-                self.emit(Instr::Decide(here));
+                self.emit(Instr::Choose(here));
             }
             S::Turn { .. } => {
                 self.emit(Instr::Turn(here));
