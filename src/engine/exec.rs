@@ -1168,11 +1168,27 @@ impl Game {
     }
 
     /// Keeps a consumed turn's vectors for the next turn.
-    pub(super) fn recycle(&mut self, mut turn: Turn) {
-        turn.moves.clear();
-        turn.args.clear();
-        self.kept.moves = turn.moves;
-        self.kept.args = turn.args;
+    pub(super) fn recycle(&mut self, turn: Turn) {
+        let Turn {
+            mut moves,
+            mut args,
+            ..
+        } = turn;
+        moves.clear();
+        spare::clear_values(&mut args);
+        // The kept vectors were taken for this turn, leaving empty ones without a buffer:
+        // nothing to drop when these take their place (dropping even an empty vector of
+        // values is a call, at every turn).
+        if self.kept.moves.capacity() == 0 {
+            std::mem::forget(std::mem::replace(&mut self.kept.moves, moves));
+        } else {
+            self.kept.moves = moves;
+        }
+        if self.kept.args.capacity() == 0 {
+            std::mem::forget(std::mem::replace(&mut self.kept.args, args));
+        } else {
+            self.kept.args = args;
+        }
     }
 
     /// Asks the pending decision again after the state was changed by hand, so that its

@@ -35,7 +35,7 @@ impl Game {
         };
         let mut locals = std::mem::take(&mut self.kept.locals);
         let result = self.collect_moves(program, player, actions, &mut turn, &mut locals);
-        locals.clear();
+        super::spare::clear_values(&mut locals);
         self.kept.locals = locals;
         match result {
             Ok(()) => Ok(turn),
