@@ -575,7 +575,7 @@ impl Game {
         if self.decisions >= picker.stop {
             return Ok(Picked::NotYet);
         }
-        let seat = self.eval_with(|ev, l| ev.player(player, l))?;
+        let seat = self.seat_of(player)?;
         let index = (picker.pick)(seat, 2);
         if index >= 2 {
             let prompt = self.eager_text(prompt)?;
@@ -588,6 +588,16 @@ impl Game {
             return Ok(self.refuse(picker, ask, seat, index));
         }
         self.answer(*slot, Value::Bool(index == 0))
+    }
+
+    /// The seat `player` names: a local read in place, as an evaluator reads it (no work
+    /// spent), without setting one up.
+    #[inline(always)]
+    fn seat_of(&mut self, player: &ir::Expr) -> R<u8> {
+        if let Some(Value::Player(p)) = self.local(player) {
+            return Ok(*p);
+        }
+        self.eval_with(|ev, l| ev.player(player, l))
     }
 
     /// Leaves `pending` to be decided, `seat`'s pick `index` refused.
@@ -638,7 +648,7 @@ impl Game {
         if self.decisions >= picker.stop {
             return Ok(Picked::NotYet);
         }
-        let seat = self.eval_with(|ev, l| ev.player(player, l))?;
+        let seat = self.seat_of(player)?;
         let turn = self.legal_moves(program, seat, actions, here)?;
         if turn.moves.is_empty() {
             self.recycle(turn);
@@ -688,7 +698,7 @@ impl Game {
         if self.decisions >= picker.stop {
             return Ok(Picked::NotYet);
         }
-        let seat = self.eval_with(|ev, l| ev.player(player, l))?;
+        let seat = self.seat_of(player)?;
         let options = self.eval_with(|ev, l| ev.list(options, l))?;
         let count = options.len();
         if count == 0 {
