@@ -553,9 +553,8 @@ impl Game {
     }
 
     /// Answers the `ask` `stmt` at `here` with `picker` as [`Game::picked`] would take it once
-    /// asked, the answer in its slot and a fresh budget. Leaves it to be asked as usual when
-    /// the picker's limit is reached, and asks it, the pick refused, when the pick is out of
-    /// range.
+    /// asked, the answer in its slot and a fresh budget; asks it, the pick refused, when the
+    /// pick is out of range.
     #[inline(never)]
     fn ask_picked(
         &mut self,
@@ -572,9 +571,6 @@ impl Game {
         else {
             return Ok(Picked::NotYet);
         };
-        if self.decisions >= picker.stop {
-            return Ok(Picked::NotYet);
-        }
         let seat = self.seat_of(player)?;
         let index = (picker.pick)(seat, 2);
         if index >= 2 {
@@ -631,9 +627,8 @@ impl Game {
     }
 
     /// Takes the `turn` `stmt` at `here` with `picker` as [`Game::picked`] would take it once
-    /// listed: the move's body started, a fresh budget. Leaves it to be listed as usual when
-    /// the picker's limit is reached, and leaves it pending, the pick refused, when the pick is
-    /// out of range.
+    /// listed: the move's body started, a fresh budget; leaves it pending, the pick refused,
+    /// when the pick is out of range.
     #[inline(never)]
     fn turn_picked(
         &mut self,
@@ -645,9 +640,6 @@ impl Game {
         let S::Turn { player, actions } = &stmt.kind else {
             return Ok(Picked::NotYet);
         };
-        if self.decisions >= picker.stop {
-            return Ok(Picked::NotYet);
-        }
         let seat = self.seat_of(player)?;
         let turn = self.legal_moves(program, seat, actions, here)?;
         if turn.moves.is_empty() {
@@ -673,9 +665,8 @@ impl Game {
 
     /// Takes the `choose` (of one element) `stmt` at `here` with `picker` as [`Game::picked`]
     /// would take it once asked: the choice in its slot, a fresh budget. One option is taken
-    /// without asking, as always (no decision). Leaves it to be asked as usual when the
-    /// picker's limit is reached or the choice is of several elements, and leaves it pending,
-    /// the pick refused, when the pick is out of range.
+    /// without asking, as always (no decision). Leaves a choice of several elements to be
+    /// asked as usual, and leaves it pending, the pick refused, when the pick is out of range.
     #[inline(never)]
     fn choose_picked(
         &mut self,
@@ -695,9 +686,6 @@ impl Game {
         else {
             return Ok(Picked::NotYet);
         };
-        if self.decisions >= picker.stop {
-            return Ok(Picked::NotYet);
-        }
         let seat = self.seat_of(player)?;
         let options = self.eval_with(|ev, l| ev.list(options, l))?;
         let count = options.len();
@@ -783,8 +771,9 @@ impl Game {
                         self.exec(program, statement(program, here.at()), here.at())?;
                     }
                 }
+                // Short of the picker's limit: past it, the decision is asked and left pending.
                 instr @ (Instr::Ask(here) | Instr::Turn(here) | Instr::Choose(here))
-                    if picker.is_some() =>
+                    if picker.as_ref().is_some_and(|p| self.decisions < p.stop) =>
                 {
                     let stmt = statement(program, here.at());
                     self.spend_on(stmt.span)?;

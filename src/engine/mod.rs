@@ -482,38 +482,35 @@ impl Game {
         mut pick: impl FnMut(u8, usize) -> usize,
     ) -> Result<(), MoveError> {
         let stop = self.decisions.saturating_add(limit);
+        if !self.mode.record && !self.mode.invariants {
+            if self.to_decide().is_none() {
+                return Ok(());
+            }
+            // The machine takes every decision where it arises, the pending one first, in the
+            // same order, with the same picks and the same budgets as `play` would.
+            let mut picker = exec::Picker {
+                pick: &mut pick,
+                stop,
+                refused: None,
+            };
+            if let Err(e) = self.run_picking(&mut picker) {
+                let number = self.decisions;
+                return Err(self.failed(e.in_decision(number)));
+            }
+            return match picker.refused {
+                Some((seat, index)) => {
+                    Err(self.refusal(seat, &format!("#{}", index.saturating_add(1))))
+                }
+                None => Ok(()),
+            };
+        }
         // A game that records or checks invariants takes each decision as `play` does.
-        let plain = !self.mode.record && !self.mode.invariants;
         while let Some(seat) = self.to_decide() {
             if self.decisions >= stop {
                 break;
             }
-            let count = self.option_count(seat);
-            let index = pick(seat, count);
-            if !plain {
-                self.play(seat, index)?;
-            } else if index >= count {
-                return Err(self.refusal(seat, &format!("#{}", index.saturating_add(1))));
-            } else {
-                let number = self.decisions + 1;
-                if let Err(e) = self.decide(seat, index) {
-                    return Err(self.failed(e.in_decision(number)));
-                }
-                // The decisions that arise from here are taken where they arise, in the same
-                // order, with the same picks and the same budgets, as this loop would take them.
-                let mut picker = exec::Picker {
-                    pick: &mut pick,
-                    stop,
-                    refused: None,
-                };
-                if let Err(e) = self.run_picking(&mut picker) {
-                    let number = self.decisions;
-                    return Err(self.failed(e.in_decision(number)));
-                }
-                if let Some((seat, index)) = picker.refused {
-                    return Err(self.refusal(seat, &format!("#{}", index.saturating_add(1))));
-                }
-            }
+            let index = pick(seat, self.option_count(seat));
+            self.play(seat, index)?;
         }
         Ok(())
     }
