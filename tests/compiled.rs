@@ -239,6 +239,49 @@ flow {
 }
 
 #[test]
+fn a_list_of_constant_lists_is_made_once_and_each_use_starts_from_it() {
+    // `[[1, 2], [3]]` is made when compiling and shared by every run of the statement: a
+    // write to it (or to a list in it) copies it first, so the next pass starts from the
+    // literal again; and it spends what the walker spends making it (a unit for each list and
+    // each constant), checked by budget in `compiled_code_spends_the_work_the_walker_spends`.
+    let source = r#"
+game "Nested" { players 2 }
+var total: int = 0
+var last_seen: list of list of int = []
+flow {
+  repeat 3 {
+    let grid = [[1, 2], [3]]
+    grid += [[4, 5, 6]]
+    let row = first(grid)
+    row += 9
+    total += count(grid) * 10 + count(first(grid)) + count(row)
+    last_seen = grid
+  }
+  let again = [[1, 2], [3]]
+  total += count(first(again)) * 1000
+}
+"#;
+    let program = check_source("nested.rules", source)
+        .program
+        .expect("checks");
+    let plain = walked(&program);
+    for p in [Arc::new(program), plain] {
+        let game = Game::new(p, 2, 1).expect("runs");
+        let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
+        // Each pass: 3 rows (30), the first still 2 long (2), the copy 3 long (3).
+        assert_eq!(common::global(&game, "total"), Value::Int(3 * 35 + 2000));
+        assert_eq!(
+            common::global(&game, "last_seen"),
+            Value::List(
+                [ints(&[1, 2]), ints(&[3]), ints(&[4, 5, 6])]
+                    .into_iter()
+                    .collect()
+            )
+        );
+    }
+}
+
+#[test]
 fn a_rule_that_fails_fails_alike_compiled_and_walked() {
     let failing = [
         (

@@ -93,6 +93,26 @@ fn visit_roots(program: &Program, f: &mut dyn FnMut(&Expr)) {
     ir::roots::for_each_root(&mut copy, &mut |e| f(e));
 }
 
+/// The value of a list literal whose elements are constants or such lists, made once, and the
+/// work the walker spends making it (a unit for each list and each constant in it).
+fn constant_list(e: &Expr) -> Option<(Value, u64)> {
+    match &e.kind {
+        K::Const(v) => Some((v.clone(), 1)),
+        K::List(items) => {
+            let mut work = 1;
+            let mut list = List::new();
+            let elements = list.make_mut();
+            for x in items {
+                let (v, w) = constant_list(x)?;
+                elements.push(v);
+                work += w;
+            }
+            Some((Value::List(list), work))
+        }
+        _ => None,
+    }
+}
+
 /// Keeps a sub-expression to walk it, for nodes without compiled code of their own.
 fn walked(e: &Expr) -> Node {
     let e = e.clone();
@@ -187,20 +207,12 @@ fn value(e: &Expr) -> Node {
             })
         }
         K::List(items) => {
-            // A list of constants is made once and shared: writing to it copies it first.
-            let constants: Option<List> = items
-                .iter()
-                .map(|x| match &x.kind {
-                    K::Const(v) => Some(v.clone()),
-                    _ => None,
-                })
-                .collect();
-            if let Some(list) = constants {
-                // The work of the list and of each constant in it.
-                let work = 1 + items.len() as u64;
+            // A list of constants (or of such lists: `[[], [small, big]]`) is made once and
+            // shared: writing to it copies it first.
+            if let Some((list, work)) = constant_list(e) {
                 return Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
                     ev.spend(work);
-                    Ok(Value::List(list.clone()))
+                    Ok(list.clone())
                 });
             }
             let items: Vec<Node> = items.iter().map(value).collect();
