@@ -105,6 +105,7 @@ fn main() {
         println!("no rows matched");
         return;
     }
+    println!("{}", support::machine());
     println!(
         "decisions per CPU-second, {REPETITIONS} repetitions a side (games per repetition in brackets)"
     );

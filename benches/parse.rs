@@ -112,6 +112,7 @@ fn main() {
         println!("no rules files matched");
         return;
     }
+    println!("{}", support::machine());
     println!(
         "load (read, parse, variants, check) and parse alone, CPU ms of this thread: \
          {SAMPLES} samples a row after {WARM_UPS} warm-ups; MB/s of the bytes read at the median"

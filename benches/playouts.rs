@@ -159,6 +159,7 @@ fn main() {
         println!("no rules files matched");
         return;
     }
+    println!("{}", support::machine());
     println!(
         "random playouts, per CPU-second of this thread: {REPETITIONS} repetitions a row, \
          each the same games (seeds 1..=games) sized to about {} ms",

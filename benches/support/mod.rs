@@ -25,6 +25,25 @@ pub fn thread_cpu_time() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// The machine the figures belong to: its processor's model and how many threads may run at
+/// once. CPU-time figures of the same binary differ by 2-3x between machines, and the ratio of
+/// two programs by 10-20% (docs/performance.md), so every table says where it was taken.
+pub fn machine() -> String {
+    // Linux names the processor in /proc/cpuinfo; elsewhere the model is not looked for.
+    let model = std::fs::read_to_string("/proc/cpuinfo")
+        .ok()
+        .and_then(|info| {
+            info.lines().find_map(|l| {
+                l.strip_prefix("model name")?
+                    .split_once(':')
+                    .map(|(_, m)| m.trim().to_string())
+            })
+        })
+        .unwrap_or_else(|| "a processor of unknown model".to_string());
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    format!("machine: {model}, {threads} hardware threads")
+}
+
 /// The value of `f` and the CPU time of this thread it took.
 pub fn cpu_time<T>(f: impl FnOnce() -> T) -> (T, Duration) {
     let start = thread_cpu_time();
