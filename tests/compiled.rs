@@ -95,6 +95,18 @@ flow {
 }
 "#;
 
+/// A game of two players started from `source`, compiled and walked.
+fn started_both_ways(name: &str, source: &str) -> [Game; 2] {
+    let program = check_source(name, source).program.expect("checks");
+    let plain = walked(&program);
+    [Arc::new(program), plain].map(|p| Game::new(p, 2, 1).expect("runs"))
+}
+
+/// A list of whole numbers.
+fn ints(xs: &[i64]) -> Value {
+    Value::List(xs.iter().map(|&x| Value::Int(x)).collect())
+}
+
 /// How a game starts with this work budget: fine, or the error's code and where it points.
 fn start(program: &Arc<Program>, budget: u64) -> Result<(), (String, u32)> {
     let limits = Limits {
@@ -224,13 +236,7 @@ flow {
   seen += [c.weight, heavy.weight]
 }
 "#;
-    let program = check_source("places.rules", source)
-        .program
-        .expect("checks");
-    let plain = walked(&program);
-    for p in [Arc::new(program), plain] {
-        let game = Game::new(p, 2, 1).expect("runs");
-        let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
+    for game in started_both_ways("places.rules", source) {
         assert_eq!(common::global(&game, "total"), Value::Int(-5));
         assert_eq!(common::global(&game, "seen"), ints(&[4, 6, 10, 0]));
         assert_eq!(common::player_int(&game, 0, "coins"), 6);
@@ -261,13 +267,7 @@ flow {
   total += count(first(again)) * 1000
 }
 "#;
-    let program = check_source("nested.rules", source)
-        .program
-        .expect("checks");
-    let plain = walked(&program);
-    for p in [Arc::new(program), plain] {
-        let game = Game::new(p, 2, 1).expect("runs");
-        let ints = |xs: &[i64]| Value::List(xs.iter().map(|&x| Value::Int(x)).collect());
+    for game in started_both_ways("nested.rules", source) {
         // Each pass: 3 rows (30), the first still 2 long (2), the copy 3 long (3).
         assert_eq!(common::global(&game, "total"), Value::Int(3 * 35 + 2000));
         assert_eq!(
