@@ -1,15 +1,21 @@
 //! Small defs written into their callers: a call of a def whose body is a few nodes, binds no
-//! name of its own and visits no list, with arguments that are names or constants, becomes the
-//! body itself with the arguments in place of the parameters.
+//! name of its own and itself visits no list, with arguments that are names or constants,
+//! becomes the body itself with the arguments in place of the parameters. The body may call
+//! other defs (those calls stay calls, or are written in their turn), unless a chain of calls
+//! from it comes back to a def it passed (a recursion): such a def stays a call.
 //!
-//! Why: such defs (`worth(c) = if c.on_board then c.marker else 0`) are asked thousands of
-//! times a second in play, and a call costs more than their body (a frame, the depth and work
-//! checks). Why it changes nothing else: evaluation is pure, and an argument that is a name or
-//! a constant reads the same value wherever and however often it is read and cannot fail, so
-//! the body gives the same value or the same error. The inlined body keeps the call's span at
-//! its root, so an explanation of a failing condition still quotes `worth(c)`; errors inside
-//! it point into the def, as they did. Only the count of work spent differs (a call and its
-//! frame are no longer counted), and that count only decides where a runaway rule stops.
+//! Why: such defs (`worth(c) = if c.on_board then c.marker else 0`, `pays(x) = if x.card ==
+//! share then per_share(x.under) else 0`) are asked thousands of times a second in play, and a
+//! call costs more than their body (a frame, the depth and work checks, and for a def that
+//! calls a list-visiting def, looking its result up in the remembered calls, which is worth it
+//! only for a def that visits a list itself). Why it changes nothing else: evaluation is pure,
+//! and an argument that is a name or a constant reads the same value wherever and however
+//! often it is read and cannot fail, so the body gives the same value or the same error. The
+//! inlined body keeps the call's span at its root, so an explanation of a failing condition
+//! still quotes `worth(c)`; errors inside it point into the def, as they did. Only the count of
+//! work spent differs (a call and its frame are no longer counted), and that count only decides
+//! where a runaway rule stops; and a call inside a written-in body runs one frame less deep,
+//! which a runaway recursion (never written in) would notice only one frame later.
 
 use super::{DefDef, Expr, ExprKind, Program, StmtKind};
 
@@ -17,28 +23,39 @@ use super::{DefDef, Expr, ExprKind, Program, StmtKind};
 const MAX_NODES: usize = 12;
 
 /// Writes small defs into their callers throughout the program's def bodies, requirements,
-/// statements and end functions. A def whose body calls a def is never written in, so no
-/// chain of calls (a recursion) is ever unrolled; but a def whose calls have all been written
-/// in may be written in its turn, so defs are rewritten until no more become small.
+/// statements and end functions. A def on the way to a recursion is never written in, so no
+/// recursion is ever unrolled; a def that grows small once the defs it calls are written into
+/// it may be written in its turn, so defs are rewritten until no more become small.
 pub fn inline_small_defs(program: &mut Program) {
-    let mut small: Vec<Option<Expr>> = program.defs.iter().map(inlinable).collect();
+    let recursive = reaches_a_recursion(&program.defs);
+    let remembered: Vec<bool> = program.defs.iter().map(|d| d.remembered).collect();
+    let inlinable_now = |defs: &[DefDef]| -> Vec<Option<Expr>> {
+        defs.iter()
+            .zip(&recursive)
+            .map(|(d, &r)| if r { None } else { inlinable(d, &remembered) })
+            .collect()
+    };
+    let mut small: Vec<Option<Expr>> = inlinable_now(&program.defs);
     if small.iter().all(Option::is_none) {
         return;
     }
-    // Each round writes in at least one more def, or stops: at most one round per def.
-    for _ in 0..program.defs.len() {
+    // Each round writes the defs small now into every def, until a round writes none in: a def
+    // written in holds no call of a def on the way to a recursion, so each round shortens the
+    // longest chain of calls left among the small defs, and there are at most as many rounds
+    // as defs.
+    for _ in 0..=program.defs.len() {
+        let mut wrote = false;
         for def in &mut program.defs {
-            rewrite(&mut def.body, &small);
+            wrote |= rewrite(&mut def.body, &small);
         }
-        let next: Vec<Option<Expr>> = program.defs.iter().map(inlinable).collect();
-        let grew = next.iter().filter(|x| x.is_some()).count()
-            > small.iter().filter(|x| x.is_some()).count();
-        small = next;
-        if !grew {
+        small = inlinable_now(&program.defs);
+        if !wrote {
             break;
         }
     }
-    let visit = |e: &mut Expr| rewrite(e, &small);
+    let visit = |e: &mut Expr| {
+        rewrite(e, &small);
+    };
     for action in &mut program.actions {
         for r in &mut action.requires {
             visit(&mut r.cond);
@@ -67,13 +84,79 @@ pub fn inline_small_defs(program: &mut Program) {
     }
 }
 
-/// The body to write in place of a call of `def`, if it is small enough and safe to.
-fn inlinable(def: &DefDef) -> Option<Expr> {
-    let ok = !def.remembered
-        && def.locals <= def.arity
+/// The body to write in place of a call of `def`, if it is small enough and safe to (a def on
+/// the way to a recursion is ruled out by the caller).
+fn inlinable(def: &DefDef, remembered: &[bool]) -> Option<Expr> {
+    let ok = def.locals <= def.arity
         && nodes(&def.body) <= MAX_NODES
-        && !binds_or_visits(&def.body);
+        && !binds(&def.body)
+        && !super::memo::visits_list_itself(&def.body)
+        // A remembered def is looked up once where its body may look up several: written in,
+        // it may look up one remembered call at most, so that no call costs more than before.
+        && (!def.remembered || lookups(&def.body, remembered) <= 1);
     ok.then(|| def.body.clone())
+}
+
+/// The most calls of the defs marked in `of` that one evaluation of the expression makes (of an
+/// `if`'s two branches, the one with more).
+fn lookups(e: &Expr, of: &[bool]) -> usize {
+    match &e.kind {
+        ExprKind::If(c, a, b) => lookups(c, of) + lookups(a, of).max(lookups(b, of)),
+        kind => {
+            let own = match kind {
+                ExprKind::Call(id, _) => usize::from(of.get(id.index()).copied().unwrap_or(false)),
+                _ => 0,
+            };
+            let mut below = 0;
+            e.any_child(|x| {
+                below += lookups(x, of);
+                false
+            });
+            own + below
+        }
+    }
+}
+
+/// For each def, whether a chain of calls from it reaches a def that calls itself, directly or
+/// through others: writing such a def in could go on forever, or change how deep a recursion
+/// goes before it fails.
+fn reaches_a_recursion(defs: &[DefDef]) -> Vec<bool> {
+    let calls: Vec<Vec<usize>> = defs
+        .iter()
+        .map(|d| {
+            let mut out = Vec::new();
+            called(&d.body, &mut out);
+            out
+        })
+        .collect();
+    // The defs reachable from each (itself excluded unless a chain comes back to it).
+    let reach = |from: usize| -> Vec<bool> {
+        let mut seen = vec![false; defs.len()];
+        let mut stack: Vec<usize> = calls[from].clone();
+        while let Some(d) = stack.pop() {
+            if d < defs.len() && !seen[d] {
+                seen[d] = true;
+                stack.extend(&calls[d]);
+            }
+        }
+        seen
+    };
+    let reached: Vec<Vec<bool>> = (0..defs.len()).map(reach).collect();
+    let on_a_cycle: Vec<bool> = (0..defs.len()).map(|d| reached[d][d]).collect();
+    (0..defs.len())
+        .map(|d| on_a_cycle[d] || (0..defs.len()).any(|e| reached[d][e] && on_a_cycle[e]))
+        .collect()
+}
+
+/// The defs `e` calls, by index.
+fn called(e: &Expr, out: &mut Vec<usize>) {
+    if let ExprKind::Call(id, _) = &e.kind {
+        out.push(id.index());
+    }
+    e.any_child(|x| {
+        called(x, out);
+        false
+    });
 }
 
 fn nodes(e: &Expr) -> usize {
@@ -85,17 +168,18 @@ fn nodes(e: &Expr) -> usize {
     n
 }
 
-/// True if the expression binds a name (a query) or calls a def: a body that does is left as
-/// a call (queries need slots of their own; calls could lead back to the def itself).
-fn binds_or_visits(e: &Expr) -> bool {
-    matches!(e.kind, ExprKind::Query { .. } | ExprKind::Call(..)) || e.any_child(binds_or_visits)
+/// True if the expression binds a name (a query): a body that does is left as a call (a
+/// query needs a slot of its own in the frame).
+fn binds(e: &Expr) -> bool {
+    matches!(e.kind, ExprKind::Query { .. }) || e.any_child(binds)
 }
 
-/// Rewrites the calls of small defs in `e` and below.
-fn rewrite(e: &mut Expr, small: &[Option<Expr>]) {
+/// Rewrites the calls of small defs in `e` and below; true if it wrote any in.
+fn rewrite(e: &mut Expr, small: &[Option<Expr>]) -> bool {
     if let ExprKind::Call(id, args) = &mut e.kind {
+        let mut wrote = false;
         for a in args.iter_mut() {
-            rewrite(a, small);
+            wrote |= rewrite(a, small);
         }
         let simple = args
             .iter()
@@ -105,10 +189,13 @@ fn rewrite(e: &mut Expr, small: &[Option<Expr>]) {
             substitute(&mut inlined, args);
             inlined.span = e.span;
             *e = inlined;
+            wrote = true;
         }
-        return;
+        return wrote;
     }
-    e.children_mut(|x| rewrite(x, small));
+    let mut wrote = false;
+    e.children_mut(|x| wrote |= rewrite(x, small));
+    wrote
 }
 
 /// Replaces each parameter `Local(i)` of an inlined body with argument `i`.
@@ -205,6 +292,53 @@ score(p) = p.coins
             lhs.kind
         );
         assert_eq!(program.sources.snippet(lhs.span), "worth(c)");
+    }
+
+    const CALLERS: &str = r#"
+game "Callers" { players 2 }
+kind crate[3] { on_board: bool = index != 2 }
+player var hand: list of crate = []
+def held(p: player): int = count(c in p.hand where c.on_board)
+def room(p: player): int = 3 - held(p)
+def twice(p: player): int = held(p) + held(p)
+def either(p: player, b: bool): int = if b then held(p) else count(p.hand) - held(p)
+def fall(n: int): int = if n <= 0 then 0 else fall(n - 1)
+def via(n: int): int = fall(n) + 1
+flow { for p in players { turn p } }
+action buy {
+  require room(me) > 0 else "hands full"
+  require twice(me) >= 0 else "never"
+  require either(me, true) >= 0 else "never"
+  require via(3) > 0 else "never"
+}
+score(p) = 0
+"#;
+
+    #[test]
+    fn a_def_that_calls_defs_is_written_in_unless_it_could_cost_more_or_recurse() {
+        let program = check_source("callers.rules", CALLERS)
+            .program
+            .expect("checks");
+        let remembered = |name: &str| program.defs.iter().any(|d| d.name == name && d.remembered);
+        // Each calls `held`, which visits a list: all are remembered.
+        for name in ["room", "twice", "either"] {
+            assert!(remembered(name), "{name} is remembered");
+        }
+        // `room` looks one remembered call up, as a call of it would: written in, its call of
+        // `held` left where the requirement is.
+        assert_eq!(calls_of(&program, "room"), 0);
+        assert_eq!(
+            calls_of(&program, "held"),
+            3,
+            "room's, and one on each branch of either's"
+        );
+        // `twice` could look up two where a call of it looks up one: it stays a call.
+        assert_eq!(calls_of(&program, "twice"), 1);
+        // `either` looks up one on either branch: written in.
+        assert_eq!(calls_of(&program, "either"), 0);
+        // `via` calls a recursion: writing it in would change how deep `fall` goes.
+        assert_eq!(calls_of(&program, "via"), 1);
+        assert_eq!(calls_of(&program, "fall"), 0, "only inside `via`");
     }
 
     #[test]

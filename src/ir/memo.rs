@@ -34,6 +34,12 @@ pub fn remembered(defs: &[DefDef]) -> Vec<bool> {
         .collect()
 }
 
+/// True if `e` itself loops over a list or builds one from another, not counting what the defs
+/// it calls do.
+pub(super) fn visits_list_itself(e: &Expr) -> bool {
+    visits_list(e, &[])
+}
+
 /// True if `e` loops over a list, builds one from another, or calls a def known to (`calls`,
 /// by def index; empty on the first pass).
 fn visits_list(e: &Expr, calls: &[bool]) -> bool {
