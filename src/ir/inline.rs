@@ -20,9 +20,8 @@
 use super::{DefDef, Expr, ExprKind, Program, StmtKind};
 
 /// Nodes a def's body may have to be written into its callers, counted once the defs it calls
-/// are written into it: room for a chain of three or four `if ... then ... else` over small
-/// defs (`contract_amount(b, c)` in Small Print), which 12 did not leave once those were
-/// written in (docs/performance.md).
+/// are written into it: room for a condition of three tests or two `if`s over calls (Small
+/// Print's `still_placing(p)` and `pays(x)`), which 12 did not leave (docs/performance.md).
 const MAX_NODES: usize = 20;
 
 /// Writes small defs into their callers throughout the program's def bodies, requirements,
