@@ -102,21 +102,16 @@ fn inlinable(def: &DefDef, remembered: &[bool]) -> Option<Expr> {
 /// The most calls of the defs marked in `of` that one evaluation of the expression makes (of an
 /// `if`'s two branches, the one with more).
 fn lookups(e: &Expr, of: &[bool]) -> usize {
-    match &e.kind {
-        ExprKind::If(c, a, b) => lookups(c, of) + lookups(a, of).max(lookups(b, of)),
-        kind => {
-            let own = match kind {
-                ExprKind::Call(id, _) => usize::from(of.get(id.index()).copied().unwrap_or(false)),
-                _ => 0,
-            };
-            let mut below = 0;
-            e.any_child(|x| {
-                below += lookups(x, of);
-                false
-            });
-            own + below
-        }
+    if let ExprKind::If(c, a, b) = &e.kind {
+        return lookups(c, of) + lookups(a, of).max(lookups(b, of));
     }
+    let own = matches!(&e.kind, ExprKind::Call(id, _) if of.get(id.index()) == Some(&true));
+    let mut below = 0;
+    e.any_child(|x| {
+        below += lookups(x, of);
+        false
+    });
+    usize::from(own) + below
 }
 
 /// For each def, whether a chain of calls from it reaches a def that calls itself, directly or
@@ -144,9 +139,9 @@ fn reaches_a_recursion(defs: &[DefDef]) -> Vec<bool> {
         seen
     };
     let reached: Vec<Vec<bool>> = (0..defs.len()).map(reach).collect();
-    let on_a_cycle: Vec<bool> = (0..defs.len()).map(|d| reached[d][d]).collect();
+    // A def on a cycle reaches itself, so it is among the defs it reaches on one.
     (0..defs.len())
-        .map(|d| on_a_cycle[d] || (0..defs.len()).any(|e| reached[d][e] && on_a_cycle[e]))
+        .map(|d| (0..defs.len()).any(|e| reached[d][e] && reached[e][e]))
         .collect()
 }
 
