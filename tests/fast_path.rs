@@ -288,3 +288,51 @@ fn playing_out_refuses_a_pick_out_of_range_wherever_the_decision_arises() {
         assert_eq!(out.option_key(seat, 0), one.option_key(seat, 0), "{at}");
     }
 }
+
+/// A statement that only writes to the log (here an `if` around a `log` line) is not run in a
+/// playout, which renders no line: its condition is not even evaluated, so a condition that
+/// fails (a division by zero) fails only a game that keeps its log, or one that notes the
+/// blocks run (`meeple sim`'s coverage), which must run it to note its block.
+#[test]
+fn a_statement_that_only_logs_is_not_run_in_a_playout() {
+    let src = r#"game "Quiet" { players 2 }
+var zero: int = 0
+var moves: int = 0
+action go "Go" {
+  moves += 1
+  if moves / zero > 0 {
+    log "never rendered in a playout"
+  }
+}
+flow {
+  repeat 3 {
+    for p in players { turn p }
+  }
+}
+"#;
+    let program = Arc::new(
+        meeple::load::check_source("quiet.rules", src)
+            .program
+            .expect("checks"),
+    );
+    let play = |mode: Mode| {
+        let mut game = Game::with_mode(program.clone(), 2, 1, Limits::default(), mode)
+            .map_err(|e| e.to_string())?;
+        game.play_out(usize::MAX, |_, _| 0)
+            .map_err(|e| e.to_string())?;
+        Ok::<Game, String>(game)
+    };
+    let fast = play(Mode::playout()).expect("a playout runs no log-only statement");
+    assert_eq!(fast.decisions(), 6);
+    let failure = |mode: Mode| match play(mode) {
+        Ok(_) => panic!("the condition is evaluated and fails in {mode:?}"),
+        Err(e) => e,
+    };
+    for mode in [Mode::full(), Mode::playout().with_coverage()] {
+        assert!(
+            failure(mode).contains("zero"),
+            "{mode:?}: {}",
+            failure(mode)
+        );
+    }
+}

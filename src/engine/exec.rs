@@ -771,6 +771,14 @@ impl Game {
                         self.exec(program, statement(program, here.at()), here.at())?;
                     }
                 }
+                Instr::LogsOnly { here, past } => {
+                    // Nor is a statement that only writes to the log run, unless its blocks
+                    // are being noted.
+                    if !self.mode.record && !self.ran.noting() {
+                        self.spend_at(program, here)?;
+                        self.jump(past);
+                    }
+                }
                 // Short of the picker's limit: past it, the decision is asked and left pending.
                 instr @ (Instr::Ask(here) | Instr::Turn(here) | Instr::Choose(here))
                     if picker.as_ref().is_some_and(|p| self.decisions < p.stop) =>

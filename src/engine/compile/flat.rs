@@ -58,6 +58,11 @@ pub(crate) enum Instr {
     Ask(Here),
     /// `log` or `tell`.
     Log(Here),
+    /// A statement that only writes to the log (an `if`, `match` or `for` around nothing but
+    /// `log` and `tell` lines), its own instructions next: a game that keeps no log and notes
+    /// no blocks run spends the statement's unit and goes on at `past`, evaluating nothing of
+    /// it, as it renders no line.
+    LogsOnly { here: Here, past: u32 },
     /// `if`: its condition false, go on at `skip` (the `else` block, or past the statement).
     /// `cond` is the condition's root ([`crate::ir::Expr::root`]): its compiled code is run
     /// without looking the statement up.
@@ -176,6 +181,7 @@ impl Flat {
             next_slot: 0,
             slots: 0,
             loops: Vec::new(),
+            in_logs_only: false,
         };
         for p in &program.procs {
             let body = c.body(p.body, p.locals);
@@ -252,6 +258,9 @@ struct Compiler<'a> {
     next_slot: usize,
     slots: usize,
     loops: Vec<LoopJumps>,
+    /// Whether the statement being compiled lies inside one that only logs (whose
+    /// [`Instr::LogsOnly`] covers it already).
+    in_logs_only: bool,
 }
 
 impl Compiler<'_> {
@@ -299,7 +308,7 @@ impl Compiler<'_> {
             | Instr::ForNext { exit, .. }
             | Instr::Secretly { exit, .. }
             | Instr::SecretNext { exit, .. } => *exit = to,
-            Instr::Jump(t) => *t = to,
+            Instr::Jump(t) | Instr::LogsOnly { past: t, .. } => *t = to,
             other => unreachable!("no jump to patch in {other:?}"),
         }
     }
@@ -345,6 +354,21 @@ impl Compiler<'_> {
     }
 
     fn stmt(&mut self, here: Here, kind: &S) {
+        let covers = !self.in_logs_only
+            && !matches!(kind, S::Log(_) | S::Tell { .. })
+            && only_logs(self.program, kind);
+        if !covers {
+            return self.stmt_itself(here, kind);
+        }
+        let at = self.emit(Instr::LogsOnly { here, past: 0 });
+        self.in_logs_only = true;
+        self.stmt_itself(here, kind);
+        self.in_logs_only = false;
+        let past = self.here();
+        self.patch(at, past);
+    }
+
+    fn stmt_itself(&mut self, here: Here, kind: &S) {
         match kind {
             S::If {
                 cond,
@@ -586,6 +610,34 @@ impl Compiler<'_> {
     }
 }
 
+/// True if `kind` only writes to the log: a `log` or `tell` line, or an `if`, `match` or `for`
+/// whose blocks hold nothing else (empty ones included). Running it changes nothing but the
+/// log: its conditions, values and lists are pure, and a `for` ends with its list. (`while`
+/// and `repeat` are left out: a loop that only logs is rare, and `while` may not end.)
+fn only_logs(program: &Program, kind: &S) -> bool {
+    let block = |b: &BlockId| {
+        program
+            .block(*b)
+            .stmts
+            .iter()
+            .all(|s| only_logs(program, &s.kind))
+    };
+    match kind {
+        S::Log(_) | S::Tell { .. } => true,
+        S::If {
+            then, otherwise, ..
+        } => block(then) && otherwise.iter().all(block),
+        S::Match {
+            arms,
+            none,
+            otherwise,
+            ..
+        } => arms.iter().chain([none, otherwise]).flatten().all(block),
+        S::For { body, .. } => block(body),
+        _ => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -763,5 +815,59 @@ action pass { }
         let locals = program.procs[program.flow.index()].locals as u32;
         // Two nested fors take four slots; the later loops reuse them.
         assert_eq!(flow.slots, locals + 4);
+    }
+
+    #[test]
+    fn a_statement_that_only_logs_is_skipped_as_a_whole_and_nothing_else_is() {
+        let (f, _) = flat(
+            r#"game "T" { players 2 }
+enum suit { red, blue }
+var n: int = 0
+var s: suit = red
+flow {
+  if n > 0 { log "a" } else if n < 0 { tell first(players) "b" } else { }
+  match s { red { log "c" } else { } }
+  for p in players where n > 0 { if p == first(players) { log "{p}" } }
+  if n > 1 { }
+  log "e"
+  if n > 2 { log "f"  n += 1 }
+  for p in players { log "g"  break }
+  while n > 3 { log "h" }
+}
+action pass { }
+"#,
+        );
+        let skips: Vec<(usize, u32)> = (0..f.code.len())
+            .filter_map(|pc| match f.code[pc] {
+                Instr::LogsOnly { past, .. } => Some((pc, past)),
+                _ => None,
+            })
+            .collect();
+        // The first four statements, each once (not the `if`s nested in them); not the `log`
+        // of its own, nor the statements that also assign, break or loop while.
+        assert_eq!(skips.len(), 4, "{:?}", f.code);
+        for (i, &(pc, past)) in skips.iter().enumerate() {
+            let next = skips.get(i + 1).map_or(u32::MAX, |&(at, _)| at as u32);
+            assert!(past as usize > pc + 1 && past <= next, "{pc} -> {past}");
+            // Only the statement's own instructions are skipped: branches, arms, lines, the
+            // loop's passes and the ends of blocks, with nothing that changes the state.
+            let covered = &f.code[pc + 1..past as usize];
+            assert!(
+                covered.iter().all(|i| matches!(
+                    i,
+                    Instr::If { .. }
+                        | Instr::Match { .. }
+                        | Instr::Log(_)
+                        | Instr::BlockEnd { .. }
+                        | Instr::ForStart { .. }
+                        | Instr::ForNext { .. }
+                        | Instr::Jump(_)
+                )),
+                "{covered:?}"
+            );
+        }
+        // The `log` of its own comes right after the last skipped statement.
+        let (_, past) = skips[3];
+        assert!(matches!(f.code[past as usize], Instr::Log(_)));
     }
 }
