@@ -140,6 +140,36 @@ fn a_remembered_call_spends_the_work_it_would_have_spent() {
     );
 }
 
+/// `deep(n)` nests `n` calls below itself (and visits a list, so it is remembered);
+/// `nested(k, n)` calls it from `k` calls deep. The first `deep(150)` is remembered as 150
+/// deep; looked up again from 60 calls deep, where running it would pass the limit of 200,
+/// the hit must not be taken: the call runs and fails where it would have without it.
+const DEEP: &str = r#"
+game "Deep" { players 2 }
+var xs: list of int = [1, 2, 3]
+def deep(n: int): int = if n == 0 then count(x in xs where x > 1) else deep(n - 1)
+def nested(k: int, n: int): int = if k == 0 then deep(n) else nested(k - 1, n)
+flow {
+  let a = deep(150)
+  let b = nested(60, 150)
+}
+"#;
+
+#[test]
+fn a_remembered_call_too_deep_from_where_it_is_asked_again_runs_and_fails_there() {
+    let program = check_source("deep.rules", DEEP).program.expect("checks");
+    assert!(program.defs.iter().all(|d| d.remembered));
+    let plain = forgetful(&program);
+    let start = |p: Arc<Program>| {
+        Game::new(p, 2, 1)
+            .map(|_| ())
+            .map_err(|e| (e.code.to_string(), e.span.start))
+    };
+    let fast = start(Arc::new(program));
+    assert_eq!(fast, start(plain));
+    assert_eq!(fast.map_err(|e| e.0), Err("call-depth".to_string()));
+}
+
 /// A whole game by random bots, on a thread of its own (which has kept nothing yet) or here.
 fn game_on(program: &Arc<Program>, players: u8, seed: u64, fresh_thread: bool) -> Game {
     if fresh_thread {

@@ -349,13 +349,15 @@ impl<'a> Eval<'a> {
             None
         };
         if let Some(key) = &key {
-            if let Some((v, work, depth)) = super::memo::recall(key) {
-                let left = self.work.wrapping_sub(work);
-                if left <= self.state.work.budget() && self.depth + depth as usize <= MAX_CALL_DEPTH
-                {
-                    self.work = left;
-                    return Ok(v);
-                }
+            let (work_now, budget, depth_now) = (self.work, self.state.work.budget(), self.depth);
+            let mut left = work_now;
+            let fits = |work: u64, depth: u32| {
+                left = work_now.wrapping_sub(work);
+                left <= budget && depth_now + depth as usize <= MAX_CALL_DEPTH
+            };
+            if let Some(v) = super::memo::recall_if(key, fits) {
+                self.work = left;
+                return Ok(v);
             }
         }
         let (work_before, peak_before) = (self.work, self.peak);

@@ -317,6 +317,19 @@ impl Game {
 
     /// The `i`-th value of a parameter's domain.
     fn domain_value(&self, ty: &ir::Type, bounds: Option<(i64, i64)>, i: usize) -> Value {
+        // Seats, enum values and instances are copied whole from the lists the game keeps of
+        // them: a value built in place is written in parts and read back whole, which the
+        // processor cannot forward (a wait at every move a turn lists).
+        let domains = &self.state.domains;
+        let kept = match ty {
+            ir::Type::Player => domains.seats.get(i),
+            ir::Type::Enum(e) => domains.enum_values.get(e.index()).and_then(|v| v.get(i)),
+            ir::Type::Entity(k) => domains.instances.get(k.index()).and_then(|v| v.get(i)),
+            _ => None,
+        };
+        if let Some(v) = kept {
+            return v.clone();
+        }
         match (ty, bounds) {
             (ir::Type::Player, _) => Value::Player(i as u8),
             (ir::Type::Bool, _) => Value::Bool(i == 0),
