@@ -894,3 +894,45 @@ fn a_later_key_of_top_is_read_only_for_the_elements_still_tied() {
     let err = meeple::sim::random_game(tie_break_game(0), 3, 1).expect_err("a tie reads on");
     assert!(err.to_string().contains("division-by-zero"), "{err}");
 }
+
+/// Bounded numbers are clamped on every kind of assignment: set, added, taken; a write of any
+/// other value (a truth value, a player, an enum value, an instance, `none`) lands as it is.
+const ASSIGNMENTS: &str = r#"
+game "Assignments" { players 2 }
+enum colour { red, blue }
+kind token[2] { }
+var low: int in 0..5 = 3
+var high: int in 0..5 = 3
+var set_high: int in 0..5 = 0
+var set_low: int in 0..5 = 5
+var flag: bool = false
+var who: player = none
+var hue: colour = red
+var held: token = none
+var gone: token = none
+flow {
+  low -= 10
+  high += 10
+  set_high = 9
+  set_low = -4
+  flag = true
+  who = last(players)
+  hue = blue
+  held = last(token)
+  gone = first(token)
+  gone = none
+  turn first(players)
+}
+action pass { }
+
+scenario "each place holds what was written, numbers within their bounds" {
+  expect low == 0 and high == 5 and set_high == 5 and set_low == 0
+  expect flag and who == last(players) and hue == blue
+  expect held == last(token) and gone == none
+}
+"#;
+
+#[test]
+fn assignments_clamp_numbers_and_write_other_values_as_they_are() {
+    scenarios_pass(ASSIGNMENTS);
+}

@@ -407,7 +407,7 @@ impl Game {
         self.target_again(slot)
     }
 
-    /// The value a resolved place holds, once its write is noted by [`Game::target`].
+    /// The value a resolved place holds, without noting a write.
     #[inline(always)]
     fn target_again(&mut self, slot: Slot) -> &mut Value {
         match slot {
@@ -438,7 +438,10 @@ impl Game {
             Some(resolved) => resolved,
             None => self.resolve_place(place)?,
         };
-        self.write(slot, bounds, op, v, element, span)
+        if self.write_in_parts(slot, bounds, op, &v) {
+            return Ok(());
+        }
+        self.write_other(slot, bounds, op, v, element, span)
     }
 
     /// The place of an assignment resolved when compiling, as [`Game::resolve_place`] would
@@ -476,34 +479,48 @@ impl Game {
         }
     }
 
-    /// Writes `v` into a resolved place by `op`, within `bounds`: numbers in line, since most
-    /// assignments count something, anything else by [`Game::write_other`].
+    /// Writes `v` into a resolved place by `op`, within `bounds`, when it is no list and the
+    /// write is a plain one: anything set, a number added to or taken from a number. False,
+    /// writing nothing, otherwise (lists, an overflow), for [`Game::write_other`].
+    ///
+    /// The new value is rebuilt from `v`'s fields where `eval` left it: moved whole, it would
+    /// be read back whole straight after being written in parts, which the processor cannot
+    /// forward, a wait at almost every assignment (docs/performance.md).
     #[inline(always)]
-    fn write(
+    fn write_in_parts(
         &mut self,
         slot: Slot,
         bounds: Option<(i64, i64)>,
         op: AssignOp,
-        v: Value,
-        element: bool,
-        span: Span,
-    ) -> R<()> {
-        let target: &mut Value = self.target(slot);
-        if let (Value::Int(a), Value::Int(b)) = (&*target, &v) {
-            let n = match op {
-                AssignOp::Set => Some(*b),
-                AssignOp::Add => a.checked_add(*b),
-                AssignOp::Sub => a.checked_sub(*b),
-            };
-            if let Some(n) = n {
+        v: &Value,
+    ) -> bool {
+        let new = match (op, v) {
+            (AssignOp::Set, Value::Int(b)) => Value::Int(clamp_int(*b, bounds)),
+            (_, Value::Int(b)) => {
+                let target: &mut Value = self.target(slot);
+                let Value::Int(a) = *target else {
+                    return false;
+                };
+                let n = match op {
+                    AssignOp::Add => a.checked_add(*b),
+                    _ => a.checked_sub(*b),
+                };
+                let Some(n) = n else { return false };
                 *target = Value::Int(clamp_int(n, bounds));
-                return Ok(());
+                return true;
             }
-        }
-        self.write_other(slot, bounds, op, v, element, span)
+            (AssignOp::Set, Value::None) => Value::None,
+            (AssignOp::Set, Value::Bool(b)) => Value::Bool(*b),
+            (AssignOp::Set, Value::Player(p)) => Value::Player(*p),
+            (AssignOp::Set, Value::Enum(e, i)) => Value::Enum(*e, *i),
+            (AssignOp::Set, Value::Entity(k, i)) => Value::Entity(*k, *i),
+            _ => return false,
+        };
+        *self.target(slot) = new;
+        true
     }
 
-    /// [`Game::write`] for anything but a number written over a number (and for an overflow).
+    /// The write of an assignment for anything but a number written over a number (and for an overflow).
     fn write_other(
         &mut self,
         slot: Slot,
@@ -513,7 +530,9 @@ impl Game {
         element: bool,
         span: Span,
     ) -> R<()> {
-        let target: &mut Value = self.target_again(slot);
+        // Noted as written here too: a number added to something else, or overflowing, was
+        // noted by `write_in_parts` already, and a second note costs only a fresh epoch.
+        let target: &mut Value = self.target(slot);
         let overflow = || {
             err(
                 "overflow",
