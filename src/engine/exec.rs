@@ -772,8 +772,8 @@ impl Game {
                     }
                 }
                 Instr::LogsOnly { here, past } => {
-                    // Nor is a statement that only writes to the log run, unless its blocks
-                    // are being noted.
+                    // Nor does it run a statement that only writes to the log, unless it
+                    // notes the blocks run (`meeple sim` reports those never run).
                     if !self.mode.record && !self.ran.noting() {
                         self.spend_at(program, here)?;
                         self.jump(past);

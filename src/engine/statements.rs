@@ -520,7 +520,8 @@ impl Game {
         true
     }
 
-    /// The write of an assignment for anything but a number written over a number (and for an overflow).
+    /// The write of an assignment that [`Game::write_in_parts`] leaves: to or from a list, a
+    /// number added to something else, and an overflow.
     fn write_other(
         &mut self,
         slot: Slot,
