@@ -242,8 +242,8 @@ pub(super) fn key(epoch: Epoch, def: DefId, gives_list: bool, args: &[Value]) ->
 
 /// A remembered call's value, if `fits` says yes to the work it spent and how deep its calls
 /// went. (The value goes straight to the caller: handed back with those two beside it, it was
-/// stored in two halves and read back whole, which the processor cannot forward, and the hits
-/// of Small Print waited on it.)
+/// stored in two halves and read back whole, which the processor cannot forward, and every hit
+/// waited on it.)
 #[inline]
 pub(super) fn recall_if(key: &Key, fits: impl FnOnce(u64, u32) -> bool) -> Option<Value> {
     TABLE
@@ -270,24 +270,12 @@ pub(super) fn recall_if(key: &Key, fits: impl FnOnce(u64, u32) -> bool) -> Optio
 /// A remembered call's value, with the work it spent and how deep its calls went.
 #[cfg(test)]
 fn recall(key: &Key) -> Option<(Value, u64, u32)> {
-    TABLE
-        .try_with(|t| {
-            let t = t.borrow();
-            let e = &t.as_ref()?[key.slot];
-            (e.epoch == key.epoch && e.def == key.def && e.args == key.args).then(|| {
-                let value = match &e.value {
-                    Value::None if key.slot >= SLOTS => {
-                        let mut xs = List::new();
-                        xs.make_mut().extend_from_slice(&e.items);
-                        Value::List(xs)
-                    }
-                    v => v.clone(),
-                };
-                (value, e.work, e.depth)
-            })
-        })
-        .ok()
-        .flatten()
+    let mut spent = (0, 0);
+    let v = recall_if(key, |work, depth| {
+        spent = (work, depth);
+        true
+    })?;
+    Some((v, spent.0, spent.1))
 }
 
 /// Remembers a call's value.

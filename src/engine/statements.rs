@@ -404,12 +404,6 @@ impl Game {
             Slot::Player(_, v) => self.state.touch_variable(variables.player_var(v)),
             Slot::Field(k, _, f) => self.state.touch_variable(variables.field(k, f)),
         }
-        self.target_again(slot)
-    }
-
-    /// The value a resolved place holds, without noting a write.
-    #[inline(always)]
-    fn target_again(&mut self, slot: Slot) -> &mut Value {
         match slot {
             Slot::Local(s) => self.local_mut(s as ir::Slot),
             Slot::Global(g) => &mut self.state.globals[g],

@@ -4,11 +4,11 @@
 //! other defs (those calls stay calls, or are written in their turn), unless a chain of calls
 //! from it comes back to a def it passed (a recursion): such a def stays a call.
 //!
-//! Why: such defs (`worth(c) = if c.on_board then c.marker else 0`, `pays(x) = if x.card ==
-//! share then per_share(x.under) else 0`) are asked thousands of times a second in play, and a
-//! call costs more than their body (a frame, the depth and work checks, and for a def that
-//! calls a list-visiting def, looking its result up in the remembered calls, which is worth it
-//! only for a def that visits a list itself). Why it changes nothing else: evaluation is pure,
+//! Why: such defs (`worth(c) = if c.on_board then c.marker else 0`, `paid(c) = if c.shared
+//! then split(c.owner) else 0`) are asked thousands of times a second in play, and a call
+//! costs more than their body (a frame, the depth and work checks, and for a def that calls a
+//! list-visiting def, looking its result up in the remembered calls, which is worth it only
+//! for a def that visits a list itself). Why it changes nothing else: evaluation is pure,
 //! and an argument that is a name or a constant reads the same value wherever and however
 //! often it is read and cannot fail, so the body gives the same value or the same error. The
 //! inlined body keeps the call's span at its root, so an explanation of a failing condition
@@ -20,8 +20,8 @@
 use super::{DefDef, Expr, ExprKind, Program, StmtKind};
 
 /// Nodes a def's body may have to be written into its callers, counted once the defs it calls
-/// are written into it: room for a condition of three tests or two `if`s over calls (Small
-/// Print's `still_placing(p)` and `pays(x)`), which 12 did not leave (docs/performance.md).
+/// are written into it: room for a condition of three tests or two `if`s over calls, which 12
+/// did not leave (docs/performance.md).
 const MAX_NODES: usize = 20;
 
 /// Writes small defs into their callers throughout the program's def bodies, requirements,
