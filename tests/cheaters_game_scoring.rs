@@ -215,12 +215,12 @@ fn cg5_whistleblowing_pays_the_whistleblower_and_punishes_the_rest() {
     assert_eq!(honest, [-9, 0, -9, 9]);
     assert_eq!(
         player_var(&g, 2, "skip_next"),
-        Value::Bool(true),
+        Value::bool(true),
         "P3 still to pass"
     );
     assert_eq!(
         player_var(&g, 0, "skip_next"),
-        Value::Bool(false),
+        Value::bool(false),
         "P1 has passed"
     );
     // The pawn set is back in the pool.
@@ -234,7 +234,7 @@ fn cg5_whistleblowing_pays_the_whistleblower_and_punishes_the_rest() {
     assert!(g
         .log(Viewer::Spectator)
         .contains(&"P3 passes this turn".to_string()));
-    assert_eq!(player_var(&g, 2, "skip_next"), Value::Bool(false));
+    assert_eq!(player_var(&g, 2, "skip_next"), Value::bool(false));
     // With the pawn set free again, anyone may cheat: forming is offered.
     play(&mut g, 3, "cheat");
     assert_eq!(

@@ -358,7 +358,7 @@ fn choose_secretly_hides_the_choice_from_others() {
     );
     assert_eq!(
         player_var(&g, 2, "pick"),
-        Value::Enum(meeple::ir::EnumId(0), 0)
+        Value::enum_value(meeple::ir::EnumId(0), 0)
     );
     // Ann's turn: with 0 points she can neither bet nor give; the reason quotes the rule.
     let labels: Vec<String> = g.options(0).into_iter().map(|o| o.label).collect();

@@ -50,7 +50,7 @@ impl Checker<'_> {
         let span = e.span;
         match &e.kind {
             ExprKind::Int(n) => (const_expr(Value::Int(*n), span), Type::Int),
-            ExprKind::Bool(b) => (const_expr(Value::Bool(*b), span), Type::Bool),
+            ExprKind::Bool(b) => (const_expr(Value::bool(*b), span), Type::Bool),
             ExprKind::None => (const_expr(Value::None, span), Type::Nothing),
             ExprKind::Me => {
                 if scope.has_me {
@@ -171,10 +171,12 @@ impl Checker<'_> {
                         mk(K::Global(id), span),
                         self.program.globals[id.index()].ty.clone(),
                     ),
-                    Symbol::EnumValue(e, i) => (const_expr(Value::Enum(e, i), span), Type::Enum(e)),
+                    Symbol::EnumValue(e, i) => {
+                        (const_expr(Value::enum_value(e, i), span), Type::Enum(e))
+                    }
                     Symbol::Instance(k, i) => {
                         self.use_symbol(Symbol::Kind(k));
-                        (const_expr(Value::Entity(k, i), span), Type::Entity(k))
+                        (const_expr(Value::entity(k, i), span), Type::Entity(k))
                     }
                     Symbol::Enum(e) => (
                         mk(K::EnumValues(e), span),

@@ -41,9 +41,9 @@ impl Game {
         let body = self.state.domains.code.flat.action(a);
         self.push_frame(body, 1 + args.len(), def.body);
         let locals = self.locals();
-        locals[0] = Value::Player(player);
+        locals[0].put(Value::player(player));
         for (slot, v) in locals[1..].iter_mut().zip(args) {
-            *slot = v.clone();
+            slot.put(v.clone());
         }
         self.recycle(turn);
     }
@@ -123,7 +123,7 @@ impl Game {
                     );
                     self.announce(Audience::All, text);
                 }
-                *self.local_mut(slot) = Value::Bool(index == 0);
+                self.local_mut(slot).put(Value::bool(index == 0));
             }
             Pending::Secret {
                 mut choices,
@@ -214,7 +214,7 @@ impl Game {
         let mut locals = self.locals_now().to_vec();
         if let Some((slot, p)) = seat {
             if let Some(l) = locals.get_mut(slot as usize) {
-                *l = Value::Player(p);
+                l.put(Value::player(p));
             }
         }
         Eval::new(program, &self.state)
@@ -233,7 +233,7 @@ impl Game {
                 Some(f) => {
                     locals.clear();
                     locals.resize_with(f.locals.max(1), || Value::None);
-                    locals[0] = Value::Player(p);
+                    locals[0].put(Value::player(p));
                     Eval::new(&self.program, &self.state).int(&f.body, &mut locals)
                 }
                 None => Ok(0),

@@ -37,8 +37,8 @@ fn group(v: &Value) -> Option<(u8, u32)> {
         Value::Bool(_) => (1, 0),
         Value::Int(_) => (2, 0),
         Value::Player(_) => (3, 0),
-        Value::Enum(e, _) => (4, e.0),
-        Value::Entity(k, _) => (5, k.0),
+        Value::Enum(x) => (4, x.enum_id().0),
+        Value::Entity(x) => (5, x.kind().0),
         // A list inside a list stays where it is.
         Value::List(_) => return None,
     })
@@ -221,7 +221,7 @@ impl Game {
                 add(
                     self,
                     def,
-                    Value::Player(p as u8),
+                    Value::player(p as u8),
                     Spot::PlayerVar(p, v),
                     value,
                 );
@@ -230,7 +230,7 @@ impl Game {
         for (k, kind) in program.kinds.iter().enumerate() {
             for i in 0..self.state.entities[k].len() {
                 for (f, def) in kind.fields.iter().enumerate() {
-                    let it = Value::Entity(KindId(k as u32), i as u32);
+                    let it = Value::entity(KindId(k as u32), i as u32);
                     let value = self.state.entities[k].get(i, f);
                     add(self, def, it, Spot::Field(k, i, f), value);
                 }

@@ -245,7 +245,7 @@ impl<'a> Eval<'a> {
             K::Unary(op, x) => {
                 let v = self.expr(x, locals)?;
                 match (op, v) {
-                    (UnOp::Not, Value::Bool(b)) => Value::Bool(!b),
+                    (UnOp::Not, Value::Bool(b)) => Value::bool(!b.get()),
                     (UnOp::Neg, Value::Int(n)) => {
                         Value::Int(n.checked_neg().ok_or_else(|| overflow(e.span))?)
                     }
@@ -324,7 +324,7 @@ impl<'a> Eval<'a> {
         frame: &mut [Value],
     ) -> R<Value> {
         for (slot, a) in frame.iter_mut().zip(args) {
-            *slot = self.expr(a, locals)?;
+            slot.put(self.expr(a, locals)?);
         }
         self.enter(id, frame, args.len())
     }
@@ -390,7 +390,7 @@ impl<'a> Eval<'a> {
             return code(self, locals);
         }
         match self.expr(e, locals)? {
-            Value::Bool(b) => Ok(b),
+            Value::Bool(b) => Ok(b.get()),
             v => Err(self.wrong(&v, "true or false", e.span)),
         }
     }
@@ -413,7 +413,7 @@ impl<'a> Eval<'a> {
         // `me.x` and `p.x` read a local: no need to copy it out first.
         if let K::Local(s) = e.kind {
             if let Value::Player(p) = locals[s as usize] {
-                return Ok(p);
+                return Ok(p.get());
             }
         }
         let v = self.expr(e, locals)?;
@@ -423,7 +423,7 @@ impl<'a> Eval<'a> {
     /// A value that must be a player.
     pub(super) fn as_player(&self, v: Value, span: Span) -> R<u8> {
         match v {
-            Value::Player(p) => Ok(p),
+            Value::Player(p) => Ok(p.get()),
             Value::None => Err(err(
                 "no-value",
                 "this is `none`, not a player",
@@ -477,9 +477,9 @@ impl<'a> Eval<'a> {
 
     fn entity(&mut self, e: &ir::Expr, k: ir::KindId, locals: &mut [Value]) -> R<usize> {
         if let K::Local(s) = e.kind {
-            if let Value::Entity(kk, i) = locals[s as usize] {
-                if kk == k {
-                    return Ok(i as usize);
+            if let Value::Entity(x) = locals[s as usize] {
+                if x.kind() == k {
+                    return Ok(x.index() as usize);
                 }
             }
         }
@@ -490,7 +490,7 @@ impl<'a> Eval<'a> {
     /// A value that must be an instance of kind `k`: its index.
     pub(super) fn as_entity(&self, v: Value, k: ir::KindId, span: Span) -> R<usize> {
         match v {
-            Value::Entity(kk, i) if kk == k => Ok(i as usize),
+            Value::Entity(x) if x.kind() == k => Ok(x.index() as usize),
             Value::None => Err(err(
                 "no-value",
                 format!(
@@ -535,13 +535,13 @@ impl<'a> Eval<'a> {
     ) -> R<Value> {
         // `and` and `or` do not evaluate their right side when the left decides.
         match op {
-            BinOp::And => return Ok(Value::Bool(self.bool(a, locals)? && self.bool(b, locals)?)),
-            BinOp::Or => return Ok(Value::Bool(self.bool(a, locals)? || self.bool(b, locals)?)),
+            BinOp::And => return Ok(Value::bool(self.bool(a, locals)? && self.bool(b, locals)?)),
+            BinOp::Or => return Ok(Value::bool(self.bool(a, locals)? || self.bool(b, locals)?)),
             // Membership reads the list where it lies.
             BinOp::In | BinOp::NotIn => {
                 let x = self.expr(a, locals)?;
                 let found = self.items(b, locals)?.contains(&x);
-                return Ok(Value::Bool(found == (op == BinOp::In)));
+                return Ok(Value::bool(found == (op == BinOp::In)));
             }
             _ => {}
         }
@@ -560,7 +560,7 @@ impl<'a> Eval<'a> {
                 _ => None,
             };
             if let Some(same) = same {
-                return Ok(Value::Bool(same == (op == BinOp::Eq)));
+                return Ok(Value::bool(same == (op == BinOp::Eq)));
             }
         }
         let x = self.expr(a, locals)?;
@@ -571,18 +571,18 @@ impl<'a> Eval<'a> {
     /// The value of `x op y`, both sides evaluated (not `and`, `or`, `in`).
     pub(super) fn combine(&self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
         Ok(match (op, x, y) {
-            (BinOp::Eq, x, y) => Value::Bool(x == y),
-            (BinOp::Ne, x, y) => Value::Bool(x != y),
+            (BinOp::Eq, x, y) => Value::bool(x == y),
+            (BinOp::Ne, x, y) => Value::bool(x != y),
             (BinOp::Add, Value::List(mut xs), Value::List(ys)) => {
                 check_len(xs.len() + ys.len(), span)?;
                 xs.make_mut().extend_from_slice(&ys);
                 Value::List(xs)
             }
             (op, Value::Int(x), Value::Int(y)) => match op {
-                BinOp::Lt => Value::Bool(x < y),
-                BinOp::Le => Value::Bool(x <= y),
-                BinOp::Gt => Value::Bool(x > y),
-                BinOp::Ge => Value::Bool(x >= y),
+                BinOp::Lt => Value::bool(x < y),
+                BinOp::Le => Value::bool(x <= y),
+                BinOp::Gt => Value::bool(x > y),
+                BinOp::Ge => Value::bool(x >= y),
                 BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod => {
                     Value::Int(arithmetic(op, x, y, span)?)
                 }
@@ -785,7 +785,7 @@ impl<'a> Eval<'a> {
             let item = &items[if from_end { n - 1 - k } else { k }];
             self.work = self.work.wrapping_sub(1);
             self.check_work(source.span)?;
-            locals[slot as usize] = item.clone();
+            locals[slot as usize].put(item.clone());
             if let Some(f) = filter {
                 if !self.bool(f, locals)? {
                     continue;
@@ -814,7 +814,7 @@ impl<'a> Eval<'a> {
         for item in items.iter() {
             self.work = self.work.wrapping_sub(1);
             self.check_work(source.span)?;
-            locals[slot as usize] = item.clone();
+            locals[slot as usize].put(item.clone());
             if let Some(f) = filter {
                 if !self.bool(f, locals)? {
                     continue;
@@ -837,17 +837,17 @@ impl<'a> Eval<'a> {
             (Builtin::Duplicates, Value::List(xs)) => Value::List(duplicates(&xs)),
             (Builtin::Others, Value::Player(p)) => Value::List(
                 (1..players)
-                    .map(|i| Value::Player((p + i) % players))
+                    .map(|i| Value::player((p.get() + i) % players))
                     .collect(),
             ),
             (Builtin::SeatsFrom, Value::Player(p)) => Value::List(
                 (0..players)
-                    .map(|i| Value::Player((p + i) % players))
+                    .map(|i| Value::player((p.get() + i) % players))
                     .collect(),
             ),
-            (Builtin::Next, Value::Player(p)) => Value::Player((p + 1) % players),
-            (Builtin::Prev, Value::Player(p)) => Value::Player((p + players - 1) % players),
-            (Builtin::Seat, Value::Player(p)) => Value::Int(p as i64 + 1),
+            (Builtin::Next, Value::Player(p)) => Value::player((p.get() + 1) % players),
+            (Builtin::Prev, Value::Player(p)) => Value::player((p.get() + players - 1) % players),
+            (Builtin::Seat, Value::Player(p)) => Value::Int(p.get() as i64 + 1),
             (Builtin::Reverse, Value::List(mut xs)) => {
                 xs.make_mut().reverse();
                 Value::List(xs)
@@ -897,7 +897,7 @@ impl<'a> Eval<'a> {
                         "seats count from 1",
                     ));
                 }
-                Value::Player((i - 1) as u8)
+                Value::player((i - 1) as u8)
             }
             (Builtin::First, Value::List(xs)) => xs.first().cloned().unwrap_or(Value::None),
             (Builtin::Last, Value::List(xs)) => xs.last().cloned().unwrap_or(Value::None),
@@ -984,7 +984,7 @@ impl<'a> Eval<'a> {
                 for item in items.iter() {
                     self.work = self.work.wrapping_sub(1);
                     self.check_work(source.span)?;
-                    locals[slot as usize] = item.clone();
+                    locals[slot as usize].put(item.clone());
                     let pass = match filter {
                         Some(f) => self.bool(f, locals)?,
                         None => true,
@@ -994,7 +994,7 @@ impl<'a> Eval<'a> {
                         break;
                     }
                 }
-                Ok(Value::Bool(found))
+                Ok(Value::bool(found))
             }
             QueryKind::List => {
                 let mut out = List::new();
@@ -1012,7 +1012,7 @@ impl<'a> Eval<'a> {
                     Ok(())
                 })?;
                 ranked(&passed, keys.len(), kind == QueryKind::Top, |n, item| {
-                    locals[slot as usize] = item.clone();
+                    locals[slot as usize].put(item.clone());
                     self.int(&keys[n], locals)
                 })
                 .map(Value::List)

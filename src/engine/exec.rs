@@ -251,11 +251,11 @@ impl Game {
             self.state.entities[k] = Table::new(n as usize, kind.fields.len());
         }
         self.state.domains = std::sync::Arc::new(super::Domains {
-            seats: (0..self.state.players).map(Value::Player).collect(),
+            seats: (0..self.state.players).map(Value::player).collect(),
             instances: (0..program.kinds.len())
                 .map(|k| {
                     (0..self.state.entities[k].len() as u32)
-                        .map(|i| Value::Entity(ir::KindId(k as u32), i))
+                        .map(|i| Value::entity(ir::KindId(k as u32), i))
                         .collect()
                 })
                 .collect(),
@@ -265,7 +265,7 @@ impl Game {
                 .enumerate()
                 .map(|(e, def)| {
                     (0..def.values.len() as u16)
-                        .map(|i| Value::Enum(ir::EnumId(e as u32), i))
+                        .map(|i| Value::enum_value(ir::EnumId(e as u32), i))
                         .collect()
                 })
                 .collect(),
@@ -277,7 +277,7 @@ impl Game {
                     let kind = &program.kinds[k.index()];
                     for i in 0..self.state.entities[k.index()].len() {
                         if let Some(slot) = kind.index_slot {
-                            locals[slot as usize] = Value::Int(i as i64 + 1);
+                            locals[slot as usize].put(Value::Int(i as i64 + 1));
                         }
                         for (f, field) in kind.fields.iter().enumerate() {
                             let v =
@@ -311,7 +311,7 @@ impl Game {
             if let Some((text, n)) = &kind.label {
                 for i in 0..self.state.entities[k].len() {
                     let mut l = vec![Value::None; (*n).max(1)];
-                    l[0] = Value::Entity(ir::KindId(k as u32), i as u32);
+                    l[0].put(Value::entity(ir::KindId(k as u32), i as u32));
                     let mut name = Eval::new(&program, &self.state).text(text, &mut l)?;
                     // Names must tell instances apart, since moves are typed by name.
                     let repeats = names
@@ -583,7 +583,7 @@ impl Game {
             };
             return Ok(self.refuse(picker, ask, seat, index));
         }
-        self.answer(*slot, Value::Bool(index == 0))
+        self.answer(*slot, Value::bool(index == 0))
     }
 
     /// The seat `player` names: a local read in place, as an evaluator reads it (no work
@@ -591,7 +591,7 @@ impl Game {
     #[inline(always)]
     fn seat_of(&mut self, player: &ir::Expr) -> R<u8> {
         if let Some(Value::Player(p)) = self.local(player) {
-            return Ok(*p);
+            return Ok(p.get());
         }
         self.eval_with(|ev, l| ev.player(player, l))
     }
@@ -621,7 +621,7 @@ impl Game {
     #[inline(always)]
     fn answer(&mut self, slot: ir::Slot, answer: Value) -> R<Picked> {
         self.count_in_place()?;
-        *self.local_mut(slot) = answer;
+        self.local_mut(slot).put(answer);
         self.state.work.arm();
         Ok(Picked::Taken)
     }
@@ -739,7 +739,7 @@ impl Game {
                 Instr::Let { here, slot, value } => {
                     self.spend_at(program, here)?;
                     let v = self.let_value(program, here, value)?;
-                    *self.local_mut(slot) = v;
+                    self.local_mut(slot).put(v);
                 }
                 instr @ (Instr::Assign(here) | Instr::Store { here, .. }) => {
                     let stmt = statement(program, here.at());
@@ -839,10 +839,10 @@ impl Game {
                     // The arm's place in the table: the value's own, `none`'s after them, and
                     // the `else` arm last.
                     let (block, at) = match self.eval(value)? {
-                        Value::Enum(_, i)
-                            if blocks.get(i as usize).copied().flatten().is_some() =>
+                        Value::Enum(x)
+                            if blocks.get(x.index() as usize).copied().flatten().is_some() =>
                         {
-                            (blocks[i as usize], i as usize)
+                            (blocks[x.index() as usize], x.index() as usize)
                         }
                         Value::Enum(..) => (None, usize::MAX),
                         _ => (*none, blocks.len()),
@@ -880,7 +880,7 @@ impl Game {
                 Instr::Break { here, target, list } => {
                     self.spend_at(program, here)?;
                     if let Some(l) = list {
-                        *self.local_mut(l) = Value::None;
+                        self.local_mut(l).put(Value::None);
                     }
                     self.jump(target);
                 }
@@ -897,7 +897,7 @@ impl Game {
                     self.spend_at(program, here)?;
                     if self.holds(program, here, cond)? {
                         self.note_entered(program, here, true);
-                        *self.local_mut(runs) = Value::Int(1);
+                        self.local_mut(runs).put(Value::Int(1));
                     } else {
                         self.jump(exit);
                     }
@@ -915,7 +915,7 @@ impl Game {
                         Value::Int(n) => *n + 1,
                         _ => 1,
                     };
-                    *count = Value::Int(n);
+                    count.put(Value::Int(n));
                     if n as u64 > limit {
                         return Err(err(
                             "loop-limit",
@@ -948,7 +948,7 @@ impl Game {
                     }
                     if n > 0 {
                         self.ran.note(*body);
-                        *self.local_mut(left) = Value::Int(n);
+                        self.local_mut(left).put(Value::Int(n));
                     } else {
                         self.jump(exit);
                     }
@@ -960,7 +960,7 @@ impl Game {
                         Value::Int(n) => *n - 1,
                         _ => 0,
                     };
-                    *count = Value::Int(n);
+                    count.put(Value::Int(n));
                     if n > 0 {
                         self.jump(body);
                     }
@@ -973,8 +973,8 @@ impl Game {
                     };
                     let items = self.eval_with(|ev, l| ev.list(source, l))?;
                     let locals = self.locals();
-                    locals[list as usize] = Value::List(items);
-                    locals[next as usize] = Value::Int(0);
+                    locals[list as usize].put(Value::List(items));
+                    locals[next as usize].put(Value::Int(0));
                 }
                 Instr::ForNext {
                     here,
@@ -1003,7 +1003,7 @@ impl Game {
                     if found {
                         self.note_entered(program, here, true);
                     } else {
-                        *self.local_mut(list) = Value::None;
+                        self.local_mut(list).put(Value::None);
                         self.jump(exit);
                     }
                 }
@@ -1037,14 +1037,14 @@ impl Game {
                     };
                     if let Some(c) = secret.choices.get(secret.next) {
                         secret.next += 1;
-                        let seat = Value::Player(c.seat);
+                        let seat = Value::player(c.seat);
                         let choice = match &c.pick {
                             Some(pick) => pick.result(&c.options),
                             None => c.options[c.chosen.unwrap_or(0)].clone(),
                         };
                         let locals = self.locals();
-                        locals[*player_slot as usize] = seat;
-                        locals[*choice_slot as usize] = choice;
+                        locals[*player_slot as usize].put(seat);
+                        locals[*choice_slot as usize].put(choice);
                         self.ran.note(*then);
                     } else {
                         if let Some(s) = self.secrets.pop() {
@@ -1098,8 +1098,8 @@ impl Game {
         let item = xs[last].clone();
         self.state.work.set_left(self.state.work.left() - work);
         let locals = self.locals();
-        locals[next as usize] = Value::Int(last as i64 + 1);
-        locals[slot as usize] = item;
+        locals[next as usize].put(Value::Int(last as i64 + 1));
+        locals[slot as usize].put(item);
         Some(found.is_some())
     }
 
@@ -1120,8 +1120,8 @@ impl Game {
                 Value::List(xs) if i < xs.len() => xs[i].clone(),
                 _ => return Ok(false),
             };
-            locals[next as usize] = Value::Int(i as i64 + 1);
-            locals[slot as usize] = item;
+            locals[next as usize].put(Value::Int(i as i64 + 1));
+            locals[slot as usize].put(item);
             let pass = match filter {
                 Some(f) => self.eval_with(|ev, l| ev.bool(f, l))?,
                 None => true,

@@ -214,11 +214,11 @@ pub(super) fn key(epoch: Epoch, def: DefId, gives_list: bool, args: &[Value]) ->
     for (w, a) in words.iter_mut().zip(args) {
         *w = match a {
             Value::None => (0, 0),
-            Value::Bool(b) => (1, u64::from(*b)),
+            Value::Bool(b) => (1, u64::from(b.get())),
             Value::Int(n) => (2, *n as u64),
-            Value::Player(p) => (3, u64::from(*p)),
-            Value::Enum(e, i) => (4, (u64::from(e.0) << 16) | u64::from(*i)),
-            Value::Entity(k, i) => (5, (u64::from(k.0) << 32) | u64::from(*i)),
+            Value::Player(p) => (3, u64::from(p.get())),
+            Value::Enum(x) => (4, x.word()),
+            Value::Entity(x) => (5, x.word()),
             Value::List(_) => return None,
         };
         for x in [w.0, w.1] {
@@ -329,7 +329,7 @@ mod tests {
     #[test]
     fn a_remembered_list_stays_as_it_was_given_whatever_its_holders_do() {
         let epoch = Epoch::fresh();
-        let args = [Value::Player(1)];
+        let args = [Value::player(1)];
         // A list the call built: kept as a handle, so a hit shares it...
         let built = key(epoch, DefId(7), true, &args).expect("a key");
         remember(&built, &Value::List(list(&[1, 2, 3])), 5, 0);

@@ -991,18 +991,18 @@ impl Game {
         fn value(out: &mut String, v: &Value) {
             match v {
                 Value::None => out.push('N'),
-                Value::Bool(b) => out.push(if *b { 'T' } else { 'F' }),
+                Value::Bool(b) => out.push(if b.get() { 'T' } else { 'F' }),
                 Value::Int(n) => {
                     let _ = write!(out, "I{n}");
                 }
                 Value::Player(p) => {
-                    let _ = write!(out, "P{p}");
+                    let _ = write!(out, "P{}", p.get());
                 }
-                Value::Enum(e, i) => {
-                    let _ = write!(out, "E{}.{i}", e.index());
+                Value::Enum(x) => {
+                    let _ = write!(out, "E{}.{}", x.enum_id().index(), x.index());
                 }
-                Value::Entity(k, i) => {
-                    let _ = write!(out, "K{}.{i}", k.index());
+                Value::Entity(x) => {
+                    let _ = write!(out, "K{}.{}", x.kind().index(), x.index());
                 }
                 Value::List(xs) => {
                     out.push('[');
@@ -1138,16 +1138,17 @@ fn normalize(s: &str) -> String {
 pub fn show(program: &Program, state: &State, v: &Value) -> String {
     match v {
         Value::None => "none".into(),
-        Value::Bool(b) => if *b { "yes" } else { "no" }.into(),
+        Value::Bool(b) => if b.get() { "yes" } else { "no" }.into(),
         Value::Int(n) => n.to_string(),
-        Value::Player(p) => program.seat_name(*p),
-        Value::Enum(e, i) => program.enums[e.index()].shown[*i as usize].clone(),
-        Value::Entity(k, i) => {
-            if let Some(label) = state.labels.get(k.index()).and_then(|l| l.get(*i as usize)) {
+        Value::Player(p) => program.seat_name(p.get()),
+        Value::Enum(x) => program.enums[x.enum_id().index()].shown[x.index() as usize].clone(),
+        Value::Entity(x) => {
+            let (k, i) = (x.kind(), x.index());
+            if let Some(label) = state.labels.get(k.index()).and_then(|l| l.get(i as usize)) {
                 return label.clone();
             }
             let kind = &program.kinds[k.index()];
-            match kind.names.get(*i as usize) {
+            match kind.names.get(i as usize) {
                 Some(name) => name.clone(),
                 None => format!("{}-{}", kind.name, i + 1),
             }
@@ -1267,7 +1268,7 @@ action pick(r: rank) "Pick a rank" {
             .expect("typed as shown, any case");
         let state = game.state();
         let cards: Vec<String> = (0..6)
-            .map(|i| show(&program, state, &Value::Entity(ir::KindId(0), i)))
+            .map(|i| show(&program, state, &Value::entity(ir::KindId(0), i)))
             .collect();
         assert_eq!(cards, ["9H", "10H", "JH", "9spades", "10spades", "Jspades"]);
         assert!(game

@@ -185,7 +185,7 @@ impl Game {
         }
         let mut result = Ok(());
         while let Some(v) = values.next() {
-            locals[1 + d] = self.domain_value(&param.ty, domains.bounds[d], v);
+            locals[1 + d].put(self.domain_value(&param.ty, domains.bounds[d], v));
             let held = match self.all_hold(program, guards, locals) {
                 Ok(true) => self.all_hold(program, requires, locals),
                 other => other,
@@ -286,10 +286,10 @@ impl Game {
         v: &Value,
     ) -> Option<usize> {
         let i = match (ty, bounds, v) {
-            (ir::Type::Player, _, Value::Player(p)) => *p as usize,
-            (ir::Type::Bool, _, Value::Bool(b)) => usize::from(!*b),
-            (ir::Type::Enum(e), _, Value::Enum(f, i)) if e == f => *i as usize,
-            (ir::Type::Entity(k), _, Value::Entity(j, i)) if k == j => *i as usize,
+            (ir::Type::Player, _, Value::Player(p)) => p.get() as usize,
+            (ir::Type::Bool, _, Value::Bool(b)) => usize::from(!b.get()),
+            (ir::Type::Enum(e), _, Value::Enum(x)) if *e == x.enum_id() => x.index() as usize,
+            (ir::Type::Entity(k), _, Value::Entity(x)) if *k == x.kind() => x.index() as usize,
             (ir::Type::Int, Some((lo, _)), Value::Int(n)) => {
                 usize::try_from(n.checked_sub(lo)?).ok()?
             }
@@ -331,10 +331,10 @@ impl Game {
             return v.clone();
         }
         match (ty, bounds) {
-            (ir::Type::Player, _) => Value::Player(i as u8),
-            (ir::Type::Bool, _) => Value::Bool(i == 0),
-            (ir::Type::Enum(e), _) => Value::Enum(*e, i as u16),
-            (ir::Type::Entity(k), _) => Value::Entity(*k, i as u32),
+            (ir::Type::Player, _) => Value::player(i as u8),
+            (ir::Type::Bool, _) => Value::bool(i == 0),
+            (ir::Type::Enum(e), _) => Value::enum_value(*e, i as u16),
+            (ir::Type::Entity(k), _) => Value::entity(*k, i as u32),
             (ir::Type::Int, Some((lo, _))) => Value::Int(lo + i as i64),
             _ => Value::None,
         }
@@ -627,7 +627,7 @@ fn requirement_slots(locals: &mut Vec<Value>, size: usize, player: u8) {
     if locals.len() < size {
         locals.resize_with(size, || Value::None);
     }
-    locals[0] = Value::Player(player);
+    locals[0].put(Value::player(player));
 }
 
 /// Adds the move of action `a` with `args` to `turn`.
@@ -639,7 +639,7 @@ fn keep(turn: &mut Turn, a: ir::ActionId, args: &[Value]) {
 /// The slots of an action taken by `player`, `me` set and its `n` arguments still to fill.
 fn action_locals(def: &ir::ActionDef, player: u8, n: usize) -> Vec<Value> {
     let mut locals = vec![Value::None; def.locals.max(1 + n)];
-    locals[0] = Value::Player(player);
+    locals[0].put(Value::player(player));
     locals
 }
 

@@ -35,9 +35,10 @@ impl Game {
                     *self.state.player_vars.get_mut(p as usize, i) = v;
                     self.state.touch();
                 } else {
-                    let Value::Entity(k, n) = self.parse_value(&Type::Error, o)? else {
+                    let Value::Entity(x) = self.parse_value(&Type::Error, o)? else {
                         return Err(format!("`{o}` is neither a seat nor an instance"));
                     };
+                    let (k, n) = (x.kind(), x.index());
                     let kind = &program.kinds[k.index()];
                     let f = kind
                         .fields
@@ -73,12 +74,12 @@ impl Game {
         }
         match t {
             "none" => return Ok(Value::None),
-            "yes" | "true" => return Ok(Value::Bool(true)),
-            "no" | "false" => return Ok(Value::Bool(false)),
+            "yes" | "true" => return Ok(Value::bool(true)),
+            "no" | "false" => return Ok(Value::bool(false)),
             _ => {}
         }
         if let Some(p) = self.seat_by_name(t) {
-            return Ok(Value::Player(p));
+            return Ok(Value::player(p));
         }
         for (e, def) in program.enums.iter().enumerate() {
             if matches!(ty, Type::Enum(x) if x.index() != e) {
@@ -86,7 +87,7 @@ impl Game {
             }
             let found = def.values.iter().position(|v| v == t);
             if let Some(i) = found.or_else(|| def.shown.iter().position(|v| v == t)) {
-                return Ok(Value::Enum(crate::ir::EnumId(e as u32), i as u16));
+                return Ok(Value::enum_value(crate::ir::EnumId(e as u32), i as u16));
             }
         }
         for (k, kind) in program.kinds.iter().enumerate() {
@@ -97,7 +98,7 @@ impl Game {
                 .get(k)
                 .and_then(|l| l.iter().position(|n| n == t));
             if let Some(i) = kind.names.iter().position(|n| n == t).or(shown) {
-                return Ok(Value::Entity(crate::ir::KindId(k as u32), i as u32));
+                return Ok(Value::entity(crate::ir::KindId(k as u32), i as u32));
             }
         }
         if let Some((kind, n)) = t.rsplit_once('-') {
@@ -106,7 +107,7 @@ impl Game {
                 n.parse::<u32>(),
             ) {
                 if n >= 1 && (n as usize) <= self.state.entities[k].len() {
-                    return Ok(Value::Entity(crate::ir::KindId(k as u32), n - 1));
+                    return Ok(Value::entity(crate::ir::KindId(k as u32), n - 1));
                 }
             }
         }
@@ -161,14 +162,15 @@ impl Game {
                     return Err(wrong(p.span));
                 };
                 (
-                    self.state.player_vars.get_mut(p as usize, id.index()),
+                    self.state.player_vars.get_mut(p.get() as usize, id.index()),
                     program.player_vars[id.index()].bounds_for(players),
                 )
             }
             Place::Field(x, k, f) => {
-                let Value::Entity(_, i) = self.eval_in(x, locals)? else {
+                let Value::Entity(it) = self.eval_in(x, locals)? else {
                     return Err(wrong(x.span));
                 };
+                let i = it.index();
                 (
                     self.state.entities[k.index()].get_mut(i as usize, f.index()),
                     program.kinds[k.index()].fields[f.index()].bounds_for(players),

@@ -306,7 +306,7 @@ mod tests {
     fn a_copy_into_a_table_reuses_its_buffer() {
         let source = numbered(3, 2);
         let mut scratch = numbered(3, 2);
-        *scratch.get_mut(0, 0) = Value::Bool(true);
+        *scratch.get_mut(0, 0) = Value::bool(true);
         let buffer = scratch.cells.as_ptr();
         scratch.clone_from(&source);
         assert_eq!(scratch, source);

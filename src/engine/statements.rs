@@ -274,8 +274,9 @@ impl Game {
         let who = self.eval_with(|ev, l| ev.list(players, l))?;
         let mut choices = spare::secret_choices();
         for w in who.iter() {
-            let Value::Player(p) = *w else { continue };
-            *self.local_mut(*player_slot) = Value::Player(p);
+            let Value::Player(seat) = *w else { continue };
+            *self.local_mut(*player_slot) = Value::Player(seat);
+            let p = seat.get();
             let found = self
                 .eval_with(|ev, l| ev.list(options, l))
                 .and_then(|o| Ok((o, self.eager_text(prompt)?)));
@@ -363,14 +364,14 @@ impl Game {
             Place::PlayerVar(p, id) => {
                 // As `Eval::player` reads `me` and other players in locals: for no work.
                 let p = match self.local(p) {
-                    Some(&Value::Player(p)) => p,
+                    Some(&Value::Player(p)) => p.get(),
                     _ => self.eval_with(|ev, l| ev.player(p, l))?,
                 };
                 Slot::Player(p as usize, id.index())
             }
             Place::Field(x, k, f) => {
                 let i = match self.eval(x)? {
-                    Value::Entity(kk, i) if kk == *k => i as usize,
+                    Value::Entity(x) if x.kind() == *k => x.index() as usize,
                     _ => {
                         return Err(err(
                             "no-value",
@@ -455,18 +456,18 @@ impl Game {
                 Value::Player(p) => {
                     let c = column as usize;
                     let bounds = program.player_vars[c].bounds_for(players);
-                    Some((Slot::Player(*p as usize, c), bounds))
+                    Some((Slot::Player(p.get() as usize, c), bounds))
                 }
                 _ => None,
             },
             Store::Field { slot, kind, column } => match self.local_at(slot) {
-                Value::Entity(k, i) if k.index() == kind as usize => {
+                Value::Entity(x) if x.kind().index() == kind as usize => {
                     let (k, f) = (kind as usize, column as usize);
                     let bounds = program.kinds[k].fields[f].bounds_for(players);
                     // As `resolve_place` evaluates the instance: a local, for one unit of work.
                     self.state.work.fresh();
                     let _ = self.state.work.spend(1);
-                    Some((Slot::Field(k, *i as usize, f), bounds))
+                    Some((Slot::Field(k, x.index() as usize, f), bounds))
                 }
                 _ => None,
             },
@@ -500,17 +501,17 @@ impl Game {
                     _ => a.checked_sub(*b),
                 };
                 let Some(n) = n else { return false };
-                *target = Value::Int(clamp_int(n, bounds));
+                target.put(Value::Int(clamp_int(n, bounds)));
                 return true;
             }
             (AssignOp::Set, Value::None) => Value::None,
             (AssignOp::Set, Value::Bool(b)) => Value::Bool(*b),
             (AssignOp::Set, Value::Player(p)) => Value::Player(*p),
-            (AssignOp::Set, Value::Enum(e, i)) => Value::Enum(*e, *i),
-            (AssignOp::Set, Value::Entity(k, i)) => Value::Entity(*k, *i),
+            (AssignOp::Set, Value::Enum(x)) => Value::Enum(*x),
+            (AssignOp::Set, Value::Entity(x)) => Value::Entity(*x),
             _ => return false,
         };
-        *self.target(slot) = new;
+        self.target(slot).put(new);
         true
     }
 
@@ -583,7 +584,7 @@ impl Game {
                 ))
             }
         };
-        *target = clamp(new, bounds);
+        target.put(clamp(new, bounds));
         Ok(())
     }
 }

@@ -22,7 +22,7 @@ pub enum Viewer {
 impl Viewer {
     fn value(self) -> Value {
         match self {
-            Viewer::Player(p) => Value::Player(p),
+            Viewer::Player(p) => Value::player(p),
             Viewer::Spectator => Value::None,
         }
     }
@@ -124,7 +124,7 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
                 format!(
                     "{} {}",
                     d.name,
-                    shown(game, d, v, &Value::Player(p), viewer)
+                    shown(game, d, v, &Value::player(p), viewer)
                 )
             })
             .collect();
@@ -133,7 +133,7 @@ pub(super) fn render(game: &Game, viewer: Viewer) -> String {
     for (k, kind) in program.kinds.iter().enumerate().filter(|(_, k)| k.mutable) {
         let mut unlisted = 0;
         for (i, fields) in state.entities[k].iter().enumerate() {
-            let it = Value::Entity(crate::ir::KindId(k as u32), i as u32);
+            let it = Value::entity(crate::ir::KindId(k as u32), i as u32);
             if !listed(game, kind, &it) {
                 unlisted += 1;
                 continue;
@@ -266,14 +266,14 @@ pub(super) fn visible_values(game: &Game, viewer: Viewer) -> BTreeSet<(Slot, Val
             .iter()
             .zip(state.player_vars.row(p as usize));
         for (i, (d, v)) in vars.enumerate() {
-            if visible(game, d, &Value::Player(p), viewer) {
+            if visible(game, d, &Value::player(p), viewer) {
                 seen.insert(((1, p as u32, i as u32, 0), v.clone()));
             }
         }
     }
     for (k, kind) in program.kinds.iter().enumerate() {
         for (i, fields) in state.entities[k].iter().enumerate() {
-            let it = Value::Entity(crate::ir::KindId(k as u32), i as u32);
+            let it = Value::entity(crate::ir::KindId(k as u32), i as u32);
             for (f, (d, v)) in kind.fields.iter().zip(fields).enumerate() {
                 if visible(game, d, &it, viewer) {
                     seen.insert(((2, k as u32, i as u32, f as u32), v.clone()));
@@ -301,12 +301,12 @@ pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, B
             .iter()
             .zip(state.player_vars.row(p as usize))
         {
-            sort(v, visible(game, d, &Value::Player(p), viewer));
+            sort(v, visible(game, d, &Value::player(p), viewer));
         }
     }
     for (k, kind) in program.kinds.iter().enumerate() {
         for (i, fields) in state.entities[k].iter().enumerate() {
-            let it = Value::Entity(crate::ir::KindId(k as u32), i as u32);
+            let it = Value::entity(crate::ir::KindId(k as u32), i as u32);
             for (f, v) in kind.fields.iter().zip(fields) {
                 let shown = visible(game, f, &it, viewer);
                 sort(v, shown);

@@ -225,7 +225,7 @@ mod tests {
         let inner: List = (1..=2).map(Value::Int).collect();
         let outer: List = vec![Value::List(inner.clone()), Value::List(inner)].into();
         drop(outer);
-        let again: List = std::iter::once(Value::Bool(true)).collect();
+        let again: List = std::iter::once(Value::bool(true)).collect();
         assert_eq!(again.len(), 1);
     }
 }

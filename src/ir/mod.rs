@@ -99,9 +99,13 @@ impl Type {
 
 /// A value at run time.
 ///
-/// Two aligned words, the tag a whole word: a value is returned by every node of every
-/// expression, and a tag byte beside packed fields made each return a partial-word copy
-/// (measured: a third of the evaluator's time in stalled loads of returned values).
+/// Two whole words: the tag, and one word of payload in every variant (a truth value, a
+/// seat, an enum value and an instance are each packed into a word). So a value is a pair of
+/// scalars to the compiler, kept in two registers and copied as two words: a tag beside
+/// narrower fields was written in parts and copied whole, and the processor cannot forward
+/// several stores to one wider load (measured: a third of the evaluator's time in such waits
+/// with a tag byte, and again 5-20% of a function's time with a word tag and narrow fields;
+/// docs/performance.md).
 /// `Clone` is written by hand and copies every variant but `List` bit for bit: a variant that
 /// holds anything but `Copy` data needs an arm of its own there.
 #[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -110,17 +114,148 @@ pub enum Value {
     /// No value (`none`).
     None,
     /// A truth value.
-    Bool(bool),
+    Bool(Truth),
     /// A whole number.
     Int(i64),
     /// A seat, 0-based.
-    Player(u8),
+    Player(Seat),
     /// An enum value: enum and index.
-    Enum(EnumId, u16),
+    Enum(EnumValue),
     /// An instance: kind and index.
-    Entity(KindId, u32),
+    Entity(Instance),
     /// A list, shared until written.
     List(List),
+}
+
+/// A truth value in a whole word (see [`Value`]).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Truth(u64);
+
+impl Truth {
+    /// `false`.
+    pub const FALSE: Truth = Truth(0);
+    /// `true`.
+    pub const TRUE: Truth = Truth(1);
+
+    /// The word for `b`.
+    #[inline]
+    pub const fn new(b: bool) -> Truth {
+        Truth(b as u64)
+    }
+
+    /// The truth value.
+    #[inline]
+    pub const fn get(self) -> bool {
+        self.0 != 0
+    }
+}
+
+impl std::fmt::Debug for Truth {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+/// A seat (0-based) in a whole word (see [`Value`]).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Seat(u64);
+
+impl Seat {
+    /// The word for seat `p`.
+    #[inline]
+    pub const fn new(p: u8) -> Seat {
+        Seat(p as u64)
+    }
+
+    /// The seat.
+    #[inline]
+    pub const fn get(self) -> u8 {
+        self.0 as u8
+    }
+}
+
+impl std::fmt::Debug for Seat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.get().fmt(f)
+    }
+}
+
+/// An enum value in a whole word: the enum in the high half, the index in the low, so that
+/// values order by enum, then index (see [`Value`]).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EnumValue(u64);
+
+impl EnumValue {
+    /// Value `index` of enum `e`.
+    #[inline]
+    pub const fn new(e: EnumId, index: u16) -> EnumValue {
+        EnumValue(((e.0 as u64) << 32) | index as u64)
+    }
+
+    /// Its enum.
+    #[inline]
+    pub const fn enum_id(self) -> EnumId {
+        EnumId((self.0 >> 32) as u32)
+    }
+
+    /// Its index among the enum's values.
+    #[inline]
+    pub const fn index(self) -> u16 {
+        self.0 as u16
+    }
+}
+
+impl EnumValue {
+    /// The word itself (the enum or kind in the high half, the index in the low).
+    #[inline]
+    pub const fn word(self) -> u64 {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for EnumValue {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}, {:?}", self.enum_id(), self.index())
+    }
+}
+
+/// An instance in a whole word: the kind in the high half, the index in the low, so that
+/// instances order by kind, then index (see [`Value`]).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Instance(u64);
+
+impl Instance {
+    /// Instance `index` of kind `k`.
+    #[inline]
+    pub const fn new(k: KindId, index: u32) -> Instance {
+        Instance(((k.0 as u64) << 32) | index as u64)
+    }
+
+    /// Its kind.
+    #[inline]
+    pub const fn kind(self) -> KindId {
+        KindId((self.0 >> 32) as u32)
+    }
+
+    /// Its index among the kind's instances.
+    #[inline]
+    pub const fn index(self) -> u32 {
+        self.0 as u32
+    }
+}
+
+impl Instance {
+    /// The word itself (the enum or kind in the high half, the index in the low).
+    #[inline]
+    pub const fn word(self) -> u64 {
+        self.0
+    }
+}
+
+impl std::fmt::Debug for Instance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}, {:?}", self.kind(), self.index())
+    }
 }
 
 /// A clone is a copy of the two words, and a count taken on a list's elements. The derived
@@ -139,13 +274,46 @@ impl Clone for Value {
 }
 
 impl Value {
+    /// `true` or `false`.
+    #[inline]
+    pub const fn bool(b: bool) -> Value {
+        Value::Bool(Truth::new(b))
+    }
+
+    /// Seat `p` (0-based).
+    #[inline]
+    pub const fn player(p: u8) -> Value {
+        Value::Player(Seat::new(p))
+    }
+
+    /// Value `index` of enum `e`.
+    #[inline]
+    pub const fn enum_value(e: EnumId, index: u16) -> Value {
+        Value::Enum(EnumValue::new(e, index))
+    }
+
+    /// Instance `index` of kind `k`.
+    #[inline]
+    pub const fn entity(k: KindId, index: u32) -> Value {
+        Value::Entity(Instance::new(k, index))
+    }
+
+    /// Puts `new` here and drops the value it replaces. `*place = new` keeps `new` in memory
+    /// while the old value is dropped (a drop may unwind) and copies it whole afterwards, just
+    /// after writing it in two words: a load the processor cannot forward, at every write.
+    /// Here `new` goes straight from registers into place.
+    #[inline(always)]
+    pub fn put(&mut self, new: Value) {
+        drop(std::mem::replace(self, new));
+    }
+
     /// The seats a list holds, sorted and each once (anything else is ignored).
     pub fn seats(&self) -> Vec<u8> {
         let mut seats: Vec<u8> = match self {
             Value::List(xs) => xs
                 .iter()
                 .filter_map(|v| match v {
-                    Value::Player(p) => Some(*p),
+                    Value::Player(p) => Some(p.get()),
                     _ => None,
                 })
                 .collect(),
@@ -947,4 +1115,69 @@ pub enum ExprKind {
     },
     /// A value chosen by the number of players: (low, high, value).
     ByPlayers(Vec<(i64, i64, Expr)>),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{EnumId, KindId, List, Value};
+
+    #[test]
+    fn packed_values_keep_their_parts_their_order_and_how_they_print() {
+        for (e, i) in [(0, 0), (3, 7), (u32::MAX, u16::MAX)] {
+            let Value::Enum(x) = Value::enum_value(EnumId(e), i) else {
+                panic!("an enum value")
+            };
+            assert_eq!((x.enum_id(), x.index()), (EnumId(e), i));
+        }
+        for (k, i) in [(0, 0), (5, 70_000), (u32::MAX, u32::MAX)] {
+            let Value::Entity(x) = Value::entity(KindId(k), i) else {
+                panic!("an instance")
+            };
+            assert_eq!((x.kind(), x.index()), (KindId(k), i));
+        }
+        // Values sort (and so `sort`, `distinct` and rankings order them) by enum or kind,
+        // then index, as the pairs they pack do.
+        let pairs = [(0u32, 2u16), (1, 0), (1, 1), (2, 0)];
+        for a in pairs {
+            for b in pairs {
+                let (x, y) = (
+                    Value::enum_value(EnumId(a.0), a.1),
+                    Value::enum_value(EnumId(b.0), b.1),
+                );
+                assert_eq!(x.cmp(&y), a.cmp(&b), "{a:?} against {b:?}");
+                let (x, y) = (
+                    Value::entity(KindId(a.0), a.1.into()),
+                    Value::entity(KindId(b.0), b.1.into()),
+                );
+                assert_eq!(x.cmp(&y), a.cmp(&b), "{a:?} against {b:?}");
+            }
+        }
+        assert!(Value::bool(false) < Value::bool(true));
+        assert!(Value::player(1) < Value::player(2));
+        assert_eq!(
+            format!(
+                "{:?}",
+                [
+                    Value::bool(true),
+                    Value::player(3),
+                    Value::enum_value(EnumId(2), 1)
+                ]
+            ),
+            "[Bool(true), Player(3), Enum(EnumId(2), 1)]"
+        );
+        assert_eq!(
+            format!("{:?}", Value::entity(KindId(4), 9)),
+            "Entity(KindId(4), 9)"
+        );
+    }
+
+    #[test]
+    fn a_value_put_in_place_drops_the_one_it_replaces() {
+        let kept: List = (1..=3).map(Value::Int).collect();
+        let mut slot = Value::List(kept.clone());
+        assert!(kept.is_shared());
+        slot.put(Value::player(2));
+        assert!(!kept.is_shared(), "the slot's handle was dropped");
+        assert_eq!(slot, Value::player(2));
+    }
 }

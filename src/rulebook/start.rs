@@ -136,7 +136,7 @@ pub fn instances(
         .iter()
         .enumerate()
         .map(|(i, values)| {
-            let it = Value::Entity(kind_id, i as u32);
+            let it = Value::entity(kind_id, i as u32);
             let mut row = vec![crate::engine::show(program, state, &it)];
             row.extend(fields.iter().map(|(f, _)| {
                 values

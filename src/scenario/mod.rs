@@ -60,7 +60,7 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
     let players = scenario.players.unwrap_or(program.min_players);
     let mut locals = vec![Value::None; scenario.locals.max(1)];
     for (p, slot) in locals.iter_mut().enumerate().take(players as usize) {
-        *slot = Value::Player(p as u8);
+        *slot = Value::player(p as u8);
     }
     let mut unstarted =
         Game::unstarted(program.clone(), players, scenario.seed).map_err(runtime)?;
@@ -340,7 +340,7 @@ fn seat_for(
 ) -> Result<u8, Box<Diagnostic>> {
     if let Some(s) = seat {
         return match game.eval_in(s, locals).map_err(runtime)? {
-            Value::Player(p) => Ok(p),
+            Value::Player(p) => Ok(p.get()),
             _ => Err(fail(
                 span,
                 "no such seat in this game",
@@ -390,7 +390,7 @@ fn truth(game: &Game, cond: &ir::Expr, locals: &mut [Value]) -> Result<bool, Box
         .eval_in(cond, locals)
         .map_err(|e| Box::new(e.to_diagnostic()))?
     {
-        Value::Bool(b) => Ok(b),
+        Value::Bool(b) => Ok(b.get()),
         _ => Ok(false),
     }
 }

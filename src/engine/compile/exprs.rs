@@ -189,7 +189,7 @@ fn value(e: &Expr) -> Node {
         K::Binary(op, a, b) => binary(*op, a, b, e),
         K::Unary(UnOp::Not, _) => {
             let c = condition(e);
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Bool(c(ev, l)?)))
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::bool(c(ev, l)?)))
         }
         K::Unary(UnOp::Neg, _) => {
             let n = int(e);
@@ -231,7 +231,7 @@ fn value(e: &Expr) -> Node {
             ..
         } => {
             let c = condition(e);
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Bool(c(ev, l)?)))
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::bool(c(ev, l)?)))
         }
         K::Query {
             kind: QueryKind::List,
@@ -278,7 +278,7 @@ fn ranked(top: bool, slot: ir::Slot, source: &Expr, filter: Option<&Expr>, keys:
         ev.spend(1);
         let passed = each.collect(ev, l)?;
         crate::engine::eval::ranked(&passed, keys.len(), top, |n, item| {
-            l[slot] = item.clone();
+            l[slot].put(item.clone());
             keys[n](ev, l)
         })
         .map(Value::List)
@@ -407,7 +407,7 @@ fn ordered(op: BinOp, x: i64, y: i64) -> bool {
 
 fn take_bool(v: &Value) -> Option<bool> {
     match v {
-        Value::Bool(b) => Some(*b),
+        Value::Bool(b) => Some(b.get()),
         _ => None,
     }
 }
@@ -427,7 +427,7 @@ fn condition(e: &Expr) -> BoolNode {
     }
     match &e.kind {
         K::Const(Value::Bool(b)) => {
-            let b = *b;
+            let b = b.get();
             Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
                 ev.spend(1);
                 Ok(b)
@@ -515,7 +515,7 @@ fn condition(e: &Expr) -> BoolNode {
                 for item in items.iter() {
                     ev.spend(1);
                     ev.check_work(source_span)?;
-                    l[slot] = item.clone();
+                    l[slot].put(item.clone());
                     let pass = match &filter {
                         Some(f) => f(ev, l)?,
                         None => true,
@@ -530,7 +530,7 @@ fn condition(e: &Expr) -> BoolNode {
         _ => {
             let v = value(e);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| match v(ev, l)? {
-                Value::Bool(b) => Ok(b),
+                Value::Bool(b) => Ok(b.get()),
                 v => Err(ev.wrong(&v, "true or false", span)),
             })
         }
@@ -723,7 +723,7 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, e: &Expr) -> Node {
         | BinOp::Gt
         | BinOp::Ge => {
             let c = condition(e);
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::Bool(c(ev, l)?)))
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::bool(c(ev, l)?)))
         }
         BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod if is_int(e) => {
             let n = int(e);
@@ -784,7 +784,7 @@ fn call_on_stack<const N: usize>(
 ) -> R<Value> {
     let mut frame = [const { Value::None }; N];
     for (slot, a) in frame.iter_mut().zip(args) {
-        *slot = a(ev, l)?;
+        slot.put(a(ev, l)?);
     }
     ev.enter(id, &mut frame[..size], args.len())
 }
@@ -919,7 +919,7 @@ impl PlayerOf {
     fn get(&self, ev: &mut Eval<'_>, l: &mut [Value]) -> R<u8> {
         match self {
             PlayerOf::Local(s, span) => match l[*s] {
-                Value::Player(p) => Ok(p),
+                Value::Player(p) => Ok(p.get()),
                 ref v => {
                     // What the walker does when a local is not a player: reads it as a node.
                     ev.spend(1);
@@ -952,7 +952,7 @@ impl EntityOf {
     fn get(&self, ev: &mut Eval<'_>, l: &mut [Value]) -> R<usize> {
         match self {
             EntityOf::Local(s, k, span) => match l[*s] {
-                Value::Entity(kk, i) if kk == *k => Ok(i as usize),
+                Value::Entity(x) if x.kind() == *k => Ok(x.index() as usize),
                 ref v => {
                     ev.spend(1);
                     ev.as_entity(v.clone(), *k, *span)
@@ -1187,8 +1187,8 @@ impl Matching {
         match self.compared {
             Compared::Element => Some(item),
             Compared::Field { kind, field } => match item {
-                Value::Entity(k, i) if k.index() == kind => {
-                    Some(state.entities[kind].get(*i as usize, field))
+                Value::Entity(x) if x.kind().index() == kind => {
+                    Some(state.entities[kind].get(x.index() as usize, field))
                 }
                 _ => None,
             },
@@ -1287,7 +1287,7 @@ impl Each {
             let item = &items[if from_end { n - 1 - k } else { k }];
             ev.spend(1);
             ev.check_work(self.source_span)?;
-            l[self.slot] = item.clone();
+            l[self.slot].put(item.clone());
             if let Some(f) = &self.filter {
                 if !f(ev, l)? {
                     continue;
@@ -1392,14 +1392,14 @@ impl Each {
                         .filter(move |(k, _)| mask & (1 << k) != 0)
                 };
                 let rows: Option<u64> = passing().try_fold(0, |n, (_, item)| match item {
-                    Value::Entity(k, _) if k.index() == m.kind => Some(n + 1),
+                    Value::Entity(x) if x.kind().index() == m.kind => Some(n + 1),
                     _ => None,
                 });
                 if let (Some(table), Some(read)) = (state.entities.get(m.kind), rows) {
                     if ev.afford(work + read) {
                         for (_, item) in passing() {
-                            if let Value::Entity(_, i) = item {
-                                visit(table.get(*i as usize, m.field))?;
+                            if let Value::Entity(x) = item {
+                                visit(table.get(x.index() as usize, m.field))?;
                             }
                         }
                         return Ok(());
@@ -1410,7 +1410,7 @@ impl Each {
         for item in items.iter() {
             ev.spend(1);
             ev.check_work(self.source_span)?;
-            l[self.slot] = item.clone();
+            l[self.slot].put(item.clone());
             if let Some(f) = &self.filter {
                 if !f(ev, l)? {
                     continue;

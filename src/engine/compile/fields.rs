@@ -26,7 +26,7 @@ macro_rules! with_decide {
         match ff.single() {
             Some((FieldTest::Truth(f), work, flip)) => {
                 let $decide = |i: usize| match table.get(i, *f) {
-                    Value::Bool(b) => Some((*b != flip, work)),
+                    Value::Bool(b) => Some((b.get() != flip, work)),
                     _ => None,
                 };
                 $body
@@ -76,7 +76,7 @@ macro_rules! with_decide {
                             l,
                             (table, seats),
                             i,
-                            if *b { then } else { otherwise },
+                            if b.get() { then } else { otherwise },
                             work,
                         ),
                         _ => None,
@@ -335,7 +335,7 @@ impl FieldFilter {
     #[inline(always)]
     fn index(&self, item: &Value) -> Option<usize> {
         match item {
-            Value::Entity(k, i) if k.index() == self.kind => Some(*i as usize),
+            Value::Entity(x) if x.kind().index() == self.kind => Some(x.index() as usize),
             _ => None,
         }
     }
@@ -585,7 +585,7 @@ impl FieldTest {
         Some(match self {
             FieldTest::And(..) | FieldTest::Or(..) | FieldTest::Not(..) => return None,
             FieldTest::Truth(f) => match table.get(i, *f) {
-                Value::Bool(b) => *b,
+                Value::Bool(b) => b.get(),
                 _ => return None,
             },
             FieldTest::FieldLocal {
@@ -616,7 +616,7 @@ impl FieldTest {
             } => match l[*slot] {
                 // A seat read in place, as the walker reads it; `none` goes the general way.
                 Value::Player(p) => {
-                    (*table.get(i, *field) == *seats.get(p as usize, *column)) == *equal
+                    (*table.get(i, *field) == *seats.get(p.get() as usize, *column)) == *equal
                 }
                 _ => return None,
             },
@@ -658,8 +658,8 @@ impl FieldTest {
                         _ => return None,
                     },
                     Count::Other { local, kind, field } => match (&l[*local as usize], kind) {
-                        (Value::Entity(k, j), kind) if k == kind => {
-                            match table.get(*j as usize, *field as usize) {
+                        (Value::Entity(x), kind) if x.kind() == *kind => {
+                            match table.get(x.index() as usize, *field as usize) {
                                 Value::List(ys) => ys.len() as i64,
                                 _ => return None,
                             }
@@ -765,8 +765,8 @@ flow {
             })
             .collect();
         let mut l = vec![Value::Int(1); 8];
-        l[lets[1] as usize] = Value::Player(0);
-        let truths = [Value::Bool(false), Value::Bool(true), Value::None];
+        l[lets[1] as usize] = Value::player(0);
+        let truths = [Value::bool(false), Value::bool(true), Value::None];
         let mut compared = 0;
         for (f, slot) in filters {
             let program = FieldFilter::new(f, slot).expect("a field filter");
@@ -842,8 +842,8 @@ flow {
         let seats = Table::new(2, 0);
         let mut lists = 0;
         for (a, w) in [
-            [Value::Bool(true), Value::Bool(false), Value::Bool(true)],
-            [Value::Bool(false), Value::None, Value::Bool(true)],
+            [Value::bool(true), Value::bool(false), Value::bool(true)],
+            [Value::bool(false), Value::None, Value::bool(true)],
         ]
         .iter()
         .zip([[1, 2, 0], [2, 1, 1]])
@@ -855,7 +855,7 @@ flow {
             }
             let items: Vec<Value> = [2, 0, 1, 1]
                 .iter()
-                .map(|i| Value::Entity(KindId(0), *i))
+                .map(|i| Value::entity(KindId(0), *i))
                 .collect();
             for f in &filters {
                 let one = |k: usize| f.decide(&l, &table, &seats, f.index(&items[k])?);
