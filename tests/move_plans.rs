@@ -177,6 +177,14 @@ action pass { }
     );
     // Two others, each with any of three extras, and `pass`.
     assert_eq!(first.len(), 7, "{first:?}");
+    // The same with the guarded parameter last, where every value that passes is kept at once.
+    let last = hand_over.replace(
+        "hand_over(to: player, extra: player)",
+        "hand_over(extra: player, to: player)",
+    );
+    assert_ne!(last, hand_over);
+    let first = planned_like_plain(&last, "hand_over", 3, ([0, 0, 2].as_slice(), [false, true]));
+    assert_eq!(first.len(), 7, "{first:?}");
 }
 
 /// The second parameter narrowed to a list that reads the first, and a requirement that reads

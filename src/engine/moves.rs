@@ -183,9 +183,28 @@ impl Game {
             guards = &requires[..g];
             requires = &requires[g + 1..];
         }
+        let bounds = domains.bounds[d];
+        // The values of a seat, enum or instance parameter, found once (see `domain_value`).
+        let listed = self.domain_list(&param.ty);
+        let value = |v: usize| match listed.and_then(|xs| xs.get(v)) {
+            Some(x) => x.clone(),
+            None => self.domain_value(&param.ty, bounds, v),
+        };
+        if d + 1 == n && guards.is_empty() && requires.is_empty() {
+            // The last parameter, with nothing left to check: every value is a move.
+            while let Some(v) = values.next() {
+                turn.moves.push((a, turn.args.len() as u32));
+                turn.args.extend_from_slice(&locals[1..1 + d]);
+                turn.args.push(value(v));
+            }
+            if let Values::Listed(members, _) = values {
+                spare::give_indices(members);
+            }
+            return Ok(());
+        }
         let mut result = Ok(());
         while let Some(v) = values.next() {
-            locals[1 + d].put(self.domain_value(&param.ty, domains.bounds[d], v));
+            locals[1 + d].put(value(v));
             let held = match self.all_hold(program, guards, locals) {
                 Ok(true) => self.all_hold(program, requires, locals),
                 other => other,
@@ -315,19 +334,23 @@ impl Game {
         }
     }
 
+    /// The values of a seat, enum or instance parameter, as the game keeps them.
+    fn domain_list(&self, ty: &ir::Type) -> Option<&[Value]> {
+        let domains = &self.state.domains;
+        match ty {
+            ir::Type::Player => Some(&domains.seats),
+            ir::Type::Enum(e) => domains.enum_values.get(e.index()).map(|xs| &xs[..]),
+            ir::Type::Entity(k) => domains.instances.get(k.index()).map(|xs| &xs[..]),
+            _ => None,
+        }
+    }
+
     /// The `i`-th value of a parameter's domain.
     fn domain_value(&self, ty: &ir::Type, bounds: Option<(i64, i64)>, i: usize) -> Value {
         // Seats, enum values and instances are copied whole from the lists the game keeps of
         // them: a value built in place is written in parts and read back whole, which the
         // processor cannot forward (a wait at every move a turn lists).
-        let domains = &self.state.domains;
-        let kept = match ty {
-            ir::Type::Player => domains.seats.get(i),
-            ir::Type::Enum(e) => domains.enum_values.get(e.index()).and_then(|v| v.get(i)),
-            ir::Type::Entity(k) => domains.instances.get(k.index()).and_then(|v| v.get(i)),
-            _ => None,
-        };
-        if let Some(v) = kept {
+        if let Some(v) = self.domain_list(ty).and_then(|xs| xs.get(i)) {
             return v.clone();
         }
         match (ty, bounds) {
