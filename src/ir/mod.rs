@@ -104,8 +104,8 @@ impl Type {
 /// scalars to the compiler, kept in two registers and copied as two words: a tag beside
 /// narrower fields was written in parts and copied whole, and the processor cannot forward
 /// several stores to one wider load (measured: a third of the evaluator's time in such waits
-/// with a tag byte, and again 5-20% of a function's time with a word tag and narrow fields;
-/// docs/performance.md).
+/// with a tag byte; with a word tag beside narrow fields, still three quarters of the time of
+/// the function that puts `me` in a turn's slots; docs/performance.md).
 /// `Clone` is written by hand and copies every variant but `List` bit for bit: a variant that
 /// holds anything but `Copy` data needs an arm of its own there.
 #[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
