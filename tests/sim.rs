@@ -866,7 +866,6 @@ fn collect_keys(v: &serde_json::Value, out: &mut Vec<String>) {
 fn usage_errors_exit_2_and_every_flag_has_help() {
     for args in [
         &["sim", GAME, "--players", "4"][..],
-        &["sim", GAME, "--games", "10"],
         &["sim", GAME, "-p", "9", "-g", "10"],
         &["sim", GAME, "-p", "4", "-g", "10", "--json", "--csv"],
         &["sim", GAME, "-p", "4", "-g", "10", "--shard", "0/4"],
@@ -903,6 +902,24 @@ fn usage_errors_exit_2_and_every_flag_has_help() {
     }
     let merge_help = stdout(&run(&["sim", "merge", "--help"]));
     assert!(merge_help.contains("--json") && merge_help.contains("SHARD.json"));
+}
+
+#[test]
+fn without_players_the_batch_has_the_fewest_seats_the_game_allows() {
+    let fewest = program(GAME).min_players.to_string();
+    let o = run(&["sim", GAME, "--games", "10"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(&format!("{fewest} players, 10 games")),
+        "{out}"
+    );
+    let given = run(&["sim", GAME, "--games", "10", "--players", &fewest]);
+    assert_eq!(
+        out,
+        stdout(&given),
+        "the same batch as with --players {fewest}"
+    );
 }
 
 #[test]

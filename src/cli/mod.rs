@@ -96,8 +96,8 @@ pub struct SimArgs {
     #[arg(long = "variant", value_name = "V")]
     pub variants: Vec<PathBuf>,
 
-    /// Number of players.
-    #[arg(long, short = 'p', value_name = "N", required = true,
+    /// Number of players [default: the fewest the game allows].
+    #[arg(long, short = 'p', value_name = "N",
           value_parser = clap::value_parser!(u8).range(1..))]
     pub players: Option<u8>,
 

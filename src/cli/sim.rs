@@ -57,13 +57,26 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     if let Some(SimCommand::Merge(m)) = &args.command {
         return run_merge(m);
     }
-    let (Some(file), Some(players), Some(games)) = (&args.file, args.players, args.games) else {
+    let (Some(file), Some(games)) = (&args.file, args.games) else {
         return Err(usage_error(
             "sim",
             ErrorKind::MissingRequiredArgument,
-            "FILE, --players and --games are required".into(),
+            "FILE and --games are required".into(),
         ));
     };
+    let a = match load(file, &args.variants) {
+        Ok(p) => p,
+        Err(code) => return Ok(code),
+    };
+    let b = match &args.more.against {
+        None => None,
+        Some(against) => match load(against, &args.more.against_variants) {
+            Ok(p) => Some(p),
+            Err(code) => return Ok(code),
+        },
+    };
+    // Without --players, the fewest seats the game (FILE's) allows.
+    let players = args.players.unwrap_or(a.min_players);
     let spec = args.bots.clone().unwrap_or_default();
     let batch = Batch {
         players,
@@ -73,16 +86,10 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
         shard: args.shard,
         max_decisions: args.max_decisions,
     };
-    let a = match side(file, &args.variants, &batch)? {
-        Ok(s) => s,
-        Err(code) => return Ok(code),
-    };
-    let b = match &args.more.against {
-        None => None,
-        Some(against) => match side(against, &args.more.against_variants, &batch)? {
-            Ok(s) => Some(s),
-            Err(code) => return Ok(code),
-        },
+    let a = side(a, file, &args.variants, &batch)?;
+    let b = match (b, &args.more.against) {
+        (Some(b), Some(against)) => Some(side(b, against, &args.more.against_variants, &batch)?),
+        _ => None,
     };
     if let Err(e) = spec.check_seats(players) {
         return Err(usage_error(
@@ -174,21 +181,25 @@ fn writable(path: &Path) -> Result<(), ExitCode> {
         .map_err(|e| fail(&format!("cannot write `{}`: {e}", path.display())))
 }
 
-/// Loads `file` with its `variants` for `batch`: its program and its report's [`Meta`], or the
-/// exit status when the rules do not check; a usage error when the game is not for that many
-/// players.
+/// Loads and checks a rules file with its variants, reporting what is wrong (then the exit code).
+fn load(file: &Path, variants: &[PathBuf]) -> Result<Arc<Program>, ExitCode> {
+    match load_reporting(file, variants) {
+        Some(program) => Ok(Arc::new(program)),
+        None => Err(fail(&format!(
+            "{}: the rules have errors; fix them and try again",
+            file.display()
+        ))),
+    }
+}
+
+/// The program of `file` (with its `variants`) for `batch`, with its report's [`Meta`]; a usage
+/// error when the game is not for that many players.
 fn side(
+    program: Arc<Program>,
     file: &Path,
     variants: &[PathBuf],
     batch: &Batch,
-) -> Result<Result<Side, ExitCode>, CliError> {
-    let Some(program) = load_reporting(file, variants) else {
-        return Ok(Err(fail(&format!(
-            "{}: the rules have errors; fix them and try again",
-            file.display()
-        ))));
-    };
-    let program = Arc::new(program);
+) -> Result<Side, CliError> {
     let players = batch.players;
     let (min, max) = (program.min_players, program.max_players);
     if !(min..=max).contains(&players) {
@@ -216,7 +227,7 @@ fn side(
         decision_sites: crate::sim::choices::decision_sites(&program),
         rule_blocks: crate::sim::coverage::rule_blocks(&program),
     };
-    Ok(Ok(Side { program, meta }))
+    Ok(Side { program, meta })
 }
 
 /// Writes the HTML page of `sides` to `path`; the exit status if that fails.
