@@ -71,7 +71,7 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     let b = match &args.more.against {
         None => None,
         Some(against) => match load(against, &args.more.against_variants) {
-            Ok(p) => Some(p),
+            Ok(p) => Some((p, against)),
             Err(code) => return Ok(code),
         },
     };
@@ -87,10 +87,9 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
         max_decisions: args.max_decisions,
     };
     let a = side(a, file, &args.variants, &batch)?;
-    let b = match (b, &args.more.against) {
-        (Some(b), Some(against)) => Some(side(b, against, &args.more.against_variants, &batch)?),
-        _ => None,
-    };
+    let b = b
+        .map(|(b, against)| side(b, against, &args.more.against_variants, &batch))
+        .transpose()?;
     if let Err(e) = spec.check_seats(players) {
         return Err(usage_error(
             "sim",

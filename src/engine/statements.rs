@@ -478,9 +478,8 @@ impl Game {
     /// write is a plain one: anything set, a number added to or taken from a number. False,
     /// writing nothing, otherwise (lists, an overflow), for [`Game::write_other`].
     ///
-    /// The new value is rebuilt from `v`'s fields where `eval` left it: moved whole, it would
-    /// be read back whole straight after being written in parts, which the processor cannot
-    /// forward, a wait at almost every assignment (docs/performance.md).
+    /// The new value is written in its two words (`Value::put`), never copied whole straight
+    /// after being written in parts, which the processor cannot forward (docs/performance.md).
     #[inline(always)]
     fn write_in_parts(
         &mut self,
@@ -504,11 +503,8 @@ impl Game {
                 target.put(Value::Int(clamp_int(n, bounds)));
                 return true;
             }
-            (AssignOp::Set, Value::None) => Value::None,
-            (AssignOp::Set, Value::Bool(b)) => Value::Bool(*b),
-            (AssignOp::Set, Value::Player(p)) => Value::Player(*p),
-            (AssignOp::Set, Value::Enum(x)) => Value::Enum(*x),
-            (AssignOp::Set, Value::Entity(x)) => Value::Entity(*x),
+            (AssignOp::Set, Value::List(_)) => return false,
+            (AssignOp::Set, v) => v.clone(),
             _ => return false,
         };
         self.target(slot).put(new);

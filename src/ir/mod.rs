@@ -132,11 +132,6 @@ pub enum Value {
 pub struct Truth(u64);
 
 impl Truth {
-    /// `false`.
-    pub const FALSE: Truth = Truth(0);
-    /// `true`.
-    pub const TRUE: Truth = Truth(1);
-
     /// The word for `b`.
     #[inline]
     pub const fn new(b: bool) -> Truth {
@@ -180,83 +175,56 @@ impl std::fmt::Debug for Seat {
     }
 }
 
-/// An enum value in a whole word: the enum in the high half, the index in the low, so that
-/// values order by enum, then index (see [`Value`]).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct EnumValue(u64);
+/// A value of a numbered set in one word: which set in the high half, the index within it in
+/// the low, so that values order by set, then index (see [`Value`]).
+macro_rules! packed {
+    ($(#[$doc:meta])* $name:ident of $set:ident, $set_of:ident: $index:ty) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub struct $name(u64);
 
-impl EnumValue {
-    /// Value `index` of enum `e`.
-    #[inline]
-    pub const fn new(e: EnumId, index: u16) -> EnumValue {
-        EnumValue(((e.0 as u64) << 32) | index as u64)
-    }
+        impl $name {
+            /// Number `index` of `set`.
+            #[inline]
+            pub const fn new(set: $set, index: $index) -> $name {
+                $name(((set.0 as u64) << 32) | index as u64)
+            }
 
-    /// Its enum.
-    #[inline]
-    pub const fn enum_id(self) -> EnumId {
-        EnumId((self.0 >> 32) as u32)
-    }
+            /// The set it belongs to.
+            #[inline]
+            pub const fn $set_of(self) -> $set {
+                $set((self.0 >> 32) as u32)
+            }
 
-    /// Its index among the enum's values.
-    #[inline]
-    pub const fn index(self) -> u16 {
-        self.0 as u16
-    }
+            /// Its index within the set.
+            #[inline]
+            pub const fn index(self) -> $index {
+                self.0 as $index
+            }
+
+            /// The word itself.
+            #[inline]
+            pub const fn word(self) -> u64 {
+                self.0
+            }
+        }
+
+        impl std::fmt::Debug for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                write!(f, "{:?}, {:?}", self.$set_of(), self.index())
+            }
+        }
+    };
 }
 
-impl EnumValue {
-    /// The word itself (the enum or kind in the high half, the index in the low).
-    #[inline]
-    pub const fn word(self) -> u64 {
-        self.0
-    }
-}
-
-impl std::fmt::Debug for EnumValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}, {:?}", self.enum_id(), self.index())
-    }
-}
-
-/// An instance in a whole word: the kind in the high half, the index in the low, so that
-/// instances order by kind, then index (see [`Value`]).
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Instance(u64);
-
-impl Instance {
-    /// Instance `index` of kind `k`.
-    #[inline]
-    pub const fn new(k: KindId, index: u32) -> Instance {
-        Instance(((k.0 as u64) << 32) | index as u64)
-    }
-
-    /// Its kind.
-    #[inline]
-    pub const fn kind(self) -> KindId {
-        KindId((self.0 >> 32) as u32)
-    }
-
-    /// Its index among the kind's instances.
-    #[inline]
-    pub const fn index(self) -> u32 {
-        self.0 as u32
-    }
-}
-
-impl Instance {
-    /// The word itself (the enum or kind in the high half, the index in the low).
-    #[inline]
-    pub const fn word(self) -> u64 {
-        self.0
-    }
-}
-
-impl std::fmt::Debug for Instance {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:?}, {:?}", self.kind(), self.index())
-    }
-}
+packed!(
+    /// An enum value in a whole word: its enum and its index (see [`Value`]).
+    EnumValue of EnumId, enum_id: u16
+);
+packed!(
+    /// An instance in a whole word: its kind and its index (see [`Value`]).
+    Instance of KindId, kind: u32
+);
 
 /// A clone is a copy of the two words, and a count taken on a list's elements. The derived
 /// clone matched on every variant, an indirect jump that the processor could not predict at
