@@ -1108,9 +1108,6 @@ impl Lowerer {
                     }
                 }
             }
-            Rule::bool_lit => ExprKind::Bool(pair.as_str().starts_with('t')),
-            Rule::none_lit => ExprKind::None,
-            Rule::me_lit => ExprKind::Me,
             Rule::name => ExprKind::Name(self.name(pair)),
             Rule::expr => return self.expr(pair),
             Rule::if_expr => {
@@ -1140,13 +1137,17 @@ impl Lowerer {
             Rule::comprehension_list => return self.comprehension(last(pair)),
             Rule::call => {
                 let mut inner = pair.into_inner();
-                let name = self.name(inner.next().expect("grammar: name"));
-                match inner.next() {
-                    Some(args) => ExprKind::Call {
-                        name,
+                let word = inner.next().expect("grammar: name");
+                match (word.as_str(), inner.next()) {
+                    // The grammar takes every word for a name; these four are values.
+                    ("true" | "false", None) => ExprKind::Bool(word.as_str() == "true"),
+                    ("none", None) => ExprKind::None,
+                    ("me", None) => ExprKind::Me,
+                    (_, Some(args)) => ExprKind::Call {
+                        name: self.name(word),
                         args: self.args(args),
                     },
-                    None => ExprKind::Name(name),
+                    (_, None) => ExprKind::Name(self.name(word)),
                 }
             }
             Rule::by_players => ExprKind::ByPlayers(

@@ -561,9 +561,10 @@ fn rule_text(rule: Rule) -> &'static str {
         assign_op => "`=`, `+=` or `-=`",
         place => "a variable",
         choose_expr | ask_expr | roll_expr | random_expr => "an expression",
-        expr | expr_noin | arg_expr | comp_tail | int | bool_lit | none_lit | me_lit | if_expr
-        | list_lit | comprehension_list | call | by_players | comprehension | comp_filter
-        | comp_ahead => "an expression",
+        expr | expr_noin | arg_expr | comp_tail | int | none_lit | me_lit | if_expr | list_lit
+        | comprehension_list | call | by_players | comprehension | comp_filter | comp_ahead => {
+            "an expression"
+        }
         args => "`(`",
         by_entry => "a player count and its value (`3: 4`)",
         op_or | op_and | op_eq | op_ne | op_le | op_ge | op_lt | op_gt | op_in | op_notin
@@ -631,6 +632,54 @@ mod tests {
             panic!()
         };
         assert_eq!(*op, ast::BinOp::Or);
+    }
+
+    #[test]
+    fn the_value_words_are_values_and_other_reserved_words_no_operands() {
+        // The grammar takes every word but `if` and `by` for a name where an operand stands;
+        // the lowering makes `true`, `false`, `none` and `me` values, with the word's span.
+        let src = "def f(): list of bool = [true, false, none == me, trueish, me.x]";
+        let f = ok(src);
+        let ast::Item::Decl {
+            decl: ast::Decl::Def(d),
+            ..
+        } = &f.items[0]
+        else {
+            panic!()
+        };
+        let ast::ExprKind::List(items) = &d.body.kind else {
+            panic!()
+        };
+        assert!(matches!(items[0].kind, ast::ExprKind::Bool(true)));
+        assert!(matches!(items[1].kind, ast::ExprKind::Bool(false)));
+        let ast::ExprKind::Binary { lhs, rhs, .. } = &items[2].kind else {
+            panic!()
+        };
+        assert!(matches!(lhs.kind, ast::ExprKind::None));
+        assert!(matches!(rhs.kind, ast::ExprKind::Me));
+        let at = src.find("me,").expect("`me`") as u32;
+        assert_eq!((rhs.span.start, rhs.span.end), (at, at + 2));
+        assert!(matches!(&items[3].kind, ast::ExprKind::Name(n) if n.text == "trueish"));
+        let ast::ExprKind::Field { base, .. } = &items[4].kind else {
+            panic!()
+        };
+        assert!(matches!(base.kind, ast::ExprKind::Me));
+        // Called, or any other reserved word: refused as a name, as before.
+        for src in [
+            "def f(): bool = true(1)",
+            "def f(): int = roll",
+            "def f(): int = me(2)",
+        ] {
+            let errors = parse(FileId(0), src).expect_err(src);
+            assert!(
+                errors[0].message.contains("a reserved word"),
+                "{src}: {}",
+                errors[0].message
+            );
+        }
+        // `if` and `by` still open their own operands.
+        ok("def f(): int = if true then 1 else 2");
+        ok("def f(): int = by players { 2: 1, 3: 2 }");
     }
 
     #[test]
