@@ -865,7 +865,8 @@ fn collect_keys(v: &serde_json::Value, out: &mut Vec<String>) {
 #[test]
 fn usage_errors_exit_2_and_every_flag_has_help() {
     for args in [
-        &["sim", GAME, "--players", "4"][..],
+        &["sim", "--players", "4"][..],
+        &["sim", GAME, "-p", "4", "-g", "0"],
         &["sim", GAME, "-p", "9", "-g", "10"],
         &["sim", GAME, "-p", "4", "-g", "10", "--json", "--csv"],
         &["sim", GAME, "-p", "4", "-g", "10", "--shard", "0/4"],
@@ -919,6 +920,21 @@ fn without_players_the_batch_has_the_fewest_seats_the_game_allows() {
         out,
         stdout(&given),
         "the same batch as with --players {fewest}"
+    );
+}
+
+#[test]
+fn without_games_the_batch_has_a_thousand() {
+    let o = run(&["sim", GAME, "--players", "3", "--csv"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let default = stdout(&o);
+    // One row a game, after the header.
+    assert_eq!(default.lines().count(), 1 + 1000, "{}", &default[..200]);
+    let given = run(&["sim", GAME, "--players", "3", "--csv", "--games", "1000"]);
+    assert_eq!(
+        default,
+        stdout(&given),
+        "the same batch as with --games 1000"
     );
 }
 

@@ -57,11 +57,11 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     if let Some(SimCommand::Merge(m)) = &args.command {
         return run_merge(m);
     }
-    let (Some(file), Some(games)) = (&args.file, args.games) else {
+    let (Some(file), games) = (&args.file, args.games) else {
         return Err(usage_error(
             "sim",
             ErrorKind::MissingRequiredArgument,
-            "FILE and --games are required".into(),
+            "FILE is required".into(),
         ));
     };
     let a = match load(file, &args.variants) {
