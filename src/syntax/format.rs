@@ -114,7 +114,7 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
                 i += 1;
                 continue;
             }
-            ' ' | '\t' | '\r' => {
+            ' ' | '\t' | '\r' | '\x0b' | '\x0c' => {
                 spaced = true;
                 i += 1;
                 continue;

@@ -26,6 +26,12 @@ fn spaces_around_operators_and_after_commas_none_inside_brackets() {
 }
 
 #[test]
+fn form_feeds_and_vertical_tabs_are_space_as_the_grammar_takes_them() {
+    let src = "var a: int =\x0c 1\x0b\ndef f(): int =\x0ba\n";
+    assert_eq!(stable(src), "var a: int = 1\ndef f(): int = a\n");
+}
+
+#[test]
 fn ranges_fields_and_signs_are_tight() {
     let src = "die d6 : 1 .. 6\ndef g(): int = me . x+ - 2\ndef h(): list of int = 0..-3\n";
     assert_eq!(
