@@ -57,7 +57,7 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     if let Some(SimCommand::Merge(m)) = &args.command {
         return run_merge(m);
     }
-    let (Some(file), games) = (&args.file, args.games) else {
+    let Some(file) = &args.file else {
         return Err(usage_error(
             "sim",
             ErrorKind::MissingRequiredArgument,
@@ -80,7 +80,7 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     let spec = args.bots.clone().unwrap_or_default();
     let batch = Batch {
         players,
-        games,
+        games: args.games,
         seed: args.seed,
         bots: spec.kinds(players, BotKind::Random),
         shard: args.shard,
