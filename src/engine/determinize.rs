@@ -134,6 +134,8 @@ impl Game {
             history: Vec::new(),
             decisions: self.decisions,
             ran: Default::default(),
+            trail: None,
+            replay: None,
         };
         self.redeal_into(plan, seed, &mut copy);
         copy
@@ -159,6 +161,8 @@ impl Game {
         copy.log.clear();
         copy.history.clear();
         copy.decisions = self.decisions;
+        copy.trail = None;
+        copy.replay = None;
         self.redeal_into(plan, seed, copy);
     }
 

@@ -148,6 +148,7 @@ pub(crate) struct Backup {
     outcome: Option<Outcome>,
     log_len: usize,
     history_len: usize,
+    trail_len: usize,
     decisions: usize,
 }
 
@@ -164,6 +165,7 @@ impl Backup {
             outcome: g.outcome.clone(),
             log_len: g.log.len(),
             history_len: g.history.len(),
+            trail_len: g.trail_len(),
             decisions: g.decisions,
         }
     }
@@ -179,6 +181,7 @@ impl Backup {
         g.outcome = self.outcome;
         g.log.truncate(self.log_len);
         g.history.truncate(self.history_len);
+        g.truncate_trail(self.trail_len);
         g.decisions = self.decisions;
     }
 }
@@ -767,14 +770,14 @@ impl Game {
                 Instr::Log(here) => {
                     self.spend_at(program, here)?;
                     // A playout keeps no log, so its lines are not even rendered.
-                    if self.mode.record {
+                    if self.mode.record || self.replay.is_some() {
                         self.exec(program, statement(program, here.at()), here.at())?;
                     }
                 }
                 Instr::LogsOnly { here, past } => {
                     // Nor does it run a statement that only writes to the log, unless it
                     // notes the blocks run (`meeple sim` reports those never run).
-                    if !self.mode.record && !self.ran.noting() {
+                    if !self.mode.record && !self.ran.noting() && self.replay.is_none() {
                         self.spend_at(program, here)?;
                         self.jump(past);
                     }

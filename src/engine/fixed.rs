@@ -93,12 +93,18 @@ impl Game {
                     span,
                 ));
             }
+            let index = def.faces.iter().position(|f| *f == n).unwrap_or(0) as u32;
             self.fixed_used();
+            self.note_drawn(super::replay::Drawn::Roll {
+                die: die as u32,
+                index,
+            });
             return Ok(n);
         }
         // The program is not cloned for a roll: a clone is an atomic count, at every roll.
-        let faces = &self.program.dice[die].faces;
-        Ok(faces[self.rng.index(faces.len())])
+        let n = self.program.dice[die].faces.len();
+        let i = self.draw_roll(die, n);
+        Ok(self.program.dice[die].faces[i])
     }
 
     /// The index of the item a `random` at `at` picks from `items` (not empty).
@@ -116,17 +122,23 @@ impl Game {
                 ));
             };
             self.fixed_used();
+            self.note_drawn(super::replay::Drawn::Pick {
+                of: items.len() as u32,
+                index: i as u32,
+            });
             return Ok(i);
         }
-        Ok(self.rng.index(items.len()))
+        Ok(self.draw_pick(items.len()))
     }
 
     /// Shuffles `items` for a `shuffle` at `at`: a fixed order first, if any is left.
     pub(super) fn shuffle_items(&mut self, items: &mut Vec<Value>, at: Span) -> R<()> {
         let Some((first, span)) = self.fixed.as_mut().and_then(|f| f.orders.pop_front()) else {
-            self.rng.shuffle(items);
+            self.draw_shuffle(items);
             return Ok(());
         };
+        let mut input = items.clone();
+        input.sort();
         let mut rest = std::mem::take(items);
         for v in &first {
             let Some(i) = rest.iter().position(|x| x == v) else {
@@ -145,7 +157,20 @@ impl Game {
         *items = first;
         items.extend(rest);
         self.fixed_used();
+        let output = items.clone().into();
+        self.note_drawn(super::replay::Drawn::Shuffle {
+            input: input.into(),
+            output,
+        });
         Ok(())
+    }
+
+    /// Notes a draw that chance fixed by hand made, in a replay of this game: an imagined game
+    /// draws it afresh like any other.
+    fn note_drawn(&mut self, drawn: super::replay::Drawn) {
+        if let Some(r) = self.replay.as_mut() {
+            r.chance.drawn.push(drawn);
+        }
     }
 
     fn fixed_used(&mut self) {

@@ -12,15 +12,19 @@ mod eval;
 mod exec;
 mod explain;
 mod fixed;
+mod imagine;
 mod initial;
 mod memo;
 mod moves;
+mod observe;
+mod replay;
 mod rng;
 mod setup;
 mod several;
 mod spare;
 mod state;
 mod statements;
+mod trail;
 mod view;
 
 pub use determinize::Redeal;
@@ -28,10 +32,12 @@ pub use error::{MoveError, RuntimeError};
 pub use eval::MAX_CALL_DEPTH;
 pub use exec::{Limits, MAX_PARAMS};
 pub use fixed::FixedChance;
+pub use imagine::{Imagination, ImaginationStats};
 pub use rng::Rng;
 pub use several::Several;
 pub use state::Domains;
 pub use state::{State, Table, WorkMeter};
+pub use trail::Step;
 pub use view::Viewer;
 
 use crate::ir::{self, Program, Value};
@@ -131,6 +137,9 @@ pub struct Mode {
     /// Note which blocks of statements ran ([`Game::blocks_run`]): `meeple sim`'s rules that
     /// never ran.
     pub coverage: bool,
+    /// Keep how the game came to be where it is (its start and every move, [`trail`]), so that
+    /// a bot can imagine it again from what its seat saw ([`Imagination`]).
+    pub trail: bool,
 }
 
 impl Mode {
@@ -140,6 +149,7 @@ impl Mode {
             record: true,
             invariants: true,
             coverage: false,
+            trail: true,
         }
     }
 
@@ -149,6 +159,7 @@ impl Mode {
             record: false,
             invariants: false,
             coverage: false,
+            trail: false,
         }
     }
 
@@ -156,6 +167,15 @@ impl Mode {
     pub fn with_coverage(self) -> Mode {
         Mode {
             coverage: true,
+            ..self
+        }
+    }
+
+    /// This mode, keeping the game's trail: for a game in which a bot imagines what it cannot
+    /// see ([`Imagination`]).
+    pub fn with_trail(self) -> Mode {
+        Mode {
+            trail: true,
             ..self
         }
     }
@@ -264,6 +284,10 @@ pub struct Game {
     decisions: usize,
     /// With [`Mode::coverage`]: which blocks have run, by block id.
     ran: exec::BlocksRun,
+    /// With [`Mode::trail`]: where the game started and every move since.
+    trail: Option<Box<trail::Trail>>,
+    /// In a game played again for one seat: what it reads, and how chance is drawn.
+    replay: Option<Box<replay::Replay>>,
 }
 
 /// A game's buffers serve the next game on its thread: a simulation starts thousands.
@@ -310,7 +334,7 @@ impl Game {
     ) -> Result<Game, RuntimeError> {
         let mut game = Game::blank(program, players, seed, limits, mode)?;
         game.init()?;
-        Unstarted(game).start()
+        Unstarted(game, false).start()
     }
 
     /// A game for people whose initial values are set but whose `setup` has not run: a
@@ -322,7 +346,7 @@ impl Game {
     ) -> Result<Unstarted, RuntimeError> {
         let mut game = Game::blank(program, players, seed, Limits::default(), Mode::full())?;
         game.init()?;
-        Ok(Unstarted(game))
+        Ok(Unstarted(game, false))
     }
 
     /// A game with nothing set yet.
@@ -389,6 +413,8 @@ impl Game {
             history: Vec::new(),
             decisions: 0,
             ran: exec::BlocksRun::new(if mode.coverage { program_blocks } else { 0 }),
+            trail: None,
+            replay: None,
         };
         Ok(game)
     }
@@ -482,7 +508,7 @@ impl Game {
         mut pick: impl FnMut(u8, usize) -> usize,
     ) -> Result<(), MoveError> {
         let stop = self.decisions.saturating_add(limit);
-        if !self.mode.record && !self.mode.invariants {
+        if !self.mode.record && !self.mode.invariants && self.trail.is_none() {
             if self.to_decide().is_none() {
                 return Ok(());
             }
@@ -526,6 +552,7 @@ impl Game {
     /// Takes the decision, runs the rules to the next one and checks the invariants if this
     /// game checks them.
     fn advance(&mut self, seat: u8, index: usize) -> Result<(), RuntimeError> {
+        self.note_step(seat, index);
         let number = self.decisions + 1;
         let mut steps = || -> Result<(), RuntimeError> {
             self.decide(seat, index)?;
@@ -715,6 +742,78 @@ impl Game {
             }
         }
         Some(h.finish())
+    }
+
+    /// What option `index` of `seat`'s decision looks like to `viewer` once taken: its key
+    /// ([`Game::option_key`]) where the viewer reads the move whole (its own, or an open one),
+    /// and only what is announced of it otherwise (a secret choice: that a choice was made; a
+    /// move with `secret` arguments: the action and its other arguments). Options with the
+    /// same public key cannot be told apart by the viewer.
+    pub(crate) fn public_key(&self, seat: u8, index: usize, viewer: u8) -> Option<u64> {
+        use std::hash::{Hash, Hasher};
+        if seat == viewer || index >= self.option_count(seat) {
+            return self.option_key(seat, index);
+        }
+        const SECRET: u64 = 0x5ec2e7;
+        let secret = matches!(
+            &self.pending,
+            Some(Pending::Secret { .. }) | Some(Pending::Choose { secret: true, .. })
+        );
+        if secret {
+            return Some(SECRET);
+        }
+        match self.pending.as_ref()? {
+            Pending::Turn(t) => {
+                let (a, args) = t.get(&self.program, index);
+                let params = &self.program.actions[a.index()].params;
+                let mut h = MoveHasher::default();
+                (0u8, a.0).hash(&mut h);
+                for (p, v) in params.iter().zip(args) {
+                    if p.secret {
+                        SECRET.hash(&mut h);
+                    } else {
+                        v.hash(&mut h);
+                    }
+                }
+                Some(h.finish())
+            }
+            _ => self.option_key(seat, index),
+        }
+    }
+
+    /// The values `viewer` reads in the announcement of option `index` of `seat`'s decision:
+    /// a move's arguments (but its secret ones, to others), the value chosen (unless in secret,
+    /// to others). Instances among them are in plain sight from then on.
+    pub(crate) fn announced_values(&self, seat: u8, index: usize, viewer: u8) -> Vec<Value> {
+        let own = seat == viewer;
+        match &self.pending {
+            Some(Pending::Turn(t)) if index < t.moves.len() => {
+                let (a, args) = t.get(&self.program, index);
+                let params = &self.program.actions[a.index()].params;
+                params
+                    .iter()
+                    .zip(args)
+                    .filter(|(p, _)| own || !p.secret)
+                    .map(|(_, v)| v.clone())
+                    .collect()
+            }
+            Some(Pending::Choose {
+                options,
+                secret,
+                pick: None,
+                ..
+            }) if (own || !*secret) && index < options.len() => vec![options[index].clone()],
+            Some(Pending::Secret { choices, .. }) if own => open_choice(choices, seat)
+                .and_then(|c| c.options.get(index).cloned())
+                .into_iter()
+                .collect(),
+            _ => self
+                .step_key(seat, index)
+                .filter(|_| own || !self.decision_is_secret())
+                .and_then(|(_, v)| v.cloned())
+                .into_iter()
+                .collect(),
+        }
     }
 
     /// Where the pending decision is written in the rules (the `turn`, `choose`, `ask` or
@@ -1090,7 +1189,7 @@ pub struct LogCursor(usize);
 
 /// A game whose initial values are set but whose `setup` has not run yet ([`Game::unstarted`]).
 #[derive(Debug, Clone)]
-pub struct Unstarted(Game);
+pub struct Unstarted(Game, bool);
 
 impl Unstarted {
     /// The game as it stands: read its state, evaluate in it.
@@ -1105,6 +1204,7 @@ impl Unstarted {
         value: Value,
         locals: &mut [Value],
     ) -> Result<(), RuntimeError> {
+        self.1 = true;
         self.0.set_place(place, value, locals)
     }
 
@@ -1117,6 +1217,7 @@ impl Unstarted {
     /// checks them.
     pub fn start(self) -> Result<Game, RuntimeError> {
         let mut game = self.0;
+        game.start_trail(self.1);
         game.run()?;
         if game.mode.invariants {
             game.check_invariants()?;

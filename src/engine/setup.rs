@@ -51,7 +51,9 @@ impl Game {
                 }
             }
         }
-        self.refresh_pending().map_err(|e| e.to_string())
+        let refreshed = self.refresh_pending().map_err(|e| e.to_string());
+        self.set_by_hand();
+        refreshed
     }
 
     /// Parses a value as views print it; `ty` disambiguates lists and enum values.
@@ -180,6 +182,8 @@ impl Game {
         *target = super::statements::clamp(value, bounds);
         self.state.touch();
         // A turn's legal moves depend on the state: list them again.
-        self.refresh_pending().map_err(|e| *e)
+        let refreshed = self.refresh_pending().map_err(|e| *e);
+        self.set_by_hand();
+        refreshed
     }
 }

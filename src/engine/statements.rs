@@ -68,6 +68,8 @@ impl Game {
                     if self.mode.record {
                         let label = super::moves::option_label(program, &self.state, &options, 0);
                         self.announce_choice(p, format!("{label} (the only option)"), *secret);
+                    } else if self.replay.is_some() {
+                        self.observe_only_option(p, *secret, &options[0]);
                     }
                     *self.local_mut(*slot) = options[0].clone();
                 } else {
@@ -170,8 +172,19 @@ impl Game {
                 self.shuffle_items(items.make_mut(), stmt.span)?;
                 *self.local_mut(*slot) = Value::List(items);
             }
-            // A playout keeps no log, so its lines are not even rendered.
-            S::Log(_) | S::Tell { .. } if !self.mode.record => {}
+            // A playout keeps no log, so its lines are not even rendered; a replay notes what
+            // its seat reads of them.
+            S::Log(t) if !self.mode.record => {
+                if self.replay.is_some() {
+                    self.observe_line(t, None, stmt.span)?;
+                }
+            }
+            S::Tell { player, text } if !self.mode.record => {
+                if self.replay.is_some() {
+                    let p = self.eval_with(|ev, l| ev.player(player, l))?;
+                    self.observe_line(text, Some(p), stmt.span)?;
+                }
+            }
             S::Log(_) | S::Tell { .. } if self.log.len() >= MAX_LOG => {
                 return Err(err(
                     "log-limit",

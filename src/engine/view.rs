@@ -60,7 +60,7 @@ fn visible_to_seat(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -
 }
 
 /// Whether views list an instance (`listed when`); a failing condition lists it.
-fn listed(game: &Game, kind: &crate::ir::KindDef, it: &Value) -> bool {
+pub(super) fn listed(game: &Game, kind: &crate::ir::KindDef, it: &Value) -> bool {
     kind.listed.as_ref().is_none_or(|f| {
         let mut locals = vec![Value::None; f.locals.max(1)];
         locals[0] = it.clone();

@@ -1,0 +1,401 @@
+//! The real game played again from its trail for one seat: what the seat saw at every pause,
+//! and what each hidden event (a die rolled, another seat's move read only in part) could have
+//! been instead as far as the seat can tell.
+//!
+//! Each alternative of a hidden event is followed by a shadow: the real game played again with
+//! that one thing changed, pause by pause beside the real replay, until the seat would have
+//! seen a difference (the alternative is ruled out, and where it showed is noted) or until it
+//! is no longer worth following ([`SHADOW_PAUSES`], [`MAX_SHADOWS`]: then it stays possible).
+
+use super::{Event, EventKind, Imagination, Pause};
+use crate::engine::replay::{Drawn, Proposal, Replay};
+use crate::engine::{Game, Mode, Step};
+use std::collections::{BTreeSet, HashMap};
+
+/// Dice with more faces than this have only this many of their other faces followed.
+const FACES_FOLLOWED: usize = 32;
+
+/// Pauses a shadow is followed before its alternative is left possible: a secret kept longer
+/// than this is imagined afresh, which costs nothing to follow.
+const SHADOW_PAUSES: usize = 1000;
+
+/// Shadows followed at once; the alternatives of events beyond them are left possible.
+const MAX_SHADOWS: usize = 256;
+
+/// The real game with one alternative of a hidden event in its place.
+pub(super) struct Shadow {
+    event: usize,
+    alternative: u32,
+    game: Game,
+    /// The pauses it has reached.
+    reached: usize,
+}
+
+impl Imagination {
+    /// Replays the moves of `game`'s trail made since the last call; false if `game` keeps no
+    /// trail or its replay went astray (then nothing is imagined from the past).
+    pub(super) fn catch_up(&mut self, game: &Game) -> bool {
+        let Some(trail) = game.trail.as_ref() else {
+            return false;
+        };
+        let root = &*trail.root as *const Game as usize;
+        let same = root == self.root
+            && self.real.is_some()
+            && trail.steps.len() >= self.steps.len()
+            && trail.steps[..self.steps.len()] == self.steps[..];
+        if !same {
+            self.reset(game);
+            if !self.start_real(game) {
+                return false;
+            }
+        }
+        let trail = game.trail.as_ref().expect("a trail");
+        let new = trail.steps.len() > self.steps.len();
+        for &step in &trail.steps[self.steps.len()..] {
+            if !self.step_real(step) {
+                self.real = None;
+                return false;
+            }
+            self.steps.push(step);
+        }
+        if new || !same {
+            self.settle();
+        }
+        true
+    }
+
+    fn reset(&mut self, game: &Game) {
+        let trail = game.trail.as_ref().expect("a trail");
+        self.root = &*trail.root as *const Game as usize;
+        self.edited = trail.edited;
+        self.real = None;
+        self.steps.clear();
+        self.pauses.clear();
+        self.events.clear();
+        self.shadows.clear();
+        self.deals.clear();
+        self.latest.clear();
+    }
+
+    /// Starts the real replay at the trail's root and runs it to its first pause.
+    fn start_real(&mut self, game: &Game) -> bool {
+        let trail = game.trail.as_ref().expect("a trail");
+        let mut g = (*trail.root).clone();
+        g.mode = Mode::playout();
+        g.replay = Some(Replay::new(self.seat, None));
+        let before = g.clone();
+        if g.run().is_err() {
+            return false;
+        }
+        self.real = Some(g);
+        self.pause_reached(&before, None, Vec::new());
+        true
+    }
+
+    /// Takes one move of the trail in the real replay, following its alternatives if the seat
+    /// read it only in part.
+    fn step_real(&mut self, step: Step) -> bool {
+        let seat = self.seat;
+        let Some(g) = self.real.as_mut() else {
+            return false;
+        };
+        let index = step.index as usize;
+        let (Some(key), Some(whole)) = (
+            g.public_key(step.seat, index, seat),
+            g.option_key(step.seat, index),
+        ) else {
+            return false;
+        };
+        let alike: Vec<usize> = (0..g.option_count(step.seat))
+            .filter(|&i| g.public_key(step.seat, i, seat) == Some(key))
+            .collect();
+        let at = self.pauses.len() - 1;
+        if let Some(last) = self.pauses.last_mut() {
+            last.step = Some((step.seat, key));
+            last.alike = alike.len();
+        }
+        // What the move shows the seat: instances named in it are in plain sight.
+        let shown = g.announced_values(step.seat, index, seat);
+        chance_reset(g);
+        let before = g.clone();
+        if g.play(step.seat, index).is_err() {
+            return false;
+        }
+
+        // Shadows behind the real replay take the move as it was read in the real game.
+        let reached = self.pauses.len();
+        for s in &mut self.shadows {
+            if s.reached == reached {
+                chance_reset(&mut s.game);
+                let ok = follow(&mut s.game, step.seat, whole, key, seat);
+                s.reached = if ok { reached + 1 } else { usize::MAX };
+            }
+        }
+        // Another seat's move read only in part: each other move that reads the same.
+        if step.seat != seat && alike.len() > 1 {
+            let event = self.events.len();
+            self.events.push(Event {
+                pause: at,
+                kind: EventKind::Move { whole },
+                ruled_out: Vec::new(),
+            });
+            for &other in alike.iter().filter(|&&i| i != index) {
+                if self.shadows.len() >= MAX_SHADOWS {
+                    break;
+                }
+                let mut game = before.clone();
+                chance_reset(&mut game);
+                let Some(alternative) = game.option_key(step.seat, other) else {
+                    continue;
+                };
+                if game.play(step.seat, other).is_ok() {
+                    self.shadows.push(Shadow {
+                        event,
+                        alternative: alternative as u32,
+                        game,
+                        reached: reached + 1,
+                    });
+                }
+            }
+        }
+        self.pause_reached(&before, Some(step), shown);
+        true
+    }
+
+    /// Notes the pause the real replay reached from `before` by `step`: what the seat sees,
+    /// the draws on the way, the dice among them to follow, and the shadows the seat would now
+    /// tell apart from the real game.
+    fn pause_reached(&mut self, before: &Game, step: Option<Step>, shown: Vec<crate::ir::Value>) {
+        self.stats.replays += 1;
+        let seat = self.seat;
+        let g = self.real.as_mut().expect("a real replay");
+        let drawn = std::mem::take(&mut g.replay.as_mut().expect("a replay").chance.drawn);
+        let pause = self.pauses.len();
+        // Cards seen are accounted for in their latest shuffle; in time order with this
+        // stretch's shuffles: a move's cards before any draw, a line's as it was written, the
+        // view's after every draw.
+        let mut seen_cards: Vec<(usize, crate::ir::Value)> =
+            shown.into_iter().map(|v| (0, v)).collect();
+        g.instances_in_view(seat, &mut seen_cards);
+        seen_cards.retain(|(_, v)| matches!(v, crate::ir::Value::Entity(_)));
+        seen_cards.sort_by_key(|(at, _)| *at);
+        let mut cards = seen_cards.into_iter().peekable();
+        for (j, d) in drawn.iter().enumerate() {
+            let Drawn::Shuffle { output, .. } = d else {
+                continue;
+            };
+            while let Some((_, v)) = cards.next_if(|(at, _)| *at <= j) {
+                self.account(v);
+            }
+            if output
+                .iter()
+                .all(|v| matches!(v, crate::ir::Value::Entity(_)))
+            {
+                let deal = self.deals.len();
+                self.deals.push(BTreeSet::new());
+                for v in output.iter() {
+                    self.latest.insert(v.clone(), deal);
+                }
+            }
+        }
+        for (_, v) in cards {
+            self.account(v);
+        }
+        let real = self.real.as_ref().expect("a real replay").clone();
+        let mut differences = Vec::new();
+        // Each die: its other faces followed.
+        for (j, d) in drawn.iter().enumerate() {
+            let Drawn::Roll { die, index } = d else {
+                continue;
+            };
+            let faces = before.program.dice[*die as usize].faces.len() as u32;
+            let event = self.events.len();
+            self.events.push(Event {
+                pause,
+                kind: EventKind::Die {
+                    draw: j,
+                    face: *index,
+                    faces,
+                },
+                ruled_out: Vec::new(),
+            });
+            for face in (0..faces).filter(|f| f != index).take(FACES_FOLLOWED) {
+                if self.shadows.len() >= MAX_SHADOWS {
+                    break;
+                }
+                self.stats.replays += 1;
+                let mut game = before.clone();
+                if let Some(r) = game.replay.as_mut() {
+                    r.chance.proposals = vec![Proposal::Own; j];
+                    r.chance.proposals.push(Proposal::Force(face));
+                }
+                let ran = match step {
+                    None => game.run().is_ok(),
+                    Some(s) => game.play(s.seat, s.index as usize).is_ok(),
+                };
+                if ran {
+                    self.shadows.push(Shadow {
+                        event,
+                        alternative: face,
+                        game,
+                        reached: pause + 1,
+                    });
+                } else {
+                    // A face that fails the rules is one the seat would have seen.
+                    self.events[event]
+                        .ruled_out
+                        .push((face, vec![(pause, u64::MAX)]));
+                }
+            }
+        }
+        // Every shadow at this pause: ruled out where the seat would see a difference.
+        let mut kept = Vec::with_capacity(self.shadows.len());
+        for s in std::mem::take(&mut self.shadows) {
+            if s.reached != pause + 1 {
+                continue;
+            }
+            s.game.seen_differences(&real, seat, true, &mut differences);
+            if !differences.is_empty() {
+                let at = differences.iter().map(|k| (pause, *k)).collect();
+                self.events[s.event].ruled_out.push((s.alternative, at));
+            } else if pause - self.events[s.event].pause < SHADOW_PAUSES {
+                kept.push(s);
+            }
+        }
+        self.shadows = kept;
+        self.pauses.push(Pause {
+            game: real,
+            step: None,
+            alike: 1,
+            drawn,
+            proposals: Vec::new(),
+            known: None,
+        });
+    }
+
+    /// What every pause's draws and moves take in an imagined game, from what the seat has ruled
+    /// out so far: a shuffle of cards is dealt again as the real one, relabelled; a die, the
+    /// faces not ruled out, where each face ruled out showed in a place no other hidden event
+    /// touched (else two of them together, a sum, may look the same with other values each, and
+    /// the die is not known alone); another seat's move, the real one once every other was
+    /// ruled out so; anything else is drawn afresh.
+    fn settle(&mut self) {
+        // Where every ruled-out alternative of an event showed: the places that tell it.
+        let telling: Vec<Vec<(usize, u64)>> = self
+            .events
+            .iter()
+            .map(|e| {
+                let mut alternatives = e.ruled_out.iter();
+                let Some((_, first)) = alternatives.next() else {
+                    return Vec::new();
+                };
+                let mut common: Vec<(usize, u64)> =
+                    first.iter().copied().filter(|p| p.1 != u64::MAX).collect();
+                common.sort_unstable();
+                common.dedup();
+                for (_, at) in alternatives {
+                    common.retain(|p| at.contains(p));
+                }
+                common
+            })
+            .collect();
+        // How many events each place tells.
+        let mut tells: HashMap<(usize, u64), u32> = HashMap::new();
+        for places in &telling {
+            for p in places {
+                *tells.entry(*p).or_default() += 1;
+            }
+        }
+        let mut deals = self.deals.iter();
+        for pause in &mut self.pauses {
+            pause.proposals = pause
+                .drawn
+                .iter()
+                .map(|d| match d {
+                    Drawn::Shuffle { input, output }
+                        if output
+                            .iter()
+                            .all(|v| matches!(v, crate::ir::Value::Entity(_))) =>
+                    {
+                        let accounted = deals.next().expect("a deal for every shuffle of cards");
+                        let hidden: Vec<crate::ir::Value> = input
+                            .iter()
+                            .filter(|v| !accounted.contains(v))
+                            .cloned()
+                            .collect();
+                        Proposal::Deal {
+                            input: input.clone(),
+                            output: output.clone(),
+                            hidden: hidden.into(),
+                        }
+                    }
+                    _ => Proposal::Fresh,
+                })
+                .collect();
+            pause.known = None;
+        }
+        for (e, places) in self.events.iter().zip(&telling) {
+            // An alternative is ruled out soundly where it showed at a place that tells no other
+            // event whole: a place every alternative of two events changes (a sum of two secret
+            // dice) tells neither alone, while a place another event's alternative changes on
+            // the way (a card it no longer holds) still tells this one.
+            let sound = |at: &Vec<(usize, u64)>| {
+                at.iter().any(|p| {
+                    let others = tells.get(p).copied().unwrap_or(0)
+                        - u32::from(places.binary_search(p).is_ok());
+                    p.1 != u64::MAX && others == 0
+                })
+            };
+            let alone = e.ruled_out.iter().all(|(_, at)| sound(at));
+            if e.ruled_out.is_empty() || !alone {
+                continue;
+            }
+            match e.kind {
+                EventKind::Die { draw, face, faces } => {
+                    let out: Vec<u32> = e.ruled_out.iter().map(|(f, _)| *f).collect();
+                    let same: Vec<u32> = (0..faces).filter(|f| !out.contains(f)).collect();
+                    debug_assert!(same.contains(&face));
+                    if let Some(p) = self.pauses[e.pause].proposals.get_mut(draw) {
+                        *p = Proposal::Among(same);
+                    }
+                }
+                EventKind::Move { whole } => {
+                    if e.ruled_out.len() + 1 >= self.pauses[e.pause].alike {
+                        self.pauses[e.pause].known = Some(whole);
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Imagination {
+    /// A card seen: accounted for in its latest shuffle.
+    fn account(&mut self, v: crate::ir::Value) {
+        if let Some(&deal) = self.latest.get(&v) {
+            self.deals[deal].insert(v);
+        }
+    }
+}
+
+/// A replay ready for its next stretch: the game's own stream, nothing drawn or read yet.
+fn chance_reset(g: &mut Game) {
+    if let Some(r) = g.replay.as_mut() {
+        r.chance.drawn.clear();
+        r.chance.proposals.clear();
+        r.read.clear();
+    }
+}
+
+/// Takes in a shadow the move the real game took: the same move if it has it, else one that
+/// reads the same to the seat; false if it has neither (it cannot be followed further).
+fn follow(g: &mut Game, mover: u8, whole: u64, key: u64, seat: u8) -> bool {
+    let n = g.option_count(mover);
+    let index = (0..n)
+        .find(|&i| g.option_key(mover, i) == Some(whole))
+        .or_else(|| (0..n).find(|&i| g.public_key(mover, i, seat) == Some(key)));
+    match index {
+        Some(i) => g.play(mover, i).is_ok(),
+        None => false,
+    }
+}

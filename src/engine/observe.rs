@@ -1,0 +1,373 @@
+//! What a seat sees, compared between two positions of one game: the values its view shows,
+//! the decision in progress as it sees it, and the log lines it read since the last pause. An
+//! imagined game is kept only where, pause by pause, it looks to the seat as the real game did;
+//! a shadow of the real game (one hidden event changed) tells the seat something exactly where
+//! it looks different.
+//!
+//! Invariant: only what `view.rs` shows the seat is compared (the same visibility rules), so
+//! no two positions that the seat's view could not tell apart are told apart here.
+
+use super::view::{listed, visible, Viewer};
+use super::{Game, Pending};
+use crate::ir::{KindId, Value, VarDef, Visibility};
+
+/// Where a difference lies, as the first word of its key.
+const GLOBAL: u64 = 1;
+const PLAYER_VAR: u64 = 2;
+const FIELD: u64 = 3;
+const LISTED: u64 = 4;
+const PENDING: u64 = 5;
+const OUTCOME: u64 = 6;
+pub(super) const READ: u64 = 7;
+const LENGTH: u64 = u64::MAX;
+
+/// The key of a place: a few numbers mixed into one (never attacked, only compared).
+pub(super) fn key(tag: u64, a: u64, b: u64, c: u64) -> u64 {
+    let mut x = tag.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    for n in [a, b, c] {
+        x = (x ^ n).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x ^= x >> 31;
+    }
+    x
+}
+
+/// Collects differences: all of them, or stops at the first.
+pub(super) struct Differences<'o> {
+    pub(super) out: &'o mut Vec<u64>,
+    pub(super) all: bool,
+}
+
+impl Differences<'_> {
+    fn note(&mut self, k: u64) -> bool {
+        self.out.push(k);
+        !self.all
+    }
+}
+
+impl Game {
+    /// Where `seat` would see this position differ from `other` (a position of the same game
+    /// at the same pause), with what it read since the last pause: keys into `out`, all of
+    /// them or only the first (`all`). Nothing in `out` means the seat cannot tell them apart.
+    pub(crate) fn seen_differences(&self, other: &Game, seat: u8, all: bool, out: &mut Vec<u64>) {
+        out.clear();
+        let mut d = Differences { out, all };
+        let _ = self.differ_read(other, &mut d)
+            || self.differ_pending(other, seat, &mut d)
+            || self.differ_view(other, seat, &mut d);
+    }
+
+    /// Log lines read since the last pause.
+    fn differ_read(&self, other: &Game, d: &mut Differences) -> bool {
+        let empty = Vec::new();
+        let mine = self.replay.as_ref().map_or(&empty, |r| &r.read.parts);
+        let theirs = other.replay.as_ref().map_or(&empty, |r| &r.read.parts);
+        if mine == theirs {
+            return false;
+        }
+        if d.note(key(READ, LENGTH, 0, 0)) {
+            return true;
+        }
+        for (k, v) in mine {
+            if theirs.iter().find(|(k2, _)| k2 == k).map(|(_, v2)| v2) != Some(v) && d.note(*k) {
+                return true;
+            }
+        }
+        for (k, _) in theirs {
+            if !mine.iter().any(|(k2, _)| k2 == k) && d.note(*k) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// The decision in progress, or the end.
+    fn differ_pending(&self, other: &Game, seat: u8, d: &mut Differences) -> bool {
+        if self.outcome.as_ref().map(|o| (&o.winners, &o.scores))
+            != other.outcome.as_ref().map(|o| (&o.winners, &o.scores))
+        {
+            return d.note(key(OUTCOME, 0, 0, 0));
+        }
+        let shape = |g: &Game| -> Option<(u8, u8, bool, Vec<u8>)> {
+            Some(match g.pending.as_ref()? {
+                Pending::Turn(t) => (0, t.player, false, Vec::new()),
+                Pending::Choose { player, secret, .. } => (1, *player, *secret, Vec::new()),
+                Pending::Ask { player, .. } => (2, *player, false, Vec::new()),
+                Pending::Secret { .. } => (3, 0, true, g.waiting_on()),
+            })
+        };
+        let (mine, theirs) = (shape(self), shape(other));
+        if mine != theirs {
+            return d.note(key(PENDING, 0, 0, 0));
+        }
+        let Some((kind, player, secret, _)) = mine else {
+            return false;
+        };
+        let deciding = self.waiting_on().contains(&seat);
+        // A prompt is read by whoever decides, and by all where the choice is open.
+        let open = matches!(kind, 1 | 2) && !secret;
+        if deciding || open {
+            let asked = if deciding { seat } else { player };
+            if self.prompt(asked) != other.prompt(asked) && d.note(key(PENDING, 1, 0, 0)) {
+                return true;
+            }
+        }
+        if deciding {
+            let n = self.option_count(seat);
+            if n != other.option_count(seat) {
+                return d.note(key(PENDING, 2, 0, 0));
+            }
+            for i in 0..n {
+                if self.option_key(seat, i) != other.option_key(seat, i)
+                    && d.note(key(PENDING, 3, i as u64, 0))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// Every variable and field of the view.
+    fn differ_view(&self, other: &Game, seat: u8, d: &mut Differences) -> bool {
+        let program = &self.program;
+        let (a, b) = (&self.state, &other.state);
+        for (g, def) in program.globals.iter().enumerate() {
+            let at = key(GLOBAL, g as u64, 0, 0);
+            if self.differ_place(
+                other,
+                def,
+                &Value::None,
+                (&a.globals[g], &b.globals[g]),
+                seat,
+                at,
+                d,
+            ) {
+                return true;
+            }
+        }
+        for p in 0..a.players {
+            let owner = Value::player(p);
+            for (v, def) in program.player_vars.iter().enumerate() {
+                let values = (
+                    a.player_vars.get(p as usize, v),
+                    b.player_vars.get(p as usize, v),
+                );
+                let at = key(PLAYER_VAR, u64::from(p), v as u64, 0);
+                if self.differ_place(other, def, &owner, values, seat, at, d) {
+                    return true;
+                }
+            }
+        }
+        for (k, kind) in program.kinds.iter().enumerate().filter(|(_, k)| k.mutable) {
+            for i in 0..a.entities[k].len() {
+                let it = Value::entity(KindId(k as u32), i as u32);
+                let shown = listed(self, kind, &it);
+                if shown != listed(other, kind, &it) {
+                    if d.note(key(LISTED, k as u64, i as u64, 0)) {
+                        return true;
+                    }
+                    continue;
+                }
+                if !shown {
+                    continue;
+                }
+                for (f, def) in kind.fields.iter().enumerate() {
+                    let values = (a.entities[k].get(i, f), b.entities[k].get(i, f));
+                    let at = key(FIELD, k as u64, i as u64, f as u64);
+                    if self.differ_place(other, def, &it, values, seat, at, d) {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// One variable or field, `at` its key.
+    #[allow(clippy::too_many_arguments)]
+    fn differ_place(
+        &self,
+        other: &Game,
+        def: &VarDef,
+        subject: &Value,
+        (va, vb): (&Value, &Value),
+        seat: u8,
+        at: u64,
+        d: &mut Differences,
+    ) -> bool {
+        if def.visibility == Visibility::Internal {
+            return false;
+        }
+        let viewer = Viewer::Player(seat);
+        let (seen_a, seen_b) = match def.visible_when {
+            // Who may see it follows from its declaration alone.
+            None => {
+                let v = visible(self, def, subject, viewer);
+                (v, v)
+            }
+            Some(_) => (
+                visible(self, def, subject, viewer),
+                visible(other, def, subject, viewer),
+            ),
+        };
+        if seen_a != seen_b {
+            return d.note(at);
+        }
+        if va == vb {
+            return false;
+        }
+        match (va, vb) {
+            (Value::List(xs), Value::List(ys)) => {
+                if xs.len() != ys.len() && d.note(key(at, LENGTH, 0, 0)) {
+                    return true;
+                }
+                if !seen_a {
+                    return false;
+                }
+                for (i, (x, y)) in xs.iter().zip(ys.iter()).enumerate() {
+                    if !self.reads_same(x, y) && d.note(key(at, i as u64, 0, 0)) {
+                        return true;
+                    }
+                }
+                false
+            }
+            _ if !seen_a => false,
+            _ if self.reads_same(va, vb) => false,
+            _ => d.note(at),
+        }
+    }
+
+    /// True if two values read the same to a player: equal, or instances whose `shown as`
+    /// names are the same.
+    pub(crate) fn reads_same(&self, a: &Value, b: &Value) -> bool {
+        if a == b {
+            return true;
+        }
+        match (a, b) {
+            (Value::Entity(x), Value::Entity(y)) if x.kind() == y.kind() => {
+                match self.state.labels.get(x.kind().index()) {
+                    Some(labels) if !labels.is_empty() => {
+                        labels.get(x.index() as usize) == labels.get(y.index() as usize)
+                    }
+                    _ => false,
+                }
+            }
+            (Value::List(xs), Value::List(ys)) => {
+                xs.len() == ys.len() && xs.iter().zip(ys.iter()).all(|(x, y)| self.reads_same(x, y))
+            }
+            _ => false,
+        }
+    }
+
+    /// The instances `seat` sees in the position, with those it read since the last pause:
+    /// what it can account for.
+    pub(crate) fn instances_in_view(&self, seat: u8, out: &mut Vec<(usize, Value)>) {
+        let viewer = Viewer::Player(seat);
+        let drawn = self.replay.as_ref().map_or(0, |r| r.chance.drawn.len());
+        if let Some(r) = &self.replay {
+            out.extend(r.read.instances.iter().cloned());
+        }
+        let mut add = |v: &Value| collect(v, drawn, out);
+        let program = &self.program;
+        let state = &self.state;
+        for (g, def) in program.globals.iter().enumerate() {
+            if def.visibility != Visibility::Internal && visible(self, def, &Value::None, viewer) {
+                add(&state.globals[g]);
+            }
+        }
+        for p in 0..state.players {
+            for (v, def) in program.player_vars.iter().enumerate() {
+                if def.visibility != Visibility::Internal
+                    && visible(self, def, &Value::player(p), viewer)
+                {
+                    add(state.player_vars.get(p as usize, v));
+                }
+            }
+        }
+        for (k, kind) in program.kinds.iter().enumerate().filter(|(_, k)| k.mutable) {
+            for i in 0..state.entities[k].len() {
+                let it = Value::entity(KindId(k as u32), i as u32);
+                if !listed(self, kind, &it) {
+                    continue;
+                }
+                for (f, def) in kind.fields.iter().enumerate() {
+                    if def.visibility != Visibility::Internal && visible(self, def, &it, viewer) {
+                        add(state.entities[k].get(i, f));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Forgets what the replay's seat read since the last pause: a new stretch begins.
+    pub(crate) fn clear_read(&mut self) {
+        if let Some(r) = self.replay.as_mut() {
+            r.read.clear();
+        }
+    }
+
+    /// Notes a log line the replay's seat may read: each value interpolated, by the line's
+    /// statement, how often it wrote since the last pause, and the value's place in the line.
+    /// `seat_only` is the one seat a `tell` is for.
+    pub(super) fn observe_line(
+        &mut self,
+        text: &crate::ir::Text,
+        seat_only: Option<u8>,
+        site: crate::diag::Span,
+    ) -> super::exec::R<()> {
+        let Some(seat) = self.replay.as_ref().map(|r| r.seat) else {
+            return Ok(());
+        };
+        if seat_only.is_some_and(|p| p != seat) {
+            return Ok(());
+        }
+        let mut read = std::mem::take(&mut self.replay.as_mut().expect("a replay").read);
+        let line = read.line(key(READ, u64::from(site.file.0), u64::from(site.start), 0));
+        // The line was written, whatever it interpolates.
+        read.parts.push((key(READ, line, LENGTH, 0), 1));
+        let mut result = Ok(());
+        for (part, p) in text.parts.iter().enumerate() {
+            if let crate::ir::TextPart::Expr(e) = p {
+                match self.eval(e) {
+                    Ok(v) => self.note_read(&mut read, key(READ, line, part as u64, 0), &v),
+                    Err(e) => {
+                        result = Err(e);
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(r) = self.replay.as_mut() {
+            r.read = read;
+        }
+        result
+    }
+
+    /// Notes a choice of a single option, which the game takes without asking: its chooser
+    /// reads it, and so does everyone unless it is secret.
+    pub(super) fn observe_only_option(&mut self, chooser: u8, secret: bool, value: &Value) {
+        let Some(seat) = self.replay.as_ref().map(|r| r.seat) else {
+            return;
+        };
+        let mut read = std::mem::take(&mut self.replay.as_mut().expect("a replay").read);
+        let line = read.line(key(READ, u64::MAX, u64::from(chooser), 0));
+        let at = key(READ, line, 0, 0);
+        if seat == chooser || !secret {
+            self.note_read(&mut read, at, value);
+        } else {
+            read.parts.push((at, 0));
+        }
+        if let Some(r) = self.replay.as_mut() {
+            r.read = read;
+        }
+    }
+}
+
+/// The instances in a value, each noted as seen after `drawn` draws.
+fn collect(v: &Value, drawn: usize, out: &mut Vec<(usize, Value)>) {
+    match v {
+        Value::Entity(_) => out.push((drawn, v.clone())),
+        Value::List(xs) => xs.iter().for_each(|x| collect(x, drawn, out)),
+        _ => {}
+    }
+}

@@ -1,0 +1,275 @@
+//! Imagined games: drawn only from what the seat saw, consistent with it, and distributed as
+//! the exact posterior on games small enough to enumerate.
+
+mod common;
+
+use common::{global, load_rel, player_var};
+use meeple::bots::{BotKind, BotSpec, RandomBot};
+use meeple::engine::{Game, Imagination, Viewer};
+use meeple::ir::Value;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+fn program(path: &str) -> Arc<meeple::ir::Program> {
+    Arc::new(load_rel(path, &[]).program.expect("checks"))
+}
+
+/// Pearson's statistic of `counts` against equal expected counts.
+fn chi_square(counts: &BTreeMap<String, usize>, categories: usize) -> f64 {
+    let total: usize = counts.values().sum();
+    let expected = total as f64 / categories as f64;
+    let seen: f64 = counts
+        .values()
+        .map(|&c| (c as f64 - expected).powi(2) / expected)
+        .sum();
+    // Categories never drawn count too.
+    seen + (categories - counts.len()) as f64 * expected
+}
+
+/// The 0.1% critical value of the chi-square distribution with `df` degrees of freedom: a
+/// sampler true to the posterior fails a test at this level one time in a thousand (and these
+/// tests draw with fixed seeds, so they fail never or always).
+fn critical(df: usize) -> f64 {
+    match df {
+        1 => 10.83,
+        2 => 13.82,
+        5 => 20.52,
+        _ => panic!("no table entry for {df} degrees of freedom"),
+    }
+}
+
+/// The games `seeds` start, played by `before` until P1 decides, and for each the worlds P1
+/// imagines: what `read` says of each world, tallied, with the real game.
+fn tally(
+    path: &str,
+    seeds: std::ops::Range<u64>,
+    per_game: usize,
+    before: impl Fn(&mut Game),
+    read: impl Fn(&Game, &Game) -> String,
+) -> BTreeMap<String, usize> {
+    let program = program(path);
+    let mut counts = BTreeMap::new();
+    for seed in seeds {
+        let mut game = Game::new(program.clone(), 2, seed).expect("starts");
+        before(&mut game);
+        assert_eq!(game.to_decide(), Some(0), "P1 decides");
+        let mut imagination = Imagination::new(0, 1000 + seed);
+        let worlds = imagination.worlds(&game, per_game);
+        assert_eq!(
+            imagination.stats().fallbacks,
+            0,
+            "seed {seed}: no world fell back"
+        );
+        let seen = game.view(Viewer::Player(0));
+        for world in &worlds {
+            assert_eq!(
+                world.view(Viewer::Player(0)),
+                seen,
+                "seed {seed}: P1's view"
+            );
+            assert_eq!(world.to_decide(), Some(0), "seed {seed}: P1 decides");
+            world
+                .check_invariants_now()
+                .expect("an imagined world keeps the invariants");
+            *counts.entry(read(&game, world)).or_default() += 1;
+        }
+    }
+    counts
+}
+
+fn int(v: Value) -> i64 {
+    match v {
+        Value::Int(n) => n,
+        other => panic!("{other:?} is not an int"),
+    }
+}
+
+#[test]
+fn a_secret_die_is_imagined_uniform_and_never_read() {
+    let counts = tally(
+        "tests/fixtures/honesty/secret_die.rules",
+        0..60,
+        20,
+        |_| {},
+        |_, world| int(player_var(world, 1, "die")).to_string(),
+    );
+    assert_eq!(
+        counts.keys().cloned().collect::<Vec<_>>(),
+        ["1", "2", "3", "4", "5", "6"]
+    );
+    let chi = chi_square(&counts, 6);
+    assert!(chi < critical(5), "chi-square {chi:.1} for {counts:?}");
+}
+
+#[test]
+fn a_secret_die_with_a_public_clue_is_imagined_uniform_within_the_clue() {
+    // Tallied as the die's place within its half: 1 for a 1 or a 4, ..., which the exact
+    // posterior makes uniform whatever the real die; and never outside the half.
+    let counts = tally(
+        "tests/fixtures/honesty/die_with_clue.rules",
+        0..60,
+        20,
+        |_| {},
+        |real, world| {
+            let (real, imagined) = (
+                int(player_var(real, 1, "die")),
+                int(player_var(world, 1, "die")),
+            );
+            assert_eq!(real >= 4, imagined >= 4, "the clue holds in the world");
+            ((imagined - 1) % 3).to_string()
+        },
+    );
+    let chi = chi_square(&counts, 3);
+    assert!(chi < critical(2), "chi-square {chi:.1} for {counts:?}");
+}
+
+#[test]
+fn a_card_drawn_with_a_public_clue_is_imagined_uniform_within_the_clue_and_dealt_once() {
+    let cards = |g: &Game, name: &str, seat: Option<u8>| -> Vec<Value> {
+        let value = match seat {
+            Some(s) => player_var(g, s, name),
+            None => global(g, name),
+        };
+        match value {
+            Value::List(items) => items.iter().cloned().collect(),
+            other => panic!("{other:?} is not a list"),
+        }
+    };
+    // card-1 is worth 1, ..., card-6 is worth 6: the instance's index is its value less one.
+    let worth = |card: &Value| match card {
+        Value::Entity(instance) => i64::from(instance.index()) + 1,
+        other => panic!("{other:?} is not a card"),
+    };
+    let counts = tally(
+        "tests/fixtures/honesty/deck_with_clue.rules",
+        0..60,
+        20,
+        |_| {},
+        |real, world| {
+            let mut every = cards(world, "deck", None);
+            every.extend(cards(world, "hand", Some(1)));
+            every.sort();
+            every.dedup();
+            assert_eq!(every.len(), 6, "every card once");
+            let (real, imagined) = (
+                worth(&cards(real, "hand", Some(1))[0]),
+                worth(&cards(world, "hand", Some(1))[0]),
+            );
+            assert_eq!(real >= 4, imagined >= 4, "the clue holds in the world");
+            ((imagined - 1) % 3).to_string()
+        },
+    );
+    let chi = chi_square(&counts, 3);
+    assert!(chi < critical(2), "chi-square {chi:.1} for {counts:?}");
+}
+
+#[test]
+fn a_secret_choice_is_imagined_as_the_other_seat_choosing_uniformly() {
+    // P2 always hides the pea under the left cup: P1 cannot know it.
+    let counts = tally(
+        "tests/fixtures/honesty/secret_choice.rules",
+        0..30,
+        30,
+        |game| game.play(1, 0).expect("P2 hides the pea"),
+        |_, world| format!("{:?}", player_var(world, 1, "pea")),
+    );
+    let chi = chi_square(&counts, 3);
+    assert!(chi < critical(2), "chi-square {chi:.1} for {counts:?}");
+}
+
+/// Two games of `path` that differ only where P1 cannot see (a die rolled otherwise, a secret
+/// chosen otherwise) imagine the same worlds for P1.
+fn twins_imagine_alike(path: &str, a: Game, b: Game) {
+    assert_ne!(a.state(), b.state(), "{path}: the true states differ");
+    assert_eq!(
+        a.view(Viewer::Player(0)),
+        b.view(Viewer::Player(0)),
+        "{path}: but not as P1 sees them"
+    );
+    let worlds = |g: &Game| {
+        let mut imagination = Imagination::new(0, 7);
+        imagination
+            .worlds(g, 12)
+            .iter()
+            .map(|w| w.state().clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(worlds(&a), worlds(&b), "{path}");
+}
+
+#[test]
+fn games_that_differ_only_in_a_roll_or_a_secret_choice_imagine_the_same_worlds() {
+    let dice = program("tests/fixtures/honesty/die_with_clue.rules");
+    let start = |seed| Game::new(dice.clone(), 2, seed).expect("starts");
+    // Two seeds whose secret dice differ but fall in the same half.
+    let die = |g: &Game| int(player_var(g, 1, "die"));
+    let a = start(0);
+    let b = (1..200)
+        .map(start)
+        .find(|b| die(b) != die(&a) && (die(b) >= 4) == (die(&a) >= 4))
+        .expect("a twin roll");
+    twins_imagine_alike("die_with_clue", a, b);
+
+    let cups = program("tests/fixtures/honesty/secret_choice.rules");
+    let hidden_under = |cup: usize| {
+        let mut game = Game::new(cups.clone(), 2, 5).expect("starts");
+        game.play(1, cup).expect("hides");
+        game
+    };
+    twins_imagine_alike("secret_choice", hidden_under(0), hidden_under(2));
+}
+
+/// The best P1 can do against any P2 in Die With a Clue, worked out from the rules' own
+/// numbers: for each clue, the most likely die's share of the dice that give it.
+fn die_with_clue_best_response() -> f64 {
+    let mut best = 0.0;
+    for high in [false, true] {
+        let consistent: Vec<i64> = (1..=6).filter(|&d| (d >= 4) == high).collect();
+        // Naming any consistent number wins when the die is that number.
+        let win = consistent
+            .iter()
+            .map(|_| 1.0 / consistent.len() as f64)
+            .fold(0.0, f64::max);
+        best += win * consistent.len() as f64 / 6.0;
+    }
+    best
+}
+
+#[test]
+fn the_search_bot_does_no_better_than_the_exact_best_response() {
+    let exact = die_with_clue_best_response();
+    assert!((exact - 1.0 / 3.0).abs() < 1e-9);
+    let program = program("tests/fixtures/honesty/die_with_clue.rules");
+    let spec = BotSpec::parse("mcts:60").expect("parses");
+    let Some(BotKind::Mcts(_)) = spec.all else {
+        panic!("a search bot")
+    };
+    let games = 300;
+    let mut wins = 0;
+    for seed in 0..games {
+        let mut game = Game::new(program.clone(), 2, seed).expect("starts");
+        let mut bot = spec.all.expect("a bot").policy(seed, 0);
+        let mut random = RandomBot::new(seed, 1);
+        while let Some(seat) = game.to_decide() {
+            let index = if seat == 0 {
+                bot.decide(&game, seat)
+            } else {
+                random.pick(game.option_count(seat))
+            };
+            game.play(seat, index).expect("legal");
+        }
+        if game.outcome().expect("over").winners == [0] {
+            wins += 1;
+        }
+    }
+    let rate = wins as f64 / games as f64;
+    let sigma = (exact * (1.0 - exact) / games as f64).sqrt();
+    assert!(
+        rate <= exact + 3.0 * sigma,
+        "the bot won {wins} of {games}: {rate:.3} beats the exact best {exact:.3}"
+    );
+    assert!(
+        rate >= exact - 3.0 * sigma,
+        "the bot won {wins} of {games}: {rate:.3}, well under the best {exact:.3}"
+    );
+}
