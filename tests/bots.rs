@@ -4,7 +4,9 @@
 mod common;
 
 use common::{global, load_rel, player_var};
-use meeple::bots::{BotKind, BotSpec, GreedyBot, MctsBot, MctsConfig, Policy, RandomBot};
+use meeple::bots::{
+    BotKind, BotSpec, GreedyBot, MctsBot, MctsConfig, Policy, RandomBot, DEFAULT_WORLDS,
+};
 use meeple::engine::{show, Game};
 use meeple::ir::Value;
 use std::sync::Arc;
@@ -292,6 +294,7 @@ fn the_greedy_bot_and_a_search_that_stops_short_move_the_same_whatever_lies_wher
     let short = MctsConfig {
         iterations: 150,
         depth: Some(3),
+        worlds: DEFAULT_WORLDS,
     };
     for seed in 1..=5 {
         let on_a = MctsBot::with_config(seed, 0, short).decide(&a, 0);
@@ -330,6 +333,7 @@ fn a_search_that_stops_short_and_the_greedy_bot_beat_random_bots() {
     let short = MctsConfig {
         iterations: 60,
         depth: Some(10),
+        worlds: DEFAULT_WORLDS,
     };
     let wins = wins_against_random(|seed| Box::new(MctsBot::with_config(seed, 0, short)));
     // Random play wins a third of the time.
@@ -346,6 +350,7 @@ fn greedy_and_a_search_depth_are_seated_by_their_spec() {
         Some(BotKind::Mcts(MctsConfig {
             iterations,
             depth: Some(depth),
+            worlds: DEFAULT_WORLDS,
         }))
     };
     assert_eq!(spec.for_seat(0), depth(500, 40));
@@ -366,6 +371,7 @@ fn greedy_and_a_search_depth_are_seated_by_their_spec() {
         Some(BotKind::Mcts(MctsConfig {
             iterations: 200,
             depth: None,
+            worlds: DEFAULT_WORLDS,
         }))
     );
     for bad in [

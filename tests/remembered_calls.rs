@@ -69,6 +69,7 @@ fn search_game(program: Arc<Program>, players: u8, seed: u64) -> Vec<usize> {
             let config = MctsConfig {
                 iterations: 30,
                 depth: Some(12),
+                worlds: meeple::bots::DEFAULT_WORLDS,
             };
             BotKind::Mcts(config).policy(seed, p)
         })

@@ -791,6 +791,8 @@ fn the_report_counts_sole_shared_and_nobody_wins_apart() {
         reason: None,
         actions: vec![decisions, 0],
         failure: None,
+        imagined: 0,
+        fallbacks: 0,
     };
     let records = [
         record(0, vec![0], vec![5, 2], 10),
@@ -1340,6 +1342,8 @@ fn two_seat_records(n: u64, p1_wins: u64) -> Vec<GameRecord> {
                 reason: None,
                 actions: vec![10 + i],
                 failure: None,
+                imagined: 0,
+                fallbacks: 0,
             }
         })
         .collect()

@@ -9,7 +9,7 @@
 
 use super::value::{margin, rewards};
 use super::Policy;
-use crate::engine::{Game, Redeal, Rng};
+use crate::engine::{Game, Imagination, ImaginationStats, Rng};
 
 /// Imagined games in which each option is tried.
 const SAMPLES: usize = 8;
@@ -24,6 +24,8 @@ pub struct GreedyBot {
     scores: Vec<i64>,
     rewards: Vec<f64>,
     seeds: Vec<u64>,
+    /// What the seat has seen of the game, and the games it imagines from it.
+    imagination: Option<Imagination>,
 }
 
 impl GreedyBot {
@@ -34,19 +36,27 @@ impl GreedyBot {
             scores: Vec::new(),
             rewards: Vec::new(),
             seeds: Vec::new(),
+            imagination: None,
         }
     }
 
-    /// What option `index` is worth to `seat` in the imagined game of `seed`, and the margin
-    /// by which it leaves the seat ahead.
-    fn try_option(&mut self, game: &Game, redeal: &Redeal, index: usize, seed: u64) -> (f64, f64) {
-        let seat = redeal.seat();
-        let mut g = game.determinize_by(redeal, seed);
+    /// How imagining the game has gone for this bot so far.
+    pub fn imagination_stats(&self) -> ImaginationStats {
+        self.imagination
+            .as_ref()
+            .map(Imagination::stats)
+            .unwrap_or_default()
+    }
+
+    /// What option `index` is worth to `seat` in `world` played on with chance from `seed`,
+    /// and the margin by which it leaves the seat ahead.
+    fn try_option(&mut self, world: &Game, seat: u8, index: usize, seed: u64) -> (f64, f64) {
+        let mut g = world.imagined(seed);
         // The continuation draws from a stream of the imagined game's seed alone, so that
         // every option meets the same replies where the replies are the same.
         let mut replies = Rng::new(seed, 1);
         let mut failed = g.play(seat, index).is_err();
-        let mut left = REPLIES_PER_SEAT * game.players() as usize;
+        let mut left = REPLIES_PER_SEAT * world.players() as usize;
         while !failed && left > 0 {
             let Some(p) = g.to_decide() else { break };
             if p == seat {
@@ -74,12 +84,19 @@ impl Policy for GreedyBot {
         // changes who leads yet), by the margin they leave.
         let mut best = (f64::NEG_INFINITY, f64::NEG_INFINITY);
         let mut tied = Vec::new();
-        let redeal = game.redeal(seat);
+        // The same imagined games for every option, so that options meet the same chance.
+        let imagination = self
+            .imagination
+            .get_or_insert_with(|| Imagination::new(seat, self.rng.below(u64::MAX)));
+        let worlds = imagination.worlds(game, SAMPLES);
         for index in 0..count {
-            let total = seeds.iter().fold((0.0, 0.0), |(r, m), &seed| {
-                let (reward, margin) = self.try_option(game, &redeal, index, seed);
-                (r + reward, m + margin)
-            });
+            let total = seeds
+                .iter()
+                .zip(&worlds)
+                .fold((0.0, 0.0), |(r, m), (&seed, w)| {
+                    let (reward, margin) = self.try_option(w, seat, index, seed);
+                    (r + reward, m + margin)
+                });
             if total > best {
                 best = total;
                 tied.clear();
@@ -92,5 +109,9 @@ impl Policy for GreedyBot {
         let choice = tied[self.rng.index(tied.len())];
         self.seeds = seeds;
         choice
+    }
+
+    fn imagination(&self) -> ImaginationStats {
+        self.imagination_stats()
     }
 }

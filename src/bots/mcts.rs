@@ -14,7 +14,7 @@
 
 use super::value::rewards;
 use super::Policy;
-use crate::engine::{Game, Redeal, Rng};
+use crate::engine::{Game, Imagination, ImaginationStats, Rng};
 
 /// How much the search explores moves it knows little about (UCB1's constant).
 const EXPLORATION: f64 = 0.7;
@@ -60,7 +60,13 @@ pub struct MctsConfig {
     pub iterations: u32,
     /// Decisions imagined per game before the position is scored; `None`: to the end.
     pub depth: Option<u32>,
+    /// Imagined games drawn per decision from what the seat has seen; each iteration plays on
+    /// from one of them, in turn, with chance of its own.
+    pub worlds: u32,
 }
+
+/// Imagined games drawn per decision unless `worlds=` says otherwise.
+pub const DEFAULT_WORLDS: u32 = 16;
 
 /// A bot that searches `iterations` imagined games for each decision with more than one option.
 pub struct MctsBot {
@@ -71,6 +77,8 @@ pub struct MctsBot {
     rewards: Vec<f64>,
     /// The last imagined game, whose buffers the next one reuses.
     scratch: Option<Game>,
+    /// What the seat has seen of the game, and the games it imagines from it.
+    imagination: Option<Imagination>,
     /// Scratch space for an iteration's walk down the tree (the nodes passed, the moves not
     /// yet tried), kept so that an iteration allocates nothing once the tree stops growing.
     path: Vec<usize>,
@@ -87,6 +95,7 @@ impl MctsBot {
             MctsConfig {
                 iterations,
                 depth: None,
+                worlds: DEFAULT_WORLDS,
             },
         )
     }
@@ -98,10 +107,12 @@ impl MctsBot {
             config: MctsConfig {
                 iterations: config.iterations.max(1),
                 depth: config.depth,
+                worlds: config.worlds.max(1),
             },
             scores: Vec::new(),
             rewards: Vec::new(),
             scratch: None,
+            imagination: None,
             path: Vec::new(),
             untried: Vec::new(),
         }
@@ -111,21 +122,29 @@ impl MctsBot {
         self.rng.index(n)
     }
 
+    /// How imagining the game has gone for this bot so far.
+    pub fn imagination_stats(&self) -> ImaginationStats {
+        self.imagination
+            .as_ref()
+            .map(Imagination::stats)
+            .unwrap_or_default()
+    }
+
     /// One iteration: imagine, select and expand, play out, credit.
     fn iterate(
         &mut self,
         game: &Game,
-        (seat, redeal): (u8, &Redeal),
+        (seat, world): (u8, &Game),
         tree: &mut Vec<Node>,
         keys: &mut Vec<u64>,
     ) {
         let seed = self.rng.below(u64::MAX);
         let mut g = match self.scratch.take() {
             Some(mut g) => {
-                game.determinize_into(redeal, seed, &mut g);
+                world.imagined_into(seed, &mut g);
                 g
             }
-            None => game.determinize_by(redeal, seed),
+            None => world.imagined(seed),
         };
         let mut path = std::mem::take(&mut self.path);
         let mut untried = std::mem::take(&mut self.untried);
@@ -218,11 +237,15 @@ impl Policy for MctsBot {
         let open: Vec<Option<u64>> = (0..count).map(|i| game.option_key(seat, i)).collect();
         let mut tree = vec![Node::new(0, seat)];
         let mut keys = Vec::new();
-        // What the seat cannot see is found once; each iteration only redeals it.
-        let redeal = game.redeal(seat);
+        // Games imagined from what the seat has seen, each played on by iterations in turn.
         let iterations = self.config.iterations;
+        let imagination = self
+            .imagination
+            .get_or_insert_with(|| Imagination::new(seat, self.rng.below(u64::MAX)));
+        let worlds = imagination.worlds(game, self.config.worlds.min(iterations) as usize);
         for done in 1..=iterations {
-            self.iterate(game, (seat, &redeal), &mut tree, &mut keys);
+            let world = &worlds[(done - 1) as usize % worlds.len()];
+            self.iterate(game, (seat, world), &mut tree, &mut keys);
             // Stop when no other move could catch the most visited one in the iterations
             // left: the choice is already the one the whole budget would make.
             if done % CHECK_EVERY == 0 {
@@ -233,6 +256,10 @@ impl Policy for MctsBot {
             }
         }
         most_visited(&tree, &open).0
+    }
+
+    fn imagination(&self) -> ImaginationStats {
+        self.imagination_stats()
     }
 }
 

@@ -9,10 +9,10 @@ mod spec;
 mod value;
 
 pub use greedy::GreedyBot;
-pub use mcts::{MctsBot, MctsConfig};
+pub use mcts::{MctsBot, MctsConfig, DEFAULT_WORLDS};
 pub use spec::{BotKind, BotSpec, BotSpecError, DEFAULT_MCTS_ITERATIONS};
 
-use crate::engine::{Game, MoveOption, Rng, Viewer};
+use crate::engine::{Game, ImaginationStats, MoveOption, Rng, Viewer};
 
 /// What a bot is shown when it must decide: nothing its seat could not see. Text is rendered
 /// only when a bot asks for it, since no bot here reads labels and a decision may have
@@ -88,6 +88,13 @@ impl Bot for RandomBot {
 pub trait Policy {
     /// Picks one of `game.option_count(seat)` options by index; `seat` is deciding now.
     fn decide(&mut self, game: &Game, seat: u8) -> usize;
+
+    /// How imagining the game from its seat's view has gone (nothing for a bot that does not
+    /// imagine): `meeple sim` reports how often an imagined game could not agree with all the
+    /// seat saw.
+    fn imagination(&self) -> ImaginationStats {
+        ImaginationStats::default()
+    }
 }
 
 impl Policy for RandomBot {

@@ -1,5 +1,6 @@
 //! `--bots`: which bot plays which seat, parsed and rendered back.
 
+use super::mcts::DEFAULT_WORLDS;
 use super::{Bot, GreedyBot, MctsBot, MctsConfig, Policy, RandomBot};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -33,7 +34,8 @@ pub const DEFAULT_MCTS_ITERATIONS: u32 = 1000;
 pub const DEFAULT_MCTS_DEPTH: Option<u32> = Some(30);
 
 /// The bots `--bots` knows, for error messages.
-const KNOWN: &str = "random, greedy, mcts, mcts:ITERATIONS, mcts:ITERATIONS:depth=D, mcts:depth=D";
+const KNOWN: &str =
+    "random, greedy, mcts, mcts:ITERATIONS, mcts:ITERATIONS:depth=D, mcts:depth=D, mcts:worlds=W";
 
 impl BotKind {
     /// `mcts` with `iterations` a decision, imagining games as deep as the default.
@@ -41,6 +43,7 @@ impl BotKind {
         BotKind::Mcts(MctsConfig {
             iterations,
             depth: DEFAULT_MCTS_DEPTH,
+            worlds: DEFAULT_WORLDS,
         })
     }
 
@@ -55,16 +58,18 @@ impl BotKind {
                 let mut config = MctsConfig {
                     iterations: DEFAULT_MCTS_ITERATIONS,
                     depth: DEFAULT_MCTS_DEPTH,
+                    worlds: DEFAULT_WORLDS,
                 };
                 for (i, part) in parts.enumerate() {
                     match part.split_once('=') {
                         None if i == 0 => config.iterations = whole(part, "iterations", &s)?,
                         Some(("depth", "end")) => config.depth = None,
                         Some(("depth", d)) => config.depth = Some(whole(d, "depth", &s)?),
+                        Some(("worlds", w)) => config.worlds = whole(w, "worlds", &s)?,
                         _ => {
                             return Err(BotSpecError(format!(
-                                "`{s}`: `{part}` is neither the iterations nor depth=D; the \
-                                 bots are: {KNOWN}"
+                                "`{s}`: `{part}` is neither the iterations, depth=D nor \
+                                 worlds=W; the bots are: {KNOWN}"
                             )))
                         }
                     }
@@ -87,12 +92,25 @@ impl BotKind {
         match self {
             BotKind::Random => "random".to_string(),
             BotKind::Greedy => "greedy".to_string(),
-            BotKind::Mcts(c) if c.depth == DEFAULT_MCTS_DEPTH => format!("mcts:{}", c.iterations),
-            BotKind::Mcts(c) => match c.depth {
-                Some(d) => format!("mcts:{}:depth={d}", c.iterations),
-                None => format!("mcts:{}:depth=end", c.iterations),
-            },
+            BotKind::Mcts(c) => {
+                let mut name = format!("mcts:{}", c.iterations);
+                match c.depth {
+                    d if d == DEFAULT_MCTS_DEPTH => {}
+                    Some(d) => name.push_str(&format!(":depth={d}")),
+                    None => name.push_str(":depth=end"),
+                }
+                if c.worlds != DEFAULT_WORLDS {
+                    name.push_str(&format!(":worlds={}", c.worlds));
+                }
+                name
+            }
         }
+    }
+
+    /// True if bots of this kind imagine the game from what their seat saw, so that the game
+    /// they play must keep its trail ([`crate::engine::Mode::with_trail`]).
+    pub fn imagines(self) -> bool {
+        !matches!(self, BotKind::Random)
     }
 
     /// A fast-path [`Policy`] of this kind for a seat; its choices follow from the seed.

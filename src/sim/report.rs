@@ -266,6 +266,9 @@ pub struct Report {
     pub branching: Branching,
     /// Every game in which a rule failed, in game order.
     pub failures: Vec<FailureReport>,
+    /// Games the bots imagined from their seats' views, over every game played.
+    #[serde(default)]
+    pub imagined: Imagined,
     /// The per-game records, kept in shard files for `meeple sim merge`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub records: Option<Vec<GameRecord>>,
@@ -436,6 +439,10 @@ impl Report {
             never_ran,
             branching,
             failures,
+            imagined: Imagined {
+                games: records.iter().map(|r| r.imagined).sum(),
+                fallbacks: records.iter().map(|r| r.fallbacks).sum(),
+            },
             records: None,
         }
     }
@@ -446,6 +453,16 @@ impl Report {
         s.push('\n');
         s
     }
+}
+
+/// How the bots' imagined games went (docs/bots.md): how many were drawn from what a seat saw,
+/// and how many of those could not be made to agree with all of it in the budget.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+pub struct Imagined {
+    /// Imagined games drawn.
+    pub games: u64,
+    /// Of those, the ones that agree with what the seat saw only up to a point.
+    pub fallbacks: u64,
 }
 
 /// The best winner's score minus the best non-winner's, if the game has both.

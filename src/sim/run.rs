@@ -141,6 +141,12 @@ pub struct GameRecord {
     pub actions: Vec<u64>,
     /// The rule that failed, if one did.
     pub failure: Option<Failure>,
+    /// Games the bots imagined from their seats' views (docs/bots.md), and how many of them
+    /// could not be made to agree with everything the seat saw.
+    #[serde(default)]
+    pub imagined: u64,
+    #[serde(default)]
+    pub fallbacks: u64,
 }
 
 impl GameRecord {
@@ -172,18 +178,20 @@ pub fn play_game(
         reason: None,
         actions: vec![0; program.actions.len()],
         failure: None,
+        imagined: 0,
+        fallbacks: 0,
     };
     let limits = Limits {
         decisions: usize::try_from(batch.max_decisions).unwrap_or(usize::MAX),
         ..Limits::default()
     };
-    let mut game = match Game::with_mode(
-        program.clone(),
-        batch.players,
-        seed,
-        limits,
-        Mode::playout().with_coverage(),
-    ) {
+    // Bots that imagine the game from what their seat saw need the game's trail.
+    let mode = if batch.bots.iter().any(|b| b.imagines()) {
+        Mode::playout().with_coverage().with_trail()
+    } else {
+        Mode::playout().with_coverage()
+    };
+    let mut game = match Game::with_mode(program.clone(), batch.players, seed, limits, mode) {
         Ok(g) => g,
         Err(e) => {
             record.failure = Some(failure(program, 0, &e));
@@ -214,6 +222,22 @@ fn play_to_end(
         .enumerate()
         .map(|(seat, kind)| kind.policy(seed, seat as u8))
         .collect();
+    play_with(program, &mut bots, game, record, tally);
+    for b in &bots {
+        let s = b.imagination();
+        record.imagined += s.worlds;
+        record.fallbacks += s.fallbacks;
+    }
+}
+
+/// Plays `game` on with `bots` (one a seat) into `record`.
+fn play_with(
+    program: &Program,
+    bots: &mut [Box<dyn Policy + Send>],
+    game: &mut Game,
+    record: &mut GameRecord,
+    tally: &mut Tally<'_>,
+) {
     while let Some(seat) = game.to_decide() {
         let count = game.option_count(seat);
         let index = bots[seat as usize].decide(game, seat);

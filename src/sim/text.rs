@@ -107,7 +107,25 @@ fn header(out: &mut String, r: &Report) {
             s.index - 1
         );
     }
-    let _ = writeln!(out, "{} finished, {} failed\n", r.finished, r.failed);
+    let _ = writeln!(out, "{} finished, {} failed", r.finished, r.failed);
+    imagined(out, r);
+    out.push('\n');
+}
+
+/// A line on the games the bots imagined, when any did.
+fn imagined(out: &mut String, r: &Report) {
+    let i = &r.imagined;
+    if i.games == 0 {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "imagined games: {} drawn from what each seat saw; {} ({}) agree with it only in part \
+         (docs/bots.md)",
+        i.games,
+        i.fallbacks,
+        share(i.fallbacks, i.games)
+    );
 }
 
 /// A line saying the batch stopped games early, when `--max-decisions` set a limit.
