@@ -456,6 +456,7 @@ fn repl_output_is_deterministic() {
 #[test]
 fn a_decision_limit_given_to_play_outlives_an_undo() {
     // Undo rebuilds the game from its decisions; the rebuilt game keeps the session's limit.
+    let save = format!("{}/limit.json", scratch("limit-undo"));
     let args = [
         "play",
         ENDLESS,
@@ -465,6 +466,8 @@ fn a_decision_limit_given_to_play_outlives_an_undo() {
         "1",
         "--max-decisions",
         "3",
+        "--save-on-failure",
+        &save,
     ];
     let o = meeple(
         &args,
@@ -543,8 +546,16 @@ fn undo_is_refused_once_chance_was_drawn_on() {
 
 #[test]
 fn a_rule_failing_in_the_repl_leaves_the_game_as_it_was() {
+    let save = format!("{}/halve.json", scratch("repl-failure"));
     let o = meeple(
-        &["play", BROKEN_SUMS, "--seed", "1"],
+        &[
+            "play",
+            BROKEN_SUMS,
+            "--seed",
+            "1",
+            "--save-on-failure",
+            &save,
+        ],
         &script(&["halve", "state", "quit"]),
     );
     assert_eq!(code(&o), 1, "the move was refused");

@@ -6,6 +6,7 @@
 
 mod consts;
 mod expr;
+mod hidden;
 pub mod index;
 mod init_order;
 mod lints;
@@ -81,6 +82,7 @@ fn run(
     checker.bound_param_ranges(MAX_PARAM_VALUES);
     checker.order_initial_values();
     lints::run(&mut checker);
+    hidden::run(&mut checker);
     let mut diags = std::mem::take(&mut checker.diags);
     diags.sort_by_key(|d| (d.span.file, d.span.start, d.code));
     let diags = Diagnostics(diags);

@@ -28,6 +28,7 @@ pub use error::{MoveError, RuntimeError};
 pub use eval::MAX_CALL_DEPTH;
 pub use exec::{Limits, MAX_PARAMS};
 pub use fixed::FixedChance;
+pub use moves::MAX_MOVES;
 pub use rng::Rng;
 pub use several::Several;
 pub use state::Domains;

@@ -17,6 +17,7 @@ mod paths;
 mod transcript;
 
 use crate::engine::{Game, MoveError, Record, RuntimeError};
+use crate::files::{self, Output};
 use crate::ir::Program;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -39,6 +40,10 @@ pub const TRANSCRIPT_SCHEMA: &str = "meeple-game/3";
 /// The schema of streams written before a choice of one option was taken without asking: read
 /// as a game in which every choice is asked.
 pub const TRANSCRIPT_SCHEMA_ASKING: &str = "meeple-game/2";
+
+/// The largest save or `--json` stream read, in bytes. A game of 100,000 decisions (the default
+/// limit) saves in about 10 MB; a file past this is refused before it is read.
+pub const MAX_SAVE: u64 = 64 * 1024 * 1024;
 
 /// One decision as saved: the seat by its display name and the move as typed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -278,19 +283,35 @@ impl SaveFile {
     }
 
     /// Parses a save from its JSON text, checking the format version first. Paths are left as
-    /// written (see [`SaveFile::read`]).
+    /// written (see [`SaveFile::read`]). The text is read straight into the save, never into a
+    /// tree of JSON values (which took fifteen times the file).
     pub fn parse(text: &str) -> Result<SaveFile, SaveError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| SaveError::Json(e.to_string()))?;
-        let Some(object) = value.as_object() else {
+        /// The fields looked at before the whole save is read; the others are skipped unread.
+        #[derive(Deserialize)]
+        struct Head {
+            format: Option<serde_json::Value>,
+            schema: Option<serde::de::IgnoredAny>,
+            event: Option<serde::de::IgnoredAny>,
+        }
+        let json = |e: serde_json::Error| SaveError::Json(e.to_string());
+        if !text.trim_start().starts_with('{') {
+            // Tell text that is not JSON at all from JSON that is not an object.
+            serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(json)?;
             return Err(SaveError::NotASave("expected a JSON object".into()));
-        };
-        if object.contains_key("schema") || object.contains_key("event") {
+        }
+        let head: Head = serde_json::from_str(text).map_err(|e| {
+            if e.is_data() {
+                SaveError::NotASave(e.to_string())
+            } else {
+                json(e)
+            }
+        })?;
+        if head.schema.is_some() || head.event.is_some() {
             return Err(SaveError::NotASave(
                 "it is a line of a `meeple play --json` stream; `--load` reads the whole stream from its file".into(),
             ));
         }
-        let format = match object.get("format") {
+        let format = match &head.format {
             None => return Err(SaveError::NotASave("it has no `format` field".into())),
             Some(f) => match f.as_u64() {
                 Some(n) if (OLDEST_FORMAT..=FORMAT).contains(&n) => n,
@@ -298,7 +319,7 @@ impl SaveFile {
             },
         };
         let mut save: SaveFile =
-            serde_json::from_value(value).map_err(|e| SaveError::NotASave(e.to_string()))?;
+            serde_json::from_str(text).map_err(|e| SaveError::NotASave(e.to_string()))?;
         save.always_ask |= format < 3;
         if format >= 2 {
             let whole = save.start.is_some()
@@ -313,11 +334,12 @@ impl SaveFile {
         Ok(save)
     }
 
-    /// Reads a save file, or the JSON Lines stream of `meeple play --json`. The paths of a
-    /// format 2 or 3 save are resolved against its folder; those of format 1 and of a stream are
-    /// relative to the working folder, as when the game was played.
+    /// Reads a save file, or the JSON Lines stream of `meeple play --json`: a regular file of
+    /// at most [`MAX_SAVE`] bytes. The paths of a format 2 or 3 save are resolved against its
+    /// folder; those of format 1 and of a stream are relative to the working folder, as when
+    /// the game was played.
     pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
-        let text = std::fs::read_to_string(path).map_err(|error| SaveError::Read {
+        let text = files::read_text(path, MAX_SAVE).map_err(|error| SaveError::Read {
             path: path.to_path_buf(),
             error,
         })?;
@@ -345,8 +367,38 @@ impl SaveFile {
     }
 
     /// Writes the save, its paths made relative to the save's folder (format 2), replacing the
-    /// file only once the whole text is written.
+    /// file only once the whole text is written, and only if it is a save already (never the
+    /// game's own rules files, a link, or a file of another kind: [`files::check_target`]).
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
+        let text = self.text_at(path)?;
+        files::write_output(path, &text, Output::Save, &self.inputs()).map_err(|error| {
+            SaveError::Write {
+                path: path.to_path_buf(),
+                error,
+            }
+        })
+    }
+
+    /// Writes the save to `path`, which must not exist yet: a save made without being asked
+    /// for (after a failure) never replaces anything.
+    pub fn write_new(&self, path: &Path) -> Result<(), SaveError> {
+        let text = self.text_at(path)?;
+        files::write_new(path, &text).map_err(|error| SaveError::Write {
+            path: path.to_path_buf(),
+            error,
+        })
+    }
+
+    /// The rules and variant files the save names, which it may never be written over.
+    fn inputs(&self) -> Vec<PathBuf> {
+        std::iter::once(&self.rules)
+            .chain(&self.variants)
+            .map(PathBuf::from)
+            .collect()
+    }
+
+    /// The save's text as written at `path`: its paths relative to the save's folder.
+    fn text_at(&self, path: &Path) -> Result<String, SaveError> {
         let err = |error| SaveError::Write {
             path: path.to_path_buf(),
             error,
@@ -362,14 +414,7 @@ impl SaveFile {
                 .collect::<Result<_, _>>()
                 .map_err(err)?;
         }
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        std::fs::write(&tmp, on_disk.to_json()).map_err(err)?;
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            err(e)
-        })
+        Ok(on_disk.to_json())
     }
 
     /// Refuses a save whose title, player count or files differ from the game being played.

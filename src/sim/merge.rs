@@ -5,6 +5,7 @@ use super::choices::ChoiceTotals;
 use super::compare::{CompareReport, COMPARE_SCHEMA};
 use super::report::{Report, SCHEMA};
 use super::run::{Counts, GameRecord};
+use super::validate::check_shard;
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -39,17 +40,27 @@ pub fn parse_shard(name: &str, text: &str) -> Result<Report, MergeError> {
     }
 }
 
-/// Parses one shard document, of a batch or of a comparison; `name` is used in errors.
+/// The largest shard document read, in bytes: the records of [`super::MAX_GAMES`] games with
+/// room to spare. A file past this is refused before it is read.
+pub const MAX_SHARD: u64 = 1024 * 1024 * 1024;
+
+/// Parses one shard document, of a batch or of a comparison, and checks every record in it
+/// ([`super::validate`]); `name` is used in errors. The text is read straight into the report,
+/// never into a tree of JSON values (which took fifteen times the file).
 pub fn parse_shard_doc(name: &str, text: &str) -> Result<ShardDoc, MergeError> {
-    let value: serde_json::Value = serde_json::from_str(text)
+    /// Only the schema is read first; everything else is skipped unread.
+    #[derive(serde::Deserialize)]
+    struct Head {
+        schema: Option<serde_json::Value>,
+    }
+    let head: Head = serde_json::from_str(text)
         .map_err(|e| MergeError(format!("{name}: not a JSON document: {e}")))?;
-    let doc = match value.get("schema").and_then(|s| s.as_str()) {
-        Some(SCHEMA) => ShardDoc::Report(Box::new(
-            serde_json::from_value(value).map_err(|e| MergeError(format!("{name}: {e}")))?,
-        )),
-        Some(COMPARE_SCHEMA) => ShardDoc::Compare(Box::new(
-            serde_json::from_value(value).map_err(|e| MergeError(format!("{name}: {e}")))?,
-        )),
+    let read = |e: serde_json::Error| MergeError(format!("{name}: {e}"));
+    let doc = match head.schema.as_ref().and_then(|s| s.as_str()) {
+        Some(SCHEMA) => ShardDoc::Report(Box::new(serde_json::from_str(text).map_err(read)?)),
+        Some(COMPARE_SCHEMA) => {
+            ShardDoc::Compare(Box::new(serde_json::from_str(text).map_err(read)?))
+        }
         Some(other) => {
             return Err(MergeError(format!(
                 "{name}: schema `{other}`, expected `{SCHEMA}` or `{COMPARE_SCHEMA}`"
@@ -69,6 +80,13 @@ pub fn parse_shard_doc(name: &str, text: &str) -> Result<ShardDoc, MergeError> {
         return Err(MergeError(format!(
             "{name}: has no per-game records; run `meeple sim` with --shard K/N --json"
         )));
+    }
+    match &doc {
+        ShardDoc::Report(r) => check_shard(name, r)?,
+        ShardDoc::Compare(c) => {
+            check_shard(&format!("{name} (A)"), &c.a)?;
+            check_shard(&format!("{name} (B)"), &c.b)?;
+        }
     }
     Ok(doc)
 }
