@@ -378,6 +378,11 @@ fn repl_session_through_stdin() {
     };
     let object = saved.as_object_mut().expect("an object");
     assert!(is_link(object.remove("start").expect("start")));
+    // a hash of the rules file's text, by which a save that no longer replays tells an edited
+    // save from changed rules
+    let sources = object.remove("sources").expect("sources");
+    assert_eq!(sources.as_array().map(Vec::len), Some(1), "{sources}");
+    assert!(is_link(sources[0].clone()));
     let end = object.remove("end").expect("end");
     let mut last = None;
     for d in object["decisions"].as_array_mut().expect("decisions") {
@@ -1088,12 +1093,12 @@ fn an_edited_save_is_refused_naming_the_first_point_that_does_not_match() {
         (
             "seed",
             edit(&|s| s["seed"] = serde_json::json!(4)),
-            "the start of the game does not match the record (its seed or players): the save was edited".into(),
+            "the position after the setup does not match the record: the rules are as they were when the game was saved, so the save was edited (its seed or players)".into(),
         ),
         (
             "secret",
             edit(&|s| s["decisions"][1]["choice"] = other(&decisions[1], &["1", "2", "3"]).into()),
-            "decision 2 does not match the record: the save was edited, or made by another version of the rules".into(),
+            "decision 2 does not match the record: the rules are as they were when the game was saved, so the save was edited".into(),
         ),
         (
             "move",

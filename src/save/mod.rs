@@ -92,6 +92,11 @@ pub struct SaveFile {
     /// The last link of the chain (format 2): the position the save ends at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<String>,
+    /// A hash of each rules file's text, in the order the game read them, so that a save that
+    /// no longer replays can say whether the rules changed or the save was edited (saves made
+    /// before it have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
 }
 
 /// Why a save could not be read, written or restored.
@@ -147,6 +152,10 @@ pub enum SaveError {
         number: Option<usize>,
         /// The version of meeple that wrote the save, if it says.
         by: Option<String>,
+        /// What the save's hashes of the rules' text say: which files changed since the game
+        /// was saved (empty: none did, so the save was edited), or `None` for a save that keeps
+        /// no such hashes.
+        changed: Option<Vec<String>>,
     },
     /// The chain's last link is not the position after the last decision: decisions were
     /// removed from the end (or the links edited).
@@ -182,23 +191,41 @@ impl fmt::Display for SaveError {
                 f,
                 "the save is in format {found}; this version of meeple reads formats {OLDEST_FORMAT} to {FORMAT}"
             ),
-            SaveError::Edited { number, by } => {
+            SaveError::Edited {
+                number,
+                by,
+                changed,
+            } => {
                 match number {
                     Some(n) => write!(f, "decision {n} does not match the record")?,
+                    None => write!(f, "the position after the setup does not match the record")?,
+                }
+                match changed.as_deref() {
+                    Some([]) => write!(
+                        f,
+                        ": the rules are as they were when the game was saved, so the save was edited{}",
+                        if number.is_none() { " (its seed or players)" } else { "" }
+                    )?,
+                    Some(files) => {
+                        let files: Vec<String> = files.iter().map(|p| format!("`{p}`")).collect();
+                        write!(
+                            f,
+                            ": the rules have changed since the game was saved ({} {}), and the game no longer replays as it was played",
+                            files.join(", "),
+                            if files.len() == 1 { "differs" } else { "differ" }
+                        )?
+                    }
                     None => write!(
                         f,
-                        "the start of the game does not match the record (its seed or players)"
+                        ": the save was edited, or the rules have changed since it was made (it is too old to say which)"
                     )?,
                 }
-                write!(
-                    f,
-                    ": the save was edited, or made by another version of the rules"
-                )?;
                 let this = env!("CARGO_PKG_VERSION");
                 match by {
-                    Some(v) if v != this => {
-                        write!(f, " or of meeple (it was saved by {v}, this is {this})")
-                    }
+                    Some(v) if v != this => write!(
+                        f,
+                        "; it was saved by meeple {v}, this is {this}, whose record may differ"
+                    ),
                     _ => Ok(()),
                 }
             }
@@ -252,6 +279,7 @@ impl SaveFile {
             always_ask: game.program().always_ask,
             decisions: decisions_of(game),
             end: None,
+            sources: source_hashes(game.program()),
         };
         let links = chain::links(
             game.program().clone(),
@@ -466,6 +494,8 @@ impl SaveFile {
                 found: self.game.clone(),
             });
         }
+        // Asked before the replay: if it parts from the record, this says why.
+        let changed = self.changed_sources(&program);
         let program = asking_always(program, self.always_ask);
         let game = Game::new(program, self.players, self.seed).map_err(SaveError::Start)?;
         let mut records = Vec::with_capacity(self.decisions.len());
@@ -492,6 +522,7 @@ impl SaveFile {
         let edited = |number| SaveError::Edited {
             number,
             by: self.meeple.clone(),
+            changed: changed.clone(),
         };
         let mut chain = chain::Chain::start(&game);
         if &chain::hex(chain.link) != start {
@@ -518,6 +549,46 @@ impl SaveFile {
         }
         Ok(game)
     }
+}
+
+impl SaveFile {
+    /// Which of `program`'s rules files differ from those the save was made with, by the
+    /// save's hashes of their text; `None` if it has none (or the game reads other files).
+    fn changed_sources(&self, program: &Program) -> Option<Vec<String>> {
+        let now = source_hashes(program);
+        if self.sources.is_empty() {
+            return None;
+        }
+        if self.sources.len() != now.len() {
+            return Some(vec![program
+                .sources
+                .file(crate::diag::FileId(0))
+                .name
+                .clone()]);
+        }
+        Some(
+            self.sources
+                .iter()
+                .zip(&now)
+                .enumerate()
+                .filter(|(_, (was, is))| was != is)
+                .map(|(i, _)| {
+                    program
+                        .sources
+                        .file(crate::diag::FileId(i as u32))
+                        .name
+                        .clone()
+                })
+                .collect(),
+        )
+    }
+}
+
+/// A hash of the text of each of the program's rules files, in the order they were read.
+fn source_hashes(program: &Program) -> Vec<String> {
+    (0..program.sources.len())
+        .map(|i| chain::text_hash(&program.sources.file(crate::diag::FileId(i as u32)).text))
+        .collect()
 }
 
 /// The decisions of a game, seats by display name.
@@ -647,6 +718,7 @@ mod tests {
                 state: Some("fedcba9876543210".into()),
             }],
             end: Some("fedcba9876543210".into()),
+            sources: vec!["00112233aabbccdd".into()],
         };
         assert_eq!(SaveFile::parse(&ok.to_json()).ok(), Some(ok.clone()));
         ok.decisions[0].state = None;

@@ -127,5 +127,6 @@ pub(super) fn parse(text: &str) -> Result<SaveFile, SaveError> {
         always_ask,
         decisions,
         end: None,
+        sources: Vec::new(),
     })
 }
