@@ -281,7 +281,7 @@ fn devices_pipes_and_huge_files_are_refused_before_they_are_read() {
     let huge_shard = abs(&format!("{dir}/huge-shard.json"));
     std::fs::File::create(&huge_shard)
         .unwrap()
-        .set_len(1100 << 20)
+        .set_len(600 << 20)
         .unwrap();
     let cases: [(&[&str], &str); 6] = [
         (&["play", "--load", "/dev/zero"], "not a regular file"),
@@ -294,7 +294,7 @@ fn devices_pipes_and_huge_files_are_refused_before_they_are_read() {
         ),
         (
             &["sim", "merge", &huge_shard.to_string_lossy()],
-            "larger than 1024 MiB",
+            "larger than 512 MiB",
         ),
     ];
     for (args, why) in cases {

@@ -295,19 +295,13 @@ fn run_merge(args: &MergeArgs) -> Result<ExitCode, CliError> {
                 "a comparison (--against) has no CSV form; merge it as text or --json".into(),
             ));
         }
-        return match merge_compared(&compared) {
-            Ok(c) => {
-                drop(compared);
-                print_comparison(&c, args.json)
-            }
+        return match merge_compared(compared) {
+            Ok(c) => print_comparison(&c, args.json),
             Err(e) => Ok(fail(&format!("cannot merge: {e}"))),
         };
     }
-    match merge(&shards) {
-        Ok((report, records)) => {
-            drop(shards);
-            print(&report, &records, args.json, args.csv)
-        }
+    match merge(shards) {
+        Ok((report, records)) => print(&report, &records, args.json, args.csv),
         Err(e) => Ok(fail(&format!("cannot merge: {e}"))),
     }
 }

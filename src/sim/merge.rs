@@ -40,9 +40,9 @@ pub fn parse_shard(name: &str, text: &str) -> Result<Report, MergeError> {
     }
 }
 
-/// The largest shard document read, in bytes: the records of [`super::MAX_GAMES`] games with
-/// room to spare. A file past this is refused before it is read.
-pub const MAX_SHARD: u64 = 1024 * 1024 * 1024;
+/// The largest shard document read, in bytes: the records of [`super::MAX_GAMES`] games (some
+/// 300 bytes each) with room to spare. A file past this is refused before it is read.
+pub const MAX_SHARD: u64 = 512 * 1024 * 1024;
 
 /// Parses one shard document, of a batch or of a comparison, and checks every record in it
 /// ([`super::validate`]); `name` is used in errors. The text is read straight into the report,
@@ -92,27 +92,29 @@ pub fn parse_shard_doc(name: &str, text: &str) -> Result<ShardDoc, MergeError> {
 }
 
 /// Merges the shards of a comparison (`(file name, comparison)`) into the comparison that one
-/// run of both whole batches gives: A's shards merged, B's shards merged, then compared.
-pub fn merge_compared(shards: &[(String, CompareReport)]) -> Result<CompareReport, MergeError> {
-    let side = |pick: fn(&CompareReport) -> &Report, label: &str| {
-        let reports: Vec<(String, Report)> = shards
-            .iter()
-            .map(|(name, c)| (format!("{name} ({label})"), pick(c).clone()))
-            .collect();
-        merge(&reports)
-    };
-    let (a, records_a) = side(|c| &c.a, "A")?;
-    let (b, records_b) = side(|c| &c.b, "B")?;
+/// run of both whole batches gives: A's shards merged, B's shards merged, then compared. The
+/// shards are taken apart, not copied: a merge holds each record once.
+pub fn merge_compared(shards: Vec<(String, CompareReport)>) -> Result<CompareReport, MergeError> {
+    let mut a = Vec::with_capacity(shards.len());
+    let mut b = Vec::with_capacity(shards.len());
+    for (name, c) in shards {
+        a.push((format!("{name} (A)"), c.a));
+        b.push((format!("{name} (B)"), c.b));
+    }
+    let (a, records_a) = merge(a)?;
+    let (b, records_b) = merge(b)?;
     Ok(CompareReport::new(a, &records_a, b, &records_b))
 }
 
 /// Merges shard reports (`(file name, report)`) of one batch into the report of the whole
-/// batch, with the records in game order. Every shard `1..=N` must be present once, and the shards must agree on what was
-/// simulated (game, variants, file, players, bots, seed, games, decision limit).
-pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), MergeError> {
+/// batch, with the records in game order (moved out of the shards, not copied). Every shard
+/// `1..=N` must be present once, and the shards must agree on what was simulated (game,
+/// variants, file, players, bots, seed, games, decision limit).
+pub fn merge(shards: Vec<(String, Report)>) -> Result<(Report, Vec<GameRecord>), MergeError> {
     let Some((first_name, first)) = shards.first() else {
         return Err(MergeError("no shard files given".into()));
     };
+    let first_name = first_name.clone();
     let mut meta = first.meta.clone();
     let count = meta.shard.map_or(1, |s| s.count);
     meta.shard = None;
@@ -122,7 +124,7 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
         choices: ChoiceTotals::new(meta.decision_sites.len()),
         blocks: vec![0; meta.rule_blocks.len()],
     };
-    for (name, report) in shards {
+    for (name, mut report) in shards {
         let mut m = report.meta.clone();
         let shard = m.shard.take();
         if m != meta {
@@ -140,7 +142,7 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
         if !seen.insert(index) {
             return Err(MergeError(format!("shard {index}/{count} is given twice")));
         }
-        records.extend(report.records.iter().flatten().cloned());
+        records.extend(report.records.take().into_iter().flatten());
         // Each shard reports its own games' counts; the batch's are their sums.
         counts.add(&Counts {
             choices: report.choices.totals(&meta.decision_sites),
