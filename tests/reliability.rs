@@ -58,8 +58,15 @@ fn save_never_replaces_the_rules_being_played_nor_any_file_that_is_not_a_save() 
         format!("save {rules}"),
         format!("save {dir}/notes.txt"),
     ];
-    if cfg!(unix) {
-        lines.push("save /dev/null".into());
+    // A pipe stands for a device entry: a regression that wrote over `/dev/null` itself, run
+    // as root, would replace it for the whole machine (as the code before this test did).
+    #[cfg(unix)]
+    {
+        let fifo = abs(&format!("{dir}/pipe.json"));
+        let c = std::ffi::CString::new(fifo.to_string_lossy().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates the pipe.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+        lines.push(format!("save {dir}/pipe.json"));
     }
     lines.extend([
         format!("save {dir}/game.json"),
@@ -87,7 +94,9 @@ fn save_never_replaces_the_rules_being_played_nor_any_file_that_is_not_a_save() 
     assert!(out.contains("it exists and is not a Meeple save"), "{out}");
     if cfg!(unix) {
         assert!(
-            out.contains("cannot write `/dev/null`: it is not a regular file"),
+            out.contains(&format!(
+                "cannot write `{dir}/pipe.json`: it is not a regular file"
+            )),
             "{out}"
         );
     }
@@ -96,8 +105,10 @@ fn save_never_replaces_the_rules_being_played_nor_any_file_that_is_not_a_save() 
         2,
         "a save over a save: {out}"
     );
+    let mut left = entries(&dir);
+    left.retain(|n| n != "pipe.json");
     assert_eq!(
-        entries(&dir),
+        left,
         ["duel.rules", "game.json", "notes.txt"],
         "no temporary file is left"
     );

@@ -258,7 +258,13 @@ mod tests {
         std::os::unix::fs::symlink(&victim, &link).unwrap();
         let e = write_output(&link, "x", Output::Save, &[]).unwrap_err();
         assert!(e.to_string().contains("symbolic link"), "{e}");
-        let e = write_output(Path::new("/dev/null"), "x", Output::Save, &[]).unwrap_err();
+        // A pipe stands for a device here: a test that wrote over `/dev/null` itself, run as
+        // root against a regression, would replace it for the whole machine.
+        let fifo = dir.join("pipe.json");
+        let c = std::ffi::CString::new(fifo.to_string_lossy().as_bytes()).unwrap();
+        // SAFETY: a valid NUL-terminated path; mkfifo only creates the pipe.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+        let e = write_output(&fifo, "x", Output::Save, &[]).unwrap_err();
         assert!(e.to_string().contains("not a regular file"), "{e}");
         let locked = dir.join("locked.json");
         std::fs::write(&locked, SAVE).unwrap();
