@@ -428,9 +428,16 @@ fn a_bots_failing_move_at_a_table_of_people_is_handled_as_a_persons_and_saved() 
     assert_eq!(code(&o), 1);
     let kept = meeple::save::SaveFile::read(&abs(&save)).expect("the game is saved");
     assert_eq!(kept.decisions.len(), 1, "P1's move is kept");
-    // The save reopens where the game stopped.
-    let o = meeple(&["play", "--load", &save], &script(&["quit"]));
+    // Three failures at one position make one save, not three.
+    assert_eq!(out.matches("(the referee's record").count(), 1, "{out}");
+    // The save reopens where the game stopped (and the bot fails there again).
+    let again = format!("{dir}/again.json");
+    let o = meeple(
+        &["play", "--load", &save, "--save-on-failure", &again],
+        &script(&["quit"]),
+    );
     assert!(stdout(&o).contains("1 decision replayed"), "{}", stdout(&o));
+    assert_eq!(entries(&dir), ["again.json", "bot.json"]);
 }
 
 #[test]

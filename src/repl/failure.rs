@@ -108,6 +108,19 @@ impl Session {
     /// given, else to the first free `meeple-failure-table-N.json` in the working folder, which
     /// names no seed and replaces nothing. Says where, or why not.
     fn save_failure(&mut self, out: &mut Out<'_>) -> io::Result<Option<PathBuf>> {
+        let decisions = self.game.history().len();
+        // A bot failing again where it failed: the game is the one saved already.
+        if let Some((at, path)) = &self.failure_saved {
+            if *at == decisions {
+                let path = path.clone();
+                writeln!(
+                    out,
+                    "The game just before this move is saved in `{}`.",
+                    path.display()
+                )?;
+                return Ok(Some(path));
+            }
+        }
         let bots = (self.spec != crate::bots::BotSpec::default()).then(|| self.spec.render());
         let file =
             match SaveFile::of_game(&self.game, &self.files.rules, &self.files.variants, bots) {
@@ -129,6 +142,7 @@ impl Session {
                     path.display()
                 )?;
                 self.saved = self.game.history().to_vec();
+                self.failure_saved = Some((decisions, path.clone()));
                 Ok(Some(path))
             }
             Err(e) => {

@@ -172,6 +172,8 @@ pub struct Session {
     stopped: Option<String>,
     /// Bot moves that failed in a row, and at which decision (its count of decisions before).
     bot_failures: (usize, usize),
+    /// The last failure save: the decisions the game had, and where it went.
+    failure_saved: Option<(usize, PathBuf)>,
 }
 
 impl Session {
@@ -202,6 +204,7 @@ impl Session {
             save_folder: PathBuf::from("."),
             stopped: None,
             bot_failures: (0, 0),
+            failure_saved: None,
         };
         // a resumed game is the one in its save file; a new one has nothing to lose yet
         s.saved = s.game.history().to_vec();
