@@ -90,18 +90,13 @@ pub fn write_all(rules: &Path, variants: &[PathBuf], seed: u64) -> std::io::Resu
 }
 
 /// Writes `text` to `path` through a temporary file renamed over it (a golden is never half
-/// written), creating the folder if needed.
+/// written), creating the folder if needed. Only a golden file is replaced
+/// ([`crate::files::check_target`]).
 pub fn write_text(path: &Path, text: &str) -> std::io::Result<()> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)?;
     }
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".tmp");
-    let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text)?;
-    std::fs::rename(&tmp, path).inspect_err(|_| {
-        let _ = std::fs::remove_file(&tmp);
-    })
+    crate::files::write_output(path, text, crate::files::Output::Golden, &[])
 }
 
 /// What a golden's name carries for `seed`: nothing for the default seed, else `_seedN`.

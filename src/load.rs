@@ -21,42 +21,35 @@ pub struct Loaded {
     pub sources: SourceMap,
 }
 
+impl Loaded {
+    /// Every file the load read (a variant's base included), as it was opened.
+    pub fn files(&self) -> Vec<PathBuf> {
+        self.sources.paths()
+    }
+}
+
 /// Loads a rules file (a game or a variant) with extra variants, and checks the result.
 pub fn load(path: &Path, variants: &[PathBuf]) -> Loaded {
     load_with(path, variants, &read_rules_file)
 }
 
-/// The largest rules file read, in bytes: far beyond any game, short of exhausting memory.
-pub const MAX_RULES_FILE: u64 = 16 * 1024 * 1024;
+/// The largest rules file read, in bytes: the largest game is some 40 KB, so this is fifty
+/// times past any, and small enough that any file under it is checked in well under a second
+/// (a 10 MiB file of declarations took seconds; docs/reliability.md).
+pub const MAX_RULES_FILE: u64 = 2 * 1024 * 1024;
 
-/// Reads a rules file from disk: a regular file of at most [`MAX_RULES_FILE`] bytes, so that a
-/// device or a pipe named by mistake (`/dev/zero` as a base) is refused rather than read forever.
+/// Reads a rules file from disk: a regular file whose name ends in `.rules`, of at most
+/// [`MAX_RULES_FILE`] bytes, in UTF-8. So a device or a pipe named by mistake (`/dev/zero` as a
+/// base) is refused rather than read forever, and a file that is not rules (`/etc/passwd` as a
+/// base) is never read, so no diagnostic quotes its lines.
 pub fn read_rules_file(path: &Path) -> std::io::Result<String> {
-    use std::io::{Error, ErrorKind, Read};
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(Error::new(
-            ErrorKind::InvalidInput,
-            "it is not a regular file",
+    if path.extension().is_none_or(|e| e != "rules") {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            "it is not a `.rules` file",
         ));
     }
-    let too_big = || {
-        Error::new(
-            ErrorKind::InvalidInput,
-            format!("it is larger than {} MiB", MAX_RULES_FILE / (1024 * 1024)),
-        )
-    };
-    if meta.len() > MAX_RULES_FILE {
-        return Err(too_big());
-    }
-    let mut text = String::new();
-    std::fs::File::open(path)?
-        .take(MAX_RULES_FILE + 1)
-        .read_to_string(&mut text)?;
-    if text.len() as u64 > MAX_RULES_FILE {
-        return Err(too_big());
-    }
-    Ok(text)
+    crate::files::read_text(path, MAX_RULES_FILE)
 }
 
 /// Like [`load`], reading files through `read` (for tests and embedding).
@@ -167,27 +160,61 @@ struct Loader<'r> {
     read: &'r dyn Fn(&Path) -> std::io::Result<String>,
 }
 
+/// How many control characters in strings are warned about one by one, in a file.
+const CONTROLS_NAMED: usize = 5;
+
 impl Loader<'_> {
+    /// Warns of each control character in a string of the file (a few, then how many more):
+    /// every output shows it escaped, but one in a string is a mistake or a trick.
+    fn warn_of_controls(&mut self, file: FileId, text: &str) {
+        let found = syntax::controls::in_strings(text);
+        for (i, &(at, c)) in found.iter().enumerate().take(CONTROLS_NAMED) {
+            let more = match found.len().saturating_sub(CONTROLS_NAMED) {
+                n if i + 1 == CONTROLS_NAMED && n > 0 => {
+                    format!(" ({n} more in this file)")
+                }
+                _ => String::new(),
+            };
+            self.diags.push(
+                Diagnostic::warning(
+                    "control-character",
+                    format!(
+                        "a control character (U+{:04X}) in a string{more}",
+                        c as u32
+                    ),
+                    Span::new(file, at, at + c.len_utf8()),
+                )
+                .with_label(format!("shown as `{}`, never obeyed by a terminal", crate::printable::escaped(c)))
+                .with_help("take it out: a string is text for players (`\\n` writes a new line, `\\t` a tab)"),
+            );
+        }
+    }
     fn parse(&mut self, path: &Path, from: Option<Span>) -> Option<Parsed> {
         let text = match (self.read)(path) {
             Ok(t) => t,
             Err(e) => {
+                // Text that is not UTF-8 is a file found but not readable as rules.
+                let (code, help) = if e.kind() == std::io::ErrorKind::InvalidData {
+                    ("not-utf8", Some("save the file as UTF-8 text"))
+                } else {
+                    ("file-not-found", None)
+                };
                 let d = match from {
                     Some(span) => Diagnostic::error(
-                        "file-not-found",
+                        code,
                         format!("cannot read `{}`: {e}", path.display()),
                         span,
                     )
                     .with_label("this file")
-                    .with_help("paths are relative to the file that names them"),
+                    .with_help(help.unwrap_or("paths are relative to the file that names them")),
                     None => {
                         let id = self.sources.add(path.display().to_string(), "");
                         Diagnostic::error(
-                            "file-not-found",
+                            code,
                             format!("cannot read `{}`: {e}", path.display()),
                             Span::new(id, 0, 0),
                         )
-                        .with_help("check the path; rules files end in .rules")
+                        .with_help(help.unwrap_or("check the path; rules files end in .rules"))
                     }
                 };
                 self.diags.push(d);
@@ -202,6 +229,7 @@ impl Loader<'_> {
                 return None;
             }
         };
+        self.warn_of_controls(file, &text);
         let mut header = None;
         for item in &ast.items {
             if let ast::Item::Decl {

@@ -378,6 +378,11 @@ fn repl_session_through_stdin() {
     };
     let object = saved.as_object_mut().expect("an object");
     assert!(is_link(object.remove("start").expect("start")));
+    // a hash of the rules file's text, by which a save that no longer replays tells an edited
+    // save from changed rules
+    let sources = object.remove("sources").expect("sources");
+    assert_eq!(sources.as_array().map(Vec::len), Some(1), "{sources}");
+    assert!(is_link(sources[0].clone()));
     let end = object.remove("end").expect("end");
     let mut last = None;
     for d in object["decisions"].as_array_mut().expect("decisions") {
@@ -456,6 +461,7 @@ fn repl_output_is_deterministic() {
 #[test]
 fn a_decision_limit_given_to_play_outlives_an_undo() {
     // Undo rebuilds the game from its decisions; the rebuilt game keeps the session's limit.
+    let save = format!("{}/limit.json", scratch("limit-undo"));
     let args = [
         "play",
         ENDLESS,
@@ -465,6 +471,8 @@ fn a_decision_limit_given_to_play_outlives_an_undo() {
         "1",
         "--max-decisions",
         "3",
+        "--save-on-failure",
+        &save,
     ];
     let o = meeple(
         &args,
@@ -543,8 +551,16 @@ fn undo_is_refused_once_chance_was_drawn_on() {
 
 #[test]
 fn a_rule_failing_in_the_repl_leaves_the_game_as_it_was() {
+    let save = format!("{}/halve.json", scratch("repl-failure"));
     let o = meeple(
-        &["play", BROKEN_SUMS, "--seed", "1"],
+        &[
+            "play",
+            BROKEN_SUMS,
+            "--seed",
+            "1",
+            "--save-on-failure",
+            &save,
+        ],
         &script(&["halve", "state", "quit"]),
     );
     assert_eq!(code(&o), 1, "the move was refused");
@@ -1077,12 +1093,12 @@ fn an_edited_save_is_refused_naming_the_first_point_that_does_not_match() {
         (
             "seed",
             edit(&|s| s["seed"] = serde_json::json!(4)),
-            "the start of the game does not match the record (its seed or players): the save was edited".into(),
+            "the position after the setup does not match the record: the rules are as they were when the game was saved, so the save was edited (its seed or players)".into(),
         ),
         (
             "secret",
             edit(&|s| s["decisions"][1]["choice"] = other(&decisions[1], &["1", "2", "3"]).into()),
-            "decision 2 does not match the record: the save was edited, or made by another version of the rules".into(),
+            "decision 2 does not match the record: the rules are as they were when the game was saved, so the save was edited".into(),
         ),
         (
             "move",

@@ -625,3 +625,31 @@ fn every_game_is_answered_everywhere() {
     client.notify("exit", Value::Null);
     assert_eq!(client.wait_exit().code(), Some(0));
 }
+
+#[test]
+fn a_base_that_is_not_rules_is_never_quoted_and_garbage_costs_no_later_message() {
+    let dir = scratch("outside");
+    std::fs::write(dir.join("secret.txt"), "TOP SECRET LINE\n").unwrap();
+    let variant = dir.join("v.rules");
+    let text = "variant \"P\" { base \"secret.txt\" }\n";
+    std::fs::write(&variant, text).unwrap();
+    let mut client = Client::start();
+    initialize(&mut client, &dir);
+    // Bytes that are no message, with no line break: the messages after them still arrive.
+    client.stdin.write_all(b"\x00garbage\x1b[2J").unwrap();
+    let v = uri(&variant);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": v, "languageId": "meeple", "version": 1, "text": text}}),
+    );
+    let diagnostics = client.diagnostics(&v);
+    let all = serde_json::to_string(&diagnostics).unwrap();
+    assert!(!all.contains("TOP SECRET"), "{all}");
+    assert!(all.contains("not a `.rules` file"), "{all}");
+    // And the next request is answered too.
+    let symbols = client.call(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": v}}),
+    );
+    assert!(symbols.is_array(), "{symbols}");
+}

@@ -421,12 +421,20 @@ fn an_error_far_out_on_a_long_line_is_reported_without_drawing_it() {
 #[test]
 fn a_base_that_is_not_a_regular_file_is_refused_not_read() {
     let dir = std::env::temp_dir().join(format!("meeple-nonregular-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let mut bases = vec![dir.to_string_lossy().into_owned()];
+    let folder = dir.join("folder.rules");
+    std::fs::create_dir_all(&folder).unwrap();
+    let mut bases = vec![(folder.to_string_lossy().into_owned(), "it is a folder")];
     if cfg!(unix) {
-        bases.push("/dev/zero".into());
+        bases.push(("/dev/zero".into(), "not a `.rules` file"));
+        #[cfg(unix)]
+        {
+            let zero = dir.join("zero.rules");
+            let _ = std::fs::remove_file(&zero);
+            std::os::unix::fs::symlink("/dev/zero", &zero).unwrap();
+            bases.push((zero.to_string_lossy().into_owned(), "not a regular file"));
+        }
     }
-    for base in bases {
+    for (base, why) in bases {
         let variant = dir.join("v.rules");
         std::fs::write(&variant, format!("variant \"V\" {{ base \"{base}\" }}\n")).unwrap();
         let loaded = meeple::load::load(&variant, &[]);
@@ -438,7 +446,7 @@ fn a_base_that_is_not_a_regular_file_is_refused_not_read() {
             .map(|d| d.message.as_str())
             .collect();
         assert!(
-            messages.iter().any(|m| m.contains("not a regular file")),
+            messages.iter().any(|m| m.contains(why)),
             "{base}: {messages:?}"
         );
     }

@@ -3,6 +3,8 @@
 
 use super::{eprint_text, plural, stderr_style, CliError};
 use crate::diag::render_all;
+use crate::files::{write_output, Output, RULEBOOK_TEXT_MARK};
+use crate::printable::escape;
 use crate::rulebook::{render, rulebook};
 use clap::Args;
 use std::io::{self, Write};
@@ -48,11 +50,17 @@ pub(super) fn run(args: &DocArgs) -> Result<ExitCode, CliError> {
     let page = if args.html {
         render::html(&book)
     } else {
-        render::text(&book)
+        // The mark by which `-o` knows a rulebook it may write over (a Markdown comment).
+        format!("{RULEBOOK_TEXT_MARK}\n{}", escape(&render::text(&book)))
     };
     match &args.output {
         Some(path) => {
-            if let Err(e) = std::fs::write(path, page) {
+            let inputs: Vec<PathBuf> = std::iter::once(&args.file)
+                .chain(&args.variants)
+                .cloned()
+                .chain(loaded.files())
+                .collect();
+            if let Err(e) = write_output(path, &page, Output::Rulebook, &inputs) {
                 eprint_text(&format!("meeple: cannot write `{}`: {e}\n", path.display()));
                 return Ok(ExitCode::FAILURE);
             }

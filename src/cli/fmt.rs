@@ -46,7 +46,7 @@ pub(super) fn run(args: &FmtArgs) -> Result<ExitCode, CliError> {
         }
     }
     for file in &files {
-        let text = match fs::read_to_string(file) {
+        let text = match crate::load::read_rules_file(file) {
             Ok(t) => t,
             Err(e) => {
                 eprint_text(&format!("meeple: cannot read {}: {e}\n", file.display()));
@@ -149,31 +149,11 @@ fn first_difference(old: &str, new: &str) -> String {
 }
 
 /// Replaces `path` with `text`: written to a temporary file in the same folder, which keeps the
-/// original's permissions, then renamed over it, so the file is never half written.
+/// original's permissions, then renamed over it, so the file is never half written. A
+/// read-only file is refused.
 fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
     // Through a link, the file it points to is replaced, not the link.
     let real = fs::canonicalize(path);
     let path = real.as_deref().unwrap_or(path);
-    let dir = path.parent().filter(|d| !d.as_os_str().is_empty());
-    let name = path
-        .file_name()
-        .map_or_else(|| "rules".into(), |n| n.to_string_lossy());
-    let tmp_name = format!(".{name}.{}.fmt-tmp", std::process::id());
-    let tmp = dir.map_or_else(|| PathBuf::from(&tmp_name), |d| d.join(&tmp_name));
-    let result = (|| {
-        let mut file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        if let Ok(meta) = fs::metadata(path) {
-            fs::set_permissions(&tmp, meta.permissions())?;
-        }
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    result
+    crate::files::write_output(path, text, crate::files::Output::Rules, &[])
 }

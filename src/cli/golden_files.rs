@@ -230,7 +230,8 @@ fn painted(diff: &str, color: bool) -> String {
         };
         out.push_str("        ");
         out.push_str(start);
-        out.push_str(line);
+        // A golden holds the rules' log lines: shown as text, the colours are ours.
+        out.push_str(&crate::printable::escape(line));
         out.push_str(end);
         out.push('\n');
     }

@@ -105,10 +105,11 @@ pub struct SimArgs {
           value_parser = clap::value_parser!(u8).range(1..))]
     pub players: Option<u8>,
 
-    /// Number of games in the batch (all shards together). A thousand games of random bots take
-    /// a fraction of a second; of searching bots, far longer (the progress bar says how long).
+    /// Number of games in the batch (all shards together), at most 1,000,000. A thousand games
+    /// of random bots take a fraction of a second; of searching bots, far longer (the progress
+    /// bar says how long).
     #[arg(long, short = 'g', value_name = "G", default_value_t = DEFAULT_GAMES,
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = parse_games)]
     pub games: u64,
 
     /// Bots by seat: `random`, `greedy` (tries each option one move ahead, scored by the rules'
@@ -146,7 +147,7 @@ pub struct SimArgs {
     /// and the report lists it with the command that replays it. For a game that may not end,
     /// so that search bots do not think through 100,000 decisions first.
     #[arg(long, value_name = "N", default_value_t = crate::sim::report::default_max_decisions(),
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=crate::sim::MAX_DECISIONS))]
     pub max_decisions: u64,
 
     /// `--against`, `--against-variant` and `--html` (defined beside `meeple sim`).
@@ -263,8 +264,27 @@ pub struct PlayArgs {
     /// Stop the game once it has taken N decisions: the next fails with `decision-limit`.
     /// Also with --load (a save does not keep the limit).
     #[arg(long, value_name = "N", default_value_t = crate::sim::report::default_max_decisions(),
-          value_parser = clap::value_parser!(u64).range(1..))]
+          value_parser = clap::value_parser!(u64).range(1..=crate::sim::MAX_DECISIONS))]
     pub max_decisions: u64,
+}
+
+/// `--games`: a whole number from 1 to [`crate::sim::MAX_GAMES`], refused with the reason past it.
+fn parse_games(s: &str) -> Result<u64, String> {
+    let max = crate::sim::MAX_GAMES;
+    let n: u64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a whole number of games"))?;
+    if n == 0 {
+        return Err("a batch needs at least 1 game".into());
+    }
+    if n > max {
+        return Err(format!(
+            "{n} games is more than one batch plays ({max}): each game's record is kept for \
+             the report. A thousand games give win rates to about ±3 points, a million to ±0.1"
+        ));
+    }
+    Ok(n)
 }
 
 fn parse_bots(s: &str) -> Result<BotSpec, String> {
@@ -367,7 +387,8 @@ fn load_reporting(file: &std::path::Path, variants: &[PathBuf]) -> Option<crate:
 
 /// Prints `message` to stderr; exit status 1.
 fn fail(message: &str) -> ExitCode {
-    eprint_text(&format!("meeple: {message}\n"));
+    // A message may carry the rules' text (a title, a seat's name): shown as text.
+    eprint_text(&format!("meeple: {}\n", crate::printable::escape(message)));
     ExitCode::from(1)
 }
 

@@ -260,7 +260,6 @@ fn hand_to_repl(
     resumed: bool,
     failure_save: Option<PathBuf>,
 ) -> Result<ExitCode, CliError> {
-    let program = game.program().clone();
     // A history file only for a person alone with bots: at a shared table it would keep one
     // seat's lines for the next to recall.
     let people = (0..game.players())
@@ -272,7 +271,8 @@ fn hand_to_repl(
         color: super::stdout_style().color,
         clear_screen: interactive && screen,
     };
-    let mut session = Session::new(game, seats, spec.clone(), files.clone(), style, resumed);
+    let mut session = Session::new(game, seats, spec, files, style, resumed);
+    session.save_failures_to(failure_save);
     let mut out = io::stdout();
     let terminal = if interactive {
         Terminal::new((people <= 1).then(repl::history_path))
@@ -286,21 +286,6 @@ fn hand_to_repl(
     match result {
         Ok(ended) => Ok(ended.failure().map_or(ExitCode::SUCCESS, |why| fail(&why))),
         Err(ReplError::Io(e)) => Err(CliError::Io(e)),
-        Err(ReplError::Runtime(e)) => {
-            let code = runtime_failure(&program, &e);
-            // At a table with people a save names no seed and is written only where asked.
-            if let Some(path) = failure_save {
-                match save_failure(session.game(), &files, &spec, &path) {
-                    Ok(()) => eprint_text(&format!(
-                        "meeple: the game just before the failing decision is saved in `{}`\n",
-                        path.display()
-                    )),
-                    Err(err) => eprint_text(&format!("meeple: the game was not saved: {err}\n")),
-                }
-            }
-            Ok(code)
-        }
-        Err(e @ ReplError::Stuck(_)) => Ok(fail(&e.to_string())),
     }
 }
 

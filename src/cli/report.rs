@@ -6,6 +6,7 @@
 use crate::diag::{SourceMap, Span};
 use crate::engine::{Game, LogCursor, RuntimeError, Viewer};
 use crate::ir::Program;
+use crate::printable::{escape, escape_json};
 use crate::save::TRANSCRIPT_SCHEMA;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::io::{self, Write};
@@ -289,7 +290,15 @@ impl Stream {
 
     /// Writes what is buffered and flushes.
     pub(super) fn flush_to(&mut self, out: &mut dyn Write) -> io::Result<()> {
-        out.write_all(&self.buffer)?;
+        // What the rules wrote is shown as text: escaped in the transcript, and in JSON the
+        // controls serde_json leaves (DEL and C1) escaped as JSON escapes.
+        let text = String::from_utf8_lossy(&self.buffer);
+        let shown = if self.json {
+            escape_json(&text)
+        } else {
+            escape(&text)
+        };
+        out.write_all(shown.as_bytes())?;
         self.buffer.clear();
         out.flush()
     }

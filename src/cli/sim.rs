@@ -7,13 +7,15 @@ use super::{
     eprint_text, fail, load_reporting, usage_error, CliError, MergeArgs, SimArgs, SimCommand,
 };
 use crate::bots::BotKind;
+use crate::files::{check_target, write_output, Output};
 use crate::ir::Program;
+use crate::printable::{escape, escape_json};
 use crate::sim::html;
 use crate::sim::text::{csv, render};
 use crate::sim::text_compare::render_comparison;
 use crate::sim::{
     merge, merge_compared, parse_shard_doc, run_batch, Batch, CompareReport, GameRecord, Meta,
-    Played, Report, ShardDoc,
+    Played, Report, ShardDoc, MAX_SHARD,
 };
 use clap::error::ErrorKind;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -97,10 +99,19 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
             e.to_string(),
         ));
     }
+    // The files read: a page is never written over one of them.
+    let inputs: Vec<PathBuf> = std::iter::once(file)
+        .chain(&args.variants)
+        .chain(&args.more.against)
+        .chain(&args.more.against_variants)
+        .cloned()
+        .chain(a.program.sources.paths())
+        .chain(b.iter().flat_map(|b| b.program.sources.paths()))
+        .collect();
     // A page that cannot be written is said before the games are played, not after.
     if let Some(path) = &args.more.html {
-        if let Err(code) = writable(path) {
-            return Ok(code);
+        if let Err(e) = check_target(path, Output::SimPage, &inputs) {
+            return Ok(fail(&format!("cannot write `{}`: {e}", path.display())));
         }
     }
 
@@ -143,7 +154,7 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
                     records: &records_b,
                 },
             ];
-            page = write_page(path, &sides, &render_comparison(&compared));
+            page = write_page(path, &sides, &render_comparison(&compared), &inputs);
         }
         if args.shard.is_some() && args.json {
             compared.a.records = Some(records);
@@ -159,25 +170,13 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
             report: &report,
             records: &records,
         };
-        page = write_page(path, &[side], &render(&report));
+        page = write_page(path, &[side], &render(&report), &inputs);
     }
     if args.shard.is_some() && args.json {
         report.records = Some(records.clone());
     }
     let printed = print(&report, &records, args.json, args.csv)?;
     Ok(page.err().unwrap_or(printed))
-}
-
-/// Whether a page may be written at `path` (its folder exists, the file may be written),
-/// found out by opening it without emptying it; the exit status if not.
-fn writable(path: &Path) -> Result<(), ExitCode> {
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)
-        .map(drop)
-        .map_err(|e| fail(&format!("cannot write `{}`: {e}", path.display())))
 }
 
 /// Loads and checks a rules file with its variants, reporting what is wrong (then the exit code).
@@ -229,19 +228,26 @@ fn side(
     Ok(Side { program, meta })
 }
 
-/// Writes the HTML page of `sides` to `path`; the exit status if that fails.
-fn write_page(path: &Path, sides: &[html::Side], text: &str) -> Result<(), ExitCode> {
+/// Writes the HTML page of `sides` to `path` (never over one of `inputs`, nor over a file that
+/// is not such a page); the exit status if that fails.
+fn write_page(
+    path: &Path,
+    sides: &[html::Side],
+    text: &str,
+    inputs: &[PathBuf],
+) -> Result<(), ExitCode> {
     let page =
         html::page(sides, text).map_err(|e| fail(&format!("cannot draw the charts: {e}")))?;
-    std::fs::write(path, page).map_err(|e| fail(&format!("cannot write `{}`: {e}", path.display())))
+    write_output(path, &page, Output::SimPage, inputs)
+        .map_err(|e| fail(&format!("cannot write `{}`: {e}", path.display())))
 }
 
 /// Prints a comparison as text or JSON; exit status 1 if a rule failed in any game of either.
 fn print_comparison(compared: &CompareReport, json: bool) -> Result<ExitCode, CliError> {
     let text = if json {
-        compared.to_json()
+        escape_json(&compared.to_json()).into_owned()
     } else {
-        render_comparison(compared)
+        escape(&render_comparison(compared)).into_owned()
     };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
@@ -266,7 +272,7 @@ fn run_merge(args: &MergeArgs) -> Result<ExitCode, CliError> {
     let mut compared = Vec::new();
     for path in &args.files {
         let name = path.display().to_string();
-        let text = match std::fs::read_to_string(path) {
+        let text = match crate::files::read_text(path, MAX_SHARD) {
             Ok(t) => t,
             Err(e) => return Ok(fail(&format!("cannot read `{name}`: {e}"))),
         };
@@ -289,19 +295,13 @@ fn run_merge(args: &MergeArgs) -> Result<ExitCode, CliError> {
                 "a comparison (--against) has no CSV form; merge it as text or --json".into(),
             ));
         }
-        return match merge_compared(&compared) {
-            Ok(c) => {
-                drop(compared);
-                print_comparison(&c, args.json)
-            }
+        return match merge_compared(compared) {
+            Ok(c) => print_comparison(&c, args.json),
             Err(e) => Ok(fail(&format!("cannot merge: {e}"))),
         };
     }
-    match merge(&shards) {
-        Ok((report, records)) => {
-            drop(shards);
-            print(&report, &records, args.json, args.csv)
-        }
+    match merge(shards) {
+        Ok((report, records)) => print(&report, &records, args.json, args.csv),
         Err(e) => Ok(fail(&format!("cannot merge: {e}"))),
     }
 }
@@ -313,12 +313,13 @@ fn print(
     json: bool,
     as_csv: bool,
 ) -> Result<ExitCode, CliError> {
+    // What the rules wrote (titles, reasons, first lines of statements) is shown as text.
     let text = if json {
-        report.to_json()
+        escape_json(&report.to_json()).into_owned()
     } else if as_csv {
-        csv(&report.meta, records)
+        escape(&csv(&report.meta, records)).into_owned()
     } else {
-        render(report)
+        escape(&render(report)).into_owned()
     };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;

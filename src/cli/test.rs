@@ -6,6 +6,7 @@ use super::golden_files::{self, Tally};
 use super::{plural, stdout_style, CliError, TestArgs};
 use crate::diag::{render, render_all};
 use crate::load::load;
+use crate::printable::escape;
 use crate::{scenario, sim};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -104,11 +105,11 @@ fn test_file(
         match &report.failure {
             None => {
                 passed += 1;
-                writeln!(out, "  ok    {}", report.title)?;
+                writeln!(out, "  ok    {}", escape(&report.title))?;
             }
             Some(d) => {
                 failed += 1;
-                writeln!(out, "  FAIL  {}", report.title)?;
+                writeln!(out, "  FAIL  {}", escape(&report.title))?;
                 write!(out, "{}", render(d, &program.sources, style))?;
             }
         }
@@ -128,8 +129,9 @@ fn test_file(
                 failed += 1;
                 writeln!(
                     out,
-                    "  FAIL  a bot game for {players} players (seed {}): {e}",
-                    args.seed
+                    "  FAIL  a bot game for {players} players (seed {}): {}",
+                    args.seed,
+                    escape(&e.to_string())
                 )?;
                 let diag = match &e {
                     sim::SimError::Start(r) => Some(r.to_diagnostic()),

@@ -4,8 +4,10 @@
 //! Invariant: spans are byte offsets into a file of the [`SourceMap`]; line and column are
 //! computed only when rendering.
 
+mod shown;
 mod window;
 
+use crate::printable::escape;
 use std::fmt;
 use std::sync::Arc;
 
@@ -53,6 +55,8 @@ pub struct SourceFile {
     pub text: Arc<str>,
     /// Where each line starts, found the first time a diagnostic is drawn.
     line_starts: std::sync::OnceLock<Arc<Vec<usize>>>,
+    /// The text as drawn when it holds control characters, found the first time too.
+    shown: std::sync::OnceLock<Option<Arc<shown::Shown>>>,
 }
 
 /// Every file loaded for one program: a base game and its variants.
@@ -68,6 +72,7 @@ impl SourceMap {
             name: name.into(),
             text: text.into(),
             line_starts: std::sync::OnceLock::new(),
+            shown: std::sync::OnceLock::new(),
         });
         FileId(self.files.len() as u32 - 1)
     }
@@ -80,6 +85,11 @@ impl SourceMap {
     /// True if it holds no file.
     pub fn is_empty(&self) -> bool {
         self.files.is_empty()
+    }
+
+    /// Every file's name, as it was opened, in order.
+    pub fn paths(&self) -> Vec<std::path::PathBuf> {
+        self.files.iter().map(|f| f.name.clone().into()).collect()
     }
 
     /// The file with this id.
@@ -269,7 +279,7 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> Str
             .as_deref()
             .map(|h| format!("\n  help: {h}"))
             .unwrap_or_default();
-        return format!("{}: {}{help}\n", diag.code, diag.message);
+        return escape(&format!("{}: {}{help}\n", diag.code, diag.message)).into_owned();
     };
     // The graphical renderer cannot draw a label far out on a long line: such a diagnostic
     // is written plainly, with its line and column.
@@ -290,47 +300,56 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> Str
             .as_deref()
             .map(|h| format!("\n  help: {h}"))
             .unwrap_or_default();
-        return format!(
+        return escape(&format!(
             "{}: {}\n  --> {}:{line}:{col} (the line is too long to draw){help}\n",
             diag.code, diag.message, file.name
-        );
+        ))
+        .into_owned();
     }
     // A file with no text (one that could not be read) has nothing to draw: no empty window,
     // so no labels either.
     let drawn = !file.text.is_empty();
+    // Drawn with its control characters escaped, and the labels moved to match.
+    let shown = file
+        .shown
+        .get_or_init(|| shown::Shown::of(&file.text).map(Arc::new));
+    let at = |offset: u32| {
+        shown
+            .as_ref()
+            .map_or(offset as usize, |s| s.offset(offset as usize))
+    };
+    let labeled = |label: Option<String>, span: Span| {
+        let start = at(span.start);
+        miette::LabeledSpan::new(label, start, at(span.end).saturating_sub(start))
+    };
     let mut labels = Vec::new();
     if drawn {
-        labels.push(miette::LabeledSpan::new(
-            Some(diag.label.clone()).filter(|l| !l.is_empty()),
-            diag.span.start as usize,
-            (diag.span.end - diag.span.start) as usize,
-        ));
+        let label = Some(escape(&diag.label).into_owned()).filter(|l| !l.is_empty());
+        labels.push(labeled(label, diag.span));
         for l in diag.labels.iter().filter(|l| l.span.file == diag.span.file) {
-            labels.push(miette::LabeledSpan::new(
-                Some(l.message.clone()),
-                l.span.start as usize,
-                (l.span.end - l.span.start) as usize,
-            ));
+            labels.push(labeled(Some(escape(&l.message).into_owned()), l.span));
         }
     }
+    let (text, line_starts) = match shown {
+        Some(s) => (s.text.clone(), s.line_starts.clone()),
+        None => (
+            file.text.clone(),
+            file.line_starts
+                .get_or_init(|| Arc::new(window::line_starts(&file.text)))
+                .clone(),
+        ),
+    };
     let report = Rendered {
-        message: diag.message.clone(),
+        message: escape(&diag.message).into_owned(),
         code: diag.code,
         severity: match diag.severity {
             Severity::Error => miette::Severity::Error,
             Severity::Warning => miette::Severity::Warning,
         },
-        help: diag.help.clone(),
+        help: diag.help.as_deref().map(|h| escape(h).into_owned()),
         labels,
-        source: drawn.then(|| {
-            window::Windowed::new(
-                file.name.clone(),
-                file.text.clone(),
-                file.line_starts
-                    .get_or_init(|| Arc::new(window::line_starts(&file.text)))
-                    .clone(),
-            )
-        }),
+        source: drawn
+            .then(|| window::Windowed::new(escape(&file.name).into_owned(), text, line_starts)),
     };
     let theme = if style.color {
         miette::GraphicalTheme::unicode()
@@ -342,7 +361,7 @@ pub fn render(diag: &Diagnostic, sources: &SourceMap, style: RenderStyle) -> Str
         .with_links(false);
     let mut out = String::new();
     if handler.render_report(&mut out, &report).is_err() {
-        out = format!("{}: {}\n", diag.code, diag.message);
+        out = escape(&format!("{}: {}\n", diag.code, diag.message)).into_owned();
     }
     out
 }

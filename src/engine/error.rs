@@ -42,6 +42,19 @@ impl RuntimeError {
         self
     }
 
+    /// The same error without the values it names, for a table where they may be a seat's
+    /// secret: its message says only what its code means (the rule, its place and the help
+    /// stay, as they are the rules' text).
+    pub fn without_values(&self) -> RuntimeError {
+        RuntimeError {
+            message: format!(
+                "{} (its values are not shown: this game has secrets)",
+                meaning(self.code)
+            ),
+            ..self.clone()
+        }
+    }
+
     /// The error as a diagnostic, for rendering with the source.
     pub fn to_diagnostic(&self) -> Diagnostic {
         let label = match self.decision {
@@ -51,6 +64,32 @@ impl RuntimeError {
         Diagnostic::error(self.code, self.message.clone(), self.span)
             .with_label(label)
             .with_help(self.help.clone())
+    }
+}
+
+/// What an error code means, in words that name no value.
+fn meaning(code: &str) -> &'static str {
+    match code {
+        "division-by-zero" => "a division by zero",
+        "overflow" => "a number grew too large",
+        "no-value" => "a `none` where a value was needed",
+        "type-mismatch" => "a value of the wrong type",
+        "out-of-range" => "a position or count out of range",
+        "not-in-list" => "a value is not in the list it is removed from",
+        "no-options" => "a choice with nothing to choose from",
+        "no-legal-move" => "a turn with no legal action",
+        "bad-count" => "a count that cannot be",
+        "list-too-long" => "a list grew too long",
+        "text-too-long" => "a text grew too long",
+        "loop-limit" => "a loop ran too many times",
+        "step-limit" => "too much work without a decision",
+        "call-depth" => "calls nested too deep",
+        "decision-limit" => "the game passed its limit of decisions",
+        "log-limit" => "the log passed its limit of lines",
+        "move-limit" => "a turn would try too many moves",
+        "invariant-broken" => "an invariant no longer holds",
+        "uncovered-player-count" => "no value for this player count",
+        _ => "a rule failed",
     }
 }
 
@@ -65,6 +104,28 @@ impl fmt::Display for RuntimeError {
 }
 
 impl std::error::Error for RuntimeError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_without_values_names_none() {
+        let e = RuntimeError::new(
+            "division-by-zero",
+            "158 / 0",
+            Span::default(),
+            "guard the division",
+        );
+        let hidden = e.without_values();
+        assert!(!hidden.message.contains("158"), "{}", hidden.message);
+        assert!(hidden.message.starts_with("a division by zero"));
+        assert_eq!(
+            (hidden.code, hidden.help.as_str()),
+            (e.code, "guard the division")
+        );
+    }
+}
 
 /// Why a move was not applied. The game is unchanged in every case.
 #[derive(Debug, Clone, PartialEq, Eq)]

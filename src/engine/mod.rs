@@ -33,6 +33,7 @@ pub use eval::MAX_CALL_DEPTH;
 pub use exec::{Limits, MAX_PARAMS};
 pub use fixed::FixedChance;
 pub use imagine::{Imagination, ImaginationStats};
+pub use moves::MAX_MOVES;
 pub use rng::Rng;
 pub use several::Several;
 pub use state::Domains;

@@ -22,8 +22,14 @@ pub struct Analysis {
     pub loaded: Loaded,
     /// Declared names and their uses, empty when a file did not parse.
     pub index: NameIndex,
-    /// The document's own syntax tree, when it parsed.
-    pub ast: Option<ast::File>,
+    /// True if the document's own text parsed. Its syntax tree is not kept (it was most of
+    /// what a document held): what is needed of it is kept below, and the outline parses the
+    /// text again when asked.
+    pub parses: bool,
+    /// Where each declaration of the document starts, when it parsed: the scopes of completion.
+    pub decl_starts: Vec<usize>,
+    /// The `base "..."` of the document's variant header, if it has one.
+    pub base: Option<Span>,
     /// Every other file the loader asked for (a variant's base), to re-check when one changes.
     pub reads: Vec<PathBuf>,
 }
@@ -49,8 +55,8 @@ pub struct Document {
 impl Document {
     /// The analysis with a syntax tree: the latest, or the last one that parsed.
     pub fn last_parsed(&self) -> &Analysis {
-        match (&self.analysis.ast, &self.parsed) {
-            (None, Some(older)) => older,
+        match (self.analysis.parses, &self.parsed) {
+            (false, Some(older)) => older,
             _ => &self.analysis,
         }
     }
@@ -59,6 +65,9 @@ impl Document {
 /// Checks `text` as the file at `path`; other files come from `open` (path and text of other open
 /// documents) or from disk.
 pub fn analyse(path: &Path, text: &str, open: &[(PathBuf, String)]) -> Analysis {
+    if text.len() as u64 > load::MAX_RULES_FILE {
+        return too_large(path, text.len());
+    }
     let reads = RefCell::new(Vec::new());
     let read = |p: &Path| -> std::io::Result<String> {
         if p == path {
@@ -70,13 +79,59 @@ pub fn analyse(path: &Path, text: &str, open: &[(PathBuf, String)]) -> Analysis 
             None => load::read_rules_file(p),
         }
     };
-    let (loaded, index) = load::load_indexed(path, &read);
+    let (mut loaded, index) = load::load_indexed(path, &read);
+    // The runnable program is not what an editor asks about: an open document keeps only what
+    // its requests read.
+    loaded.program = None;
     let ast = syntax::parse(OWN_FILE, text).ok();
+    let base = ast
+        .iter()
+        .flat_map(|f| &f.items)
+        .find_map(|item| match item {
+            ast::Item::Decl {
+                decl: ast::Decl::Variant(v),
+                ..
+            } => v.base.as_ref().map(|b| b.span),
+            _ => None,
+        });
     Analysis {
         loaded,
         index,
-        ast,
+        parses: ast.is_some(),
+        decl_starts: ast
+            .as_ref()
+            .map(|a| super::symbols::decl_starts(a, text))
+            .unwrap_or_default(),
+        base,
         reads: reads.into_inner(),
+    }
+}
+
+/// The analysis of a document larger than a rules file may be: not checked, as `meeple check`
+/// would not read it.
+fn too_large(path: &Path, len: usize) -> Analysis {
+    let mut sources = diag::SourceMap::default();
+    let file = sources.add(path.display().to_string(), "");
+    let d = diag::Diagnostic::error(
+        "file-not-found",
+        format!(
+            "this file is {len} bytes, larger than a rules file may be ({}): it is not checked",
+            crate::files::size(load::MAX_RULES_FILE)
+        ),
+        Span::new(file, 0, 0),
+    )
+    .with_help("split it, or keep generated data out of the rules");
+    Analysis {
+        loaded: Loaded {
+            program: None,
+            diagnostics: diag::Diagnostics(vec![d]),
+            sources,
+        },
+        index: NameIndex::default(),
+        parses: false,
+        decl_starts: Vec::new(),
+        base: None,
+        reads: Vec::new(),
     }
 }
 
@@ -113,20 +168,9 @@ impl Analysis {
     /// variant's base) is shown on the variant's `base "..."`, and points at its place.
     pub fn diagnostics(&self, doc: &Document) -> Vec<lsp_types::Diagnostic> {
         // Problems of the base are shown on the variant's `base "..."`, or at the start.
-        let base = self
-            .ast
-            .iter()
-            .flat_map(|f| &f.items)
-            .find_map(|item| match item {
-                ast::Item::Decl {
-                    decl: ast::Decl::Variant(v),
-                    ..
-                } => v.base.as_ref().map(|b| b.span),
-                _ => None,
-            })
-            .map_or(Range::default(), |s| {
-                doc.lines.range(&doc.text, s.start as usize, s.end as usize)
-            });
+        let base = self.base.map_or(Range::default(), |s| {
+            doc.lines.range(&doc.text, s.start as usize, s.end as usize)
+        });
         let mut out = Vec::new();
         for d in &self.loaded.diagnostics.0 {
             let mut related = Vec::new();

@@ -2,7 +2,6 @@
 //! names, the file's declarations, and the locals of the declaration being written.
 
 use super::analysis::{Document, OWN_FILE};
-use super::symbols::decl_starts;
 use crate::check::index::{NameDecl, NameKind};
 use crate::check::{BUILTIN_FUNCTIONS, BUILTIN_VALUES};
 use crate::syntax::KEYWORDS;
@@ -50,11 +49,7 @@ pub fn complete(doc: &Document, pos: Position) -> Vec<CompletionItem> {
     // Locals and parameters of the declaration the cursor is in, as far as the last version
     // that parsed tells: those declared between its start and the cursor.
     let own_text = &analysis.loaded.sources.file(OWN_FILE).text;
-    let starts = analysis
-        .ast
-        .as_ref()
-        .map(|ast| decl_starts(ast, own_text))
-        .unwrap_or_default();
+    let starts = &analysis.decl_starts;
     let cursor = offset.min(own_text.len());
     let scope_start = starts
         .iter()

@@ -176,12 +176,13 @@ impl Server<'_> {
             req::DocumentSymbolRequest::METHOD => {
                 let p: lsp_types::DocumentSymbolParams = params(r.params)?;
                 let outline = self.doc(&p.text_document.uri).map(|d| {
+                    // The text of the last version that parsed, parsed again: no document
+                    // keeps its syntax tree.
                     let a = d.last_parsed();
                     let text = &a.loaded.sources.file(analysis::OWN_FILE).text;
                     let lines = text::Lines::new(text);
-                    a.ast
-                        .as_ref()
-                        .map(|ast| symbols::outline(ast, text, &lines))
+                    crate::syntax::parse(analysis::OWN_FILE, text)
+                        .map(|ast| symbols::outline(&ast, text, &lines))
                         .unwrap_or_default()
                 });
                 json(DocumentSymbolResponse::Nested(outline.unwrap_or_default()))
@@ -271,7 +272,7 @@ impl Server<'_> {
         let open = self.open_texts(&key);
         let analysis = analyse(&path, &text, &open);
         let parsed = match self.docs.remove(&key) {
-            Some(old) if analysis.ast.is_none() => old.last_parsed_owned(),
+            Some(old) if !analysis.parses => old.last_parsed_owned(),
             _ => None,
         };
         let doc = Document {
@@ -340,7 +341,7 @@ impl Server<'_> {
 impl Document {
     /// The analysis worth keeping for completion once this document's text changes.
     fn last_parsed_owned(self) -> Option<analysis::Analysis> {
-        match (self.analysis.ast.is_some(), self.parsed) {
+        match (self.analysis.parses, self.parsed) {
             (true, _) => Some(self.analysis),
             (false, older) => older,
         }

@@ -4,8 +4,9 @@
 use lsp_server::Message;
 use std::io::{self, BufRead, Read};
 
-/// The longest message read: a rules file is at most 16 MiB, and JSON may escape every byte of it.
-pub const MAX_MESSAGE: usize = 128 * 1024 * 1024;
+/// The longest message read: a rules file is at most 2 MiB (`load::MAX_RULES_FILE`), and JSON
+/// may escape every byte of it in six.
+pub const MAX_MESSAGE: usize = 16 * 1024 * 1024;
 /// The longest header line read.
 const MAX_HEADER_LINE: u64 = 4096;
 
@@ -34,6 +35,18 @@ pub fn read(input: &mut dyn BufRead) -> io::Result<Option<Incoming>> {
         }
         let line = String::from_utf8_lossy(&line);
         let line = line.trim_end_matches(['\r', '\n']);
+        // Bytes before a `Content-Length` on its line (garbage, or the tail of a message whose
+        // length was wrong) are dropped, and the header starts the message afresh: without
+        // this, the garbage's line swallowed the header, the body was read as the next header
+        // line, and so on, message after message.
+        let line = match find_content_length(line) {
+            Some(at) if at > 0 => {
+                any_header = false;
+                length = None;
+                &line[at..]
+            }
+            _ => line,
+        };
         if line.is_empty() {
             if any_header {
                 break;
@@ -71,6 +84,14 @@ pub fn read(input: &mut dyn BufRead) -> io::Result<Option<Incoming>> {
         Ok(m) => Incoming::Message(m),
         Err(e) => skipped(-32700, &format!("not a JSON-RPC message: {e}")),
     }))
+}
+
+/// Where `Content-Length:` starts in `line`, whatever its case.
+fn find_content_length(line: &str) -> Option<usize> {
+    const NAME: &[u8] = b"content-length:";
+    line.as_bytes()
+        .windows(NAME.len())
+        .position(|w| w.eq_ignore_ascii_case(NAME))
 }
 
 fn skipped(code: i32, why: &str) -> Incoming {
@@ -121,6 +142,31 @@ mod tests {
             });
         }
         out
+    }
+
+    #[test]
+    fn garbage_before_a_header_costs_nothing_after_it() {
+        let good = r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#;
+        let framed = |body: &str| format!("Content-Length: {}\r\n\r\n{body}", body.len());
+        // garbage with no line break, then three messages: each is read
+        let input = [
+            "\x00garbage\u{1b}".to_string(),
+            framed(good),
+            framed(good),
+            framed(good),
+        ]
+        .concat();
+        assert_eq!(all(&input), vec![Ok("initialized".to_string()); 3]);
+        // a length too short leaves the body's tail before the next header: that message is
+        // lost, not the ones after it
+        let short = format!("Content-Length: 10\r\n\r\n{good}");
+        let input = [short, framed(good), framed(good)].concat();
+        let read = all(&input);
+        assert_eq!(read[0], Err(-32700));
+        assert_eq!(
+            read[1..],
+            [Ok("initialized".into()), Ok("initialized".into())]
+        );
     }
 
     #[test]

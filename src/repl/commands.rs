@@ -3,16 +3,15 @@
 //! that does not do what it says (a move not made, an `undo`, `save`, `load` or `reload`
 //! refused, a usage error) sets `refused_now`, which a piped session's exit status counts.
 
-use super::{show, Flow, ReplError, Seats, Session};
-use crate::diag::{render, RenderStyle};
-use crate::engine::{MoveError, RuntimeError};
+use super::{show, Flow, Out, ReplError, Seats, Session};
+use crate::engine::MoveError;
 use crate::save::{self, SaveFile};
 use std::io::{self, Write};
 use std::path::Path;
 
 impl Session {
     /// Runs one command line.
-    pub(super) fn execute(&mut self, line: &str, out: &mut dyn Write) -> Result<Flow, ReplError> {
+    pub(super) fn execute(&mut self, line: &str, out: &mut Out<'_>) -> Result<Flow, ReplError> {
         let line = line.trim();
         if line.is_empty() {
             return Ok(Flow::Continue);
@@ -32,12 +31,12 @@ impl Session {
             "load" => self.load(rest, out)?,
             "reload" => self.reload(out)?,
             "quit" | "exit" => return Ok(Flow::Quit),
-            _ => self.play(line, out)?,
+            _ => return Ok(self.play(line, out)?),
         }
         Ok(Flow::Continue)
     }
 
-    fn moves(&mut self, rest: &str, out: &mut dyn Write) -> io::Result<()> {
+    fn moves(&mut self, rest: &str, out: &mut Out<'_>) -> io::Result<()> {
         let all = rest.eq_ignore_ascii_case("all");
         if !all && !rest.is_empty() {
             self.refused_now = true;
@@ -52,7 +51,7 @@ impl Session {
         }
     }
 
-    fn log(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    fn log(&mut self, out: &mut Out<'_>) -> io::Result<()> {
         let viewer = self.viewer();
         let lines = self.game.log(viewer);
         if lines.is_empty() {
@@ -66,53 +65,44 @@ impl Session {
         Ok(())
     }
 
-    fn play(&mut self, typed: &str, out: &mut dyn Write) -> io::Result<()> {
+    fn play(&mut self, typed: &str, out: &mut Out<'_>) -> io::Result<Flow> {
         let Some(seat) = self.seat() else {
             self.refused_now = true;
-            return writeln!(
+            writeln!(
                 out,
                 "The game is over: `undo` takes back the last move, `quit` leaves."
-            );
+            )?;
+            return Ok(Flow::Continue);
         };
         let label = match show::resolve(&self.game, seat, typed) {
             Ok(l) => l,
             Err(msg) => {
                 self.refused_now = true;
                 writeln!(out, "{msg}")?;
-                return point_to_commands(typed, &None, out);
+                point_to_commands(typed, &None, out)?;
+                return Ok(Flow::Continue);
             }
         };
         match self.game.apply_label(seat, &label) {
             Ok(()) => {
                 self.presented = false;
-                Ok(())
             }
             Err(MoveError::Runtime(e)) => {
                 self.refused_now = true;
-                self.runtime_error(&e, out)
+                return self.rule_failed(&e, seat, false, out);
             }
             Err(e) => {
                 self.refused_now = true;
                 writeln!(out, "{e}")?;
-                match &e {
-                    MoveError::Illegal { close, .. } => point_to_commands(typed, close, out),
-                    _ => Ok(()),
+                if let MoveError::Illegal { close, .. } = &e {
+                    point_to_commands(typed, close, out)?;
                 }
             }
         }
+        Ok(Flow::Continue)
     }
 
-    fn runtime_error(&self, e: &RuntimeError, out: &mut dyn Write) -> io::Result<()> {
-        let style = RenderStyle {
-            color: self.style.color,
-            ..RenderStyle::plain()
-        };
-        let sources = &self.game.program().sources;
-        write!(out, "{}", render(&e.to_diagnostic(), sources, style))?;
-        writeln!(out, "The move was not made; the game is as it was.")
-    }
-
-    fn why(&mut self, typed: &str, out: &mut dyn Write) -> io::Result<()> {
+    fn why(&mut self, typed: &str, out: &mut Out<'_>) -> io::Result<()> {
         if typed.is_empty() {
             // A usage error, as `save` without a file is; an answer to `why MOVE` is not.
             self.refused_now = true;
@@ -131,7 +121,7 @@ impl Session {
         }
     }
 
-    fn undo(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    fn undo(&mut self, out: &mut Out<'_>) -> io::Result<()> {
         let history = self.game.history();
         let Some(last) = history.iter().rposition(|r| !self.seats.is_bot(r.player)) else {
             self.refused_now = true;
@@ -208,7 +198,7 @@ impl Session {
         }
     }
 
-    fn save(&mut self, path: &str, out: &mut dyn Write) -> io::Result<()> {
+    fn save(&mut self, path: &str, out: &mut Out<'_>) -> io::Result<()> {
         if path.is_empty() {
             self.refused_now = true;
             return writeln!(out, "Usage: save FILE");
@@ -231,7 +221,7 @@ impl Session {
         }
     }
 
-    fn load(&mut self, path: &str, out: &mut dyn Write) -> io::Result<()> {
+    fn load(&mut self, path: &str, out: &mut Out<'_>) -> io::Result<()> {
         if path.is_empty() {
             self.refused_now = true;
             return writeln!(out, "Usage: load FILE");
@@ -280,7 +270,7 @@ pub(crate) fn plural(n: usize, word: &str) -> String {
 /// After a refused move: a lone word that names no move, nor one close to it (`close`, the move
 /// the refusal suggested), may be a command guessed (`view`, `show`), so say where the
 /// commands are.
-fn point_to_commands(typed: &str, close: &Option<String>, out: &mut dyn Write) -> io::Result<()> {
+fn point_to_commands(typed: &str, close: &Option<String>, out: &mut Out<'_>) -> io::Result<()> {
     let word = typed.split_whitespace().count() == 1
         && !typed
             .trim()

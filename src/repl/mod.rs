@@ -15,6 +15,7 @@
 //! script went wrong: a line refused, or the input ended before the game did.
 
 mod commands;
+mod failure;
 mod input;
 mod reload;
 mod seats;
@@ -24,11 +25,16 @@ pub use input::{history_path, Asking, Input, Line, Plain, SeatHistories, Termina
 pub use seats::Seats;
 pub use show::HELP;
 
+/// The REPL's output: rules text escaped, the REPL's own terminal codes written raw.
+type Out<'w> = crate::printable::Printable<'w>;
+
 use crate::bots::BotSpec;
-use crate::engine::{DecisionKind, Game, LogCursor, Record, RuntimeError, Viewer};
+use crate::engine::{DecisionKind, Game, LogCursor, Record, Viewer};
 use crate::ir::{Program, StmtKind, Visibility};
+use crate::printable::escape;
 use std::fmt;
 use std::io::{self, Write};
+use std::path::PathBuf;
 
 /// The command words, offered by tab completion.
 pub const COMMANDS: &[&str] = &[
@@ -53,23 +59,18 @@ pub struct Style {
     pub clear_screen: bool,
 }
 
-/// Why the REPL stopped before the player quit.
+/// Why the REPL stopped before the player quit. (A rule that fails, or a game that cannot go
+/// on, is shown at the table and ends the session with [`Ended::stopped`].)
 #[derive(Debug)]
 pub enum ReplError {
     /// Reading commands or writing output failed.
     Io(io::Error),
-    /// A rule failed while a bot moved; render it with the program's sources.
-    Runtime(RuntimeError),
-    /// The game cannot go on (a bot's move was refused, or nobody is asked to decide).
-    Stuck(String),
 }
 
 impl fmt::Display for ReplError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ReplError::Io(e) => write!(f, "input or output failed: {e}"),
-            ReplError::Runtime(e) => write!(f, "a rule failed: {e}"),
-            ReplError::Stuck(s) => write!(f, "the game cannot go on: {s}"),
         }
     }
 }
@@ -94,6 +95,9 @@ pub struct Ended {
     /// The lines of input (1-based) that were refused: a move not made (unknown, not allowed,
     /// no such number, a rule failed), a line that is not UTF-8, a command that failed.
     pub refused: Vec<usize>,
+    /// Why the game stopped on its own (a rule failed where trying again would tell a secret,
+    /// or the game could not go on): a failure at a terminal too.
+    pub stopped: Option<String>,
 }
 
 impl Ended {
@@ -102,6 +106,9 @@ impl Ended {
     /// stops on purpose). A session at a terminal never fails this way: its person saw every
     /// answer.
     pub fn failure(&self) -> Option<String> {
+        if let Some(why) = &self.stopped {
+            return Some(why.clone());
+        }
         if self.interactive {
             return None;
         }
@@ -156,6 +163,17 @@ pub struct Session {
     saved: Vec<Record>,
     /// Set by a command that did not do what it says (see `commands.rs`).
     refused_now: bool,
+    /// Where a failure is saved (`--save-on-failure`); else a new numbered file in
+    /// `save_folder`.
+    failure_save: Option<PathBuf>,
+    /// Where saves made without being asked for (a failure, a `reload` that starts again) go.
+    save_folder: PathBuf,
+    /// Why the game stopped on its own, once it has.
+    stopped: Option<String>,
+    /// Bot moves that failed in a row, and at which decision (its count of decisions before).
+    bot_failures: (usize, usize),
+    /// The last failure save: the decisions the game had, and where it went.
+    failure_saved: Option<(usize, PathBuf)>,
 }
 
 impl Session {
@@ -182,6 +200,11 @@ impl Session {
             private,
             saved: Vec::new(),
             refused_now: false,
+            failure_save: None,
+            save_folder: PathBuf::from("."),
+            stopped: None,
+            bot_failures: (0, 0),
+            failure_saved: None,
         };
         // a resumed game is the one in its save file; a new one has nothing to lose yet
         s.saved = s.game.history().to_vec();
@@ -189,6 +212,18 @@ impl Session {
             s.mark_all_read();
         }
         s
+    }
+
+    /// Saves a game that a failing rule stops to `path` (`--save-on-failure`) rather than to a
+    /// new numbered file in the working folder.
+    pub fn save_failures_to(&mut self, path: Option<PathBuf>) {
+        self.failure_save = path;
+    }
+
+    /// Puts the saves made without being asked for (numbered: `meeple-failure-table-N.json`,
+    /// `meeple-reload-N.json`) in `folder` rather than the working folder.
+    pub fn save_automatically_in(&mut self, folder: PathBuf) {
+        self.save_folder = folder;
     }
 
     /// The game as it stands.
@@ -211,6 +246,8 @@ impl Session {
 
     /// Runs the session until `quit` or the end of input, and says how it ended.
     pub fn run(&mut self, input: &mut dyn Input, out: &mut dyn Write) -> Result<Ended, ReplError> {
+        // Everything the rules wrote is shown as text, never obeyed by the terminal.
+        let out = &mut Out::new(out);
         let mut ended = Ended {
             interactive: input.is_terminal(),
             ..Ended::default()
@@ -218,7 +255,9 @@ impl Session {
         let mut number = 0;
         self.intro(out)?;
         loop {
-            self.run_bots()?;
+            if self.run_bots(out)? == Flow::Quit {
+                break;
+            }
             if !self.presented && self.present(input, out)? == Flow::Quit {
                 ended.quit = true;
                 break;
@@ -226,12 +265,12 @@ impl Session {
             let prompt = self.prompt();
             let several = self.seat().and_then(|s| self.game.several(s));
             let moves: Vec<String> = match (self.seat(), &several) {
-                (_, Some(s)) => s.labels.clone(),
+                (_, Some(s)) => s.labels.iter().map(|l| escape(l).into_owned()).collect(),
                 (Some(seat), None) => self
                     .game
                     .options(seat)
                     .into_iter()
-                    .map(|o| o.label)
+                    .map(|o| escape(&o.label).into_owned())
                     .collect(),
                 (None, None) => Vec::new(),
             };
@@ -277,10 +316,11 @@ impl Session {
                 ended.refused.push(number);
             }
             if flow == Flow::Quit {
-                ended.quit = true;
+                ended.quit = self.stopped.is_none();
                 break;
             }
         }
+        ended.stopped = self.stopped.clone();
         ended.game_over = self.game.is_over();
         out.flush()?;
         Ok(ended)
@@ -289,7 +329,7 @@ impl Session {
     /// Ctrl-D at a terminal: true to leave. A game still going with moves not saved asks first
     /// ("Quit without saving? [y/N]"): `y` leaves, anything else goes back to the game, and a
     /// second Ctrl-D leaves. The question tells nothing about the game.
-    fn leave_at_eof(&mut self, input: &mut dyn Input, out: &mut dyn Write) -> io::Result<bool> {
+    fn leave_at_eof(&mut self, input: &mut dyn Input, out: &mut Out<'_>) -> io::Result<bool> {
         if !self.unsaved() {
             return Ok(true);
         }
@@ -307,7 +347,7 @@ impl Session {
         }
     }
 
-    fn intro(&self, out: &mut dyn Write) -> io::Result<()> {
+    fn intro(&self, out: &mut Out<'_>) -> io::Result<()> {
         let p = self.game.program();
         // The seed is told when the game is over: with it, anyone could replay the deal.
         writeln!(out, "{} · {} players", p.title, self.game.players())?;
@@ -335,9 +375,10 @@ impl Session {
         self.game.waiting_on().first().copied()
     }
 
+    /// The prompt, its seat's name shown as text (the line editor writes it as it is).
     fn prompt(&self) -> String {
         match self.seat() {
-            Some(seat) => format!("{}> ", self.game.seat_name(seat)),
+            Some(seat) => format!("{}> ", escape(&self.game.seat_name(seat))),
             None => "> ".to_string(),
         }
     }
@@ -351,33 +392,38 @@ impl Session {
         }
     }
 
-    /// Lets bots move until a person must decide or the game is over.
-    fn run_bots(&mut self) -> Result<(), ReplError> {
+    /// Lets bots move until a person must decide or the game is over. A bot's move whose rule
+    /// fails is handled as a person's is ([`Session::rule_failed`]); `Quit` if the game stopped.
+    fn run_bots(&mut self, out: &mut Out<'_>) -> Result<Flow, ReplError> {
         while !self.game.is_over() {
             let Some(&seat) = self.game.waiting_on().first() else {
-                return Err(ReplError::Stuck("nobody is asked to decide".into()));
+                return Ok(self.stuck("nobody is asked to decide", out)?);
             };
             if !self.seats.is_bot(seat) {
                 break;
             }
             let name = self.game.seat_name(seat);
-            let index = self
-                .seats
-                .ask(&self.game, seat)
-                .ok_or_else(|| ReplError::Stuck(format!("{name} has no moves")))?;
-            self.game.apply(seat, index).map_err(|e| match e {
-                crate::engine::MoveError::Runtime(r) => ReplError::Runtime(r),
-                other => {
-                    ReplError::Stuck(format!("the bot's move for {name} was refused: {other}"))
+            let Some(index) = self.seats.ask(&self.game, seat) else {
+                return Ok(self.stuck(&format!("{name} has no moves"), out)?);
+            };
+            match self.game.apply(seat, index) {
+                Ok(()) => self.presented = false,
+                Err(crate::engine::MoveError::Runtime(e)) => {
+                    if self.rule_failed(&e, seat, true, out)? == Flow::Quit {
+                        return Ok(Flow::Quit);
+                    }
                 }
-            })?;
-            self.presented = false;
+                Err(other) => {
+                    let why = format!("the bot's move for {name} was refused: {other}");
+                    return Ok(self.stuck(&why, out)?);
+                }
+            }
         }
-        Ok(())
+        Ok(Flow::Continue)
     }
 
     /// Shows the pending decision to the seat that must take it, or the outcome.
-    fn present(&mut self, input: &mut dyn Input, out: &mut dyn Write) -> Result<Flow, ReplError> {
+    fn present(&mut self, input: &mut dyn Input, out: &mut Out<'_>) -> Result<Flow, ReplError> {
         self.presented = true;
         writeln!(out)?;
         let Some(seat) = self.seat() else {
@@ -392,12 +438,12 @@ impl Session {
         if passing && (secret || self.private) {
             let name = self.game.seat_name(seat);
             if self.style.clear_screen {
-                write!(out, "{CLEAR_SCREEN_AND_SCROLLBACK}")?;
+                out.raw(CLEAR_SCREEN_AND_SCROLLBACK)?;
             }
             writeln!(out, "──── pass the device to {name} ────")?;
             if input.is_terminal() {
                 out.flush()?;
-                let ready = format!("{name}, press Enter when ready ");
+                let ready = format!("{}, press Enter when ready ", escape(&name));
                 while input.pause(&ready)? == Line::Eof {
                     writeln!(out)?;
                     if self.leave_at_eof(input, out)? {
@@ -421,7 +467,7 @@ impl Session {
     }
 
     /// Prints the log lines `viewer` has not been shown yet, and a blank line after them.
-    fn new_log(&mut self, viewer: Viewer, out: &mut dyn Write) -> io::Result<()> {
+    fn new_log(&mut self, viewer: Viewer, out: &mut Out<'_>) -> io::Result<()> {
         let slot = self.shown_slot(viewer);
         // Read on from where this seat stopped: a long game with bots reads each line once.
         let (fresh, read_to) = self.game.log_since(viewer, self.shown[slot]);

@@ -6,10 +6,17 @@
 //! applies. Secrets stay secret: moves are named only when nobody else at the device could learn
 //! from them (no secrets in the game, or a single person at the table), and a secret choice is
 //! never named.
+//!
+//! At a table with secrets (under the old rules or the new) nothing is replayed: whether a
+//! decision still applies, and where the rules part ways, can depend on what is hidden (a
+//! secret choice that the new rules forbid), so any answer would tell it. The game so far is
+//! saved instead, and a new game starts under the new rules from a seed drawn from the old one
+//! (so that nothing of the old deal carries over, and the same session gives the same game).
 
-use super::{Seats, Session};
+use super::{Out, Seats, Session};
 use crate::diag::{render_all, RenderStyle};
-use crate::engine::{Game, Viewer};
+use crate::engine::{Game, Rng, Viewer};
+use crate::ir::Program;
 use crate::load::load;
 use std::collections::BTreeSet;
 use std::io::{self, Write};
@@ -19,25 +26,25 @@ use std::sync::Arc;
 /// How many moves a difference lists before saying "and N more".
 const LISTED: usize = 6;
 
+/// The random stream of a seed from which the seed of a game started again by `reload` is drawn.
+const RESTART_STREAM: u64 = u64::from_le_bytes(*b"reload\0\0");
+
 impl Session {
     /// Reloads the rules and replays the game onto them; the game is unchanged if they do not
     /// check or the game cannot start under them.
-    pub(super) fn reload(&mut self, out: &mut dyn Write) -> io::Result<()> {
+    pub(super) fn reload(&mut self, out: &mut Out<'_>) -> io::Result<()> {
         let variants: Vec<PathBuf> = self.files.variants.iter().map(PathBuf::from).collect();
         let loaded = load(Path::new(&self.files.rules), &variants);
         let Some(program) = loaded.program else {
-            write!(
-                out,
-                "{}",
-                render_all(
-                    &loaded.diagnostics,
-                    &loaded.sources,
-                    RenderStyle {
-                        color: self.style.color,
-                        ..RenderStyle::plain()
-                    }
-                )
-            )?;
+            // Rendered with the rules' text already escaped; the colours are the REPL's own.
+            out.raw(&render_all(
+                &loaded.diagnostics,
+                &loaded.sources,
+                RenderStyle {
+                    color: self.style.color,
+                    ..RenderStyle::plain()
+                },
+            ))?;
             self.refused_now = true;
             return writeln!(
                 out,
@@ -53,9 +60,13 @@ impl Session {
                 program.min_players, program.max_players
             );
         }
-        let seed = self.game.seed();
+        let secrets = self.private || super::has_private_info(&program);
         // A game loaded from an old save asks every choice: so does its replay.
         let program = crate::save::asking_always(Arc::new(program), self.game.program().always_ask);
+        if secrets {
+            return self.start_again(program, out);
+        }
+        let seed = self.game.seed();
         let mut new = match Game::new(program, players, seed) {
             Ok(mut g) => {
                 g.set_max_decisions(self.game.max_decisions());
@@ -140,6 +151,50 @@ impl Session {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// At a table with secrets: saves the game so far, then starts a new game under `program`.
+    fn start_again(&mut self, program: Arc<Program>, out: &mut Out<'_>) -> io::Result<()> {
+        let players = self.game.players();
+        let seed = Rng::new(self.game.seed(), RESTART_STREAM).below(u64::MAX);
+        let mut new = match Game::new(program, players, seed) {
+            Ok(g) => g,
+            Err(e) => {
+                self.refused_now = true;
+                return writeln!(
+                    out,
+                    "Not reloaded: the new rules fail at setup: {}. The game is as it was.",
+                    e.without_values()
+                );
+            }
+        };
+        new.set_max_decisions(self.game.max_decisions());
+        writeln!(out, "Reloaded `{}`.", self.files.rules)?;
+        writeln!(
+            out,
+            "At a table with secrets the game so far is not replayed under the new rules: \
+             where they part ways would tell what is hidden."
+        )?;
+        if !self.game.history().is_empty() {
+            match self.save_numbered("meeple-reload") {
+                Ok(path) => writeln!(
+                    out,
+                    "The game so far is saved in `{}` (the referee's record: it tells every secret).",
+                    path.display()
+                )?,
+                Err(e) => writeln!(out, "The game so far could not be saved: {e}")?,
+            }
+        }
+        writeln!(out, "A new game starts under the new rules.")?;
+        self.private = super::has_private_info(new.program());
+        self.seats = Seats::new(&self.spec, seed, players);
+        self.game = new;
+        self.saved = self.game.history().to_vec();
+        // The new game's setup log is new to everyone.
+        self.shown.fill(Default::default());
+        self.last_human = None;
+        self.presented = false;
         Ok(())
     }
 

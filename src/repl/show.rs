@@ -18,16 +18,20 @@ Commands:
   undo             take back the last move made at this device (and bot moves after it),
                    unless chance was drawn on or someone saw something new since
   save FILE        save the game (rules, seed, bots and moves) to FILE: the referee's
-                   record, which tells every secret; not for players' eyes
+                   record, which tells every secret; not for players' eyes. Only a new
+                   file or an old save is written: never the rules, nor another file
   load FILE        load a saved game of the same rules and player count
-  reload           read the rules files again and replay the game so far under them
+  reload           read the rules files again and replay the game so far under them (with
+                   secrets in the game: save it, and start a new one under them)
   help             show this list
   quit             leave on purpose (the game is not saved)
 Tab completes moves and commands in a terminal. A move named like a command is made by its number.
 Ctrl-D at a terminal leaves too, asking first if moves were made since the last save.
+A rule that fails on a move saves the game and names the save; with secrets in the game the
+game then stops (trying the move again would tell what is hidden).
 Commands piped in (not a terminal) end at the end of input; the exit status is 1 if a line
-was refused (a move not made, a command that failed, a line not UTF-8) or if the input ended
-before the game did without `quit`, else 0.
+was refused (a move not made, a command that failed, a line not UTF-8), if the input ended
+before the game did without `quit`, or if the game stopped, else 0.
 ";
 
 /// A list longer than this is shown cut: its head, a line saying what is left out, its tail.

@@ -89,6 +89,9 @@ td:first-child,th:first-child{text-align:left}code{background:#f3f3f3}";
 pub fn html(book: &Book) -> String {
     let mut out = String::new();
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    // The mark by which `meeple doc -o` knows a page it may write over.
+    out.push_str(crate::files::RULEBOOK_HTML_MARK);
+    out.push('\n');
     out.push_str(&format!("<title>{}</title>\n", escape(&book.title)));
     out.push_str(&format!("<style>{STYLE}</style>\n</head>\n<body>\n"));
     for s in &book.sections {

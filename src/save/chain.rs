@@ -33,6 +33,11 @@ fn fnv1a(mut hash: u64, bytes: &[u8]) -> u64 {
     hash
 }
 
+/// The hash of a text (a rules file), as a save keeps it: 16 lowercase hex digits.
+pub fn text_hash(text: &str) -> String {
+    hex(fnv1a(FNV_OFFSET, text.as_bytes()))
+}
+
 /// A link as stored: 16 lowercase hex digits.
 pub fn hex(link: u64) -> String {
     format!("{link:016x}")

@@ -13,10 +13,14 @@
 //! the number of the first decision that does not apply, and nothing is half-loaded.
 
 pub mod chain;
+mod error;
 mod paths;
 mod transcript;
 
+pub use error::SaveError;
+
 use crate::engine::{Game, MoveError, Record, RuntimeError};
+use crate::files::{self, Output};
 use crate::ir::Program;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -39,6 +43,10 @@ pub const TRANSCRIPT_SCHEMA: &str = "meeple-game/3";
 /// The schema of streams written before a choice of one option was taken without asking: read
 /// as a game in which every choice is asked.
 pub const TRANSCRIPT_SCHEMA_ASKING: &str = "meeple-game/2";
+
+/// The largest save or `--json` stream read, in bytes. A game of 100,000 decisions (the default
+/// limit) saves in about 10 MB; a file past this is refused before it is read.
+pub const MAX_SAVE: u64 = 64 * 1024 * 1024;
 
 /// One decision as saved: the seat by its display name and the move as typed.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -87,143 +95,12 @@ pub struct SaveFile {
     /// The last link of the chain (format 2): the position the save ends at.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<String>,
+    /// A hash of each rules file's text, in the order the game read them, so that a save that
+    /// no longer replays can say whether the rules changed or the save was edited (saves made
+    /// before it have none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sources: Vec<String>,
 }
-
-/// Why a save could not be read, written or restored.
-#[derive(Debug)]
-pub enum SaveError {
-    /// The file could not be read.
-    Read {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        error: std::io::Error,
-    },
-    /// The file could not be written.
-    Write {
-        /// The file.
-        path: PathBuf,
-        /// What went wrong.
-        error: std::io::Error,
-    },
-    /// The text is not JSON.
-    Json(String),
-    /// The JSON is not a save: a field is missing or of the wrong type.
-    NotASave(String),
-    /// The save is of another format version.
-    Format(String),
-    /// The save is of another game.
-    WrongGame {
-        /// The title of the game being played.
-        expected: String,
-        /// The title in the save.
-        found: String,
-    },
-    /// The save is for another number of players.
-    WrongPlayers {
-        /// Players in the game being played.
-        expected: u8,
-        /// Players in the save.
-        found: u8,
-    },
-    /// The save was made with other rules or variant files.
-    WrongFiles {
-        /// The files of the game being played.
-        expected: String,
-        /// The files named in the save.
-        found: String,
-    },
-    /// The saved game could not start.
-    Start(RuntimeError),
-    /// The replayed game does not match the save's chain of state hashes at this decision
-    /// (`None`: at the start, after the setup).
-    Edited {
-        /// 1-based number of the first decision whose link differs.
-        number: Option<usize>,
-        /// The version of meeple that wrote the save, if it says.
-        by: Option<String>,
-    },
-    /// The chain's last link is not the position after the last decision: decisions were
-    /// removed from the end (or the links edited).
-    Truncated {
-        /// Decisions in the save.
-        decisions: usize,
-    },
-    /// A decision does not apply at its point in the game.
-    Decision {
-        /// 1-based number of the decision in the save.
-        number: usize,
-        /// The seat as saved.
-        player: String,
-        /// The move as saved.
-        choice: String,
-        /// Why it does not apply.
-        problem: String,
-    },
-}
-
-impl fmt::Display for SaveError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SaveError::Read { path, error } => {
-                write!(f, "cannot read `{}`: {error}", path.display())
-            }
-            SaveError::Write { path, error } => {
-                write!(f, "cannot write `{}`: {error}", path.display())
-            }
-            SaveError::Json(e) => write!(f, "the save is not valid JSON: {e}"),
-            SaveError::NotASave(e) => write!(f, "not a Meeple save: {e}"),
-            SaveError::Format(found) => write!(
-                f,
-                "the save is in format {found}; this version of meeple reads formats {OLDEST_FORMAT} to {FORMAT}"
-            ),
-            SaveError::Edited { number, by } => {
-                match number {
-                    Some(n) => write!(f, "decision {n} does not match the record")?,
-                    None => write!(
-                        f,
-                        "the start of the game does not match the record (its seed or players)"
-                    )?,
-                }
-                write!(
-                    f,
-                    ": the save was edited, or made by another version of the rules"
-                )?;
-                let this = env!("CARGO_PKG_VERSION");
-                match by {
-                    Some(v) if v != this => {
-                        write!(f, " or of meeple (it was saved by {v}, this is {this})")
-                    }
-                    _ => Ok(()),
-                }
-            }
-            SaveError::Truncated { decisions } => write!(
-                f,
-                "the record does not end after decision {decisions}, where the save does: decisions were removed or the record edited"
-            ),
-            SaveError::WrongGame { expected, found } => {
-                write!(f, "the save is a game of `{found}`, not `{expected}`")
-            }
-            SaveError::WrongPlayers { expected, found } => write!(
-                f,
-                "the save is for {found} players; this game has {expected}"
-            ),
-            SaveError::WrongFiles { expected, found } => write!(
-                f,
-                "the save was played with {found}; this game is played with {expected}"
-            ),
-            SaveError::Start(e) => write!(f, "the saved game cannot start: {e}"),
-            SaveError::Decision {
-                number,
-                player,
-                choice,
-                problem,
-            } => write!(f, "decision {number} ({player}: `{choice}`): {problem}"),
-        }
-    }
-}
-
-impl std::error::Error for SaveError {}
 
 impl SaveFile {
     /// A save of `game`, started from `rules` with `variants` stacked on it, bots in the seats
@@ -247,6 +124,7 @@ impl SaveFile {
             always_ask: game.program().always_ask,
             decisions: decisions_of(game),
             end: None,
+            sources: source_hashes(game.program()),
         };
         let links = chain::links(
             game.program().clone(),
@@ -278,19 +156,35 @@ impl SaveFile {
     }
 
     /// Parses a save from its JSON text, checking the format version first. Paths are left as
-    /// written (see [`SaveFile::read`]).
+    /// written (see [`SaveFile::read`]). The text is read straight into the save, never into a
+    /// tree of JSON values (which took fifteen times the file).
     pub fn parse(text: &str) -> Result<SaveFile, SaveError> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| SaveError::Json(e.to_string()))?;
-        let Some(object) = value.as_object() else {
+        /// The fields looked at before the whole save is read; the others are skipped unread.
+        #[derive(Deserialize)]
+        struct Head {
+            format: Option<serde_json::Value>,
+            schema: Option<serde::de::IgnoredAny>,
+            event: Option<serde::de::IgnoredAny>,
+        }
+        let json = |e: serde_json::Error| SaveError::Json(e.to_string());
+        if !text.trim_start().starts_with('{') {
+            // Tell text that is not JSON at all from JSON that is not an object.
+            serde_json::from_str::<serde::de::IgnoredAny>(text).map_err(json)?;
             return Err(SaveError::NotASave("expected a JSON object".into()));
-        };
-        if object.contains_key("schema") || object.contains_key("event") {
+        }
+        let head: Head = serde_json::from_str(text).map_err(|e| {
+            if e.is_data() {
+                SaveError::NotASave(e.to_string())
+            } else {
+                json(e)
+            }
+        })?;
+        if head.schema.is_some() || head.event.is_some() {
             return Err(SaveError::NotASave(
                 "it is a line of a `meeple play --json` stream; `--load` reads the whole stream from its file".into(),
             ));
         }
-        let format = match object.get("format") {
+        let format = match &head.format {
             None => return Err(SaveError::NotASave("it has no `format` field".into())),
             Some(f) => match f.as_u64() {
                 Some(n) if (OLDEST_FORMAT..=FORMAT).contains(&n) => n,
@@ -298,7 +192,7 @@ impl SaveFile {
             },
         };
         let mut save: SaveFile =
-            serde_json::from_value(value).map_err(|e| SaveError::NotASave(e.to_string()))?;
+            serde_json::from_str(text).map_err(|e| SaveError::NotASave(e.to_string()))?;
         save.always_ask |= format < 3;
         if format >= 2 {
             let whole = save.start.is_some()
@@ -313,11 +207,12 @@ impl SaveFile {
         Ok(save)
     }
 
-    /// Reads a save file, or the JSON Lines stream of `meeple play --json`. The paths of a
-    /// format 2 or 3 save are resolved against its folder; those of format 1 and of a stream are
-    /// relative to the working folder, as when the game was played.
+    /// Reads a save file, or the JSON Lines stream of `meeple play --json`: a regular file of
+    /// at most [`MAX_SAVE`] bytes. The paths of a format 2 or 3 save are resolved against its
+    /// folder; those of format 1 and of a stream are relative to the working folder, as when
+    /// the game was played.
     pub fn read(path: &Path) -> Result<SaveFile, SaveError> {
-        let text = std::fs::read_to_string(path).map_err(|error| SaveError::Read {
+        let text = files::read_text(path, MAX_SAVE).map_err(|error| SaveError::Read {
             path: path.to_path_buf(),
             error,
         })?;
@@ -345,8 +240,38 @@ impl SaveFile {
     }
 
     /// Writes the save, its paths made relative to the save's folder (format 2), replacing the
-    /// file only once the whole text is written.
+    /// file only once the whole text is written, and only if it is a save already (never the
+    /// game's own rules files, a link, or a file of another kind: [`files::check_target`]).
     pub fn write(&self, path: &Path) -> Result<(), SaveError> {
+        let text = self.text_at(path)?;
+        files::write_output(path, &text, Output::Save, &self.inputs()).map_err(|error| {
+            SaveError::Write {
+                path: path.to_path_buf(),
+                error,
+            }
+        })
+    }
+
+    /// Writes the save to `path`, which must not exist yet: a save made without being asked
+    /// for (after a failure) never replaces anything.
+    pub fn write_new(&self, path: &Path) -> Result<(), SaveError> {
+        let text = self.text_at(path)?;
+        files::write_new(path, &text).map_err(|error| SaveError::Write {
+            path: path.to_path_buf(),
+            error,
+        })
+    }
+
+    /// The rules and variant files the save names, which it may never be written over.
+    fn inputs(&self) -> Vec<PathBuf> {
+        std::iter::once(&self.rules)
+            .chain(&self.variants)
+            .map(PathBuf::from)
+            .collect()
+    }
+
+    /// The save's text as written at `path`: its paths relative to the save's folder.
+    fn text_at(&self, path: &Path) -> Result<String, SaveError> {
         let err = |error| SaveError::Write {
             path: path.to_path_buf(),
             error,
@@ -362,14 +287,7 @@ impl SaveFile {
                 .collect::<Result<_, _>>()
                 .map_err(err)?;
         }
-        let mut tmp = path.as_os_str().to_owned();
-        tmp.push(".tmp");
-        let tmp = PathBuf::from(tmp);
-        std::fs::write(&tmp, on_disk.to_json()).map_err(err)?;
-        std::fs::rename(&tmp, path).map_err(|e| {
-            let _ = std::fs::remove_file(&tmp);
-            err(e)
-        })
+        Ok(on_disk.to_json())
     }
 
     /// Refuses a save whose title, player count or files differ from the game being played.
@@ -421,6 +339,8 @@ impl SaveFile {
                 found: self.game.clone(),
             });
         }
+        // Asked before the replay: if it parts from the record, this says why.
+        let changed = self.changed_sources(&program);
         let program = asking_always(program, self.always_ask);
         let game = Game::new(program, self.players, self.seed).map_err(SaveError::Start)?;
         let mut records = Vec::with_capacity(self.decisions.len());
@@ -447,6 +367,7 @@ impl SaveFile {
         let edited = |number| SaveError::Edited {
             number,
             by: self.meeple.clone(),
+            changed: changed.clone(),
         };
         let mut chain = chain::Chain::start(&game);
         if &chain::hex(chain.link) != start {
@@ -473,6 +394,46 @@ impl SaveFile {
         }
         Ok(game)
     }
+}
+
+impl SaveFile {
+    /// Which of `program`'s rules files differ from those the save was made with, by the
+    /// save's hashes of their text; `None` if it has none (or the game reads other files).
+    fn changed_sources(&self, program: &Program) -> Option<Vec<String>> {
+        let now = source_hashes(program);
+        if self.sources.is_empty() {
+            return None;
+        }
+        if self.sources.len() != now.len() {
+            return Some(vec![program
+                .sources
+                .file(crate::diag::FileId(0))
+                .name
+                .clone()]);
+        }
+        Some(
+            self.sources
+                .iter()
+                .zip(&now)
+                .enumerate()
+                .filter(|(_, (was, is))| was != is)
+                .map(|(i, _)| {
+                    program
+                        .sources
+                        .file(crate::diag::FileId(i as u32))
+                        .name
+                        .clone()
+                })
+                .collect(),
+        )
+    }
+}
+
+/// A hash of the text of each of the program's rules files, in the order they were read.
+fn source_hashes(program: &Program) -> Vec<String> {
+    (0..program.sources.len())
+        .map(|i| chain::text_hash(&program.sources.file(crate::diag::FileId(i as u32)).text))
+        .collect()
 }
 
 /// The decisions of a game, seats by display name.
@@ -602,6 +563,7 @@ mod tests {
                 state: Some("fedcba9876543210".into()),
             }],
             end: Some("fedcba9876543210".into()),
+            sources: vec!["00112233aabbccdd".into()],
         };
         assert_eq!(SaveFile::parse(&ok.to_json()).ok(), Some(ok.clone()));
         ok.decisions[0].state = None;

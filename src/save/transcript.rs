@@ -8,10 +8,13 @@ use serde_json::Value;
 
 /// True if the text's first line is an object with a `schema` (a stream, not a save).
 pub(super) fn is_transcript(text: &str) -> bool {
+    /// Only `schema` is looked at: a save on one line is skipped through, not read into values.
+    #[derive(serde::Deserialize)]
+    struct First {
+        schema: Option<serde::de::IgnoredAny>,
+    }
     let first = text.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
-    serde_json::from_str::<Value>(first)
-        .ok()
-        .is_some_and(|v| v.get("schema").is_some())
+    serde_json::from_str::<First>(first).is_ok_and(|f| f.schema.is_some())
 }
 
 fn field<'a>(v: &'a Value, key: &str, line: usize) -> Result<&'a Value, SaveError> {
@@ -37,30 +40,37 @@ fn strings(v: &Value, key: &str, line: usize) -> Result<Vec<String>, SaveError> 
 }
 
 /// The stream as a save (paths as written: relative to the folder the game was played in).
+/// Read a line at a time, each line's JSON dropped once its decision is taken from it, so a
+/// long stream costs its decisions, not a tree of every line.
 pub(super) fn parse(text: &str) -> Result<SaveFile, SaveError> {
-    let lines: Vec<(usize, &str)> = text
+    let complete = text.ends_with('\n');
+    let mut lines = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l))
         .filter(|(_, l)| !l.trim().is_empty())
-        .collect();
-    let complete = text.ends_with('\n');
-    let mut events = Vec::with_capacity(lines.len());
-    for (k, (n, line)) in lines.iter().enumerate() {
+        .peekable();
+    let object = |n: usize, line: &str, last: bool| -> Result<Option<Value>, SaveError> {
         match serde_json::from_str::<Value>(line) {
-            Ok(v) if v.is_object() => events.push((*n, v)),
+            Ok(v) if v.is_object() => Ok(Some(v)),
             // the last line of a stream stopped in the middle of writing it
-            Err(_) if k + 1 == lines.len() && !complete => {}
-            _ => {
-                return Err(SaveError::Json(format!(
-                    "line {n} of the stream is not a JSON object"
-                )))
-            }
+            Err(_) if last && !complete => Ok(None),
+            _ => Err(SaveError::Json(format!(
+                "line {n} of the stream is not a JSON object"
+            ))),
         }
-    }
-    let Some(((n, header), rest)) = events.split_first() else {
+    };
+    let header = match lines.next() {
+        Some((n, line)) => {
+            let last = lines.peek().is_none();
+            object(n, line, last)?.map(|h| (n, h))
+        }
+        None => None,
+    };
+    let Some((n, header)) = header else {
         return Err(SaveError::NotASave("the stream is empty".into()));
     };
+    let (n, header) = (&n, &header);
     let schema = string(header, "schema", *n)?;
     let always_ask = schema == TRANSCRIPT_SCHEMA_ASKING;
     if schema != TRANSCRIPT_SCHEMA && !always_ask {
@@ -80,11 +90,15 @@ pub(super) fn parse(text: &str) -> Result<SaveFile, SaveError> {
         Some(_) => Some(string(header, "bots", *n)?),
     };
     let mut decisions = Vec::new();
-    for (n, event) in rest {
+    while let Some((n, line)) = lines.next() {
+        let last = lines.peek().is_none();
+        let Some(event) = object(n, line, last)? else {
+            continue;
+        };
         if event.get("event").and_then(Value::as_str) != Some("decision") {
             continue;
         }
-        let number = field(event, "number", *n)?.as_u64();
+        let number = field(&event, "number", n)?.as_u64();
         if number != Some(decisions.len() as u64 + 1) {
             return Err(SaveError::NotASave(format!(
                 "line {n}: decision {} was expected here",
@@ -92,8 +106,8 @@ pub(super) fn parse(text: &str) -> Result<SaveFile, SaveError> {
             )));
         }
         decisions.push(Decision {
-            player: string(event, "player", *n)?,
-            choice: string(event, "choice", *n)?,
+            player: string(&event, "player", n)?,
+            choice: string(&event, "choice", n)?,
             state: None,
         });
     }
@@ -113,5 +127,6 @@ pub(super) fn parse(text: &str) -> Result<SaveFile, SaveError> {
         always_ask,
         decisions,
         end: None,
+        sources: Vec::new(),
     })
 }

@@ -55,7 +55,8 @@ impl ChoiceTotals {
         }
         for (mine, theirs) in self.0.iter_mut().zip(&other.0) {
             for (option, n) in theirs {
-                *mine.entry(option.clone()).or_default() += n;
+                let total = mine.entry(option.clone()).or_default();
+                *total = total.saturating_add(*n);
             }
         }
     }
@@ -67,7 +68,8 @@ impl ChoiceTotals {
 
     fn count(&mut self, site: usize, option: &str, n: u64) {
         if let Some(options) = self.0.get_mut(site) {
-            *options.entry(option.to_string()).or_default() += n;
+            let total = options.entry(option.to_string()).or_default();
+            *total = total.saturating_add(n);
         }
     }
 }

@@ -7,6 +7,7 @@
 use super::report::Report;
 use super::run::GameRecord;
 use super::stats::{mean, percentile, sorted};
+use crate::files::SIM_PAGE_MARK;
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -76,6 +77,8 @@ pub fn escape(s: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            // Shown as text, as everywhere else: a page may be read in a terminal too.
+            c if crate::printable::is_control(c) => out.push_str(&crate::printable::escaped(c)),
             c => out.push(c),
         }
     }
@@ -97,6 +100,7 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
         out,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         {SIM_PAGE_MARK}\n\
          <title>{} · meeple sim</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
         escape(&title)
     );

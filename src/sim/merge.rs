@@ -5,6 +5,7 @@ use super::choices::ChoiceTotals;
 use super::compare::{CompareReport, COMPARE_SCHEMA};
 use super::report::{Report, SCHEMA};
 use super::run::{Counts, GameRecord};
+use super::validate::check_shard;
 use std::collections::BTreeSet;
 use std::fmt;
 
@@ -39,17 +40,27 @@ pub fn parse_shard(name: &str, text: &str) -> Result<Report, MergeError> {
     }
 }
 
-/// Parses one shard document, of a batch or of a comparison; `name` is used in errors.
+/// The largest shard document read, in bytes: the records of [`super::MAX_GAMES`] games (some
+/// 300 bytes each) with room to spare. A file past this is refused before it is read.
+pub const MAX_SHARD: u64 = 512 * 1024 * 1024;
+
+/// Parses one shard document, of a batch or of a comparison, and checks every record in it
+/// ([`super::validate`]); `name` is used in errors. The text is read straight into the report,
+/// never into a tree of JSON values (which took fifteen times the file).
 pub fn parse_shard_doc(name: &str, text: &str) -> Result<ShardDoc, MergeError> {
-    let value: serde_json::Value = serde_json::from_str(text)
+    /// Only the schema is read first; everything else is skipped unread.
+    #[derive(serde::Deserialize)]
+    struct Head {
+        schema: Option<serde_json::Value>,
+    }
+    let head: Head = serde_json::from_str(text)
         .map_err(|e| MergeError(format!("{name}: not a JSON document: {e}")))?;
-    let doc = match value.get("schema").and_then(|s| s.as_str()) {
-        Some(SCHEMA) => ShardDoc::Report(Box::new(
-            serde_json::from_value(value).map_err(|e| MergeError(format!("{name}: {e}")))?,
-        )),
-        Some(COMPARE_SCHEMA) => ShardDoc::Compare(Box::new(
-            serde_json::from_value(value).map_err(|e| MergeError(format!("{name}: {e}")))?,
-        )),
+    let read = |e: serde_json::Error| MergeError(format!("{name}: {e}"));
+    let doc = match head.schema.as_ref().and_then(|s| s.as_str()) {
+        Some(SCHEMA) => ShardDoc::Report(Box::new(serde_json::from_str(text).map_err(read)?)),
+        Some(COMPARE_SCHEMA) => {
+            ShardDoc::Compare(Box::new(serde_json::from_str(text).map_err(read)?))
+        }
         Some(other) => {
             return Err(MergeError(format!(
                 "{name}: schema `{other}`, expected `{SCHEMA}` or `{COMPARE_SCHEMA}`"
@@ -70,31 +81,40 @@ pub fn parse_shard_doc(name: &str, text: &str) -> Result<ShardDoc, MergeError> {
             "{name}: has no per-game records; run `meeple sim` with --shard K/N --json"
         )));
     }
+    match &doc {
+        ShardDoc::Report(r) => check_shard(name, r)?,
+        ShardDoc::Compare(c) => {
+            check_shard(&format!("{name} (A)"), &c.a)?;
+            check_shard(&format!("{name} (B)"), &c.b)?;
+        }
+    }
     Ok(doc)
 }
 
 /// Merges the shards of a comparison (`(file name, comparison)`) into the comparison that one
-/// run of both whole batches gives: A's shards merged, B's shards merged, then compared.
-pub fn merge_compared(shards: &[(String, CompareReport)]) -> Result<CompareReport, MergeError> {
-    let side = |pick: fn(&CompareReport) -> &Report, label: &str| {
-        let reports: Vec<(String, Report)> = shards
-            .iter()
-            .map(|(name, c)| (format!("{name} ({label})"), pick(c).clone()))
-            .collect();
-        merge(&reports)
-    };
-    let (a, records_a) = side(|c| &c.a, "A")?;
-    let (b, records_b) = side(|c| &c.b, "B")?;
+/// run of both whole batches gives: A's shards merged, B's shards merged, then compared. The
+/// shards are taken apart, not copied: a merge holds each record once.
+pub fn merge_compared(shards: Vec<(String, CompareReport)>) -> Result<CompareReport, MergeError> {
+    let mut a = Vec::with_capacity(shards.len());
+    let mut b = Vec::with_capacity(shards.len());
+    for (name, c) in shards {
+        a.push((format!("{name} (A)"), c.a));
+        b.push((format!("{name} (B)"), c.b));
+    }
+    let (a, records_a) = merge(a)?;
+    let (b, records_b) = merge(b)?;
     Ok(CompareReport::new(a, &records_a, b, &records_b))
 }
 
 /// Merges shard reports (`(file name, report)`) of one batch into the report of the whole
-/// batch, with the records in game order. Every shard `1..=N` must be present once, and the shards must agree on what was
-/// simulated (game, variants, file, players, bots, seed, games, decision limit).
-pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), MergeError> {
+/// batch, with the records in game order (moved out of the shards, not copied). Every shard
+/// `1..=N` must be present once, and the shards must agree on what was simulated (game,
+/// variants, file, players, bots, seed, games, decision limit).
+pub fn merge(shards: Vec<(String, Report)>) -> Result<(Report, Vec<GameRecord>), MergeError> {
     let Some((first_name, first)) = shards.first() else {
         return Err(MergeError("no shard files given".into()));
     };
+    let first_name = first_name.clone();
     let mut meta = first.meta.clone();
     let count = meta.shard.map_or(1, |s| s.count);
     meta.shard = None;
@@ -104,7 +124,7 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
         choices: ChoiceTotals::new(meta.decision_sites.len()),
         blocks: vec![0; meta.rule_blocks.len()],
     };
-    for (name, report) in shards {
+    for (name, mut report) in shards {
         let mut m = report.meta.clone();
         let shard = m.shard.take();
         if m != meta {
@@ -122,7 +142,7 @@ pub fn merge(shards: &[(String, Report)]) -> Result<(Report, Vec<GameRecord>), M
         if !seen.insert(index) {
             return Err(MergeError(format!("shard {index}/{count} is given twice")));
         }
-        records.extend(report.records.iter().flatten().cloned());
+        records.extend(report.records.take().into_iter().flatten());
         // Each shard reports its own games' counts; the batch's are their sums.
         counts.add(&Counts {
             choices: report.choices.totals(&meta.decision_sites),

@@ -21,12 +21,18 @@ pub mod sites;
 pub mod stats;
 pub mod text;
 pub mod text_compare;
+pub mod validate;
 
 pub use choices::ChoiceTotals;
 pub use compare::{CompareReport, Comparison, Difference, COMPARE_SCHEMA};
-pub use merge::{merge, merge_compared, parse_shard, parse_shard_doc, MergeError, ShardDoc};
+pub use merge::{
+    merge, merge_compared, parse_shard, parse_shard_doc, MergeError, ShardDoc, MAX_SHARD,
+};
 pub use report::{Meta, Report, SCHEMA};
-pub use run::{play_game, run_batch, Batch, Counts, Failure, GameRecord, Played, Shard};
+pub use run::{
+    play_game, run_batch, Batch, Counts, Failure, GameRecord, Played, Shard, MAX_DECISIONS,
+    MAX_GAMES,
+};
 
 use crate::bots::{ask_bot, Bot, BotKind, RandomBot};
 use crate::engine::{Game, MoveError, RuntimeError, Viewer};

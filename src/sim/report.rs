@@ -360,10 +360,10 @@ impl Report {
         let mut taken = vec![0u64; meta.action_names.len()];
         for r in records {
             for (t, c) in taken.iter_mut().zip(&r.actions) {
-                *t += c;
+                *t = t.saturating_add(*c);
             }
         }
-        let turns: u64 = taken.iter().sum();
+        let turns = taken.iter().fold(0u64, |n, t| n.saturating_add(*t));
         let actions: Vec<ActionCount> = meta
             .action_names
             .iter()
@@ -390,8 +390,13 @@ impl Report {
         let taken: Vec<u64> = actions.iter().map(|a| a.taken).collect();
         let never_ran = never_ran(&meta.rule_blocks, &blocks_run, &taken);
 
-        let decisions: u64 = records.iter().map(|r| r.decisions).sum();
-        let options: u64 = records.iter().map(|r| r.options).sum();
+        // Saturating: a merged batch's counts come from files, checked but large.
+        let decisions = records
+            .iter()
+            .fold(0u64, |n, r| n.saturating_add(r.decisions));
+        let options = records
+            .iter()
+            .fold(0u64, |n, r| n.saturating_add(r.options));
         let branching = Branching {
             decisions,
             mean: if decisions == 0 {
@@ -475,5 +480,6 @@ pub(crate) fn margin(r: &GameRecord) -> Option<f64> {
             .map(|(_, s)| *s)
             .max()
     };
-    Some((best(true)? - best(false)?) as f64)
+    // In 128 bits: scores span the whole of i64, and so may their difference.
+    Some((i128::from(best(true)?) - i128::from(best(false)?)) as f64)
 }

@@ -54,6 +54,15 @@ impl fmt::Display for Shard {
     }
 }
 
+/// The most games one batch plays: every game's record is kept for the report (some of its
+/// statistics, medians and paired differences, need them all), about 300 bytes a game, so a
+/// batch stays within a few hundred megabytes. More is refused, not attempted.
+pub const MAX_GAMES: u64 = 1_000_000;
+
+/// The highest `--max-decisions`: far past any game's length, and small enough that the
+/// decisions of [`MAX_GAMES`] games add up without overflow.
+pub const MAX_DECISIONS: u64 = 1_000_000_000;
+
 /// What to play: `games` games of `players` seats from seed `seed` on, each seat by its bot.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Batch {
@@ -342,7 +351,7 @@ impl Counts {
             self.blocks.resize(other.blocks.len(), 0);
         }
         for (mine, theirs) in self.blocks.iter_mut().zip(&other.blocks) {
-            *mine += theirs;
+            *mine = mine.saturating_add(*theirs);
         }
     }
 }

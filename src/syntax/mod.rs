@@ -3,6 +3,7 @@
 //! Invariant: pest never leaves this folder; callers see [`ast`] and [`Diagnostic`]s only.
 
 pub mod ast;
+pub mod controls;
 pub mod format;
 mod lower;
 mod nesting;
