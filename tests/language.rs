@@ -936,3 +936,91 @@ scenario "each place holds what was written, numbers within their bounds" {
 fn assignments_clamp_numbers_and_write_other_values_as_they_are() {
     scenarios_pass(ASSIGNMENTS);
 }
+
+const GOAL_BASE: &str = r#"
+game "Goals" { players 2 }
+
+player var points: int = 0
+var pot: int = 0
+
+flow {
+  for p in players {
+    turn p
+  }
+}
+
+action give(n: int in 1..3) "Put n into the shared pot and 3 - n into your own points" {
+  pot += n
+  me.points += 3 - n
+}
+
+score(p) = p.points
+"#;
+
+#[test]
+fn a_goal_is_checked_and_shared_when_it_reads_no_seat() {
+    let goal = |line: &str| {
+        let loaded = check_source("t.rules", &format!("{GOAL_BASE}{line}\n"));
+        let codes = codes(&loaded);
+        (codes, loaded.program.and_then(|p| p.goal.map(|g| g.shared)))
+    };
+    assert_eq!(goal("goal(p) = pot"), (vec![], Some(true)));
+    assert_eq!(goal("goal(p) = p.points"), (vec![], Some(false)));
+    // Read through a def's argument, the seat still counts.
+    assert_eq!(
+        goal("def own(q: player): int = q.points\ngoal(p) = own(p) + pot"),
+        (vec![], Some(false))
+    );
+    assert_eq!(goal(""), (vec![], None));
+    assert_eq!(
+        goal("goal(p) = p == first(players)").0,
+        vec!["type-mismatch"]
+    );
+    // Each of two goals is pointed at, as with two scores.
+    assert_eq!(
+        goal("goal(p) = pot\ngoal(q) = q.points").0,
+        vec!["duplicate-definition", "duplicate-definition"]
+    );
+    // A name `goal` of the designer's own is still free: `goal` opens a declaration only.
+    assert_eq!(
+        goal("def goal(): int = 3\ngoal(p) = goal()").0,
+        Vec::<&str>::new()
+    );
+}
+
+#[test]
+fn the_search_bot_plays_for_the_goal_declared() {
+    use meeple::bots::BotKind;
+    use meeple::engine::Game;
+    // What P1's search gives, with `goal` as written (or none): n = 1 keeps 2 points, n = 3
+    // puts 3 in the pot.
+    let first_gift = |line: &str| {
+        let program = check_source("t.rules", &format!("{GOAL_BASE}{line}\n"))
+            .program
+            .expect("checks");
+        let program = Arc::new(program);
+        let mut picks = Vec::new();
+        for seed in 1..=5 {
+            let game = Game::new(program.clone(), 2, seed).expect("starts");
+            let mut bot = BotKind::Mcts(meeple::bots::MctsConfig {
+                iterations: 200,
+                depth: None,
+                worlds: meeple::bots::DEFAULT_WORLDS,
+            })
+            .policy(seed, 0);
+            let index = bot.decide(&game, 0);
+            picks.push(game.option_label(0, index).expect("an option"));
+        }
+        picks
+    };
+    let all = |label: &str| vec![label.to_string(); 5];
+    // To win (no goal), a seat keeps points; for its own points, the same.
+    assert_eq!(first_gift(""), all("give 1"));
+    assert_eq!(first_gift("goal(p) = p.points"), all("give 1"));
+    // For a pot shared by all, it gives all it can; for the other seat's points, too.
+    assert_eq!(first_gift("goal(p) = pot"), all("give 3"));
+    assert_eq!(
+        first_gift("goal(p) = sum(q.points for q in players where q != p) - p.points"),
+        all("give 3")
+    );
+}

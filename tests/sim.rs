@@ -559,7 +559,8 @@ fn actions_never_taken_endings_and_csv_rows() {
     let out = stdout(&o);
     assert!(out.contains("never taken in 100 games: hoard"), "{out}");
     assert!(out.contains("normal end"), "{out}");
-    assert!(out.contains("end game \"P1 rolls a six\""), "{out}");
+    // Ended by P1's six or P2's, one ending: the reasons differ only by the seat.
+    assert!(out.contains("end game \"{seat} rolls a six\""), "{out}");
 
     let csv = stdout(&run(&["sim", OVERDRAW, "-p", "2", "-g", "100", "--csv"]));
     let rows: Vec<&str> = csv.lines().collect();
@@ -774,6 +775,7 @@ fn two_seat_meta(games: u64, actions: &[&str]) -> meeple::sim::Meta {
         max_decisions: default_max_decisions(),
         decision_sites: vec![],
         rule_blocks: vec![],
+        goal: None,
     }
 }
 
@@ -793,6 +795,7 @@ fn the_report_counts_sole_shared_and_nobody_wins_apart() {
         failure: None,
         imagined: 0,
         fallbacks: 0,
+        goals: vec![],
     };
     let records = [
         record(0, vec![0], vec![5, 2], 10),
@@ -816,6 +819,60 @@ fn the_report_counts_sole_shared_and_nobody_wins_apart() {
         (r.scores[0].mean, r.scores[0].min, r.scores[0].max),
         (3.0, 0, 5)
     );
+}
+
+#[test]
+fn a_cooperative_report_has_the_shared_goal_and_no_first_seat_verdict() {
+    let mut meta = two_seat_meta(4, &["a"]);
+    meta.goal = Some(meeple::sim::report::GoalKind::Shared);
+    let record = |index: u64, winners: Vec<u8>, goal: i64, reason: &str| GameRecord {
+        index,
+        seed: 1 + index,
+        decisions: 10,
+        options: 20,
+        max_options: 2,
+        winners,
+        scores: vec![goal, goal],
+        reason: Some(reason.to_string()),
+        actions: vec![10],
+        failure: None,
+        imagined: 0,
+        fallbacks: 0,
+        goals: vec![goal, goal],
+    };
+    let records = [
+        record(0, vec![0, 1], 25, "all lit"),
+        record(1, vec![], 7, "P1 burns the last fuse"),
+        record(2, vec![], 12, "P2 burns the last fuse"),
+        record(3, vec![], 12, "P2 burns the last fuse"),
+    ];
+    let r = meeple::sim::Report::new(meta, &records, &Counts::default());
+    assert_eq!(r.first_seat, None, "no sole win: no first-seat verdict");
+    let goal = r.goals.as_ref().expect("a goal report");
+    assert!(goal.shared);
+    assert_eq!((goal.games, goal.min, goal.max), (4, 7, 25));
+    assert_eq!(goal.mean, 14.0);
+    let distribution: Vec<(i64, u64)> = goal
+        .distribution
+        .iter()
+        .map(|c| (c.value, c.games))
+        .collect();
+    assert_eq!(distribution, [(7, 1), (12, 2), (25, 1)]);
+    let endings: Vec<(Option<&str>, u64)> = r
+        .endings
+        .iter()
+        .map(|e| (e.reason.as_deref(), e.games))
+        .collect();
+    assert_eq!(
+        endings,
+        [
+            (Some("{seat} burns the last fuse"), 3),
+            (Some("all lit"), 1)
+        ]
+    );
+    let text = meeple::sim::text::render(&r);
+    assert!(!text.contains("First-seat"), "{text}");
+    assert!(text.contains("Shared goal"), "{text}");
 }
 
 // -------------------------------------------------------------------------------- the CLI
@@ -1344,6 +1401,7 @@ fn two_seat_records(n: u64, p1_wins: u64) -> Vec<GameRecord> {
                 failure: None,
                 imagined: 0,
                 fallbacks: 0,
+                goals: vec![],
             }
         })
         .collect()

@@ -12,7 +12,7 @@
 //! Honest by construction: the bot reads the game only through `determinize` for its own seat,
 //! and the options of its own decision.
 
-use super::value::rewards;
+use super::value::{rewards, Scale};
 use super::Policy;
 use crate::engine::{Game, Imagination, ImaginationStats, Rng};
 
@@ -47,9 +47,10 @@ impl Node {
         }
     }
 
-    fn ucb(&self) -> f64 {
+    fn ucb(&self, scale: &Scale) -> f64 {
         let visits = f64::from(self.visits.max(1));
-        self.reward / visits + EXPLORATION * (f64::from(self.available.max(1)).ln() / visits).sqrt()
+        scale.unit(self.reward / visits)
+            + EXPLORATION * (f64::from(self.available.max(1)).ln() / visits).sqrt()
     }
 }
 
@@ -75,6 +76,8 @@ pub struct MctsBot {
     /// Scratch space for scoring imagined games, kept so that scoring allocates nothing.
     scores: Vec<i64>,
     rewards: Vec<f64>,
+    /// How this decision's rewards are brought to [0, 1].
+    scale: Scale,
     /// The last imagined game, whose buffers the next one reuses.
     scratch: Option<Game>,
     /// What the seat has seen of the game, and the games it imagines from it.
@@ -111,6 +114,11 @@ impl MctsBot {
             },
             scores: Vec::new(),
             rewards: Vec::new(),
+            scale: Scale {
+                low: 0.0,
+                high: 1.0,
+                adaptive: false,
+            },
             scratch: None,
             imagination: None,
             path: Vec::new(),
@@ -181,7 +189,11 @@ impl MctsBot {
                     .iter()
                     .copied()
                     .filter(|&c| keys.contains(&tree[c].key))
-                    .max_by(|&a, &b| tree[a].ucb().total_cmp(&tree[b].ucb()));
+                    .max_by(|&a, &b| {
+                        tree[a]
+                            .ucb(&self.scale)
+                            .total_cmp(&tree[b].ucb(&self.scale))
+                    });
                 let Some(best) = best else { break };
                 let index = keys.iter().position(|k| *k == tree[best].key).unwrap_or(0);
                 (index, best, false)
@@ -214,6 +226,7 @@ impl MctsBot {
             failed = play_on(&mut g, left, |n| self.random_below(n));
         }
         rewards(&g, failed, &mut self.scores, &mut self.rewards);
+        self.scale.meet(&mut self.rewards);
         self.scratch = Some(g);
         for &n in &path {
             tree[n].visits += 1;
@@ -237,6 +250,7 @@ impl Policy for MctsBot {
         let open: Vec<Option<u64>> = (0..count).map(|i| game.option_key(seat, i)).collect();
         let mut tree = vec![Node::new(0, seat)];
         let mut keys = Vec::new();
+        self.scale = Scale::of(game);
         // Games imagined from what the seat has seen, each played on by iterations in turn.
         let iterations = self.config.iterations;
         let imagination = self

@@ -20,6 +20,30 @@ pub(super) fn rewards(game: &Game, failed: bool, scores: &mut Vec<i64>, rewards:
     rewards.resize(n, 0.0);
     scores.clear();
     if failed {
+        if game.program().goal.is_some() {
+            rewards.fill(f64::NEG_INFINITY);
+        }
+        return;
+    }
+    if game.program().goal.is_some() {
+        // The scores' buffer holds the goals a moment: nothing allocated.
+        match game.goals_now(scores) {
+            Ok(_) => {
+                for (r, g) in rewards.iter_mut().zip(scores.iter()) {
+                    *r = *g as f64;
+                }
+            }
+            Err(_) => rewards.fill(f64::NEG_INFINITY),
+        }
+        scores.clear();
+        match game.outcome() {
+            Some(outcome) => scores.extend_from_slice(&outcome.scores),
+            None => {
+                if game.scores_now(scores).is_err() {
+                    scores.clear();
+                }
+            }
+        }
         return;
     }
     if let Some(outcome) = game.outcome() {
@@ -67,4 +91,62 @@ pub(super) fn margin(scores: &[i64], seat: u8) -> i64 {
         .map(|(_, &s)| s)
         .max();
     best_other.map_or(0, |b| own.saturating_sub(b))
+}
+
+/// How a search turns rewards into [0, 1]: a win's share is already there; a declared goal is
+/// scaled by the least and the most the search has met in this decision, so that the
+/// exploration term weighs the same whatever the goal's units.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Scale {
+    /// The least reward met (a goal), or 0.
+    pub(super) low: f64,
+    /// The most reward met (a goal), or 1.
+    pub(super) high: f64,
+    /// True where the rules declare a goal: the bounds move with what is met.
+    pub(super) adaptive: bool,
+}
+
+impl Scale {
+    /// The scale for a decision of `game`: fixed at [0, 1] without a goal.
+    pub(super) fn of(game: &Game) -> Scale {
+        match game.program().goal {
+            Some(_) => Scale {
+                low: f64::INFINITY,
+                high: f64::NEG_INFINITY,
+                adaptive: true,
+            },
+            None => Scale {
+                low: 0.0,
+                high: 1.0,
+                adaptive: false,
+            },
+        }
+    }
+
+    /// Widens the bounds to `rewards`, and gives a failed game's (minus infinity) the least
+    /// met: a failure is worth no more than the worst position imagined.
+    pub(super) fn meet(&mut self, rewards: &mut [f64]) {
+        if !self.adaptive {
+            return;
+        }
+        for &r in rewards.iter().filter(|r| r.is_finite()) {
+            self.low = self.low.min(r);
+            self.high = self.high.max(r);
+        }
+        let floor = if self.low.is_finite() { self.low } else { 0.0 };
+        for r in rewards.iter_mut().filter(|r| !r.is_finite()) {
+            *r = floor;
+        }
+    }
+
+    /// A mean reward on [0, 1] (0.5 while every reward met is the same).
+    pub(super) fn unit(&self, mean: f64) -> f64 {
+        if !self.adaptive {
+            mean
+        } else if self.high > self.low {
+            (mean - self.low) / (self.high - self.low)
+        } else {
+            0.5
+        }
+    }
 }

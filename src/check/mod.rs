@@ -218,6 +218,7 @@ impl<'a> Checker<'a> {
                 flow: ir::ProcId(0),
                 setup: None,
                 score: None,
+                goal: None,
                 winners: None,
                 invariants: Vec::new(),
                 scenarios: Vec::new(),
@@ -343,7 +344,7 @@ impl<'a> Checker<'a> {
     fn declare(&mut self) {
         let merged = self.merged;
         let mut game = None;
-        let mut counts = [0usize; 4];
+        let mut counts = [0usize; 5];
         for decl in &merged.decls {
             match decl {
                 ast::Decl::Game(g) => {
@@ -499,6 +500,7 @@ impl<'a> Checker<'a> {
                 ast::Decl::Setup(_) => counts[1] += 1,
                 ast::Decl::Score(_) => counts[2] += 1,
                 ast::Decl::Winners(_) => counts[3] += 1,
+                ast::Decl::Goal(_) => counts[4] += 1,
             }
         }
         for decl in &merged.decls {
@@ -507,6 +509,7 @@ impl<'a> Checker<'a> {
                 ast::Decl::Setup(b) => ("setup", &b.keyword, counts[1]),
                 ast::Decl::Score(s) => ("score", &s.keyword, counts[2]),
                 ast::Decl::Winners(w) => ("winners", &w.keyword, counts[3]),
+                ast::Decl::Goal(s) => ("goal", &s.keyword, counts[4]),
                 _ => continue,
             };
             if n > 1 {
@@ -1107,6 +1110,21 @@ impl<'a> Checker<'a> {
                     self.program.score = Some(ir::EndFn {
                         locals: scope.max_slots(),
                         body,
+                    });
+                }
+                ast::Decl::Goal(s) => {
+                    self.current = None;
+                    let mut scope = Scope::new(false);
+                    self.bind_param(&mut scope, &s.player, Type::Player);
+                    let (body, ty) = self.expr(&s.body, &mut scope);
+                    self.expect_type(&Type::Int, &ty, s.body.span, "a goal");
+                    let shared = !ir::reads_locals(&body, 0, 1);
+                    self.program.goal = Some(ir::Goal {
+                        end: ir::EndFn {
+                            locals: scope.max_slots(),
+                            body,
+                        },
+                        shared,
                     });
                 }
                 ast::Decl::Winners(w) => {

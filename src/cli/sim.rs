@@ -11,6 +11,7 @@ use crate::files::{check_target, write_output, Output};
 use crate::ir::Program;
 use crate::printable::{escape, escape_json};
 use crate::sim::html;
+use crate::sim::report::GoalKind;
 use crate::sim::text::{csv, render};
 use crate::sim::text_compare::render_comparison;
 use crate::sim::{
@@ -224,6 +225,13 @@ fn side(
         max_decisions: batch.max_decisions,
         decision_sites: crate::sim::choices::decision_sites(&program),
         rule_blocks: crate::sim::coverage::rule_blocks(&program),
+        goal: program.goal.as_ref().map(|g| {
+            if g.shared {
+                GoalKind::Shared
+            } else {
+                GoalKind::Seat
+            }
+        }),
     };
     Ok(Side { program, meta })
 }

@@ -226,10 +226,31 @@ impl Game {
     /// when the rules declare none). `out` is cleared and filled, so a caller that keeps it
     /// allocates nothing: search bots score the positions where they stop imagining with it.
     pub fn scores_now(&self, out: &mut Vec<i64>) -> Result<(), super::RuntimeError> {
+        self.per_seat(self.program.score.as_ref(), out)
+    }
+
+    /// Every seat's goal by the rules' `goal` as the game stands (over or not); false, with
+    /// `out` empty, when the rules declare none. What the bots maximise.
+    pub fn goals_now(&self, out: &mut Vec<i64>) -> Result<bool, super::RuntimeError> {
+        match &self.program.goal {
+            Some(goal) => self.per_seat(Some(&goal.end), out).map(|()| true),
+            None => {
+                out.clear();
+                Ok(false)
+            }
+        }
+    }
+
+    /// `f` of every seat in turn (all 0 without one), into `out`.
+    fn per_seat(
+        &self,
+        f: Option<&crate::ir::EndFn>,
+        out: &mut Vec<i64>,
+    ) -> Result<(), super::RuntimeError> {
         out.clear();
         let mut locals = spare::values();
         for p in 0..self.state.players {
-            let s = match &self.program.score {
+            let s = match f {
                 Some(f) => {
                     locals.clear();
                     locals.resize_with(f.locals.max(1), || Value::None);

@@ -63,7 +63,7 @@ pub fn inline_small_defs(program: &mut Program) {
             visit(&mut r.cond);
         }
     }
-    for f in program.score.iter_mut().chain(program.winners.iter_mut()) {
+    for f in program.ends_mut() {
         visit(&mut f.body);
     }
     for block in &mut program.blocks {

@@ -494,6 +494,26 @@ pub struct EndFn {
     pub body: Expr,
 }
 
+impl Program {
+    /// The functions run at the end, each once a seat or once: `score`, `winners`, `goal`.
+    pub fn ends_mut(&mut self) -> impl Iterator<Item = &mut EndFn> {
+        let goal = self.goal.as_mut().map(|g| &mut g.end);
+        self.score
+            .iter_mut()
+            .chain(self.winners.iter_mut())
+            .chain(goal)
+    }
+}
+
+/// `goal(p) = ...`: what a seat plays for, as the bots see it.
+#[derive(Debug, Clone)]
+pub struct Goal {
+    /// The value of the goal to the seat in slot 0.
+    pub end: EndFn,
+    /// True if the body never reads the seat: every seat plays for one value together.
+    pub shared: bool,
+}
+
 /// A declared fact that must hold after every decision.
 #[derive(Debug, Clone)]
 pub struct Invariant {
@@ -626,6 +646,8 @@ pub struct Program {
     pub setup: Option<ProcId>,
     /// Score of one player (slot 0), if declared.
     pub score: Option<EndFn>,
+    /// What each seat plays for (slot 0: the seat), if declared; otherwise a win.
+    pub goal: Option<Goal>,
     /// The winners, if declared; otherwise the top scores share the win.
     pub winners: Option<EndFn>,
     /// Facts that must hold after every decision.

@@ -41,7 +41,7 @@ pub fn for_each_root(program: &mut Program, f: &mut dyn FnMut(&mut Expr)) {
             }
         }
     }
-    for end in program.score.iter_mut().chain(program.winners.iter_mut()) {
+    for end in program.ends_mut() {
         f(&mut end.body);
     }
     for inv in &mut program.invariants {

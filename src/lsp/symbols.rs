@@ -234,7 +234,7 @@ fn decl_symbol(decl: &Decl, text: &str, lines: &Lines) -> Option<DocumentSymbol>
             b.keyword.span,
             Vec::new(),
         ),
-        Decl::Score(s) => (
+        Decl::Score(s) | Decl::Goal(s) => (
             s.keyword.text.clone(),
             SymbolKind::FUNCTION,
             None,
@@ -304,7 +304,7 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
         Decl::Effect(p) | Decl::Phase(p) => spans.extend([p.name.span, p.body.span]),
         Decl::Action(a) => spans.extend([a.name.span, a.body.span]),
         Decl::Flow(b) | Decl::Setup(b) => spans.extend([b.keyword.span, b.body.span]),
-        Decl::Score(s) => spans.extend([s.keyword.span, s.body.span]),
+        Decl::Score(s) | Decl::Goal(s) => spans.extend([s.keyword.span, s.body.span]),
         Decl::Winners(w) => spans.extend([w.keyword.span, w.body.span]),
         Decl::Invariant(i) => spans.extend([i.name.span, i.cond.span]),
     }

@@ -205,6 +205,18 @@ pub(super) fn the_end(decls: &[Decl], sources: &SourceMap) -> Section {
             "Winners: the players with the highest score; a tie is a shared win.".to_string(),
         )),
     }
+    // The goal is for the bots, but a reader learns from it what the game is about.
+    if let Some(g) = decls.iter().find_map(|d| match d {
+        Decl::Goal(g) => Some(g),
+        _ => None,
+    }) {
+        blocks.extend(decls::notes_block(sources, g.keyword.span));
+        blocks.push(Block::Para(format!(
+            "Goal: each player {} plays for {}.",
+            g.player.text,
+            expr(&g.body)
+        )));
+    }
     section(2, "How the game ends", blocks)
 }
 

@@ -213,6 +213,11 @@ fn part_blocks(decl: &Decl, name: crate::diag::Span, sources: &SourceMap) -> Vec
             s.player.text,
             expr(&s.body)
         ))),
+        Decl::Goal(s) => blocks.push(Block::Para(format!(
+            "Goal: each player {} plays for {}.",
+            s.player.text,
+            expr(&s.body)
+        ))),
         Decl::Winners(w) => blocks.push(Block::Para(format!("Winners: {}.", expr(&w.body)))),
         Decl::Invariant(i) => blocks.push(Block::Items(vec![decls::invariant_item(i)])),
         Decl::Game(_) | Decl::Variant(_) | Decl::Scenario(_) => {}

@@ -15,6 +15,7 @@ pub mod compare_sites;
 pub mod coverage;
 pub mod html;
 pub mod merge;
+pub mod outcomes;
 pub mod report;
 pub mod run;
 pub mod sites;

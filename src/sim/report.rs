@@ -4,6 +4,7 @@
 
 use super::choices::Choices;
 use super::coverage::{never_ran, RuleBlock};
+pub use super::outcomes::{GoalCount, GoalReport};
 use super::run::{Counts, GameRecord, Shard};
 use super::sites::Site;
 use super::stats::{mean, median, percentile, sorted, Proportion};
@@ -51,6 +52,20 @@ pub struct Meta {
     /// by its first statement (documents written before blocks were counted have none).
     #[serde(default)]
     pub rule_blocks: Vec<RuleBlock>,
+    /// What the rules' `goal` is: one value shared by every seat, or each seat's own; `None`
+    /// without a goal (the bots play to win).
+    #[serde(default)]
+    pub goal: Option<GoalKind>,
+}
+
+/// What a declared `goal` is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GoalKind {
+    /// It reads no seat: every seat plays for one value, together.
+    Shared,
+    /// Each seat plays for its own value.
+    Seat,
 }
 
 /// The engine's decision limit, which `--max-decisions` replaces.
@@ -269,6 +284,9 @@ pub struct Report {
     /// Games the bots imagined from their seats' views, over every game played.
     #[serde(default)]
     pub imagined: Imagined,
+    /// The goals reached at the end of the finished games, where the rules declare a goal.
+    #[serde(default)]
+    pub goals: Option<GoalReport>,
     /// The per-game records, kept in shard files for `meeple sim merge`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub records: Option<Vec<GameRecord>>,
@@ -305,7 +323,10 @@ impl Report {
                 shared: shared[p],
             })
             .collect();
-        let first_seat = (n > 0 && players > 0).then(|| {
+        // Without a sole winner in any game (every win shared, or nobody's), seat 1 has no
+        // rate of sole wins to hold against an even share: a cooperative game has no verdict.
+        let sole_wins: u64 = sole.iter().sum();
+        let first_seat = (n > 0 && players > 0 && sole_wins > 0).then(|| {
             let expected = 1.0 / players as f64;
             FirstSeat {
                 seat: meta.seats[0].clone(),
@@ -319,7 +340,7 @@ impl Report {
         for r in &finished {
             *by_reason.entry(r.reason.clone()).or_default() += 1;
         }
-        let mut endings: Vec<Ending> = by_reason
+        let mut endings: Vec<Ending> = super::outcomes::group_endings(by_reason, &meta.seats)
             .into_iter()
             .map(|(reason, games)| Ending { reason, games })
             .collect();
@@ -423,6 +444,7 @@ impl Report {
             })
             .collect::<Vec<_>>();
 
+        let goal_kind = meta.goal;
         Report {
             schema: SCHEMA.to_string(),
             played: records.len() as u64,
@@ -448,6 +470,7 @@ impl Report {
                 games: records.iter().map(|r| r.imagined).sum(),
                 fallbacks: records.iter().map(|r| r.fallbacks).sum(),
             },
+            goals: super::outcomes::goal_report(goal_kind, &finished),
             records: None,
         }
     }

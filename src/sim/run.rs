@@ -154,8 +154,13 @@ pub struct GameRecord {
     /// could not be made to agree with everything the seat saw.
     #[serde(default)]
     pub imagined: u64,
+    /// Of the games imagined, those that agree with what the seat saw only in part.
     #[serde(default)]
     pub fallbacks: u64,
+    /// Each seat's `goal` at the end, where the rules declare one; empty otherwise, or when
+    /// the game failed.
+    #[serde(default)]
+    pub goals: Vec<i64>,
 }
 
 impl GameRecord {
@@ -189,6 +194,7 @@ pub fn play_game(
         failure: None,
         imagined: 0,
         fallbacks: 0,
+        goals: Vec::new(),
     };
     let limits = Limits {
         decisions: usize::try_from(batch.max_decisions).unwrap_or(usize::MAX),
@@ -287,6 +293,9 @@ fn play_with(
         record.winners = o.winners.clone();
         record.scores = o.scores.clone();
         record.reason = o.reason.clone();
+        if game.goals_now(&mut record.goals).is_err() {
+            record.goals.clear();
+        }
     }
 }
 

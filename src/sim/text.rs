@@ -72,6 +72,7 @@ pub fn render(report: &Report) -> String {
     header(&mut out, report);
     wins(&mut out, report);
     if report.finished > 0 {
+        goal(&mut out, report);
         endings_and_length(&mut out, report);
         scores(&mut out, report);
     }
@@ -224,6 +225,55 @@ fn endings_and_length(out: &mut String, r: &Report) {
         l.min,
         l.max
     );
+    out.push('\n');
+}
+
+/// The goal the bots played for, where the rules declare one: a shared goal as the one
+/// result of a cooperative game, with its distribution.
+fn goal(out: &mut String, r: &Report) {
+    let Some(g) = &r.goals else { return };
+    let what = if g.shared {
+        "Shared goal (one value every seat plays for: a cooperative game)"
+    } else {
+        "Goal (each seat's own, pooled)"
+    };
+    let _ = writeln!(
+        out,
+        "{what}: mean {:.2} [{:.2}, {:.2}] over {}, median {}, 5th percentile {}, 95th percentile {} (min {}, max {})",
+        g.mean,
+        g.low,
+        g.high,
+        games(g.games),
+        num(g.median),
+        num(g.p5),
+        num(g.p95),
+        g.min,
+        g.max
+    );
+    if g.shared {
+        let most = g
+            .distribution
+            .iter()
+            .map(|c| c.games)
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        for c in &g.distribution {
+            // A bar of up to 40 marks, so that the shape reads at a glance.
+            let bar = "#".repeat(((c.games * 40).div_ceil(most)) as usize);
+            let _ = writeln!(
+                out,
+                "  {:>6}  {:>7}  {:>6}  {bar}",
+                c.value,
+                c.games,
+                share(c.games, g.games)
+            );
+        }
+    } else {
+        for (seat, mean) in r.meta.seats.iter().zip(&g.seats) {
+            let _ = writeln!(out, "  {seat}: mean {mean:.2}");
+        }
+    }
     out.push('\n');
 }
 

@@ -72,6 +72,8 @@ pub enum PartKind {
     Setup,
     /// `score` (one per game).
     Score,
+    /// `goal` (one per game).
+    Goal,
     /// `winners` (one per game).
     Winners,
     /// `invariant`.
@@ -95,6 +97,7 @@ impl PartKind {
             PartKind::Flow => "flow",
             PartKind::Setup => "setup",
             PartKind::Score => "score",
+            PartKind::Goal => "goal",
             PartKind::Winners => "winners",
             PartKind::Invariant => "invariant",
             PartKind::Table => "table",
@@ -105,7 +108,7 @@ impl PartKind {
     pub fn is_singleton(self) -> bool {
         matches!(
             self,
-            PartKind::Flow | PartKind::Setup | PartKind::Score | PartKind::Winners
+            PartKind::Flow | PartKind::Setup | PartKind::Score | PartKind::Goal | PartKind::Winners
         )
     }
 }
@@ -141,6 +144,8 @@ pub enum Decl {
     Setup(BlockDecl),
     /// `score(p) = ...`
     Score(ScoreDecl),
+    /// `goal(p) = ...`: what each seat plays for (a [`ScoreDecl`] under another keyword).
+    Goal(ScoreDecl),
     /// `winners = ...`
     Winners(WinnersDecl),
     /// `invariant cubes_kept "the cubes are all somewhere" = ...`
@@ -167,6 +172,7 @@ impl Decl {
             Decl::Flow(d) => named(PartKind::Flow, &d.keyword),
             Decl::Setup(d) => named(PartKind::Setup, &d.keyword),
             Decl::Score(d) => named(PartKind::Score, &d.keyword),
+            Decl::Goal(d) => named(PartKind::Goal, &d.keyword),
             Decl::Winners(d) => named(PartKind::Winners, &d.keyword),
             Decl::Invariant(d) => named(PartKind::Invariant, &d.name),
         }

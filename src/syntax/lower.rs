@@ -153,6 +153,7 @@ impl Lowerer {
             Rule::kw_flow => PartKind::Flow,
             Rule::kw_setup => PartKind::Setup,
             Rule::kw_score => PartKind::Score,
+            Rule::kw_goal => PartKind::Goal,
             Rule::kw_invariant => PartKind::Invariant,
             _ => PartKind::Winners,
         }
@@ -174,6 +175,7 @@ impl Lowerer {
             Rule::flow_decl => Decl::Flow(self.block_decl(pair)),
             Rule::setup_decl => Decl::Setup(self.block_decl(pair)),
             Rule::score_decl => Decl::Score(self.score_decl(pair)),
+            Rule::goal_decl => Decl::Goal(self.score_decl(pair)),
             Rule::winners_decl => Decl::Winners(self.winners_decl(pair)),
             Rule::scenario_decl => Decl::Scenario(self.scenario_decl(pair)),
             Rule::invariant_decl => {

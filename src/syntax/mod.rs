@@ -51,6 +51,7 @@ pub const KEYWORDS: &[&str] = &[
     "for",
     "from",
     "game",
+    "goal",
     "hidden",
     "if",
     "in",
@@ -384,6 +385,7 @@ const DECLARATION_STARTS: &[&str] = &[
     "flow",
     "setup",
     "score",
+    "goal",
     "winners",
     "invariant",
     "scenario",
@@ -522,7 +524,7 @@ fn is_statement_start(rule: Rule) -> bool {
 
 fn hint_for(positives: &[Rule]) -> Option<String> {
     if positives.contains(&Rule::item) || positives.contains(&Rule::EOI) {
-        Some("a rules file is a list of declarations: game, enum, var, kind, die, def, effect, action, phase, setup, flow, score, winners".into())
+        Some("a rules file is a list of declarations: game, enum, var, kind, die, def, effect, action, phase, setup, flow, score, goal, winners".into())
     } else if positives.contains(&Rule::string) {
         Some("texts are written in double quotes, such as \"Roll a die\"".into())
     } else if positives.contains(&Rule::block) {
