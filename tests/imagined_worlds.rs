@@ -273,3 +273,36 @@ fn the_search_bot_does_no_better_than_the_exact_best_response() {
         "the bot won {wins} of {games}: {rate:.3}, well under the best {exact:.3}"
     );
 }
+
+#[test]
+fn every_world_shows_the_present_as_the_seat_sees_it_even_where_the_past_could_not_be_matched() {
+    // A deck of plain values (artists), revealed one by one: the past is hard to match, and
+    // worlds that match it only in part must still stand where the real game stands.
+    let program = program("examples/auction.rules");
+    let mut fell_back = 0;
+    for seed in 1..=4 {
+        let mut game = Game::new(program.clone(), 2, seed).expect("starts");
+        let mut random = [RandomBot::new(seed, 0), RandomBot::new(seed, 1)];
+        for _ in 0..12 {
+            let seat = game.to_decide().expect("not over");
+            let index = random[seat as usize].pick(game.option_count(seat));
+            game.play(seat, index).expect("legal");
+        }
+        let Some(seat) = game.to_decide() else {
+            continue;
+        };
+        let mut imagination = Imagination::new(seat, seed);
+        let seen = game.view(Viewer::Player(seat));
+        for world in imagination.worlds(&game, 6) {
+            assert_eq!(world.view(Viewer::Player(seat)), seen, "seed {seed}");
+            assert_eq!(
+                world.option_count(seat),
+                game.option_count(seat),
+                "seed {seed}"
+            );
+            world.check_invariants_now().expect("invariants");
+        }
+        fell_back += imagination.stats().fallbacks;
+    }
+    assert!(fell_back > 0, "the test reaches the fallback it is about");
+}

@@ -39,6 +39,9 @@ pub const RETRIES: u32 = 64;
 /// Tries of a stretch's chance for each choice of its move.
 pub const DRAW_TRIES: u32 = 8;
 
+/// Worlds of one decision that in a row find no agreement before the rest are not sought.
+pub const GIVE_UP_AFTER: u32 = 2;
+
 /// Attempts at a whole imagined game before it is built without agreeing everywhere.
 pub const ATTEMPTS: u32 = 8;
 
@@ -172,10 +175,22 @@ impl Imagination {
     /// alone ([`Game::determinize`]), which knows nothing of the past.
     pub fn worlds(&mut self, game: &Game, count: usize) -> Vec<Game> {
         let traced = self.catch_up(game);
+        // Two worlds in a row that found no agreement within the budget: the others of this
+        // decision would spend it in vain too, and go straight to the fallback (the present
+        // position redealt).
+        let mut misses = 0;
         (0..count)
             .map(|_| {
                 self.stats.worlds += 1;
-                let world = if traced { self.build(game) } else { None };
+                let fallbacks = self.stats.fallbacks;
+                let world = if traced && misses < GIVE_UP_AFTER {
+                    self.build(game)
+                } else {
+                    None
+                };
+                // A world built leniently is a miss too (`build` counted it a fallback).
+                let agreed = world.is_some() && self.stats.fallbacks == fallbacks;
+                misses = if agreed { 0 } else { misses + 1 };
                 match world {
                     Some(mut w) => {
                         w.future(0);

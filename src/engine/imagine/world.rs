@@ -115,7 +115,9 @@ impl Imagination {
             };
             if ran {
                 g.seen_differences(&self.pauses[k].game, self.seat, false, &mut differences);
-                if lenient || differences.is_empty() {
+                // Lenient, a world may disagree on the way, never at the present: it is searched
+                // from there, with the options the seat has now.
+                if differences.is_empty() || (lenient && k + 1 < self.pauses.len()) {
                     g.clear_read();
                     k += 1;
                     continue;
