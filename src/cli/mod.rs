@@ -113,9 +113,10 @@ pub struct SimArgs {
     pub games: u64,
 
     /// Bots by seat: `random`, `greedy` (tries each option one move ahead, scored by the rules'
-    /// `score`) or `mcts:N` (a search bot, N iterations a decision; `mcts` is 1000;
+    /// `score`, or their `goal`) or `mcts:N` (a search bot, N iterations a decision; `mcts` is 1000;
     /// `mcts:N:depth=D` imagines D decisions ahead, then scores the position, 30 unless given;
-    /// `depth=end` plays each imagined game to its end) for every seat, or
+    /// `depth=end` plays each imagined game to its end; `mcts:N:worlds=W` searches W worlds a
+    /// decision drawn from what the seat saw, 16 unless given) for every seat, or
     /// `1=mcts:500,2=random,...` (seats count from 1; seats not named are played by random
     /// bots) [default: random].
     #[arg(long, value_name = "SPEC", value_parser = parse_bots)]
@@ -238,9 +239,10 @@ pub struct PlayArgs {
     pub variants: Vec<PathBuf>,
 
     /// Seats played by bots: `random`, `greedy` (tries each option one move ahead, scored by the
-    /// rules' `score`) or `mcts:N` (a search bot, N iterations a decision; `mcts` is 1000;
+    /// rules' `score`, or their `goal`) or `mcts:N` (a search bot, N iterations a decision; `mcts` is 1000;
     /// `mcts:N:depth=D` imagines D decisions ahead, then scores the position, 30 unless given;
-    /// `depth=end` plays each imagined game to its end) for every seat, or
+    /// `depth=end` plays each imagined game to its end; `mcts:N:worlds=W` searches W worlds a
+    /// decision drawn from what the seat saw, 16 unless given) for every seat, or
     /// `2=mcts:500,4=random` (seats count from 1).
     #[arg(long, value_name = "SPEC", value_parser = parse_bots)]
     pub bots: Option<BotSpec>,
