@@ -296,3 +296,23 @@ fn every_example_of_the_language_reference_has_a_book() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_variant_that_removes_a_part_a_game_has_once_names_it_once() {
+    let base = "game \"G\" { players 2 }\nvar pot: int = 0\nflow { for p in players { turn p } }\n\
+                action add \"Add one\" { pot += 1 }\nscore(p) = pot\ngoal(p) = pot\n";
+    let variant = "variant \"Aimless\" { base \"base.rules\" }\nremove goal\n";
+    let files = |p: &Path| -> std::io::Result<String> {
+        match p.file_name().and_then(|n| n.to_str()) {
+            Some("base.rules") => Ok(base.to_string()),
+            Some("aimless.rules") => Ok(variant.to_string()),
+            _ => Err(std::io::ErrorKind::NotFound.into()),
+        }
+    };
+    let (book, loaded) = rulebook_with(Path::new("aimless.rules"), &[], &files);
+    let book = book.unwrap_or_else(|| panic!("checks: {:?}", loaded.diagnostics.0));
+    let text = render::text(&book);
+    assert!(text.contains("removes the goal"), "{text}");
+    assert!(!text.contains("goal goal"), "{text}");
+    assert!(!text.contains("Goal:"), "the goal is gone: {text}");
+}

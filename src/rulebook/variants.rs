@@ -110,12 +110,18 @@ fn variant(f: &VariantFile, inner: Option<&VariantFile>, sources: &SourceMap) ->
     for item in &f.items {
         match item {
             Item::Remove { kind, name, span } => {
-                changes.push(format!("removes {} {}", kind.keyword(), name.text));
+                // A part a game has once is named by its keyword alone: "removes the goal".
+                let removed = if kind.is_singleton() {
+                    format!("the {}", kind.keyword())
+                } else {
+                    format!("{} {}", kind.keyword(), name.text)
+                };
+                changes.push(format!("removes {removed}"));
                 let notes = decls::notes_block(sources, *span);
                 if !notes.is_empty() {
                     details.push(Section {
                         level: 4,
-                        heading: format!("Removes {} {}", kind.keyword(), name.text),
+                        heading: format!("Removes {removed}"),
                         blocks: notes,
                     });
                 }
