@@ -276,13 +276,17 @@ fn the_search_bot_does_no_better_than_the_exact_best_response() {
 
 #[test]
 fn every_world_shows_the_present_as_the_seat_sees_it_even_where_the_past_could_not_be_matched() {
-    // A deck of plain values (artists), revealed one by one: the past is hard to match, and
+    // Hanabi: a seat's own cards, told of by clues, are hard to match with the past, and
     // worlds that match it only in part must still stand where the real game stands.
-    let program = program("examples/auction.rules");
+    let program = program("examples/hanabi.rules");
     let mut fell_back = 0;
     for seed in 1..=4 {
-        let mut game = Game::new(program.clone(), 2, seed).expect("starts");
-        let mut random = [RandomBot::new(seed, 0), RandomBot::new(seed, 1)];
+        let mut game = Game::new(program.clone(), 3, seed).expect("starts");
+        let mut random = [
+            RandomBot::new(seed, 0),
+            RandomBot::new(seed, 1),
+            RandomBot::new(seed, 2),
+        ];
         for _ in 0..12 {
             let seat = game.to_decide().expect("not over");
             let index = random[seat as usize].pick(game.option_count(seat));
@@ -305,4 +309,60 @@ fn every_world_shows_the_present_as_the_seat_sees_it_even_where_the_past_could_n
         fell_back += imagination.stats().fallbacks;
     }
     assert!(fell_back > 0, "the test reaches the fallback it is about");
+}
+
+#[test]
+fn a_plain_number_drawn_with_a_public_clue_is_imagined_uniform_within_the_clue() {
+    // The deck holds numbers, not instances: which positions the seat saw is found by swaps.
+    // A swap of P2's number with another of the same half is never told apart, so P2's number
+    // is drawn again: never kept as the real one.
+    let numbers = |g: &Game, name: &str, seat: Option<u8>| -> Vec<i64> {
+        let value = match seat {
+            Some(s) => player_var(g, s, name),
+            None => global(g, name),
+        };
+        match value {
+            Value::List(items) => items.iter().cloned().map(int).collect(),
+            other => panic!("{other:?} is not a list"),
+        }
+    };
+    let mut kept_real = 0;
+    let counts = tally(
+        "tests/fixtures/honesty/numbers_with_clue.rules",
+        0..60,
+        20,
+        |_| {},
+        |real, world| {
+            let mut every = numbers(world, "deck", None);
+            every.extend(numbers(world, "hand", Some(1)));
+            every.sort();
+            assert_eq!(every, [1, 2, 3, 4, 5, 6], "every number once");
+            let (real, imagined) = (
+                numbers(real, "hand", Some(1))[0],
+                numbers(world, "hand", Some(1))[0],
+            );
+            assert_eq!(real >= 4, imagined >= 4, "the clue holds in the world");
+            ((imagined - 1) % 3).to_string()
+        },
+    );
+    let chi = chi_square(&counts, 3);
+    assert!(chi < critical(2), "chi-square {chi:.1} for {counts:?}");
+    // Tallied over games the real numbers are uniform too: each game's worlds must also vary.
+    let program = program("tests/fixtures/honesty/numbers_with_clue.rules");
+    for seed in 0..10 {
+        let game = Game::new(program.clone(), 2, seed).expect("starts");
+        let real = numbers(&game, "hand", Some(1))[0];
+        let mut imagination = Imagination::new(0, seed);
+        let worlds = imagination.worlds(&game, 20);
+        if worlds
+            .iter()
+            .all(|w| numbers(w, "hand", Some(1))[0] == real)
+        {
+            kept_real += 1;
+        }
+    }
+    assert_eq!(
+        kept_real, 0,
+        "games whose every world kept P2's real number"
+    );
 }

@@ -29,6 +29,17 @@ pub(crate) enum Proposal {
         output: List,
         hidden: List,
     },
+    /// For a shuffle: exactly this output (if it holds what is shuffled), the stream moving as
+    /// if drawn: a shadow's two values swapped.
+    Exact(List),
+    /// For a shuffle of plain values (numbers, enum values): as the real `output`, but for the
+    /// values at the `hidden` positions (ascending), which change places among themselves at
+    /// random; if what is shuffled is not the real `input` (sorted), a fresh shuffle.
+    Positions {
+        input: List,
+        output: List,
+        hidden: std::sync::Arc<[u32]>,
+    },
 }
 
 /// A draw of chance as it was made.
@@ -67,7 +78,11 @@ impl Chance {
     /// An index below `n` (n > 0) for a roll or a pick, drawn as proposed.
     fn index(&mut self, n: usize, own: &mut Rng) -> usize {
         match self.next() {
-            Proposal::Own | Proposal::Deal { .. } if self.fresh.is_none() => own.index(n),
+            Proposal::Own | Proposal::Deal { .. } | Proposal::Positions { .. }
+                if self.fresh.is_none() =>
+            {
+                own.index(n)
+            }
             Proposal::Force(i) => {
                 // The stream moves as if drawn, so that later draws are the real ones.
                 own.index(n);
@@ -275,6 +290,32 @@ impl Game {
         input.sort();
         let c = &mut r.chance;
         match c.next() {
+            Proposal::Exact(exact) => {
+                self.rng.shuffle(items);
+                let mut sorted: Vec<Value> = exact.to_vec();
+                sorted.sort();
+                if sorted == input {
+                    *items = exact.to_vec();
+                }
+            }
+            Proposal::Positions {
+                input: real_in,
+                output,
+                hidden,
+            } if c.fresh.is_some() => {
+                let rng = c.fresh.as_mut().expect("a fresh stream");
+                if real_in[..] == input[..] {
+                    let mut values: Vec<Value> =
+                        hidden.iter().map(|&i| output[i as usize].clone()).collect();
+                    rng.shuffle(&mut values);
+                    *items = output.to_vec();
+                    for (&i, v) in hidden.iter().zip(values) {
+                        items[i as usize] = v;
+                    }
+                } else {
+                    rng.shuffle(items);
+                }
+            }
             Proposal::Deal {
                 input: real_in,
                 output,
@@ -297,7 +338,11 @@ impl Game {
                     rng.shuffle(items);
                 }
             }
-            Proposal::Own | Proposal::Deal { .. } if c.fresh.is_none() => self.rng.shuffle(items),
+            Proposal::Own | Proposal::Deal { .. } | Proposal::Positions { .. }
+                if c.fresh.is_none() =>
+            {
+                self.rng.shuffle(items)
+            }
             Proposal::Force(_) => self.rng.shuffle(items),
             _ => match c.fresh.as_mut() {
                 Some(rng) => rng.shuffle(items),

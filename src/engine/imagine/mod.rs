@@ -113,6 +113,9 @@ enum EventKind {
     Die { draw: usize, face: u32, faces: u32 },
     /// A move, with its whole key.
     Move { whole: u64 },
+    /// Draw `draw` of its stretch, a shuffle of plain values: alternative `k` swaps the
+    /// values of the `k`-th pair of [`real::swaps`].
+    Shuffle { draw: usize },
 }
 
 /// What one seat has seen of one game, and the games it imagines from it. A bot keeps one for

@@ -22,6 +22,11 @@ const SHADOW_PAUSES: usize = 1000;
 /// Shadows followed at once; the alternatives of events beyond them are left possible.
 const MAX_SHADOWS: usize = 256;
 
+/// Shadows followed at once when a shuffle of plain values adds its swaps (a deck of a hundred
+/// dishes of eight kinds asks about 800): swaps beyond them are left untold, their positions
+/// drawn again.
+const MAX_SWAP_SHADOWS: usize = 1024;
+
 /// The real game with one alternative of a hidden event in its place.
 pub(super) struct Shadow {
     event: usize,
@@ -224,16 +229,7 @@ impl Imagination {
                     break;
                 }
                 self.stats.replays += 1;
-                let mut game = before.clone();
-                if let Some(r) = game.replay.as_mut() {
-                    r.chance.proposals = vec![Proposal::Own; j];
-                    r.chance.proposals.push(Proposal::Force(face));
-                }
-                let ran = match step {
-                    None => game.run().is_ok(),
-                    Some(s) => game.play(s.seat, s.index as usize).is_ok(),
-                };
-                if ran {
+                if let Some(game) = shadow_of(before, step, j, Proposal::Force(face)) {
                     self.shadows.push(Shadow {
                         event,
                         alternative: face,
@@ -245,6 +241,46 @@ impl Imagination {
                     self.events[event]
                         .ruled_out
                         .push((face, vec![(pause, u64::MAX)]));
+                }
+            }
+        }
+        // Each shuffle of plain values: every position's value swapped with the next different
+        // one, followed. Where the seat never tells a swap apart, both positions are unseen.
+        for (j, d) in drawn.iter().enumerate() {
+            let Drawn::Shuffle { output, .. } = d else {
+                continue;
+            };
+            if output
+                .iter()
+                .all(|v| matches!(v, crate::ir::Value::Entity(_)))
+            {
+                continue;
+            }
+            let event = self.events.len();
+            self.events.push(Event {
+                pause,
+                kind: EventKind::Shuffle { draw: j },
+                ruled_out: Vec::new(),
+            });
+            for (alternative, (i, other)) in swaps(output).into_iter().enumerate() {
+                if self.shadows.len() >= MAX_SWAP_SHADOWS {
+                    // Swaps not followed are not told apart: their values are drawn again.
+                    break;
+                }
+                self.stats.replays += 1;
+                let mut swapped = output.to_vec();
+                swapped.swap(i, other);
+                if let Some(game) = shadow_of(before, step, j, Proposal::Exact(swapped.into())) {
+                    self.shadows.push(Shadow {
+                        event,
+                        alternative: alternative as u32,
+                        game,
+                        reached: pause + 1,
+                    });
+                } else {
+                    self.events[event]
+                        .ruled_out
+                        .push((alternative as u32, vec![(pause, u64::MAX)]));
                 }
             }
         }
@@ -285,6 +321,9 @@ impl Imagination {
             .events
             .iter()
             .map(|e| {
+                if matches!(e.kind, EventKind::Shuffle { .. }) {
+                    return Vec::new();
+                }
                 let mut alternatives = e.ruled_out.iter();
                 let Some((_, first)) = alternatives.next() else {
                     return Vec::new();
@@ -334,6 +373,35 @@ impl Imagination {
                 .collect();
             pause.known = None;
         }
+        // A shuffle of plain values: dealt as the real one but for the positions of the swaps
+        // the seat never told apart (a swap never followed counts as not told apart: those
+        // values are drawn again, and a world that shows them otherwise is drawn again).
+        for e in &self.events {
+            let EventKind::Shuffle { draw } = e.kind else {
+                continue;
+            };
+            let Some(Drawn::Shuffle { input, output }) = self.pauses[e.pause].drawn.get(draw)
+            else {
+                continue;
+            };
+            let told: BTreeSet<u32> = e.ruled_out.iter().map(|(i, _)| *i).collect();
+            let mut hidden = BTreeSet::new();
+            for (alternative, (i, other)) in swaps(output).into_iter().enumerate() {
+                if !told.contains(&(alternative as u32)) {
+                    hidden.insert(i as u32);
+                    hidden.insert(other as u32);
+                }
+            }
+            let hidden: Vec<u32> = hidden.into_iter().collect();
+            let proposal = Proposal::Positions {
+                input: input.clone(),
+                output: output.clone(),
+                hidden: hidden.into(),
+            };
+            if let Some(p) = self.pauses[e.pause].proposals.get_mut(draw) {
+                *p = proposal;
+            }
+        }
         for (e, places) in self.events.iter().zip(&telling) {
             // An alternative is ruled out soundly where it showed at a place that tells no other
             // event whole: a place every alternative of two events changes (a sum of two secret
@@ -364,6 +432,7 @@ impl Imagination {
                         self.pauses[e.pause].known = Some(whole);
                     }
                 }
+                EventKind::Shuffle { .. } => {}
             }
         }
     }
@@ -376,6 +445,49 @@ impl Imagination {
             self.deals[deal].insert(v);
         }
     }
+}
+
+/// The swaps that tell which positions of a shuffle of plain values the seat saw: each
+/// position with the nearest position after it and the nearest before it (going round) of every
+/// other value, each pair once. A position whose swaps are all told apart was seen; one with a
+/// swap never told apart was not, nor its partner (a value seen only in part, a clue's
+/// "high", still leaves a swap within the clue untold).
+pub(super) fn swaps(output: &[crate::ir::Value]) -> Vec<(usize, usize)> {
+    let n = output.len();
+    let mut pairs = BTreeSet::new();
+    for i in 0..n {
+        let mut after: Vec<&crate::ir::Value> = Vec::new();
+        let mut before: Vec<&crate::ir::Value> = Vec::new();
+        for k in 1..n {
+            let j = (i + k) % n;
+            if output[j] != output[i] && !after.contains(&&output[j]) {
+                after.push(&output[j]);
+                pairs.insert((i.min(j), i.max(j)));
+            }
+            let j = (i + n - k) % n;
+            if output[j] != output[i] && !before.contains(&&output[j]) {
+                before.push(&output[j]);
+                pairs.insert((i.min(j), i.max(j)));
+            }
+        }
+    }
+    pairs.into_iter().collect()
+}
+
+/// The stretch from `before` by `step` (the run to the first pause without one) played again
+/// with draw `j` taking `proposal` and the draws before it as they were; `None` if the rules
+/// fail that way (an alternative the seat would have seen).
+fn shadow_of(before: &Game, step: Option<Step>, j: usize, proposal: Proposal) -> Option<Game> {
+    let mut game = before.clone();
+    if let Some(r) = game.replay.as_mut() {
+        r.chance.proposals = vec![Proposal::Own; j];
+        r.chance.proposals.push(proposal);
+    }
+    let ran = match step {
+        None => game.run().is_ok(),
+        Some(s) => game.play(s.seat, s.index as usize).is_ok(),
+    };
+    ran.then_some(game)
 }
 
 /// A replay ready for its next stretch: the game's own stream, nothing drawn or read yet.

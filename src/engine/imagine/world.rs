@@ -66,6 +66,7 @@ impl Imagination {
             let draws = self.pauses[k].proposals.iter().any(|p| match p {
                 Proposal::Among(xs) => xs.len() > 1,
                 Proposal::Deal { hidden, .. } => hidden.len() > 1,
+                Proposal::Positions { hidden, .. } => hidden.len() > 1,
                 _ => true,
             });
             if (chooses || draws) && open.last().is_none_or(|s| s.at != k) {
@@ -185,7 +186,7 @@ fn afresh(proposals: &[Proposal]) -> Vec<Proposal> {
     proposals
         .iter()
         .map(|p| match p {
-            Proposal::Deal { .. } => p.clone(),
+            Proposal::Deal { .. } | Proposal::Positions { .. } => p.clone(),
             _ => Proposal::Fresh,
         })
         .collect()
