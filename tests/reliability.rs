@@ -6,6 +6,7 @@ mod common;
 
 use common::{code, meeple, meeple_bytes, run, stderr, stdout};
 use std::path::{Path, PathBuf};
+use std::process::Output;
 
 const DUEL: &str = "tests/fixtures/finger_duel.rules";
 const SECRET_SUMS: &str = "tests/fixtures/run/secret_sums.rules";
@@ -338,20 +339,33 @@ fn a_byte_order_mark_is_accepted_and_bad_utf8_is_placed() {
 
 // -------------------------------------------------------------------- failures that tell no secret
 
+/// `meeple play RULES --seed 1 EXTRA --save-on-failure SCRATCH/NAME` with `moves` typed: its
+/// output and the save's path.
+fn play_saving_failures(
+    rules: &str,
+    extra: &[&str],
+    moves: &[&str],
+    folder: &str,
+    name: &str,
+) -> (Output, String) {
+    let save = format!("{}/{name}", scratch(folder));
+    let args = [
+        &["play", rules, "--seed", "1"][..],
+        extra,
+        &["--save-on-failure", &save],
+    ]
+    .concat();
+    (meeple(&args, &script(moves)), save)
+}
+
 #[test]
 fn a_rule_failing_on_a_secret_shows_no_value_and_stops_the_game_saved() {
-    let dir = scratch("secret-failure");
-    let save = format!("{dir}/failed.json");
-    let o = meeple(
-        &[
-            "play",
-            SECRET_SUMS,
-            "--seed",
-            "1",
-            "--save-on-failure",
-            &save,
-        ],
-        &script(&["share P2", "share P2", "state", "quit"]),
+    let (o, save) = play_saving_failures(
+        SECRET_SUMS,
+        &[],
+        &["share P2", "share P2", "state", "quit"],
+        "secret-failure",
+        "failed.json",
     );
     let out = stdout(&o);
     // The other seat's stash is 158: a failure that said `158 / 0` told it.
@@ -377,18 +391,12 @@ fn a_rule_failing_on_a_secret_shows_no_value_and_stops_the_game_saved() {
 #[test]
 fn a_failing_removal_from_a_secret_hand_is_no_free_question() {
     // P2 holds 2 and 3. Taking 1 fails: the game stops there, once, for everyone to see.
-    let dir = scratch("secret-take");
-    let save = format!("{dir}/failed.json");
-    let o = meeple(
-        &[
-            "play",
-            SECRET_SUMS,
-            "--seed",
-            "1",
-            "--save-on-failure",
-            &save,
-        ],
-        &script(&["take 1", "take 2", "quit"]),
+    let (o, _) = play_saving_failures(
+        SECRET_SUMS,
+        &[],
+        &["take 1", "take 2", "quit"],
+        "secret-take",
+        "failed.json",
     );
     let out = stdout(&o);
     assert_eq!(out.matches("A rule failed").count(), 1, "{out}");
@@ -399,21 +407,14 @@ fn a_failing_removal_from_a_secret_hand_is_no_free_question() {
 
 #[test]
 fn a_bots_failing_move_at_a_table_of_people_is_handled_as_a_persons_and_saved() {
-    let dir = scratch("bot-failure");
-    let save = format!("{dir}/bot.json");
-    let o = meeple(
-        &[
-            "play",
-            BOT_CRASH,
-            "--seed",
-            "1",
-            "--bots",
-            "2=random",
-            "--save-on-failure",
-            &save,
-        ],
-        &script(&["go", "quit"]),
+    let (o, save) = play_saving_failures(
+        BOT_CRASH,
+        &["--bots", "2=random"],
+        &["go", "quit"],
+        "bot-failure",
+        "bot.json",
     );
+    let dir = save.trim_end_matches("/bot.json").to_string();
     let out = stdout(&o);
     assert!(out.contains("A rule failed while P2's bot moved."), "{out}");
     assert!(

@@ -114,11 +114,7 @@ impl MctsBot {
             },
             scores: Vec::new(),
             rewards: Vec::new(),
-            scale: Scale {
-                low: 0.0,
-                high: 1.0,
-                adaptive: false,
-            },
+            scale: Scale::default(),
             scratch: None,
             imagination: None,
             path: Vec::new(),

@@ -106,6 +106,17 @@ pub(super) struct Scale {
     pub(super) adaptive: bool,
 }
 
+impl Default for Scale {
+    /// A win's share, already on [0, 1].
+    fn default() -> Scale {
+        Scale {
+            low: 0.0,
+            high: 1.0,
+            adaptive: false,
+        }
+    }
+}
+
 impl Scale {
     /// The scale for a decision of `game`: fixed at [0, 1] without a goal.
     pub(super) fn of(game: &Game) -> Scale {
@@ -115,11 +126,7 @@ impl Scale {
                 high: f64::NEG_INFINITY,
                 adaptive: true,
             },
-            None => Scale {
-                low: 0.0,
-                high: 1.0,
-                adaptive: false,
-            },
+            None => Scale::default(),
         }
     }
 

@@ -941,6 +941,20 @@ impl<'a> Checker<'a> {
         }
     }
 
+    /// `score(p) = ...` or `goal(p) = ...` checked (an `int`, `what` in the message) and
+    /// lowered, the player in slot 0.
+    fn end_of_a_player(&mut self, s: &ast::ScoreDecl, what: &str) -> ir::EndFn {
+        self.current = None;
+        let mut scope = Scope::new(false);
+        self.bind_param(&mut scope, &s.player, Type::Player);
+        let (body, ty) = self.expr(&s.body, &mut scope);
+        self.expect_type(&Type::Int, &ty, s.body.span, what);
+        ir::EndFn {
+            locals: scope.max_slots(),
+            body,
+        }
+    }
+
     /// Pass 3: every body, checked and lowered.
     fn bodies(&mut self) {
         let merged = self.merged;
@@ -1097,35 +1111,18 @@ impl<'a> Checker<'a> {
                     }
                 }
                 ast::Decl::Score(s) => {
-                    self.current = None;
-                    let mut scope = Scope::new(false);
-                    self.bind_param(&mut scope, &s.player, Type::Player);
-                    let (body, ty) = self.expr(&s.body, &mut scope);
-                    self.expect_type(&Type::Int, &ty, s.body.span, "a score");
+                    let end = self.end_of_a_player(s, "a score");
                     if let Some(id) = self.score_def {
                         let def = &mut self.program.defs[id.index()];
-                        def.body = body.clone();
-                        def.locals = scope.max_slots();
+                        def.body = end.body.clone();
+                        def.locals = end.locals;
                     }
-                    self.program.score = Some(ir::EndFn {
-                        locals: scope.max_slots(),
-                        body,
-                    });
+                    self.program.score = Some(end);
                 }
                 ast::Decl::Goal(s) => {
-                    self.current = None;
-                    let mut scope = Scope::new(false);
-                    self.bind_param(&mut scope, &s.player, Type::Player);
-                    let (body, ty) = self.expr(&s.body, &mut scope);
-                    self.expect_type(&Type::Int, &ty, s.body.span, "a goal");
-                    let shared = !ir::reads_locals(&body, 0, 1);
-                    self.program.goal = Some(ir::Goal {
-                        end: ir::EndFn {
-                            locals: scope.max_slots(),
-                            body,
-                        },
-                        shared,
-                    });
+                    let end = self.end_of_a_player(s, "a goal");
+                    let shared = !ir::reads_locals(&end.body, 0, 1);
+                    self.program.goal = Some(ir::Goal { end, shared });
                 }
                 ast::Decl::Winners(w) => {
                     self.current = None;

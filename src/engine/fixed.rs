@@ -95,7 +95,7 @@ impl Game {
             }
             let index = def.faces.iter().position(|f| *f == n).unwrap_or(0) as u32;
             self.fixed_used();
-            self.note_drawn(super::replay::Drawn::Roll {
+            self.note_drawn(|| super::replay::Drawn::Roll {
                 die: die as u32,
                 index,
             });
@@ -122,7 +122,7 @@ impl Game {
                 ));
             };
             self.fixed_used();
-            self.note_drawn(super::replay::Drawn::Pick {
+            self.note_drawn(|| super::replay::Drawn::Pick {
                 of: items.len() as u32,
                 index: i as u32,
             });
@@ -137,8 +137,12 @@ impl Game {
             self.draw_shuffle(items);
             return Ok(());
         };
-        let mut input = items.clone();
-        input.sort();
+        // A replay notes what was shuffled, sorted, beside what came out.
+        let input = self.replay.is_some().then(|| {
+            let mut input = items.clone();
+            input.sort();
+            input
+        });
         let mut rest = std::mem::take(items);
         for v in &first {
             let Some(i) = rest.iter().position(|x| x == v) else {
@@ -157,19 +161,21 @@ impl Game {
         *items = first;
         items.extend(rest);
         self.fixed_used();
-        let output = items.clone().into();
-        self.note_drawn(super::replay::Drawn::Shuffle {
-            input: input.into(),
-            output,
-        });
+        if let Some(input) = input {
+            let output = items.clone().into();
+            self.note_drawn(|| super::replay::Drawn::Shuffle {
+                input: input.into(),
+                output,
+            });
+        }
         Ok(())
     }
 
     /// Notes a draw that chance fixed by hand made, in a replay of this game: an imagined game
     /// draws it afresh like any other.
-    fn note_drawn(&mut self, drawn: super::replay::Drawn) {
+    fn note_drawn(&mut self, drawn: impl FnOnce() -> super::replay::Drawn) {
         if let Some(r) = self.replay.as_mut() {
-            r.chance.drawn.push(drawn);
+            r.chance.drawn.push(drawn());
         }
     }
 

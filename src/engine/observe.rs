@@ -8,7 +8,7 @@
 //! no two positions that the seat's view could not tell apart are told apart here.
 
 use super::view::{listed, visible, Viewer};
-use super::{Game, Pending};
+use super::{open_choice, Game, MoveHasher, Pending};
 use crate::ir::{KindId, Value, VarDef, Visibility};
 
 /// Where a difference lies, as the first word of its key.
@@ -45,6 +45,78 @@ impl Differences<'_> {
 }
 
 impl Game {
+    /// What option `index` of `seat`'s decision looks like to `viewer` once taken: its key
+    /// ([`Game::option_key`]) where the viewer reads the move whole (its own, or an open one),
+    /// and only what is announced of it otherwise (a secret choice: that a choice was made; a
+    /// move with `secret` arguments: the action and its other arguments). Options with the
+    /// same public key cannot be told apart by the viewer.
+    pub(crate) fn public_key(&self, seat: u8, index: usize, viewer: u8) -> Option<u64> {
+        use std::hash::{Hash, Hasher};
+        if seat == viewer || index >= self.option_count(seat) {
+            return self.option_key(seat, index);
+        }
+        const SECRET: u64 = 0x5ec2e7;
+        let secret = matches!(
+            &self.pending,
+            Some(Pending::Secret { .. }) | Some(Pending::Choose { secret: true, .. })
+        );
+        if secret {
+            return Some(SECRET);
+        }
+        match self.pending.as_ref()? {
+            Pending::Turn(t) => {
+                let (a, args) = t.get(&self.program, index);
+                let params = &self.program.actions[a.index()].params;
+                let mut h = MoveHasher::default();
+                (0u8, a.0).hash(&mut h);
+                for (p, v) in params.iter().zip(args) {
+                    if p.secret {
+                        SECRET.hash(&mut h);
+                    } else {
+                        v.hash(&mut h);
+                    }
+                }
+                Some(h.finish())
+            }
+            _ => self.option_key(seat, index),
+        }
+    }
+
+    /// The values `viewer` reads in the announcement of option `index` of `seat`'s decision:
+    /// a move's arguments (but its secret ones, to others), the value chosen (unless in secret,
+    /// to others). Instances among them are in plain sight from then on.
+    pub(crate) fn announced_values(&self, seat: u8, index: usize, viewer: u8) -> Vec<Value> {
+        let own = seat == viewer;
+        match &self.pending {
+            Some(Pending::Turn(t)) if index < t.moves.len() => {
+                let (a, args) = t.get(&self.program, index);
+                let params = &self.program.actions[a.index()].params;
+                params
+                    .iter()
+                    .zip(args)
+                    .filter(|(p, _)| own || !p.secret)
+                    .map(|(_, v)| v.clone())
+                    .collect()
+            }
+            Some(Pending::Choose {
+                options,
+                secret,
+                pick: None,
+                ..
+            }) if (own || !*secret) && index < options.len() => vec![options[index].clone()],
+            Some(Pending::Secret { choices, .. }) if own => open_choice(choices, seat)
+                .and_then(|c| c.options.get(index).cloned())
+                .into_iter()
+                .collect(),
+            _ => self
+                .step_key(seat, index)
+                .filter(|_| own || !self.decision_is_secret())
+                .and_then(|(_, v)| v.cloned())
+                .into_iter()
+                .collect(),
+        }
+    }
+
     /// Where `seat` would see this position differ from `other` (a position of the same game
     /// at the same pause), with what it read since the last pause: keys into `out`, all of
     /// them or only the first (`all`). Nothing in `out` means the seat cannot tell them apart.

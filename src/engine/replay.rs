@@ -252,29 +252,28 @@ impl Game {
 
     /// The index of the face a roll of a die with `n` faces shows, drawn as the game draws it.
     pub(super) fn draw_roll(&mut self, die: usize, n: usize) -> usize {
-        match self.replay.as_mut() {
-            None => self.rng.index(n),
-            Some(r) => {
-                let i = r.chance.index(n, &mut self.rng);
-                r.chance.drawn.push(Drawn::Roll {
-                    die: die as u32,
-                    index: i as u32,
-                });
-                i
-            }
-        }
+        self.draw_index(n, |index| Drawn::Roll {
+            die: die as u32,
+            index,
+        })
     }
 
     /// The index a `random` pick among `n` takes, drawn as the game draws it.
     pub(super) fn draw_pick(&mut self, n: usize) -> usize {
+        self.draw_index(n, |index| Drawn::Pick {
+            of: n as u32,
+            index,
+        })
+    }
+
+    /// An index below `n` from the game's stream, or in a replay as proposed, noted as `drawn`
+    /// says.
+    fn draw_index(&mut self, n: usize, drawn: impl FnOnce(u32) -> Drawn) -> usize {
         match self.replay.as_mut() {
             None => self.rng.index(n),
             Some(r) => {
                 let i = r.chance.index(n, &mut self.rng);
-                r.chance.drawn.push(Drawn::Pick {
-                    of: n as u32,
-                    index: i as u32,
-                });
+                r.chance.drawn.push(drawn(i as u32));
                 i
             }
         }
