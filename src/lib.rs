@@ -20,5 +20,6 @@ pub mod repl;
 pub mod rulebook;
 pub mod save;
 pub mod scenario;
+pub mod serve;
 pub mod sim;
 pub mod syntax;

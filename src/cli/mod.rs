@@ -1,4 +1,4 @@
-//! The command line: `meeple check`, `play`, `test`, `sim`, `fmt`, `new`, `doc` and `lsp`, parsed
+//! The command line: `meeple check`, `play`, `serve`, `test`, `sim`, `fmt`, `new`, `doc` and `lsp`, parsed
 //! with clap.
 //!
 //! Every command prints its own output and returns an exit status; usage errors are returned as
@@ -11,6 +11,7 @@ mod golden_files;
 mod new;
 mod play;
 mod report;
+mod serve;
 mod sim;
 mod test;
 
@@ -74,6 +75,12 @@ pub enum Command {
     New(new::NewArgs),
     /// Serve the Language Server Protocol on standard input and output, for editors.
     Lsp,
+    /// Open a playtest table in the browser: a private link per seat, one for onlookers.
+    ///
+    /// Each seat's page shows only what that seat may see, with its decisions as buttons (no
+    /// JavaScript needed; with it, every page follows the game live). Bots play the seats
+    /// --bots names. Runs until stopped (Ctrl-C); --save keeps the game after every decision.
+    Serve(serve::ServeArgs),
     /// Draw a rulebook from the rules, for playtesters: plain text, or an HTML page with --html.
     ///
     /// Exits with 0 when the rulebook is written and 1 when the files do not check.
@@ -325,6 +332,7 @@ where
         Command::New(a) => new::run(&a),
         Command::Lsp => crate::lsp::run().map_err(CliError::Io),
         Command::Doc(a) => doc::run(&a),
+        Command::Serve(a) => serve::run(&a),
     };
     match result {
         Ok(code) => Ok(code),
@@ -336,6 +344,32 @@ where
             Ok(ExitCode::FAILURE)
         }
     }
+}
+
+/// The bots of a game: those given on the command line, else those of the save resumed, else
+/// none; checked against the player count. An error is the command's outcome.
+fn bots_for(
+    subcommand: &str,
+    given: Option<&BotSpec>,
+    save: Option<&crate::save::SaveFile>,
+    players: u8,
+) -> Result<BotSpec, Result<std::process::ExitCode, CliError>> {
+    let spec = match (given, save.and_then(|s| s.bots.as_deref())) {
+        (Some(spec), _) => spec.clone(),
+        (None, Some(saved)) => match BotSpec::parse(saved) {
+            Ok(spec) => spec,
+            Err(e) => return Err(Ok(fail(&format!("cannot resume: the save's bots: {e}")))),
+        },
+        (None, None) => BotSpec::default(),
+    };
+    if let Err(e) = spec.check_seats(players) {
+        return Err(Err(usage_error(
+            subcommand,
+            clap::error::ErrorKind::ValueValidation,
+            e.to_string(),
+        )));
+    }
+    Ok(spec)
 }
 
 /// A usage error of a subcommand, reported like clap's own (exit status 2).

@@ -84,21 +84,10 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         return Err(usage_error("play", ErrorKind::ValueValidation, message));
     }
 
-    let spec = match (&args.bots, save.as_ref().and_then(|s| s.bots.as_deref())) {
-        (Some(spec), _) => spec.clone(),
-        (None, Some(saved)) => match BotSpec::parse(saved) {
-            Ok(spec) => spec,
-            Err(e) => return Ok(fail(&format!("cannot resume: the save's bots: {e}"))),
-        },
-        (None, None) => BotSpec::default(),
+    let spec = match super::bots_for("play", args.bots.as_ref(), save.as_ref(), players) {
+        Ok(spec) => spec,
+        Err(outcome) => return outcome,
     };
-    if let Err(e) = spec.check_seats(players) {
-        return Err(usage_error(
-            "play",
-            ErrorKind::ValueValidation,
-            e.to_string(),
-        ));
-    }
     let all_bots = spec.covers_all(players);
     if args.json && !all_bots {
         return Err(json_needs_bots());
@@ -298,7 +287,7 @@ fn json_needs_bots() -> CliError {
 }
 
 /// Renders a failed rule with its source to stderr; exit status 1.
-fn runtime_failure(program: &Program, e: &RuntimeError) -> ExitCode {
+pub(super) fn runtime_failure(program: &Program, e: &RuntimeError) -> ExitCode {
     eprint_text(&render(
         &e.to_diagnostic(),
         &program.sources,
@@ -310,7 +299,7 @@ fn runtime_failure(program: &Program, e: &RuntimeError) -> ExitCode {
 /// A fresh 64-bit seed: from the operating system's randomness (std seeds its hash maps from
 /// it), mixed with the clock. Every one of the 2^64 seeds can come out, so a seed cannot be
 /// found by trying them all from what a seat sees.
-fn fresh_seed() -> u64 {
+pub(super) fn fresh_seed() -> u64 {
     use std::hash::{BuildHasher, Hasher};
     let mut h = std::collections::hash_map::RandomState::new().build_hasher();
     let nanos = std::time::SystemTime::now()

@@ -17,6 +17,7 @@ mod initial;
 mod memo;
 mod moves;
 mod observe;
+mod picture;
 mod replay;
 mod rng;
 mod setup;
@@ -34,6 +35,7 @@ pub use exec::{Limits, MAX_PARAMS};
 pub use fixed::FixedChance;
 pub use imagine::{Imagination, ImaginationStats};
 pub use moves::MAX_MOVES;
+pub use picture::{InstancePanel, KindPanel, Look, Picture, SeatPanel, Shown, Status};
 pub use rng::Rng;
 pub use several::Several;
 pub use state::Domains;
@@ -953,6 +955,11 @@ impl Game {
     /// The game as `viewer` may see it.
     pub fn view(&self, viewer: Viewer) -> String {
         view::render(self, viewer)
+    }
+
+    /// The game as `viewer` may see it, in parts to draw: what [`Game::view`] writes as text.
+    pub fn picture(&self, viewer: Viewer) -> Picture {
+        picture::picture(self, viewer)
     }
 
     /// The instances `viewer` can see somewhere now, and those it cannot see anywhere, with

@@ -5,10 +5,9 @@
 //! must decide.
 
 use super::eval::Eval;
-use super::{show, Audience, Game, LogLine, Pending};
+use super::{Audience, Game, LogLine, Pending};
 use crate::ir::{Value, VarDef, Visibility};
 use std::collections::BTreeSet;
-use std::fmt::Write;
 
 /// Who is looking.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,13 +16,16 @@ pub enum Viewer {
     Player(u8),
     /// An onlooker: sees public things only.
     Spectator,
+    /// The referee: sees everything, every secret and every private line. Only for a game
+    /// that is over, or for whoever holds its save (a replay): never at a live table.
+    Referee,
 }
 
 impl Viewer {
     fn value(self) -> Value {
         match self {
             Viewer::Player(p) => Value::player(p),
-            Viewer::Spectator => Value::None,
+            Viewer::Spectator | Viewer::Referee => Value::None,
         }
     }
 }
@@ -33,6 +35,7 @@ impl Viewer {
 pub(super) fn visible(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -> bool {
     match viewer {
         Viewer::Player(_) => visible_to_seat(game, def, subject, viewer),
+        Viewer::Referee => true,
         Viewer::Spectator => {
             (0..game.state.players).all(|p| visible_to_seat(game, def, subject, Viewer::Player(p)))
         }
@@ -70,119 +73,13 @@ pub(super) fn listed(game: &Game, kind: &crate::ir::KindDef, it: &Value) -> bool
     })
 }
 
-/// A value as `viewer` may see it: itself, or how many things a hidden list holds.
-fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) -> String {
-    if visible(game, def, subject, viewer) {
-        return show(&game.program, &game.state, v);
-    }
-    match v {
-        // How many a hidden list holds is public; an empty one hides nothing.
-        Value::List(xs) if xs.is_empty() => "[]".to_string(),
-        Value::List(xs) => format!("{} hidden", xs.len()),
-        _ => "?".to_string(),
-    }
-}
-
 pub(super) fn render(game: &Game, viewer: Viewer) -> String {
-    let program = &game.program;
-    let state = &game.state;
-    let mut out = String::new();
-    let who = match viewer {
-        Viewer::Player(p) => format!("{}'s view", game.seat_name(p)),
-        Viewer::Spectator => "public view".to_string(),
-    };
-    let _ = writeln!(out, "{} — {who}", program.title);
-    // A hidden game variable that is not a list is the rules' own bookkeeping: a `?` would say
-    // nothing, so it is left out.
-    let globals: Vec<String> = program
-        .globals
-        .iter()
-        .zip(&state.globals)
-        .filter(|(g, v)| {
-            g.visibility != Visibility::Internal
-                && (matches!(v, Value::List(_))
-                    || g.visibility != Visibility::Hidden
-                    || g.visible_when.is_some())
-        })
-        .map(|(g, v)| format!("{} {}", g.name, shown(game, g, v, &Value::None, viewer)))
-        .collect();
-    if !globals.is_empty() {
-        let _ = writeln!(out, "  {}", globals.join(" · "));
-    }
-    for p in 0..state.players {
-        let me = if viewer == Viewer::Player(p) {
-            " (you)"
-        } else {
-            ""
-        };
-        let vars: Vec<String> = program
-            .player_vars
-            .iter()
-            .zip(state.player_vars.row(p as usize))
-            .filter(|(d, _)| d.visibility != Visibility::Internal)
-            .map(|(d, v)| {
-                format!(
-                    "{} {}",
-                    d.name,
-                    shown(game, d, v, &Value::player(p), viewer)
-                )
-            })
-            .collect();
-        let _ = writeln!(out, "  {}{me}: {}", game.seat_name(p), vars.join(" · "));
-    }
-    for (k, kind) in program.kinds.iter().enumerate().filter(|(_, k)| k.mutable) {
-        let mut unlisted = 0;
-        for (i, fields) in state.entities[k].iter().enumerate() {
-            let it = Value::entity(crate::ir::KindId(k as u32), i as u32);
-            if !listed(game, kind, &it) {
-                unlisted += 1;
-                continue;
-            }
-            let shown: Vec<String> = kind
-                .fields
-                .iter()
-                .zip(fields)
-                .filter(|(f, _)| f.visibility != Visibility::Internal)
-                .map(|(f, v)| format!("{} {}", f.name, shown(game, f, v, &it, viewer)))
-                .collect();
-            let label = show(program, state, &it);
-            let _ = writeln!(out, "  {label}: {}", shown.join(" · "));
-        }
-        if unlisted > 0 {
-            let _ = writeln!(out, "  ({} not listed: {unlisted})", kind.name);
-        }
-    }
-    match (&game.outcome, &game.pending) {
-        (Some(o), _) => {
-            let scores: Vec<String> = o
-                .scores
-                .iter()
-                .enumerate()
-                .map(|(p, s)| format!("{} {s}", game.seat_name(p as u8)))
-                .collect();
-            let _ = writeln!(out, "  game over · scores: {}", scores.join(", "));
-            let winners: Vec<String> = o.winners.iter().map(|p| game.seat_name(*p)).collect();
-            let _ = writeln!(
-                out,
-                "  {}",
-                if winners.is_empty() {
-                    "nobody wins".to_string()
-                } else {
-                    format!("winner: {}", winners.join(", "))
-                }
-            );
-        }
-        (None, Some(pending)) => {
-            let _ = writeln!(out, "  {}", waiting_line(game, pending, viewer));
-        }
-        (None, None) => {}
-    }
-    out
+    super::picture::picture(game, viewer).text()
 }
 
 /// What the viewer is told about the decision in progress: never another player's options,
 /// and a secret prompt only to its owner.
-fn waiting_line(game: &Game, pending: &Pending, viewer: Viewer) -> String {
+pub(super) fn waiting_line(game: &Game, pending: &Pending, viewer: Viewer) -> String {
     let waiting = game.waiting_on();
     let names: Vec<String> = waiting.iter().map(|p| game.seat_name(*p)).collect();
     let mine = matches!(viewer, Viewer::Player(p) if waiting.contains(&p));
@@ -230,6 +127,7 @@ pub(super) fn log_entries_from(game: &Game, viewer: Viewer, from: usize) -> Vec<
         .iter()
         .filter_map(|e| {
             let (readable, private) = match (&e.audience, viewer) {
+                (_, Viewer::Referee) => (true, false),
                 (Audience::All, _) => (true, false),
                 (Audience::Only(ps), Viewer::Player(p)) => (ps.contains(&p), true),
                 (Audience::Only(_), Viewer::Spectator) => (false, false),

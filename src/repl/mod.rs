@@ -462,7 +462,8 @@ impl Session {
     fn shown_slot(&self, viewer: Viewer) -> usize {
         match viewer {
             Viewer::Player(p) => p as usize,
-            Viewer::Spectator => self.game.players() as usize,
+            // The REPL never shows the referee's view; it would read the onlookers' slot.
+            Viewer::Spectator | Viewer::Referee => self.game.players() as usize,
         }
     }
 

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod fuzz;
+pub mod http;
 
 use meeple::diag::{render_all, RenderStyle};
 use meeple::engine::{Game, Limits, Rng};

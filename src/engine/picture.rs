@@ -1,0 +1,285 @@
+//! The game as one viewer may see it, in parts a front end can draw: every variable with what
+//! the viewer may know of it, by seat and by instance, and where the game stands.
+//!
+//! Invariant: the text view ([`Game::view`]) is written from this picture and nothing else, so
+//! the REPL and the web table show the same things to the same viewer; what is hidden is
+//! decided here once (by `view::visible`), never by a front end.
+
+use super::view::{listed, visible, waiting_line, Viewer};
+use super::{show, Game};
+use crate::ir::{Value, VarDef, Visibility};
+use std::fmt::Write;
+
+/// What one viewer may see of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Picture {
+    /// The game's title.
+    pub title: String,
+    /// Whose view it is: `P2's view`, `public view`.
+    pub heading: String,
+    /// The game's variables the view lists.
+    pub globals: Vec<Shown>,
+    /// Each seat's variables, in seat order.
+    pub seats: Vec<SeatPanel>,
+    /// The instances of every kind whose fields change, kind by kind.
+    pub kinds: Vec<KindPanel>,
+    /// Where the game stands.
+    pub status: Status,
+}
+
+/// One seat's panel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SeatPanel {
+    /// The seat's name.
+    pub name: String,
+    /// The viewer's own seat.
+    pub you: bool,
+    /// The seat must decide now.
+    pub deciding: bool,
+    /// Its variables.
+    pub vars: Vec<Shown>,
+}
+
+/// The instances of one kind.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KindPanel {
+    /// The kind's name.
+    pub name: String,
+    /// The instances the view lists, each with its fields.
+    pub instances: Vec<InstancePanel>,
+    /// How many instances `listed when` leaves out.
+    pub unlisted: usize,
+}
+
+/// One instance and its fields.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InstancePanel {
+    /// Its name as players read it.
+    pub label: String,
+    /// Its fields.
+    pub fields: Vec<Shown>,
+}
+
+/// A variable or field as the viewer may see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Shown {
+    /// Its name.
+    pub name: String,
+    /// Its value as the text view writes it (`7`, `[3H, 9C]`, `4 hidden`, `?`).
+    pub text: String,
+    /// What it is, for a front end that draws it.
+    pub look: Look,
+}
+
+/// What a shown value is, for drawing it by its type.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Look {
+    /// A number, with the bounds it is kept within (`int in lo..hi`): a track.
+    Number {
+        /// The number.
+        value: i64,
+        /// Its bounds in this game, if it has any.
+        bounds: Option<(i64, i64)>,
+    },
+    /// A truth.
+    Truth(bool),
+    /// A seat.
+    Seat(u8),
+    /// An instance, an enum value or `none`: a word.
+    Word,
+    /// A list the viewer may read, element by element as players read them.
+    Things(Vec<String>),
+    /// A list the viewer may not read: only how many it holds.
+    Backs(usize),
+    /// A value the viewer may not see.
+    Unknown,
+}
+
+/// Where the game stands for the viewer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Status {
+    /// The game is over.
+    Over {
+        /// Each seat's name and score.
+        scores: Vec<(String, i64)>,
+        /// The winners' names; empty when nobody wins.
+        winners: Vec<String>,
+        /// Why the game ended early, if an `end game` said so.
+        reason: Option<String>,
+    },
+    /// A decision is pending: what the viewer is told of it.
+    Waiting(String),
+    /// Nothing is pending (a game being set up).
+    Idle,
+}
+
+/// A value as `viewer` may see it: itself, or how many things a hidden list holds.
+fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) -> Shown {
+    let name = def.name.clone();
+    if visible(game, def, subject, viewer) {
+        let text = show(&game.program, &game.state, v);
+        let look = match v {
+            Value::Int(n) => Look::Number {
+                value: *n,
+                bounds: def.bounds_for(game.state.players),
+            },
+            Value::Bool(b) => Look::Truth(b.get()),
+            Value::Player(p) => Look::Seat(p.get()),
+            Value::List(xs) => Look::Things(
+                xs.iter()
+                    .map(|x| show(&game.program, &game.state, x))
+                    .collect(),
+            ),
+            Value::None | Value::Enum(_) | Value::Entity(_) => Look::Word,
+        };
+        return Shown { name, text, look };
+    }
+    let (text, look) = match v {
+        // How many a hidden list holds is public; an empty one hides nothing.
+        Value::List(xs) if xs.is_empty() => ("[]".to_string(), Look::Things(Vec::new())),
+        Value::List(xs) => (format!("{} hidden", xs.len()), Look::Backs(xs.len())),
+        _ => ("?".to_string(), Look::Unknown),
+    };
+    Shown { name, text, look }
+}
+
+/// The picture of `game` as `viewer` may see it.
+pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
+    let program = &game.program;
+    let state = &game.state;
+    let heading = match viewer {
+        Viewer::Player(p) => format!("{}'s view", game.seat_name(p)),
+        Viewer::Spectator => "public view".to_string(),
+        Viewer::Referee => "referee's view".to_string(),
+    };
+    // A hidden game variable that is not a list is the rules' own bookkeeping: a `?` would say
+    // nothing, so it is left out.
+    let globals = program
+        .globals
+        .iter()
+        .zip(&state.globals)
+        .filter(|(g, v)| {
+            g.visibility != Visibility::Internal
+                && (matches!(v, Value::List(_))
+                    || g.visibility != Visibility::Hidden
+                    || g.visible_when.is_some())
+        })
+        .map(|(g, v)| shown(game, g, v, &Value::None, viewer))
+        .collect();
+    let waiting = game.waiting_on();
+    let seats = (0..state.players)
+        .map(|p| SeatPanel {
+            name: game.seat_name(p),
+            you: viewer == Viewer::Player(p),
+            deciding: waiting.contains(&p),
+            vars: program
+                .player_vars
+                .iter()
+                .zip(state.player_vars.row(p as usize))
+                .filter(|(d, _)| d.visibility != Visibility::Internal)
+                .map(|(d, v)| shown(game, d, v, &Value::player(p), viewer))
+                .collect(),
+        })
+        .collect();
+    let mut kinds = Vec::new();
+    for (k, kind) in program.kinds.iter().enumerate().filter(|(_, k)| k.mutable) {
+        let mut panel = KindPanel {
+            name: kind.name.clone(),
+            instances: Vec::new(),
+            unlisted: 0,
+        };
+        for (i, fields) in state.entities[k].iter().enumerate() {
+            let it = Value::entity(crate::ir::KindId(k as u32), i as u32);
+            if !listed(game, kind, &it) {
+                panel.unlisted += 1;
+                continue;
+            }
+            panel.instances.push(InstancePanel {
+                label: show(program, state, &it),
+                fields: kind
+                    .fields
+                    .iter()
+                    .zip(fields)
+                    .filter(|(f, _)| f.visibility != Visibility::Internal)
+                    .map(|(f, v)| shown(game, f, v, &it, viewer))
+                    .collect(),
+            });
+        }
+        kinds.push(panel);
+    }
+    let status = match (&game.outcome, &game.pending) {
+        (Some(o), _) => Status::Over {
+            scores: o
+                .scores
+                .iter()
+                .enumerate()
+                .map(|(p, s)| (game.seat_name(p as u8), *s))
+                .collect(),
+            winners: o.winners.iter().map(|p| game.seat_name(*p)).collect(),
+            reason: o.reason.clone(),
+        },
+        (None, Some(pending)) => Status::Waiting(waiting_line(game, pending, viewer)),
+        (None, None) => Status::Idle,
+    };
+    Picture {
+        title: program.title.clone(),
+        heading,
+        globals,
+        seats,
+        kinds,
+        status,
+    }
+}
+
+fn joined(shown: &[Shown]) -> String {
+    shown
+        .iter()
+        .map(|s| format!("{} {}", s.name, s.text))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
+impl Picture {
+    /// The picture as the text view: what the REPL prints.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "{} — {}", self.title, self.heading);
+        if !self.globals.is_empty() {
+            let _ = writeln!(out, "  {}", joined(&self.globals));
+        }
+        for seat in &self.seats {
+            let me = if seat.you { " (you)" } else { "" };
+            let _ = writeln!(out, "  {}{me}: {}", seat.name, joined(&seat.vars));
+        }
+        for kind in &self.kinds {
+            for it in &kind.instances {
+                let _ = writeln!(out, "  {}: {}", it.label, joined(&it.fields));
+            }
+            if kind.unlisted > 0 {
+                let _ = writeln!(out, "  ({} not listed: {})", kind.name, kind.unlisted);
+            }
+        }
+        match &self.status {
+            Status::Over {
+                scores, winners, ..
+            } => {
+                let scores: Vec<String> = scores.iter().map(|(p, s)| format!("{p} {s}")).collect();
+                let _ = writeln!(out, "  game over · scores: {}", scores.join(", "));
+                let _ = writeln!(
+                    out,
+                    "  {}",
+                    if winners.is_empty() {
+                        "nobody wins".to_string()
+                    } else {
+                        format!("winner: {}", winners.join(", "))
+                    }
+                );
+            }
+            Status::Waiting(line) => {
+                let _ = writeln!(out, "  {line}");
+            }
+            Status::Idle => {}
+        }
+        out
+    }
+}

@@ -1,0 +1,511 @@
+//! A viewer's page: the picture of the game drawn from the rules (components by their type),
+//! the viewer's own decision as forms that work without JavaScript, `why`, and the log.
+//!
+//! Every string here comes from the rules file or the engine and is untrusted: maud's `html!`
+//! escapes each one it writes, in text and in attributes alike.
+
+use super::table::Who;
+use crate::engine::{
+    DecisionKind, Game, KindPanel, LogLine, Look, MoveError, Picture, SeatPanel, Shown, Status,
+    Viewer,
+};
+use maud::{html, Markup, DOCTYPE};
+
+/// The most options drawn as buttons; past it, the rest are typed.
+pub const MAX_BUTTONS: usize = 240;
+
+/// The most log lines on a page, newest first.
+pub const MAX_LOG_LINES: usize = 400;
+
+/// Everything one viewer's page shows, read from the engine for that viewer alone.
+#[derive(Debug, Clone)]
+pub struct Sight {
+    /// Whose page.
+    pub who: Who,
+    /// The key in the page's links and forms (the viewer's own).
+    pub token: String,
+    /// The page's version: a form made from an older page is refused.
+    pub version: u64,
+    /// A rule failed and the game stopped.
+    pub stopped: bool,
+    /// A bot plays this seat.
+    pub bot_seat: bool,
+    /// The game as the viewer may see it.
+    pub picture: Picture,
+    /// The log lines the viewer may read, oldest first.
+    pub log: Vec<LogLine>,
+    /// The viewer's decision, when it must decide.
+    pub decision: Option<Decision>,
+}
+
+/// A decision the viewer must make.
+#[derive(Debug, Clone)]
+pub struct Decision {
+    /// What it is asked.
+    pub prompt: String,
+    /// A turn, a choice, a question or a secret choice.
+    pub kind: DecisionKind,
+    /// The first options (at most [`MAX_BUTTONS`]), each with the action it takes on a turn.
+    pub options: Vec<(String, Option<String>)>,
+    /// How many options there are in all.
+    pub count: usize,
+    /// A choice of several: its elements, how many to take, and those taken already.
+    pub several: Option<crate::engine::Several>,
+}
+
+impl Sight {
+    /// What `who` may see of `game` now.
+    pub fn of(
+        game: &Game,
+        who: Who,
+        token: String,
+        version: u64,
+        stopped: bool,
+        bot_seat: bool,
+    ) -> Sight {
+        let viewer = who.viewer();
+        let decision = match who {
+            Who::Seat(p) if !stopped && !bot_seat && game.waiting_on().contains(&p) => {
+                Some(decision_of(game, p))
+            }
+            _ => None,
+        };
+        Sight {
+            who,
+            token,
+            version,
+            stopped,
+            bot_seat,
+            picture: game.picture(viewer),
+            log: game.log_lines(viewer),
+            decision,
+        }
+    }
+}
+
+impl Sight {
+    /// What `viewer` sees of `game`, with no decision to make: a step of a finished game.
+    pub fn looking(game: &Game, viewer: Viewer, token: String) -> Sight {
+        Sight {
+            who: Who::Onlooker,
+            token,
+            version: 0,
+            stopped: false,
+            bot_seat: false,
+            picture: game.picture(viewer),
+            log: game.log_lines(viewer),
+            decision: None,
+        }
+    }
+}
+
+fn decision_of(game: &Game, seat: u8) -> Decision {
+    let count = game.option_count(seat);
+    let shown = count.min(MAX_BUTTONS);
+    let labels: Vec<String> = if count <= MAX_BUTTONS {
+        game.options(seat).into_iter().map(|o| o.label).collect()
+    } else {
+        (0..shown)
+            .map(|i| game.option_label(seat, i).unwrap_or_default())
+            .collect()
+    };
+    Decision {
+        prompt: game.prompt(seat).unwrap_or_default(),
+        kind: game.decision_kind().unwrap_or(DecisionKind::Choose),
+        options: labels
+            .into_iter()
+            .enumerate()
+            .map(|(i, l)| (l, game.option_action(seat, i).map(str::to_string)))
+            .collect(),
+        count,
+        several: game.several(seat),
+    }
+}
+
+/// What a seat reads of a refused move.
+pub fn illegal_text(e: &MoveError) -> String {
+    match e {
+        MoveError::Illegal { reason, close, .. } => match close {
+            Some(c) if !reason.contains(c.as_str()) => format!("{reason} (did you mean `{c}`?)"),
+            _ => reason.clone(),
+        },
+        other => other.to_string(),
+    }
+}
+
+fn base(sight: &Sight) -> String {
+    format!("/t/{}", sight.token)
+}
+
+/// The whole page.
+pub fn render(sight: &Sight) -> String {
+    let p = &sight.picture;
+    let base = base(sight);
+    let markup = html! {
+        (DOCTYPE)
+        html lang="en" {
+            (head(&format!("{} — {}", p.title, p.heading)))
+            body data-version=(sight.version) data-events={ (base) "/events" } {
+                header {
+                    h1 { (p.title) }
+                    p.who { (p.heading) @if sight.bot_seat { " · played by a bot" } }
+                    @if sight.stopped {
+                        p.status { "The game has stopped." }
+                    } @else {
+                        (status(&p.status))
+                    }
+                    @if sight.stopped || matches!(p.status, Status::Over { .. }) {
+                        p { a href={ (base) "/step?n=0&view=referee" } { "Step through the game, decision by decision" } }
+                    }
+                }
+                main {
+                    div.play {
+                        @if sight.stopped {
+                            section.stopped role="alert" {
+                                "The game has stopped: a rule failed. The host has the details and a save of the game."
+                            }
+                        }
+                        @if let Some(d) = &sight.decision {
+                            (decision(sight, d))
+                        }
+                        (board(p))
+                    }
+                    aside.side {
+                        @if matches!(sight.who, Who::Seat(_)) && !sight.bot_seat && !sight.stopped {
+                            section.whybox { h2 { "Why not?" } (why_form(&base, None)) }
+                        }
+                        (log(&sight.log))
+                    }
+                }
+                script src="/app.js" {}
+            }
+        }
+    };
+    markup.into_string()
+}
+
+/// A step of a finished game: the game as one view saw it just after one decision, with the
+/// way to the others.
+pub fn step_page(step: &super::table::Step, token: &str) -> String {
+    let p = &step.sight.picture;
+    let link = |at: usize, view: &str| format!("/t/{token}/step?n={at}&view={view}");
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            (head(&format!("{} — decision {} of {}", p.title, step.at, step.total)))
+            body {
+                header {
+                    h1 { (p.title) }
+                    p.who { "Step through the game · " (p.heading) }
+                    nav.steps {
+                        @if step.at > 0 { a href=(link(0, &step.view)) { "⏮ start" } " " a rel="prev" href=(link(step.at - 1, &step.view)) { "◀ back" } }
+                        " "
+                        strong { "decision " (step.at) " of " (step.total) }
+                        " "
+                        @if step.at < step.total { a rel="next" href=(link(step.at + 1, &step.view)) { "next ▶" } " " a href=(link(step.total, &step.view)) { "end ⏭" } }
+                    }
+                    @if step.at > 0 { p.status { "Just played: " (step.moves[step.at - 1]) } }
+                    nav.views {
+                        "View as: "
+                        @for v in &step.views {
+                            @if *v == step.view { strong { (v) } } @else { a href=(link(step.at, v)) { (v) } }
+                            " "
+                        }
+                    }
+                    (status(&p.status))
+                }
+                main {
+                    div.play { (board(p)) }
+                    aside.side { (log(&step.sight.log)) }
+                }
+            }
+        }
+    }
+    .into_string()
+}
+
+/// A page saying why a move would be refused, or that it is legal.
+pub fn why_page(sight: &Sight, input: &str, answer: Option<&str>) -> String {
+    let base = base(sight);
+    let p = &sight.picture;
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            (head(&format!("why — {}", p.title)))
+            body {
+                main {
+                    section.why {
+                        h2 { "Why not `" (input) "`?" }
+                        p.answer { (answer.unwrap_or("It is a legal move now.")) }
+                    }
+                    (why_form(&base, Some(input)))
+                    p { a href=(base) { "Back to the table" } }
+                }
+            }
+        }
+    }
+    .into_string()
+}
+
+/// A page for a refused request: what went wrong and the way back.
+pub fn message_page(title: &str, message: &str, back: Option<&str>) -> String {
+    html! {
+        (DOCTYPE)
+        html lang="en" {
+            (head(title))
+            body {
+                main {
+                    section.refused role="alert" { h2 { (title) } p { (message) } }
+                    @if let Some(back) = back { p { a href=(back) { "Back to the table" } } }
+                }
+            }
+        }
+    }
+    .into_string()
+}
+
+/// A page's head: its title, a phone's width, no referrer, the table's style.
+fn head(title: &str) -> Markup {
+    html! {
+        head {
+            meta charset="utf-8";
+            meta name="viewport" content="width=device-width, initial-scale=1";
+            meta name="referrer" content="no-referrer";
+            title { (title) }
+            link rel="stylesheet" href="/app.css";
+        }
+    }
+}
+
+fn status(s: &Status) -> Markup {
+    html! {
+        @match s {
+            Status::Over { scores, winners, reason } => {
+                section.over {
+                    h2 { "Game over" }
+                    @if let Some(r) = reason { p { (r) } }
+                    p.winners {
+                        @if winners.is_empty() { "Nobody wins." } @else { "Winner: " (winners.join(", ")) }
+                    }
+                    table.scores {
+                        tr { th { "Seat" } th { "Score" } }
+                        @for (seat, score) in scores { tr { td { (seat) } td { (score) } } }
+                    }
+                }
+            }
+            Status::Waiting(line) => p.status { (line) },
+            Status::Idle => {},
+        }
+    }
+}
+
+fn decision(sight: &Sight, d: &Decision) -> Markup {
+    let action = format!("{}/move", base(sight));
+    let kind = match d.kind {
+        DecisionKind::Turn => "turn",
+        DecisionKind::Choose => "choose",
+        DecisionKind::Ask => "ask",
+        DecisionKind::Secret => "secret",
+    };
+    html! {
+        section.decide id="decide" data-kind=(kind) {
+            h2 { (d.prompt) }
+            @if d.kind == DecisionKind::Secret { p.note { "Your choice is secret: the others see only that you chose." } }
+            @if let Some(several) = &d.several {
+                form method="post" action=(action) {
+                    input type="hidden" name="v" value=(sight.version);
+                    p { "Choose " (several.how_many()) ":" }
+                    ul.picks {
+                        @for (i, label) in several.labels.iter().enumerate() {
+                            li { label {
+                                @if several.picked.contains(&i) {
+                                    input type="checkbox" checked disabled;
+                                } @else {
+                                    input type="checkbox" name="pick" value={ "#" (i + 1) };
+                                }
+                                " " span.card { (label) }
+                            } }
+                        }
+                    }
+                    button.play type="submit" { "Choose these" }
+                }
+            } @else {
+                form.options method="post" action=(action) {
+                    input type="hidden" name="v" value=(sight.version);
+                    @for (group, options) in grouped(&d.options) {
+                        div.group {
+                            @if let Some(g) = group { h3 { (g) } }
+                            @for label in options {
+                                button.option type="submit" name="move" value=(label) { (label) }
+                            }
+                        }
+                    }
+                }
+                @if d.count > d.options.len() {
+                    p.more { "…and " (d.count - d.options.len()) " more: type one below." }
+                }
+            }
+            form.typed method="post" action=(action) {
+                input type="hidden" name="v" value=(sight.version);
+                label { "Or type a move " input type="text" name="move" autocomplete="off" maxlength="400"; }
+                button type="submit" { "Play" }
+            }
+        }
+    }
+}
+
+/// Options one after another, gathered under the action they take (runs of the same action);
+/// an action whose one move is its bare name needs no heading, and such moves share a row.
+fn grouped(options: &[(String, Option<String>)]) -> Vec<(Option<&str>, Vec<&str>)> {
+    let mut groups: Vec<(Option<&str>, Vec<&str>)> = Vec::new();
+    for (i, (label, action)) in options.iter().enumerate() {
+        let same = |j: usize| options.get(j).is_some_and(|(_, a)| a == action);
+        let bare =
+            action.as_deref() == Some(label.as_str()) && !(i > 0 && same(i - 1)) && !same(i + 1);
+        let heading = if bare { None } else { action.as_deref() };
+        match groups.last_mut() {
+            Some((g, labels)) if *g == heading => labels.push(label),
+            _ => groups.push((heading, vec![label.as_str()])),
+        }
+    }
+    groups
+}
+
+fn why_form(base: &str, input: Option<&str>) -> Markup {
+    html! {
+        form.whyform method="get" action={ (base) "/why" } {
+            label { "Why can't I play " input type="text" name="move" value=(input.unwrap_or("")) placeholder="a move" maxlength="400"; "?" }
+            button type="submit" { "Ask the rules" }
+        }
+    }
+}
+
+fn board(p: &Picture) -> Markup {
+    html! {
+        @if !p.globals.is_empty() {
+            section.table-state {
+                h2 { "On the table" }
+                (entries(&p.globals))
+            }
+        }
+        section.seats {
+            @for seat in &p.seats { (seat_panel(seat)) }
+        }
+        @for kind in &p.kinds { (kind_panel(kind)) }
+    }
+}
+
+fn seat_panel(seat: &SeatPanel) -> Markup {
+    let class = match (seat.you, seat.deciding) {
+        (true, true) => "seat you deciding",
+        (true, false) => "seat you",
+        (false, true) => "seat deciding",
+        (false, false) => "seat",
+    };
+    html! {
+        section class=(class) {
+            h3 {
+                (seat.name)
+                @if seat.you { " (you)" }
+                @if seat.deciding { span.marker title="to decide" { " ◀ to decide" } }
+            }
+            (entries(&seat.vars))
+        }
+    }
+}
+
+fn kind_panel(kind: &KindPanel) -> Markup {
+    html! {
+        section.kind {
+            h2 { (kind.name) }
+            div.things {
+                @for it in &kind.instances {
+                    div.thing {
+                        h3 { (it.label) }
+                        (entries(&it.fields))
+                    }
+                }
+            }
+            @if kind.unlisted > 0 { p.note { (kind.unlisted) " not listed" } }
+        }
+    }
+}
+
+fn entries(shown: &[Shown]) -> Markup {
+    html! {
+        dl {
+            @for s in shown {
+                div.entry { dt { (s.name) } dd { (look(s)) } }
+            }
+        }
+    }
+}
+
+/// A value drawn by what it is: a track for a bounded number, cards for a list, backs with a
+/// count for a hidden one.
+fn look(s: &Shown) -> Markup {
+    html! {
+        @match &s.look {
+            Look::Number { value, bounds: Some((lo, hi)) } if hi - lo <= 20 && hi >= lo => {
+                span.track role="img" aria-label={ (value) " of " (lo) "–" (hi) } {
+                    @for n in *lo..=*hi {
+                        span class=(if n == *value { "step on" } else { "step" }) { (n) }
+                    }
+                }
+            }
+            Look::Number { value, bounds: Some((lo, hi)) } => {
+                span.num { (value) } " "
+                meter min=(lo) max=(hi) value=(value) {}
+            }
+            Look::Number { value, bounds: None } => span.num { (value) },
+            Look::Truth(b) => span class=(if *b { "truth yes" } else { "truth no" }) { (s.text) },
+            Look::Seat(_) => span.seatname { (s.text) },
+            Look::Word => span.word { (s.text) },
+            Look::Things(items) if items.is_empty() => span.empty { "none" },
+            Look::Things(items) => span.cards {
+                @for (item, n) in runs(items) {
+                    span.card { (item) @if n > 1 { " " span.times { "×" (n) } } }
+                }
+            },
+            Look::Backs(n) => span.cards {
+                @for _ in 0..(*n).min(8) { span.back {} }
+                span.count { (n) " hidden" }
+            },
+            Look::Unknown => span.back.small title="hidden" { "?" },
+        }
+    }
+}
+
+/// Equal neighbours counted together: a hand of nine `share` cards reads `share ×9`.
+fn runs(items: &[String]) -> Vec<(&str, usize)> {
+    let mut out: Vec<(&str, usize)> = Vec::new();
+    for item in items {
+        match out.last_mut() {
+            Some((last, n)) if *last == item.as_str() => *n += 1,
+            _ => out.push((item.as_str(), 1)),
+        }
+    }
+    out
+}
+
+fn log(lines: &[LogLine]) -> Markup {
+    let skipped = lines.len().saturating_sub(MAX_LOG_LINES);
+    html! {
+        section.log {
+            h2 { "Log" }
+            ol reversed start=(lines.len()) {
+                @for line in lines[skipped..].iter().rev() {
+                    li class=(match (line.private, line.announcement) {
+                        (true, _) => "private",
+                        (false, true) => "move",
+                        (false, false) => "rule",
+                    }) {
+                        (line.text)
+                        @if line.private { " " small { "(to you)" } }
+                    }
+                }
+            }
+            @if skipped > 0 { p.note { (skipped) " earlier lines" } }
+        }
+    }
+}

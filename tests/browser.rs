@@ -1,0 +1,200 @@
+//! The table in a real browser: headless Chromium, driven through ChromeDriver, plays a whole
+//! game of each seed game from its seats' pages (three, or Share & Share Alike's four), an
+//! onlooker's page open beside them. Each page follows the game by itself (server-sent events),
+//! shows what its viewer may see (its own hand, only the backs of the others') and the end;
+//! screenshots are taken at a phone's width and a laptop's.
+
+mod common;
+#[path = "common/webdriver.rs"]
+mod webdriver;
+
+use common::program;
+use meeple::bots::{BotSpec, RandomBot};
+use meeple::engine::{Game, Look};
+use meeple::serve::{Server, Table, TableConfig, Who};
+use std::sync::Arc;
+use webdriver::{Driver, Session};
+
+fn start(game: Game, rules: &str) -> Server {
+    let table = Table::new(TableConfig {
+        game,
+        rules: rules.into(),
+        variants: Vec::new(),
+        bots: BotSpec::default(),
+        save: None,
+        host: Arc::new(|note: &str| panic!("the host was told: {note}")),
+        replay: false,
+    })
+    .expect("keys");
+    Server::start(table, "127.0.0.1:0".parse().unwrap()).expect("listens")
+}
+
+/// The version of the page a browser shows.
+fn shown_version(s: &Session) -> String {
+    s.script("return document.body ? document.body.getAttribute('data-version') : null")
+        .as_str()
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Waits until the browser shows `who`'s page as it is now: it updates itself.
+fn wait_current(server: &Server, s: &Session, who: Who) {
+    s.wait_for(20, "the page to follow the game", |s| {
+        shown_version(s) == server.table().version(who).to_string()
+    });
+}
+
+/// Checks what `who`'s page shows of every seat's holdings: each list it may read as cards,
+/// each it may not as backs with a count, each value it may not see as a `?`, exactly as the
+/// engine's picture for `who` says.
+fn check_holdings(server: &Server, s: &Session, who: Who) {
+    let game = server.table().game();
+    let picture = game.picture(who.viewer());
+    // Every entry of every seat's panel in one call: its text, its backs and its cards.
+    let drawn = s.script(
+        "return Array.from(document.querySelectorAll('.seats > .seat')).map(s => \
+         Array.from(s.querySelectorAll('.entry')).map(e => \
+         [e.innerText, e.querySelectorAll('.back').length, e.querySelectorAll('.card').length]))",
+    );
+    let drawn = drawn.as_array().expect("the panels");
+    assert_eq!(drawn.len(), picture.seats.len());
+    for (panel, entries) in picture.seats.iter().zip(drawn) {
+        let entries = entries.as_array().expect("a panel's entries");
+        assert_eq!(entries.len(), panel.vars.len(), "{}", panel.name);
+        for (entry, shown) in panel.vars.iter().zip(entries) {
+            let text = shown[0].as_str().unwrap_or_default();
+            let backs = shown[1].as_u64().unwrap_or(0);
+            let cards = shown[2].as_u64().unwrap_or(0);
+            let what = format!("{who:?} sees {}'s {}: {text}", panel.name, entry.name);
+            match &entry.look {
+                Look::Things(items) => {
+                    assert_eq!(backs, 0, "{what}");
+                    assert_eq!(cards > 0, !items.is_empty(), "{what}");
+                    for item in items {
+                        assert!(text.contains(item.as_str()), "{what}: {item}");
+                    }
+                }
+                Look::Backs(n) => {
+                    assert_eq!(cards, 0, "{what}");
+                    assert!(backs > 0 && text.contains(&format!("{n} hidden")), "{what}");
+                }
+                Look::Unknown => assert!(backs == 1 && text.contains('?'), "{what}"),
+                _ => {
+                    assert_eq!(backs, 0, "{what}");
+                    assert!(text.contains(entry.text.as_str()), "{what}");
+                }
+            }
+        }
+    }
+}
+
+/// Plays a whole game of `file` in Chromium: a browser for each seat and one for onlookers,
+/// each opened once at its link and never reloaded by the test, a random button clicked on the
+/// page of whoever must decide. Every few moves every page is checked against the engine's
+/// picture for its viewer. Returns the number of decisions.
+fn play_in_chromium(file: &str, players: u8, seed: u64, shots: Option<&std::path::Path>) -> usize {
+    let game = Game::new(program(file), players, seed).unwrap();
+    let server = start(game, file);
+    let driver = Driver::start();
+    let profiles = tempfile::tempdir().unwrap();
+    let seats: Vec<Session> = (0..players)
+        .map(|p| driver.session(&profiles.path().join(format!("p{p}")), 1280, 1000))
+        .collect();
+    let onlooker = driver.session(&profiles.path().join("onlooker"), 390, 844);
+    for (p, s) in seats.iter().enumerate() {
+        s.go(&server.link(Who::Seat(p as u8)));
+    }
+    onlooker.go(&server.link(Who::Onlooker));
+
+    let mut rng = RandomBot::new(seed, 7);
+    let mut steps = 0;
+    while !server.table().game().is_over() {
+        steps += 1;
+        assert!(steps < 2000, "{file}: the game ends");
+        let game = server.table().game();
+        let seat = game.waiting_on()[0];
+        let page = &seats[seat as usize];
+        // No page is reloaded by the test: each learns of every move by itself.
+        wait_current(&server, page, Who::Seat(seat));
+        if steps % 10 == 1 {
+            for (p, s) in seats.iter().enumerate() {
+                wait_current(&server, s, Who::Seat(p as u8));
+                check_holdings(&server, s, Who::Seat(p as u8));
+            }
+            wait_current(&server, &onlooker, Who::Onlooker);
+            check_holdings(&server, &onlooker, Who::Onlooker);
+        }
+        if let (Some(shots), 10) = (shots, steps) {
+            page.resize(1280, 1000);
+            std::fs::write(shots.join("table-1280.png"), page.screenshot()).unwrap();
+            page.resize(390, 844);
+            std::fs::write(shots.join("table-390.png"), page.screenshot()).unwrap();
+            page.resize(1280, 1000);
+        }
+        let before = game.decisions();
+        let buttons = page.find_all("#decide button.option");
+        if !buttons.is_empty() {
+            page.click(&buttons[rng.pick(buttons.len())]);
+        } else {
+            let several = game.several(seat).expect("buttons or a choice of several");
+            let boxes = page.find_all("#decide input[name=pick]");
+            for b in boxes.iter().take(several.min) {
+                page.click(b);
+            }
+            page.click(&page.find_all("#decide button.play")[0]);
+        }
+        let started = std::time::Instant::now();
+        while server.table().game().decisions() == before {
+            assert!(
+                started.elapsed().as_secs() < 20,
+                "{file}: the click was taken; the page shows:\n{}",
+                page.page_text()
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+    for (p, s) in seats.iter().enumerate() {
+        wait_current(&server, s, Who::Seat(p as u8));
+        assert!(
+            s.page_text().contains("Game over"),
+            "{file}: P{} sees the end",
+            p + 1
+        );
+        check_holdings(&server, s, Who::Seat(p as u8));
+    }
+    wait_current(&server, &onlooker, Who::Onlooker);
+    assert!(onlooker.page_text().contains("Game over"));
+    steps
+}
+
+#[test]
+fn small_print_is_played_to_its_end_from_three_pages_and_an_onlookers() {
+    let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("table-screenshots");
+    std::fs::create_dir_all(&shots).unwrap();
+    play_in_chromium("rules/small_print.rules", 3, 4, Some(&shots));
+    for shot in ["table-1280.png", "table-390.png"] {
+        let png = std::fs::read(shots.join(shot)).unwrap();
+        assert!(png.starts_with(b"\x89PNG"), "{shot} is a picture");
+    }
+}
+
+#[test]
+fn cheaters_game_is_played_to_its_end_from_three_pages_and_an_onlookers() {
+    play_in_chromium("rules/cheaters_game.rules", 3, 5, None);
+}
+
+#[test]
+fn endgame_is_played_to_its_end_from_three_pages_and_an_onlookers() {
+    play_in_chromium("rules/endgame.rules", 3, 6, None);
+}
+
+#[test]
+fn incorporated_is_played_to_its_end_from_three_pages_and_an_onlookers() {
+    play_in_chromium("rules/incorporated.rules", 3, 7, None);
+}
+
+#[test]
+fn share_and_share_alike_is_played_to_its_end_from_four_pages_and_an_onlookers() {
+    // The game is for four players (ruling SSA-1).
+    play_in_chromium("rules/share_and_share_alike.rules", 4, 8, None);
+}
