@@ -842,3 +842,43 @@ fn a_save_is_replayed_at_its_own_link() {
     let onlooker = get(a, &live).body;
     assert!(move_buttons(&onlooker).is_empty());
 }
+
+#[test]
+fn an_action_with_no_move_now_links_to_why_not() {
+    // Small Print: a turn places a card; marking it is the next decision's.
+    let game = Game::new(program("rules/small_print.rules"), 3, 12).unwrap();
+    let (server, _) = serve(game, "", None);
+    let a = addr(&server);
+    let seat = server.table().game().to_decide().unwrap();
+    let page = get(a, &path(&server, Who::Seat(seat))).body;
+    let offered: Vec<String> = move_buttons(&page);
+    let unavailable: Vec<String> = page
+        .split("/why?move=")
+        .skip(1)
+        .map(|rest| rest.split('"').next().unwrap().to_string())
+        .collect();
+    assert!(
+        !unavailable.is_empty(),
+        "some action has no move now:\n{page}"
+    );
+    for action in &unavailable {
+        assert!(
+            !offered
+                .iter()
+                .any(|m| m.split_whitespace().next() == Some(action)),
+            "{action} is offered"
+        );
+        let why = get(
+            a,
+            &format!("{}/why?move={action}", path(&server, Who::Seat(seat))),
+        );
+        assert_eq!(why.status, 200);
+        assert!(
+            !why.body.contains("It is a legal move now."),
+            "{action}: {}",
+            why.body
+        );
+        let expected = server.table().game().why(seat, action).expect("refused");
+        assert!(http::unescape(&why.body).contains(&expected), "{expected}");
+    }
+}

@@ -51,6 +51,8 @@ pub struct Decision {
     pub count: usize,
     /// A choice of several: its elements, how many to take, and those taken already.
     pub several: Option<crate::engine::Several>,
+    /// On a turn, the actions with no legal move now: each links to why not.
+    pub unavailable: Vec<String>,
 }
 
 impl Sight {
@@ -109,9 +111,25 @@ fn decision_of(game: &Game, seat: u8) -> Decision {
             .map(|i| game.option_label(seat, i).unwrap_or_default())
             .collect()
     };
+    let kind = game.decision_kind().unwrap_or(DecisionKind::Choose);
+    let unavailable = if kind == DecisionKind::Turn {
+        let offered: std::collections::BTreeSet<&str> = (0..count)
+            .filter_map(|i| game.option_action(seat, i))
+            .collect();
+        game.program()
+            .actions
+            .iter()
+            .map(|a| a.name.as_str())
+            .filter(|a| !offered.contains(a))
+            .map(str::to_string)
+            .collect()
+    } else {
+        Vec::new()
+    };
     Decision {
         prompt: game.prompt(seat).unwrap_or_default(),
-        kind: game.decision_kind().unwrap_or(DecisionKind::Choose),
+        kind,
+        unavailable,
         options: labels
             .into_iter()
             .enumerate()
@@ -131,6 +149,18 @@ pub fn illegal_text(e: &MoveError) -> String {
         },
         other => other.to_string(),
     }
+}
+
+/// `text` as a query value: letters, digits and `-_.~` as they are, all else percent-encoded.
+fn query(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 fn base(sight: &Sight) -> String {
@@ -343,6 +373,15 @@ fn decision(sight: &Sight, d: &Decision) -> Markup {
                 }
                 @if d.count > d.options.len() {
                     p.more { "…and " (d.count - d.options.len()) " more: type one below." }
+                }
+                @if !d.unavailable.is_empty() {
+                    p.unavailable {
+                        "Not now: "
+                        @for (i, a) in d.unavailable.iter().enumerate() {
+                            @if i > 0 { " · " }
+                            a href={ (base(sight)) "/why?move=" (query(a)) } title="why not?" { (a) }
+                        }
+                    }
                 }
             }
             form.typed method="post" action=(action) {
