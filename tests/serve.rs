@@ -882,3 +882,41 @@ fn an_action_with_no_move_now_links_to_why_not() {
         assert!(http::unescape(&why.body).contains(&expected), "{expected}");
     }
 }
+
+#[test]
+fn a_number_kept_within_a_dies_faces_is_drawn_as_that_die() {
+    let text = r#"game "Dice Board" { players 2 }
+die d6: 1..6
+die coin: [0, 1]
+player var shown: int in 1..6 = 1
+player var heads: int in 0..1 = 0
+player var steps: int in 0..20 = 0
+flow { repeat 2 { for p in players { turn p } } }
+action throw "Roll" { let r = roll d6  me.shown = r  me.steps += r }
+score(p) = p.steps
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("dice.rules");
+    std::fs::write(&file, text).unwrap();
+    let program = Arc::new(meeple::load::load(&file, &[]).program.expect("checks"));
+    let mut game = Game::new(program, 2, 4).unwrap();
+    game.apply_label(0, "throw").unwrap();
+    let picture = game.picture(meeple::engine::Viewer::Player(1));
+    let looks: Vec<&meeple::engine::Look> = picture.seats[0].vars.iter().map(|v| &v.look).collect();
+    let rolled = common::player_int(&game, 0, "shown");
+    assert!(
+        matches!(looks[0], meeple::engine::Look::Die { value, die } if *value == rolled && die == "d6"),
+        "{looks:?}"
+    );
+    assert!(
+        matches!(looks[1], meeple::engine::Look::Die { die, .. } if die == "coin"),
+        "{looks:?}"
+    );
+    assert!(
+        matches!(looks[2], meeple::engine::Look::Number { .. }),
+        "a track is no die: {looks:?}"
+    );
+    let (server, _) = serve(game, "", None);
+    let page = get(addr(&server), &path(&server, Who::Seat(1))).body;
+    assert!(page.contains(&format!("<span class=\"die\" title=\"d6\" role=\"img\" aria-label=\"d6 showing {rolled}\">{rolled}</span>")), "{page}");
+}

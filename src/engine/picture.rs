@@ -81,6 +81,14 @@ pub enum Look {
         /// Its bounds in this game, if it has any.
         bounds: Option<(i64, i64)>,
     },
+    /// A number kept within the faces of a declared die (`int in 1..6` beside `die d6: 1..6`):
+    /// a die showing it.
+    Die {
+        /// The face shown.
+        value: i64,
+        /// The die's name.
+        die: String,
+    },
     /// A truth.
     Truth(bool),
     /// A seat.
@@ -119,10 +127,13 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
     if visible(game, def, subject, viewer) {
         let text = show(&game.program, &game.state, v);
         let look = match v {
-            Value::Int(n) => Look::Number {
-                value: *n,
-                bounds: def.bounds_for(game.state.players),
-            },
+            Value::Int(n) => {
+                let bounds = def.bounds_for(game.state.players);
+                match bounds.and_then(|b| die_between(&game.program, b)) {
+                    Some(die) => Look::Die { value: *n, die },
+                    None => Look::Number { value: *n, bounds },
+                }
+            }
             Value::Bool(b) => Look::Truth(b.get()),
             Value::Player(p) => Look::Seat(p.get()),
             Value::List(xs) => Look::Things(
@@ -141,6 +152,20 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
         _ => ("?".to_string(), Look::Unknown),
     };
     Shown { name, text, look }
+}
+
+/// The die whose faces are exactly the numbers `lo..=hi`, if one is declared: a number kept
+/// within them is that die's face.
+fn die_between(program: &crate::ir::Program, (lo, hi): (i64, i64)) -> Option<String> {
+    program.dice.iter().find_map(|d| {
+        let mut faces = d.faces.clone();
+        faces.sort_unstable();
+        faces.dedup();
+        let exact = faces.first() == Some(&lo)
+            && faces.last() == Some(&hi)
+            && faces.len() as i64 == hi - lo + 1;
+        exact.then(|| d.name.clone())
+    })
 }
 
 /// The picture of `game` as `viewer` may see it.

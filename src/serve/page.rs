@@ -497,6 +497,7 @@ fn look(s: &Shown) -> Markup {
                 meter min=(lo) max=(hi) value=(value) {}
             }
             Look::Number { value, bounds: None } => span.num { (value) },
+            Look::Die { value, die } => span.die title=(die) role="img" aria-label={ (die) " showing " (value) } { (value) },
             Look::Truth(b) => span class=(if *b { "truth yes" } else { "truth no" }) { (s.text) },
             Look::Seat(_) => span.seatname { (s.text) },
             Look::Word => span.word { (s.text) },
