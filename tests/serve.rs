@@ -800,6 +800,10 @@ fn a_finished_game_is_stepped_through_in_any_view_and_not_before() {
         "{}",
         p2_hand(&referee.body)
     );
+    // Each line a seat read alone says for whom: the referee reads every version of it.
+    let end_referee = get(a, &format!("{p1}/step?n={total}&view=referee")).body;
+    assert!(end_referee.contains("[to P"), "{end_referee}");
+    assert!(end_referee.contains("[all but P"), "{end_referee}");
     let as_p1 = get(a, &format!("{p1}/step?n=2&view=P1")).body;
     assert!(
         p2_hand(&as_p1).contains("class=\"back\""),

@@ -126,6 +126,25 @@ pub(super) fn log_entries_from(game: &Game, viewer: Viewer, from: usize) -> Vec<
         .unwrap_or_default()
         .iter()
         .filter_map(|e| {
+            if viewer == Viewer::Referee {
+                // The referee reads every version of every line, each said for whom.
+                let names = |ps: &[u8]| {
+                    ps.iter()
+                        .map(|p| game.seat_name(*p))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                };
+                let text = match &e.audience {
+                    Audience::All => e.text.clone(),
+                    Audience::Only(ps) => format!("[to {}] {}", names(ps), e.text),
+                    Audience::AllBut(ps) => format!("[all but {}] {}", names(ps), e.text),
+                };
+                return Some(LogLine {
+                    text,
+                    private: false,
+                    announcement: e.announcement,
+                });
+            }
             let (readable, private) = match (&e.audience, viewer) {
                 (_, Viewer::Referee) => (true, false),
                 (Audience::All, _) => (true, false),

@@ -228,11 +228,11 @@ pub fn step_page(step: &super::table::Step, token: &str) -> String {
                     h1 { (p.title) }
                     p.who { "Step through the game · " (p.heading) }
                     nav.steps {
-                        @if step.at > 0 { a href=(link(0, &step.view)) { "⏮ start" } " " a rel="prev" href=(link(step.at - 1, &step.view)) { "◀ back" } }
+                        @if step.at > 0 { a href=(link(0, &step.view)) { "« start" } " " a rel="prev" href=(link(step.at - 1, &step.view)) { "◀ back" } }
                         " "
                         strong { "decision " (step.at) " of " (step.total) }
                         " "
-                        @if step.at < step.total { a rel="next" href=(link(step.at + 1, &step.view)) { "next ▶" } " " a href=(link(step.total, &step.view)) { "end ⏭" } }
+                        @if step.at < step.total { a rel="next" href=(link(step.at + 1, &step.view)) { "next ▶" } " " a href=(link(step.total, &step.view)) { "end »" } }
                     }
                     @if step.at > 0 { p.status { "Just played: " (step.moves[step.at - 1]) } }
                     nav.views {
