@@ -96,6 +96,17 @@ fn unknown_links_are_refused_alike_and_real_ones_open_their_seat() {
             "{g}/move"
         );
     }
+    // Where web tables have leaked: no route syncs state, undoes, or tells the random
+    // generator's state, with a key or without.
+    for route in ["state", "undo", "history", "log", "seed", "rng", "save"] {
+        assert_eq!(get(a, &format!("{real}/{route}")).status, 404, "{route}");
+        assert_eq!(
+            post(a, &format!("{real}/{route}"), &[("v", "1")]).status,
+            404,
+            "{route}"
+        );
+        assert_eq!(get(a, &format!("/{route}")).status, 404, "/{route}");
+    }
     let page = get(a, &real);
     assert_eq!(page.status, 200);
     assert!(page.body.contains("P2&#39;s view") || page.body.contains("P2's view"));
@@ -468,12 +479,13 @@ fn strings_from_the_rules_are_escaped() {
     let text = r#"game "<script>alert(1)</script> & Co" { players 2 }
 player var note: int in 0..3 = 0
 flow { while not any(p in players where p.note == 3) { for p in players { turn p } } }
-action poke "<b>poke</b>" { me.note += 1  log "<img src=x onerror=alert(2)>" }
+action poke "<b>poke</b>" { me.note += 1  log "<img src=x onerror=alert(2)> ESC[31mred" }
 score(p) = p.note
 "#;
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("evil.rules");
-    std::fs::write(&file, text).unwrap();
+    // A control character in a string is warned of, and kept.
+    std::fs::write(&file, text.replace("ESC", "\u{1b}")).unwrap();
     let loaded = meeple::load::load(&file, &[]);
     let program = loaded.program.expect("checks");
     let game = Game::new(Arc::new(program), 2, 1).unwrap();
@@ -491,6 +503,9 @@ score(p) = p.note
     assert!(!page.contains("<img"), "{page}");
     assert!(page.contains("&lt;script&gt;alert(1)&lt;/script&gt; &amp; Co"));
     assert!(page.contains("&lt;img src=x onerror=alert(2)&gt;"));
+    // A control character from the rules is written out, as on every output of meeple.
+    assert!(!page.contains('\u{1b}'), "{page}");
+    assert!(page.contains("\\u{1b}[31mred"), "{page}");
 }
 
 #[test]

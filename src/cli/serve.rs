@@ -134,7 +134,12 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode, CliError> {
         variants,
         bots: spec.clone(),
         save: args.save.clone(),
-        host: Arc::new(|note: &str| eprint_text(&format!("meeple serve: {note}\n"))),
+        host: Arc::new(|note: &str| {
+            eprint_text(&format!(
+                "meeple serve: {}\n",
+                crate::printable::escape_source(note)
+            ))
+        }),
         replay: args.replay.is_some(),
     })?;
     let server = match Server::start(table, SocketAddr::new(args.host, args.port)) {

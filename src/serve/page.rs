@@ -82,7 +82,73 @@ impl Sight {
             log: game.log_lines(viewer),
             decision,
         }
+        .printable()
     }
+
+    /// Every text from the rules with its control characters written out (`\u{1b}`), as every
+    /// output of meeple shows them; the labels a form sends back are kept as typed.
+    fn printable(mut self) -> Sight {
+        let p = &mut self.picture;
+        clean(&mut p.title);
+        clean(&mut p.heading);
+        let shown = |v: &mut Vec<Shown>| {
+            for s in v {
+                clean(&mut s.name);
+                clean(&mut s.text);
+                match &mut s.look {
+                    Look::Things(items) => items.iter_mut().for_each(clean),
+                    Look::Die { die, .. } => clean(die),
+                    _ => {}
+                }
+            }
+        };
+        shown(&mut p.globals);
+        for seat in &mut p.seats {
+            clean(&mut seat.name);
+            shown(&mut seat.vars);
+        }
+        for kind in &mut p.kinds {
+            clean(&mut kind.name);
+            for it in &mut kind.instances {
+                clean(&mut it.label);
+                shown(&mut it.fields);
+            }
+        }
+        match &mut p.status {
+            Status::Over {
+                scores,
+                winners,
+                reason,
+            } => {
+                scores.iter_mut().for_each(|(name, _)| clean(name));
+                winners.iter_mut().for_each(clean);
+                reason.iter_mut().for_each(clean);
+            }
+            Status::Waiting(line) => clean(line),
+            Status::Idle => {}
+        }
+        self.log.iter_mut().for_each(|l| clean(&mut l.text));
+        if let Some(d) = &mut self.decision {
+            clean(&mut d.prompt);
+            d.unavailable.iter_mut().for_each(clean);
+            if let Some(several) = &mut d.several {
+                several.labels.iter_mut().for_each(clean);
+            }
+        }
+        self
+    }
+}
+
+/// `text` with its control characters written out.
+fn clean(text: &mut String) {
+    if let std::borrow::Cow::Owned(shown) = crate::printable::escape(text) {
+        *text = shown;
+    }
+}
+
+/// `text` as it reads on a page: its control characters written out.
+pub fn printable(text: &str) -> String {
+    crate::printable::escape(text).into_owned()
 }
 
 impl Sight {
@@ -98,6 +164,7 @@ impl Sight {
             log: game.log_lines(viewer),
             decision: None,
         }
+        .printable()
     }
 }
 
@@ -265,8 +332,8 @@ pub fn why_page(sight: &Sight, input: &str, answer: Option<&str>) -> String {
             body {
                 main {
                     section.why {
-                        h2 { "Why not `" (input) "`?" }
-                        p.answer { (answer.unwrap_or("It is a legal move now.")) }
+                        h2 { "Why not `" (printable(input)) "`?" }
+                        p.answer { (printable(answer.unwrap_or("It is a legal move now."))) }
                     }
                     (why_form(&base, Some(input)))
                     p { a href=(base) { "Back to the table" } }
@@ -285,7 +352,7 @@ pub fn message_page(title: &str, message: &str, back: Option<&str>) -> String {
             (head(title))
             body {
                 main {
-                    section.refused role="alert" { h2 { (title) } p { (message) } }
+                    section.refused role="alert" { h2 { (printable(title)) } p { (printable(message)) } }
                     @if let Some(back) = back { p { a href=(back) { "Back to the table" } } }
                 }
             }
@@ -364,9 +431,10 @@ fn decision(sight: &Sight, d: &Decision) -> Markup {
                     input type="hidden" name="v" value=(sight.version);
                     @for (group, options) in grouped(&d.options) {
                         div.group {
-                            @if let Some(g) = group { h3 { (g) } }
+                            @if let Some(g) = group { h3 { (printable(g)) } }
                             @for label in options {
-                                button.option type="submit" name="move" value=(label) { (label) }
+                                // The label as it is typed in the form; as it reads on the button.
+                                button.option type="submit" name="move" value=(label) { (printable(label)) }
                             }
                         }
                     }
