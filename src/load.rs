@@ -450,7 +450,7 @@ impl Loader<'_> {
                 name.span,
             )
             .with_label(format!("no such {} in the base", kind.keyword()));
-            d = match crate::check::suggest_name(&name.text, same_kind.iter().map(String::as_str)) {
+            d = match crate::diag::suggest_name(&name.text, same_kind.iter().map(String::as_str)) {
                 Some(s) => d.with_help(format!("did you mean `{s}`?")),
                 None if kind.is_singleton() => {
                     d.with_help(format!("use `add {}` to give the game one", kind.keyword()))

@@ -114,6 +114,25 @@ impl Write for Printable<'_> {
     }
 }
 
+/// `s` for HTML, its control characters written out too: the one HTML escaping of meeple
+/// (`sim --html` pages, rulebooks; the web table writes through maud, then [`escape`]).
+pub fn html(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            // Shown as text, as everywhere else: a page may be read in a terminal too.
+            c if is_control(c) => out.push_str(&escaped(c)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

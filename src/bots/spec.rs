@@ -77,7 +77,7 @@ impl BotKind {
                 Ok(BotKind::Mcts(config))
             }
             _ => {
-                let meant = crate::check::suggest_name(name, ["random", "greedy", "mcts"])
+                let meant = crate::diag::suggest_name(name, ["random", "greedy", "mcts"])
                     .map(|m| format!(" (did you mean `{m}`?)"))
                     .unwrap_or_default();
                 Err(BotSpecError(format!(

@@ -7,6 +7,12 @@ use crate::diag::Diagnostic;
 use crate::ir::{self, ProcKind};
 use std::collections::BTreeSet;
 
+/// The words `meeple play` reads as its own commands (the REPL offers them to tab completion):
+/// an action named like one is warned of (`command-name`).
+pub const COMMAND_WORDS: &[&str] = &[
+    "help", "moves", "state", "log", "undo", "why", "save", "load", "reload", "quit",
+];
+
 pub(super) fn run(c: &mut Checker) {
     let reachable = reachable(c);
     for (i, p) in c.program.procs.clone().iter().enumerate() {
@@ -46,7 +52,7 @@ pub(super) fn run(c: &mut Checker) {
     }
     for a in c.program.actions.clone().iter() {
         let name = a.name.to_lowercase();
-        if crate::repl::COMMANDS.contains(&name.as_str()) || name == "exit" {
+        if COMMAND_WORDS.contains(&name.as_str()) || name == "exit" {
             let span = c.symbols.get(&a.name).map_or(a.span, |s| s.1);
             c.error(
                 Diagnostic::warning(
@@ -57,7 +63,7 @@ pub(super) fn run(c: &mut Checker) {
                 .with_label(format!("typing `{}` runs the command", a.name))
                 .with_help(format!(
                     "players must choose it by its number, `#N`; rename it to let them type it (the commands are {})",
-                    crate::repl::COMMANDS.join(", ")
+                    COMMAND_WORDS.join(", ")
                 )),
             );
         }

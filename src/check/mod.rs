@@ -29,20 +29,15 @@ const MAX_PARAM_VALUES: i128 = 1000;
 /// Values of one enum: each is held as a 16-bit index.
 const MAX_ENUM_VALUES: usize = u16::MAX as usize + 1;
 /// Parameters of one action: the engine lists moves with a fixed odometer of this size.
-pub const MAX_PARAMS: usize = crate::engine::MAX_PARAMS;
+pub const MAX_PARAMS: usize = crate::ir::MAX_PARAMS;
+
+/// The words `meeple play` reads as commands.
+pub use lints::COMMAND_WORDS;
 
 /// Functions the language defines, for editors.
 pub const BUILTIN_FUNCTIONS: &[&str] = scope::BUILTIN_FUNCTIONS;
 /// Values the language defines (`players`, `player_count`), for editors.
 pub const BUILTIN_VALUES: &[&str] = scope::BUILTIN_VALUES;
-
-/// The closest of `candidates` to a misspelt `name`, if one is close enough.
-pub fn suggest_name<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<String> {
-    suggest(name, candidates)
-}
 
 /// A merged rules file: the base game's declarations with every variant applied.
 #[derive(Debug, Clone, Default)]

@@ -142,25 +142,8 @@ impl Scope {
 }
 
 /// The closest candidate to a misspelt name, if any is close enough.
-pub(crate) fn suggest<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<String> {
-    let mut best: Option<(f64, &str)> = None;
-    for c in candidates {
-        if c == name {
-            continue;
-        }
-        let score = strsim::jaro_winkler(name, c);
-        // Ties go to the name first in alphabetical order, whatever order the candidates come
-        // in (some come from hash maps), so that the same mistake gets the same suggestion.
-        let better = |(b, bc): (f64, &str)| score > b || (score == b && c < bc);
-        if score > 0.8 && best.is_none_or(better) {
-            best = Some((score, c));
-        }
-    }
-    best.map(|(_, c)| c.to_string())
-}
+/// The closest candidate to a misspelt name (`diag::suggest_name`), as the checker calls it.
+pub(crate) use crate::diag::suggest_name as suggest;
 
 #[cfg(test)]
 mod tests {

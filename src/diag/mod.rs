@@ -5,7 +5,10 @@
 //! computed only when rendering.
 
 mod shown;
+mod suggest;
 mod window;
+
+pub use suggest::suggest_name;
 
 use crate::printable::escape;
 use std::fmt;

@@ -132,8 +132,7 @@ impl Clone for Held {
 /// The most lines a game's log may hold.
 pub const MAX_LOG: usize = 1_000_000;
 
-/// The most parameters an action may have (the checker enforces it).
-pub const MAX_PARAMS: usize = 8;
+pub use crate::ir::MAX_PARAMS;
 
 /// What a failed move must put back. Lists are shared with the game until it writes them,
 /// so a backup copies handles, not elements.

@@ -527,7 +527,7 @@ impl Game {
                         .iter()
                         .map(|a| program.actions[a.index()].name.as_str())
                         .collect();
-                    return match crate::check::suggest_name(name, names.iter().copied()) {
+                    return match crate::diag::suggest_name(name, names.iter().copied()) {
                         Some(s) => {
                             let reason =
                                 format!("there is no action `{name}` now; did you mean `{s}`?");

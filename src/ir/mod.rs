@@ -369,6 +369,10 @@ pub struct DieDef {
     pub faces: Vec<i64>,
 }
 
+/// The most parameters an action may have: moves are listed with a fixed odometer of this size
+/// (the engine), and the checker refuses more.
+pub const MAX_PARAMS: usize = 8;
+
 /// A pure function.
 #[derive(Debug, Clone)]
 pub struct DefDef {

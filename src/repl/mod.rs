@@ -36,10 +36,9 @@ use std::fmt;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
-/// The command words, offered by tab completion.
-pub const COMMANDS: &[&str] = &[
-    "help", "moves", "state", "log", "undo", "why", "save", "load", "reload", "quit",
-];
+/// The command words, offered by tab completion: the checker's list, which warns of an action
+/// named like one.
+pub const COMMANDS: &[&str] = crate::check::COMMAND_WORDS;
 
 /// The rules files a game was started from, as given on the command line (kept in saves).
 #[derive(Debug, Clone, PartialEq, Eq)]

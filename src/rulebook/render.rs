@@ -59,7 +59,7 @@ fn table_row(cells: &[String]) -> String {
 }
 
 /// Escapes text for HTML content and attribute values.
-pub use crate::sim::html::escape;
+pub use crate::printable::html as escape;
 
 /// Escaped text with `` `code` `` spans marked up.
 fn inline(s: &str) -> String {

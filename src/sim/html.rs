@@ -67,23 +67,7 @@ const INNER: f64 = 18.0;
 const WIDTH: u32 = 960;
 const HEIGHT: u32 = 400;
 
-/// Escapes text for HTML.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            // Shown as text, as everywhere else: a page may be read in a terminal too.
-            c if crate::printable::is_control(c) => out.push_str(&crate::printable::escaped(c)),
-            c => out.push(c),
-        }
-    }
-    out
-}
+pub use crate::printable::html as escape;
 
 /// The page for one batch, or two compared (`sides` holds one or two), with `text` (the text
 /// report) at its end.

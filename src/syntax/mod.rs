@@ -348,7 +348,7 @@ fn misspelt_keyword(file: FileId, text: &str, at: usize) -> Option<Diagnostic> {
         if word.is_empty() || !begins || KEYWORDS.contains(&word) {
             return None;
         }
-        let meant = crate::check::suggest_name(
+        let meant = crate::diag::suggest_name(
             word,
             STATEMENT_STARTS.iter().chain(DECLARATION_STARTS).copied(),
         )?;
