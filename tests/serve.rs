@@ -320,7 +320,8 @@ fn bots_play_their_seats_and_the_save_follows_every_decision() {
     let game = Game::new(program(CHEATERS), 3, 31).unwrap();
     let (server, notes) = serve(game, "2=random,3=random", Some(save.clone()));
     let a = addr(&server);
-    for _ in 0..400 {
+    let started = std::time::Instant::now();
+    while started.elapsed() < std::time::Duration::from_secs(120) {
         let game = server.table().game();
         if game.is_over() {
             break;
@@ -528,7 +529,20 @@ fn a_key_is_held_to_its_requests_and_streams() {
     let mut stream = std::net::TcpStream::connect(a).unwrap();
     use std::io::Write;
     write!(stream, "GET {p2}/events HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(200));
+    // The first stream is open once its first event arrives.
+    {
+        use std::io::Read;
+        stream
+            .set_read_timeout(Some(std::time::Duration::from_secs(20)))
+            .unwrap();
+        let mut seen = Vec::new();
+        let mut buf = [0u8; 1024];
+        while !String::from_utf8_lossy(&seen).contains("data:") {
+            let n = stream.read(&mut buf).expect("the first stream answers");
+            assert!(n > 0, "the first stream stays open");
+            seen.extend_from_slice(&buf[..n]);
+        }
+    }
     let (status, _) = http::events(a, &format!("{p2}/events"), 1);
     assert_eq!(
         status, 429,
