@@ -86,7 +86,7 @@ async fn index() -> Response {
 }
 
 async fn not_found() -> Response {
-    not_found_now()
+    no_such_table()
 }
 
 async fn css() -> Response {
@@ -108,7 +108,7 @@ async fn js() -> Response {
 /// The key's owner, or the answer to give instead (unknown key, too many requests).
 fn admit(s: &Shared, token: &str) -> Result<Who, Response> {
     let Some(who) = s.table.who(token) else {
-        return Err(not_found_now());
+        return Err(no_such_table());
     };
     if !s.limits.admit(who) {
         return Err(html(
@@ -123,7 +123,8 @@ fn admit(s: &Shared, token: &str) -> Result<Who, Response> {
     Ok(who)
 }
 
-fn not_found_now() -> Response {
+/// The one answer to a link that is no key of this table, whatever it is.
+fn no_such_table() -> Response {
     html(
         StatusCode::NOT_FOUND,
         message_page(

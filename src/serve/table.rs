@@ -11,7 +11,6 @@ use super::page::{self, Sight};
 use super::token::{Token, Tokens};
 use crate::bots::{BotSpec, Policy};
 use crate::engine::{Game, MoveError, RuntimeError, Viewer};
-use crate::ir::Program;
 use crate::save::SaveFile;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
@@ -419,20 +418,10 @@ impl Table {
         })
     }
 
-    /// True if the table replays a save.
-    pub fn is_replay(&self) -> bool {
-        self.lock().replay
-    }
-
     /// Stops the bots (the server is shutting down).
     pub fn close(&self) {
         self.lock().closing = true;
         self.bots_wake.notify_all();
-    }
-
-    /// The program the table plays.
-    pub fn program(&self) -> Arc<Program> {
-        self.lock().game.program().clone()
     }
 
     /// A copy of the game as it stands, secrets and all: for the host and for tests, never a
