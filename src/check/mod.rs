@@ -285,7 +285,9 @@ impl<'a> Checker<'a> {
                     name.span,
                 )
                 .with_label("already means something")
-                .with_help("choose another name; see docs/language.md for the built-in names"),
+                .with_help(
+                    "choose another name; see `meeple help language` for the built-in names",
+                ),
             );
             // Rejected, so never reachable by name: do not also report it as unused.
             self.used.insert(symbol);

@@ -11,8 +11,15 @@ pub(super) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     let style = stdout_style();
     let mut out = io::stdout().lock();
     let mut failed = false;
+    let mut report = args.json.then(super::check_json::Report::new);
     for file in &args.files {
         let loaded = load(file, &[]);
+        let ok = loaded.diagnostics.error_count() == 0 && loaded.program.is_some();
+        failed |= !ok;
+        if let Some(report) = report.as_mut() {
+            report.add(file, &loaded, ok);
+            continue;
+        }
         write!(
             out,
             "{}",
@@ -20,8 +27,6 @@ pub(super) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
         )?;
         let errors = loaded.diagnostics.error_count();
         let warnings = loaded.diagnostics.warning_count();
-        let ok = errors == 0 && loaded.program.is_some();
-        failed |= !ok;
         writeln!(
             out,
             "{}: {} ({}, {})",
@@ -30,6 +35,9 @@ pub(super) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
             plural(errors, "error"),
             plural(warnings, "warning")
         )?;
+    }
+    if let Some(report) = report {
+        writeln!(out, "{}", report.to_json())?;
     }
     out.flush()?;
     Ok(if failed {

@@ -1,18 +1,45 @@
 //! The golden-file part of `meeple test`: compare a file's goldens with what it now makes, write
 //! the missing ones, and accept changes with `--accept` or one by one with `--review`.
 
+use super::junit::Case;
 use super::TestArgs;
 use crate::golden::{self, Golden};
 use std::io::{self, BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
-/// Tests passed and failed.
-#[derive(Debug, Default, Clone, Copy)]
+/// Tests passed and failed, each by name (for `--junit`).
+#[derive(Debug, Default, Clone)]
 pub(super) struct Tally {
+    /// Every test, in the order it ran.
+    pub cases: Vec<Case>,
+}
+
+impl Tally {
+    /// Records a test that passed.
+    pub(super) fn pass(&mut self, name: impl Into<String>) {
+        self.cases.push(Case {
+            name: name.into(),
+            failure: None,
+        });
+    }
+
+    /// Records a test that failed: a one-line message and the whole text.
+    pub(super) fn fail(&mut self, name: impl Into<String>, message: &str, text: String) {
+        self.cases.push(Case {
+            name: name.into(),
+            failure: Some((message.to_string(), text)),
+        });
+    }
+
     /// Tests that passed.
-    pub passed: usize,
+    pub(super) fn passed(&self) -> usize {
+        self.cases.len() - self.failed()
+    }
+
     /// Tests that failed.
-    pub failed: usize,
+    pub(super) fn failed(&self) -> usize {
+        self.cases.iter().filter(|c| c.failure.is_some()).count()
+    }
 }
 
 /// How changed goldens are taken: all at once, by asking, or not at all.
@@ -109,40 +136,38 @@ pub(super) fn compare(
         match stored_contents {
             Some(Some(old)) if golden::same_contents(old, &g.contents) => {
                 matching += 1;
-                tally.passed += 1;
+                tally.pass(format!("golden `{}`", shown(&path)));
                 remove_if_present(&pending_path(&path));
             }
             None if review.strict && !review.accept_all => {
-                tally.failed += 1;
-                writeln!(
-                    out,
-                    "  FAIL  golden `{}` is missing (under CI it is not written: run `meeple test` where you work and commit it)",
+                let line = format!(
+                    "golden `{}` is missing (under CI it is not written: run `meeple test` where you work and commit it)",
                     shown(&path)
-                )?;
+                );
+                writeln!(out, "  FAIL  {line}")?;
+                tally.fail(format!("golden `{}`", shown(&path)), &line, line.clone());
             }
             None => {
                 write_golden(&path, g)?;
-                tally.passed += 1;
+                tally.pass(format!("golden `{}`", shown(&path)));
                 writeln!(out, "  new   golden `{}` written", shown(&path))?;
             }
             Some(old) => {
                 let old = old.unwrap_or("");
                 writeln!(out, "  FAIL  golden `{}` differs:", shown(&path))?;
-                write!(
-                    out,
-                    "{}",
-                    painted(&golden::diff(old, &g.contents, 3), review.color)
-                )?;
+                let diff = golden::diff(old, &g.contents, 3);
+                write!(out, "{}", painted(&diff, review.color))?;
+                let name = format!("golden `{}`", shown(&path));
                 if review.accept(&g.name, out)? {
                     write_golden(&path, g)?;
                     remove_if_present(&pending_path(&path));
-                    tally.passed += 1;
+                    tally.pass(name);
                     writeln!(out, "  ok    golden `{}` accepted", shown(&path))?;
                 } else {
                     // Beside it, for `cargo insta review` or a later `--accept`.
                     golden::write_text(&pending_path(&path), &golden::to_snap(g))?;
                     review.pending |= !review.ask;
-                    tally.failed += 1;
+                    tally.fail(name, "differs from what the rules make now", diff);
                 }
             }
         }

@@ -5,9 +5,12 @@
 //! clap errors for `main` to print and exit with (status 2). Nothing here exits the process.
 
 mod check;
+mod check_json;
 mod doc;
 mod fmt;
 mod golden_files;
+mod help;
+mod junit;
 mod new;
 mod play;
 mod report;
@@ -27,7 +30,15 @@ use crate::sim::Shard;
 
 /// Write board games as declarative `.rules` files; check them and play them.
 #[derive(Debug, Parser)]
-#[command(name = "meeple", version, propagate_version = true)]
+#[command(
+    name = "meeple",
+    version,
+    propagate_version = true,
+    disable_help_subcommand = true,
+    after_long_help = "Guides built in: `meeple help language` is the language reference; \
+                       also `sim`, `bots`, `serve`, `json`, `saves`, `testing`, `tools`, \
+                       `editors`, `reliability`."
+)]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -85,6 +96,44 @@ pub enum Command {
     ///
     /// Exits with 0 when the rulebook is written and 1 when the files do not check.
     Doc(doc::DocArgs),
+    /// Print the help of a command (`meeple help sim merge`) or a guide built into meeple.
+    ///
+    /// The guides: `language` (the language reference), `sim`, `bots`, `serve`, `json`,
+    /// `saves`, `testing`, `tools`, `editors`, `reliability`.
+    Help(HelpArgs),
+    /// Print a completion script for bash, zsh, fish, elvish or PowerShell.
+    ///
+    /// bash: `meeple completions bash > ~/.local/share/bash-completion/completions/meeple`;
+    /// zsh: write it as `_meeple` in a folder of your `$fpath`; fish: to
+    /// `~/.config/fish/completions/meeple.fish`; PowerShell: add
+    /// `meeple completions powershell | Out-String | Invoke-Expression` to your profile.
+    Completions(CompletionsArgs),
+    /// Print the manual page of meeple, or of one command, in roff: `meeple man | man -l -`.
+    Man(ManArgs),
+}
+
+/// Arguments of `meeple help`.
+#[derive(Debug, Args)]
+pub struct HelpArgs {
+    /// A command (and its subcommand), or a guide; nothing for the list of both.
+    #[arg(value_name = "TOPIC")]
+    pub topic: Vec<String>,
+}
+
+/// Arguments of `meeple completions`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+/// Arguments of `meeple man`.
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A command, for its own page (`meeple-check(1)`); nothing for meeple(1).
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 /// Games in a `meeple sim` batch when `--games` is not given: enough for win rates to within
@@ -138,7 +187,7 @@ pub struct SimArgs {
           value_parser = clap::value_parser!(u64).range(1..=4096))]
     pub threads: Option<u64>,
 
-    /// Print the report as one JSON document (schema `meeple-sim/1`, see docs/sim.md).
+    /// Print the report as one JSON document (schema `meeple-sim/1`, see `meeple help sim`).
     #[arg(long, conflicts_with = "csv")]
     pub json: bool,
 
@@ -215,6 +264,11 @@ pub struct TestArgs {
     /// Do not compare with golden files, nor write them.
     #[arg(long)]
     pub no_snapshots: bool,
+
+    /// Also write every test's outcome to FILE as a JUnit XML report (one suite a rules file,
+    /// one case a check, scenario, bot game and golden file), for CI services to show.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
 }
 
 /// Arguments of `meeple check`.
@@ -223,6 +277,12 @@ pub struct CheckArgs {
     /// Rules files to check (games or variants).
     #[arg(value_name = "FILE", required = true)]
     pub files: Vec<PathBuf>,
+
+    /// Print one JSON document instead of drawn diagnostics: every file with its errors and
+    /// warnings (code, severity, message, help, line and column); schema `meeple-check/1`, see
+    /// `meeple help json`. The exit status is the same.
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// Arguments of `meeple play`.
@@ -255,7 +315,7 @@ pub struct PlayArgs {
     pub bots: Option<BotSpec>,
 
     /// Print the game as a stream of JSON lines, one a decision (schema `meeple-game/3`, see
-    /// docs/json.md; every seat must be a bot).
+    /// `meeple help json`; every seat must be a bot).
     #[arg(long)]
     pub json: bool,
 
@@ -333,6 +393,9 @@ where
         Command::Lsp => crate::lsp::run().map_err(CliError::Io),
         Command::Doc(a) => doc::run(&a),
         Command::Serve(a) => serve::run(&a),
+        Command::Help(a) => help::help(&a.topic),
+        Command::Completions(a) => help::completions(a.shell),
+        Command::Man(a) => help::man(a.command.as_deref()),
     };
     match result {
         Ok(code) => Ok(code),

@@ -3,8 +3,10 @@
 //! check report and those games with the file's golden snapshots ([`crate::golden`]).
 
 use super::golden_files::{self, Tally};
+use super::junit::Junit;
 use super::{plural, stdout_style, CliError, TestArgs};
 use crate::diag::{render, render_all};
+use crate::files::{write_output, Output};
 use crate::load::load;
 use crate::printable::escape;
 use crate::{scenario, sim};
@@ -17,24 +19,42 @@ use std::sync::Arc;
 pub(super) fn run(args: &TestArgs) -> Result<ExitCode, CliError> {
     let style = stdout_style();
     let mut out = io::stdout().lock();
+    if let Some(path) = &args.junit {
+        // Refused before any test runs, rather than after minutes of them.
+        if let Err(e) = crate::files::check_target(path, Output::Junit, &args.files) {
+            writeln!(out, "cannot write the JUnit report: {e}")?;
+            return Ok(ExitCode::FAILURE);
+        }
+    }
     let (mut passed, mut failed) = (0usize, 0usize);
+    let mut junit = Junit::default();
     let mut files = Vec::new();
     for given in &args.files {
         if let Err(e) = expand(given, &mut files) {
-            writeln!(out, "{}: cannot read: {e}", given.display())?;
+            let line = format!("{}: cannot read: {e}", given.display());
+            writeln!(out, "{line}")?;
+            let mut tally = Tally::default();
+            tally.fail("read", &line, line.clone());
+            junit.add(given, tally.cases);
             failed += 1;
         }
     }
     let mut review = golden_files::Review::new(args);
     for file in &files {
-        let (tally, checks) = test_file(file, args, style, &mut out)?;
-        passed += tally.passed;
-        failed += tally.failed;
+        let (mut tally, checks) = test_file(file, args, style, &mut out)?;
         // A file that does not check is one failure: its goldens are not compared (nor written).
         if checks && !args.no_snapshots {
-            let tally = golden_files::compare(file, args, &mut review, &mut out)?;
-            passed += tally.passed;
-            failed += tally.failed;
+            let goldens = golden_files::compare(file, args, &mut review, &mut out)?;
+            tally.cases.extend(goldens.cases);
+        }
+        passed += tally.passed();
+        failed += tally.failed();
+        junit.add(file, tally.cases);
+    }
+    if let Some(path) = &args.junit {
+        if let Err(e) = write_output(path, &junit.to_xml(), Output::Junit, &args.files) {
+            writeln!(out, "cannot write the JUnit report: {e}")?;
+            failed += 1;
         }
     }
     if review.pending_changes() {
@@ -82,57 +102,58 @@ fn test_file(
     style: crate::diag::RenderStyle,
     out: &mut dyn Write,
 ) -> Result<(Tally, bool), CliError> {
-    let (mut passed, mut failed) = (0usize, 0usize);
+    let mut tally = Tally::default();
     let loaded = load(file, &args.variants);
+    let plain = crate::diag::RenderStyle::plain();
     let Some(program) = loaded.program else {
         write!(
             out,
             "{}",
             render_all(&loaded.diagnostics, &loaded.sources, style)
         )?;
-        writeln!(
-            out,
+        let line = format!(
             "{}: does not check ({})",
             file.display(),
             plural(loaded.diagnostics.error_count(), "error")
-        )?;
-        failed += 1;
-        return Ok((Tally { passed, failed }, false));
+        );
+        writeln!(out, "{line}")?;
+        let text = render_all(&loaded.diagnostics, &loaded.sources, plain);
+        tally.fail("check", &line, text);
+        return Ok((tally, false));
     };
     let program = Arc::new(program);
     writeln!(out, "{}", file.display())?;
+    tally.pass("check");
     for report in scenario::run_all(&program) {
+        let title = escape(&report.title).into_owned();
         match &report.failure {
             None => {
-                passed += 1;
-                writeln!(out, "  ok    {}", escape(&report.title))?;
+                writeln!(out, "  ok    {title}")?;
+                tally.pass(format!("scenario {title}"));
             }
             Some(d) => {
-                failed += 1;
-                writeln!(out, "  FAIL  {}", escape(&report.title))?;
+                writeln!(out, "  FAIL  {title}")?;
                 write!(out, "{}", render(d, &program.sources, style))?;
+                let text = render(d, &program.sources, plain);
+                tally.fail(format!("scenario {title}"), &d.message, text);
             }
         }
     }
     for players in program.min_players..=program.max_players {
+        let name = format!("a bot game for {players} players (seed {})", args.seed);
         match sim::random_game(program.clone(), players, args.seed) {
             Ok(game) => {
-                passed += 1;
                 writeln!(
                     out,
                     "  ok    a bot game for {players} players (seed {}, {} decisions)",
                     args.seed,
                     game.history().len()
                 )?;
+                tally.pass(name);
             }
             Err(e) => {
-                failed += 1;
-                writeln!(
-                    out,
-                    "  FAIL  a bot game for {players} players (seed {}): {}",
-                    args.seed,
-                    escape(&e.to_string())
-                )?;
+                let message = escape(&e.to_string()).into_owned();
+                writeln!(out, "  FAIL  {name}: {message}")?;
                 let diag = match &e {
                     sim::SimError::Start(r) => Some(r.to_diagnostic()),
                     sim::SimError::Move(crate::engine::MoveError::Runtime(r)) => {
@@ -140,11 +161,14 @@ fn test_file(
                     }
                     sim::SimError::Move(_) => None,
                 };
+                let mut text = message.clone();
                 if let Some(d) = diag {
                     write!(out, "{}", render(&d, &program.sources, style))?;
+                    text = render(&d, &program.sources, plain);
                 }
+                tally.fail(name, &message, text);
             }
         }
     }
-    Ok((Tally { passed, failed }, true))
+    Ok((tally, true))
 }

@@ -14,8 +14,8 @@
 mod output;
 
 pub use output::{
-    check_target, write_new, write_output, Output, RULEBOOK_HTML_MARK, RULEBOOK_TEXT_MARK,
-    SIM_PAGE_MARK,
+    check_target, write_new, write_output, Output, JUNIT_MARK, RULEBOOK_HTML_MARK,
+    RULEBOOK_TEXT_MARK, SIM_PAGE_MARK,
 };
 
 use std::io::{self, Error, ErrorKind, Read};

@@ -18,12 +18,16 @@ pub enum Output {
     Golden,
     /// A rules file laid out by `meeple fmt`: it replaces the file it read, and only that.
     Rules,
+    /// The JUnit XML report of `meeple test --junit`.
+    Junit,
 }
 
 /// The mark `meeple sim --html` puts in its page's head, by which it knows its own pages.
 pub const SIM_PAGE_MARK: &str = "<meta name=\"generator\" content=\"meeple sim\">";
 /// The mark `meeple doc` puts in an HTML rulebook's head.
 pub const RULEBOOK_HTML_MARK: &str = "<meta name=\"generator\" content=\"meeple doc\">";
+/// What a `meeple test --junit` report starts its root element with.
+pub const JUNIT_MARK: &str = "<testsuites name=\"meeple test\"";
 /// The first line of a text rulebook (a Markdown comment, unseen when the text is rendered).
 pub const RULEBOOK_TEXT_MARK: &str = "<!-- meeple doc -->";
 
@@ -39,6 +43,7 @@ impl Output {
             Output::Rulebook => "a rulebook of `meeple doc`",
             Output::Golden => "a golden file of `meeple test`",
             Output::Rules => "a rules file",
+            Output::Junit => "a JUnit report of `meeple test`",
         }
     }
 
@@ -58,6 +63,7 @@ impl Output {
             }
             Output::Golden => head.starts_with("---\n") || head.starts_with("---\r\n"),
             Output::Rules => true,
+            Output::Junit => head.contains(JUNIT_MARK),
         }
     }
 }
@@ -183,6 +189,7 @@ fn noun_lower(kind: Output) -> &'static str {
         Output::Rulebook => "the rulebook",
         Output::Golden => "a golden file",
         Output::Rules => "a rules file",
+        Output::Junit => "the report",
     }
 }
 
@@ -194,6 +201,7 @@ fn suggestion(path: &Path, kind: Output) -> String {
         Output::Rulebook => "md",
         Output::Golden => "snap",
         Output::Rules => "rules",
+        Output::Junit => "xml",
     };
     path.with_extension(extension).display().to_string()
 }

@@ -122,7 +122,7 @@ fn imagined(out: &mut String, r: &Report) {
     let _ = writeln!(
         out,
         "imagined games: {} drawn from what each seat saw; {} ({}) agree with it only in part \
-         (docs/bots.md)",
+         (`meeple help bots`)",
         i.games,
         i.fallbacks,
         share(i.fallbacks, i.games)

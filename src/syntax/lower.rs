@@ -77,7 +77,7 @@ impl Lowerer {
                 )
                 .with_label("a reserved word cannot name anything")
                 .with_help(
-                    "reserved words are listed in docs/language.md (Names); choose another name",
+                    "reserved words are listed in `meeple help language` (Names); choose another name",
                 ),
             );
         }

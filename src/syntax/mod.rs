@@ -246,7 +246,7 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
              `enum colour { red, blue }`"
                 .to_string()
         } else {
-            "see docs/language.md for the form of each construct".to_string()
+            "see `meeple help language` for the form of each construct".to_string()
         }
     }))
 }
