@@ -383,6 +383,13 @@ fn repl_session_through_stdin() {
     let sources = object.remove("sources").expect("sources");
     assert_eq!(sources.as_array().map(Vec::len), Some(1), "{sources}");
     assert!(is_link(sources[0].clone()));
+    // the text of the rules file, so that the save alone reopens the game
+    let texts = object.remove("texts").expect("texts");
+    assert_eq!(
+        texts.as_array().and_then(|t| t[0].as_str()),
+        Some(&*std::fs::read_to_string(abs(GAME)).unwrap()),
+        "the save carries the rules it was played with"
+    );
     let end = object.remove("end").expect("end");
     let mut last = None;
     for d in object["decisions"].as_array_mut().expect("decisions") {

@@ -118,9 +118,10 @@ fn test_junit_reports_every_case_and_each_failure_with_its_reason() {
     let o = run(&["test", "--no-snapshots", "--junit", &report, &game]);
     assert_eq!(code(&o), 1, "{}", stdout(&o));
     let xml = std::fs::read_to_string(abs(&report)).expect("the report is written");
-    // check + 2 scenarios + a bot game for 2 and for 3 players; one failure.
+    // 2 scenarios + a bot game for 2 and for 3 players; one failure. (A file that checks is
+    // no test of its own, as in the summary line; one that does not is a failing `check`.)
     assert!(
-        xml.contains("<testsuites name=\"meeple test\" tests=\"5\" failures=\"1\""),
+        xml.contains("<testsuites name=\"meeple test\" tests=\"4\" failures=\"1\""),
         "{xml}"
     );
     assert!(
@@ -137,7 +138,25 @@ fn test_junit_reports_every_case_and_each_failure_with_its_reason() {
         xml.contains("name=\"a bot game for 3 players (seed 1)\"/>"),
         "{xml}"
     );
-    assert_eq!(xml.matches("<testcase").count(), 5, "{xml}");
+    assert_eq!(xml.matches("<testcase").count(), 4, "{xml}");
+    assert!(
+        stdout(&o).trim_end().ends_with("3 passed, 1 failed"),
+        "{}",
+        stdout(&o)
+    );
+
+    // A file that does not check is one failing case, its diagnostics the text.
+    let broken = format!("{dir}/broken.rules");
+    std::fs::write(
+        abs(&broken),
+        "game \"B\" { players 2 }\nflow { turn nobody }\n",
+    )
+    .unwrap();
+    let o = run(&["test", "--no-snapshots", "--junit", &report, &broken]);
+    assert_eq!(code(&o), 1);
+    let xml = std::fs::read_to_string(abs(&report)).unwrap();
+    assert!(xml.contains("name=\"check\">"), "{xml}");
+    assert!(xml.contains("unknown name `nobody`"), "{xml}");
 
     // The report never replaces what is not a report: here, the rules under test.
     let o = run(&["test", "--no-snapshots", "--junit", &game, &game]);

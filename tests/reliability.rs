@@ -620,6 +620,23 @@ fn a_save_that_no_longer_replays_says_whether_the_rules_changed_or_the_save_was_
         text.replace("p.points += n", "p.points += 2 * n"),
     )
     .unwrap();
+    // A save carries its rules: it goes on under them, and says the file changed.
+    let o = meeple(&["play", "--load", &save], &script(&["quit"]));
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("`{rules}` has changed since the game was saved")),
+        "{}",
+        stderr(&o)
+    );
+    // A save made before saves carried their rules replays under the files as they are now.
+    let mut older: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(abs(&save)).unwrap()).unwrap();
+    older
+        .as_object_mut()
+        .unwrap()
+        .remove("texts")
+        .expect("texts");
+    std::fs::write(abs(&save), older.to_string()).unwrap();
     let o = run(&["play", "--load", &save]);
     assert_eq!(code(&o), 1);
     let err = stderr(&o);

@@ -473,7 +473,25 @@ fn stderr_style() -> RenderStyle {
 /// Loads a rules file with its variants, printing its errors and warnings to stderr; the
 /// program, or `None` if it does not check.
 fn load_reporting(file: &std::path::Path, variants: &[PathBuf]) -> Option<crate::ir::Program> {
-    let loaded = crate::load::load(file, variants);
+    reporting(crate::load::load(file, variants))
+}
+
+/// The rules of a saved game (the files it names, or the texts it carries when those are gone
+/// or changed, said on stderr), their errors and warnings printed to stderr; the program, or
+/// `None` if they do not check.
+fn load_save_reporting(save: &crate::save::SaveFile) -> Option<crate::ir::Program> {
+    let (loaded, from) = save.load_rules();
+    if let crate::save::RulesFrom::Saved(why) = from {
+        eprint_text(&format!(
+            "meeple: {why}; the game goes on under the rules saved with it (`reload` at the \
+             REPL reads the files as they are now)\n"
+        ));
+    }
+    reporting(loaded)
+}
+
+/// Prints a load's errors and warnings to stderr; the program, or `None` if it does not check.
+fn reporting(loaded: crate::load::Loaded) -> Option<crate::ir::Program> {
     if !loaded.diagnostics.0.is_empty() {
         eprint_text(&crate::diag::render_all(
             &loaded.diagnostics,

@@ -2,7 +2,10 @@
 //! play every seat and print the transcript or JSON, or hand the game to the REPL.
 
 use super::report::{Failure, Stream, Table};
-use super::{eprint_text, fail, load_reporting, stderr_style, usage_error, CliError, PlayArgs};
+use super::{
+    eprint_text, fail, load_reporting, load_save_reporting, stderr_style, usage_error, CliError,
+    PlayArgs,
+};
 use crate::bots::{ask_bot, BotSpec};
 use crate::diag::render;
 use crate::engine::{Game, MoveError, RuntimeError};
@@ -52,7 +55,11 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     };
 
     let variant_paths: Vec<PathBuf> = files.variants.iter().map(PathBuf::from).collect();
-    let Some(program) = load_reporting(Path::new(&files.rules), &variant_paths) else {
+    let program = match &save {
+        Some(save) => load_save_reporting(save),
+        None => load_reporting(Path::new(&files.rules), &variant_paths),
+    };
+    let Some(program) = program else {
         let mut message = format!(
             "{}: the rules have errors; fix them and try again",
             files.rules

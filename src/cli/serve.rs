@@ -1,7 +1,7 @@
 //! `meeple serve`: start (or resume) a game and open a table in the browser, printing one
 //! private link per seat and one for onlookers.
 
-use super::{eprint_text, fail, load_reporting, usage_error, CliError};
+use super::{eprint_text, fail, load_reporting, load_save_reporting, usage_error, CliError};
 use crate::bots::BotSpec;
 use crate::engine::Game;
 use crate::save::{SaveError, SaveFile};
@@ -91,7 +91,11 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode, CliError> {
         }
     };
     let variant_paths: Vec<PathBuf> = variants.iter().map(PathBuf::from).collect();
-    let Some(program) = load_reporting(Path::new(&rules), &variant_paths) else {
+    let program = match &save {
+        Some(save) => load_save_reporting(save),
+        None => load_reporting(Path::new(&rules), &variant_paths),
+    };
+    let Some(program) = program else {
         return Ok(fail(&format!(
             "{rules}: the rules have errors; fix them and try again"
         )));

@@ -15,9 +15,11 @@
 pub mod chain;
 mod error;
 mod paths;
+mod rules;
 mod transcript;
 
 pub use error::SaveError;
+pub use rules::RulesFrom;
 
 use crate::engine::{Game, MoveError, Record, RuntimeError};
 use crate::files::{self, Output};
@@ -100,6 +102,11 @@ pub struct SaveFile {
     /// before it have none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sources: Vec<String>,
+    /// The text of each rules file, in the same order: the save alone reopens the game, moved
+    /// to another machine or after the rules were edited ([`SaveFile::load_rules`]). Saves made
+    /// before it have none, and need their files.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub texts: Vec<String>,
 }
 
 impl SaveFile {
@@ -125,6 +132,7 @@ impl SaveFile {
             decisions: decisions_of(game),
             end: None,
             sources: source_hashes(game.program()),
+            texts: source_texts(game.program()),
         };
         let links = chain::links(
             game.program().clone(),
@@ -429,6 +437,19 @@ impl SaveFile {
     }
 }
 
+/// The text of each of the program's rules files, in the order they were read.
+fn source_texts(program: &Program) -> Vec<String> {
+    (0..program.sources.len())
+        .map(|i| {
+            program
+                .sources
+                .file(crate::diag::FileId(i as u32))
+                .text
+                .to_string()
+        })
+        .collect()
+}
+
 /// A hash of the text of each of the program's rules files, in the order they were read.
 fn source_hashes(program: &Program) -> Vec<String> {
     (0..program.sources.len())
@@ -564,6 +585,7 @@ mod tests {
             }],
             end: Some("fedcba9876543210".into()),
             sources: vec!["00112233aabbccdd".into()],
+            texts: vec!["game \"G\" { players 2..2 }\n".into()],
         };
         assert_eq!(SaveFile::parse(&ok.to_json()).ok(), Some(ok.clone()));
         ok.decisions[0].state = None;

@@ -128,5 +128,6 @@ pub(super) fn parse(text: &str) -> Result<SaveFile, SaveError> {
         decisions,
         end: None,
         sources: Vec::new(),
+        texts: Vec::new(),
     })
 }
