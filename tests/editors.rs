@@ -1,14 +1,23 @@
-//! The editor support in `editors/vscode` agrees with the language: the TextMate grammar names
-//! every keyword of `syntax::KEYWORDS`, and the extension points at files that exist.
-//! (The grammar's scopes are tested against annotated samples by `scripts/test-highlighting.sh`.)
+//! The editor support in `editors/` agrees with the language: the TextMate grammar names every
+//! keyword of `syntax::KEYWORDS`, the VS Code extension points at files that exist, and every
+//! snippet expands to rules that check. (The grammar's scopes are tested against annotated
+//! samples by `scripts/test-highlighting.sh`, and the `.vsix` is built by
+//! `scripts/build-vsix.sh`: both need npm and are not run here; see docs/editors.md.)
+
+#[path = "editors/snippets.rs"]
+mod snippets;
 
 use meeple::syntax::KEYWORDS;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
 fn vscode() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("editors/vscode")
+    root().join("editors/vscode")
 }
 
 fn json(path: &str) -> Value {
@@ -65,9 +74,12 @@ fn the_extension_contributes_the_language_and_its_files() {
     assert_eq!(language["extensions"][0], ".rules");
     let grammar = &package["contributes"]["grammars"][0];
     assert_eq!(grammar["scopeName"], "source.meeple");
+    let snippets = &package["contributes"]["snippets"][0];
+    assert_eq!(snippets["language"], "meeple");
     for file in [
         language["configuration"].as_str().unwrap(),
         grammar["path"].as_str().unwrap(),
+        snippets["path"].as_str().unwrap(),
         package["main"].as_str().unwrap(),
     ] {
         assert!(vscode().join(file).is_file(), "{file} is missing");
