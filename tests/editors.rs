@@ -1,14 +1,26 @@
-//! The editor support in `editors/vscode` agrees with the language: the TextMate grammar names
-//! every keyword of `syntax::KEYWORDS`, and the extension points at files that exist.
-//! (The grammar's scopes are tested against annotated samples by `scripts/test-highlighting.sh`.)
+//! The editor support in `editors/` agrees with the language: the TextMate grammar and the Neovim
+//! syntax name every keyword of `syntax::KEYWORDS`, the VS Code extension points at files that
+//! exist, every snippet expands to rules that check, and Neovim (headless, through
+//! `scripts/test-neovim.sh`) gives a `.rules` file the filetype its content says and starts
+//! `meeple lsp` for it. (The grammar's scopes are tested against annotated samples by
+//! `scripts/test-highlighting.sh`, and the `.vsix` is built by `scripts/build-vsix.sh`: both
+//! need npm and are not run here; see docs/editors.md.)
+
+#[path = "editors/snippets.rs"]
+mod snippets;
 
 use meeple::syntax::KEYWORDS;
 use serde_json::Value;
 use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::process::Command;
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
 
 fn vscode() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("editors/vscode")
+    root().join("editors/vscode")
 }
 
 fn json(path: &str) -> Value {
@@ -65,13 +77,56 @@ fn the_extension_contributes_the_language_and_its_files() {
     assert_eq!(language["extensions"][0], ".rules");
     let grammar = &package["contributes"]["grammars"][0];
     assert_eq!(grammar["scopeName"], "source.meeple");
+    let snippets = &package["contributes"]["snippets"][0];
+    assert_eq!(snippets["language"], "meeple");
     for file in [
         language["configuration"].as_str().unwrap(),
         grammar["path"].as_str().unwrap(),
+        snippets["path"].as_str().unwrap(),
         package["main"].as_str().unwrap(),
     ] {
         assert!(vscode().join(file).is_file(), "{file} is missing");
     }
     let config = json("language-configuration.json");
     assert_eq!(config["comments"]["lineComment"], "#");
+}
+
+#[test]
+fn the_neovim_syntax_names_every_keyword() {
+    let path = root().join("editors/neovim/syntax/meeple.vim");
+    let text = std::fs::read_to_string(&path).expect("editors/neovim/syntax/meeple.vim");
+    let named: BTreeSet<&str> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("syn keyword "))
+        .flat_map(|l| l.split_whitespace().skip(1))
+        .collect();
+    let missing: Vec<&str> = KEYWORDS
+        .iter()
+        .copied()
+        .filter(|k| !named.contains(k))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "keywords the Neovim syntax does not highlight: {missing:?}"
+    );
+}
+
+/// Needs `nvim` (0.7 or later) on the PATH: .ci/run installs Debian's when it is missing.
+#[test]
+fn neovim_gives_rules_files_their_filetype_and_starts_the_server() {
+    let out = Command::new("bash")
+        .arg(root().join("scripts/test-neovim.sh"))
+        .env("MEEPLE", env!("CARGO_BIN_EXE_meeple"))
+        .output()
+        .expect("bash runs");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "scripts/test-neovim.sh failed:\n{text}"
+    );
+    assert_eq!(text.matches("ok: ").count(), 4, "{text}");
 }

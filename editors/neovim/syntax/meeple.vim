@@ -1,0 +1,36 @@
+" Meeple rules files: a small highlighting for Neovim and Vim (the VS Code extension has a fuller
+" TextMate grammar). tests/editors.rs checks that every keyword of the language is named here.
+if exists("b:current_syntax")
+  finish
+endif
+
+syn keyword meepleDeclaration game variant base excludes enum var kind table die def effect phase
+syn keyword meepleDeclaration action setup flow score goal winners invariant scenario
+syn keyword meepleDeclaration add replace remove
+syn keyword meepleModifier player public secret hidden internal secretly shown visible when named
+syn keyword meepleModifier listed source seats always ask
+syn keyword meepleType int bool list of
+syn keyword meepleStatement let if then else match for in where while repeat break continue return
+syn keyword meepleStatement turn only choose require because log tell roll random shuffle end
+syn keyword meepleStatement each by from as at any exactly most over until pop
+syn keyword meepleScenario players seed play set run expect refused rolls picks shuffles before
+syn keyword meepleOperator and or not
+syn keyword meepleConstant true false none me
+syn match meepleNumber "\<\d\+\>"
+syn region meepleInterpolation matchgroup=meepleDelimiter start="{" end="}" contained contains=meepleNumber,meepleConstant,meepleOperator
+syn region meepleString start=+"+ skip=+\\\\\|\\"+ end=+"+ contains=meepleInterpolation
+syn match meepleComment "#.*$" contains=@Spell
+
+hi def link meepleDeclaration Structure
+hi def link meepleModifier StorageClass
+hi def link meepleType Type
+hi def link meepleStatement Statement
+hi def link meepleScenario PreProc
+hi def link meepleOperator Operator
+hi def link meepleConstant Constant
+hi def link meepleNumber Number
+hi def link meepleString String
+hi def link meepleDelimiter Delimiter
+hi def link meepleComment Comment
+
+let b:current_syntax = "meeple"
