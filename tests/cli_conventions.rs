@@ -262,3 +262,76 @@ fn the_guides_are_built_in_and_every_hint_points_at_one() {
         }
     }
 }
+
+/// Runs `meeple` with `COLUMNS` set (as a terminal of that width would have it), the script
+/// piped in.
+fn meeple_at_columns(args: &[&str], columns: Option<&str>, stdin: &str) -> std::process::Output {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut command = Command::new(env!("CARGO_BIN_EXE_meeple"));
+    command
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .env_remove("COLUMNS")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(c) = columns {
+        command.env("COLUMNS", c);
+    }
+    let mut child = command.spawn().expect("meeple runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_bytes())
+        .unwrap();
+    child.wait_with_output().expect("meeple ends")
+}
+
+#[test]
+fn the_repl_fits_80_columns_without_cutting_a_word() {
+    let script = "help\nstate\nmoves\n1\nstate\nlog\nquit\n";
+    for (rules, players) in [
+        ("examples/hanabi.rules", "3"),
+        ("rules/cheaters_game.rules", "3"),
+        ("rules/incorporated.rules", "4"),
+        ("rules/small_print.rules", "2"),
+    ] {
+        let args = ["play", rules, "-p", players, "--seed", "4"];
+        let whole = stdout(&meeple_at_columns(&args, None, script));
+        let o = meeple_at_columns(&args, Some("80"), script);
+        assert_eq!(code(&o), 0, "{}", common::stderr(&o));
+        let narrow = stdout(&o);
+        let mut wrapped = 0;
+        for row in narrow.lines() {
+            let width = unicode_columns(row);
+            assert!(
+                width <= 80 || !row.trim().contains(' '),
+                "{rules}: a row of {width} columns:\n{row}"
+            );
+        }
+        for row in whole.lines() {
+            wrapped += usize::from(unicode_columns(row) > 80);
+        }
+        assert!(
+            wrapped > 0,
+            "{rules}: nothing needed wrapping; the test tests nothing"
+        );
+        // The same words in the same order: nothing cut, lost or added but line breaks.
+        let words = |t: &str| {
+            t.split_whitespace()
+                .filter(|w| *w != "·")
+                .map(str::to_string)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(words(&narrow), words(&whole), "{rules}");
+    }
+}
+
+/// Columns a row takes in a terminal (every character here is one column wide, or two for
+/// East Asian wide ones, which the games do not use).
+fn unicode_columns(row: &str) -> usize {
+    row.chars().count()
+}

@@ -85,6 +85,7 @@ fn play_limited(file: &Path, steps: Vec<Step>, max_decisions: Option<usize>) -> 
     let style = Style {
         color: false,
         clear_screen: false,
+        width: meeple::repl::Width::Unbounded,
     };
     let mut session = Session::new(game, seats, spec, files, style, false);
     session.save_automatically_in(file.parent().expect("a folder").to_path_buf());

@@ -20,6 +20,18 @@ use std::sync::Arc;
 
 const FAILED: u8 = 1;
 
+/// The REPL's line width: the terminal's, else `COLUMNS` when set (a pipe read by a person
+/// through a pager, or a test), else unbounded (output read by a program).
+fn repl_width(screen: bool) -> repl::Width {
+    if screen {
+        return repl::Width::Terminal;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse().ok())
+        .map_or(repl::Width::Unbounded, repl::Width::Columns)
+}
+
 /// Plays a game as the arguments say.
 pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     if args.json && args.bots.is_none() && args.load.is_none() {
@@ -266,6 +278,7 @@ fn hand_to_repl(
     let style = Style {
         color: super::stdout_style().color,
         clear_screen: interactive && screen,
+        width: repl_width(screen),
     };
     let mut session = Session::new(game, seats, spec, files, style, resumed);
     session.save_failures_to(failure_save);

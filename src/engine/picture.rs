@@ -49,6 +49,9 @@ pub struct KindPanel {
     pub instances: Vec<InstancePanel>,
     /// How many instances `listed when` leaves out.
     pub unlisted: usize,
+    /// The `listed when` condition as written in the rules (its lines joined), so that a view
+    /// can say why instances are left out.
+    pub listed_when: String,
 }
 
 /// One instance and its fields.
@@ -212,6 +215,14 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
             name: kind.name.clone(),
             instances: Vec::new(),
             unlisted: 0,
+            listed_when: kind
+                .listed
+                .as_ref()
+                .map(|l| {
+                    let text = program.sources.snippet(l.body.span);
+                    text.split_whitespace().collect::<Vec<_>>().join(" ")
+                })
+                .unwrap_or_default(),
         };
         for (i, fields) in state.entities[k].iter().enumerate() {
             let it = Value::entity(crate::ir::KindId(k as u32), i as u32);
@@ -281,7 +292,11 @@ impl Picture {
                 let _ = writeln!(out, "  {}: {}", it.label, joined(&it.fields));
             }
             if kind.unlisted > 0 {
-                let _ = writeln!(out, "  ({} not listed: {})", kind.name, kind.unlisted);
+                let _ = writeln!(
+                    out,
+                    "  (not listed: {} {}, for which `{}` is false)",
+                    kind.unlisted, kind.name, kind.listed_when
+                );
             }
         }
         match &self.status {

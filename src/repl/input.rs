@@ -156,7 +156,12 @@ impl Terminal {
     /// ignored) the history is one person's; without one, each seat keeps its own in memory
     /// only. `None` if the terminal cannot be driven.
     pub fn new(file: Option<PathBuf>) -> Option<Terminal> {
-        let mut editor = Editor::<Completions, FileHistory>::new().ok()?;
+        // Tab completes what is common to the candidates, and a second Tab lists them all
+        // (bash's way), rather than cycling through them in place.
+        let config = rustyline::Config::builder()
+            .completion_type(rustyline::CompletionType::List)
+            .build();
+        let mut editor = Editor::<Completions, FileHistory>::with_config(config).ok()?;
         editor.set_helper(Some(Completions {
             moves: Vec::new(),
             several: false,

@@ -20,10 +20,12 @@ mod input;
 mod reload;
 mod seats;
 mod show;
+mod wrap;
 
 pub use input::{history_path, Asking, Input, Line, Plain, SeatHistories, Terminal};
 pub use seats::Seats;
 pub use show::HELP;
+pub use wrap::{wrap_line, Width};
 
 /// The REPL's output: rules text escaped, the REPL's own terminal codes written raw.
 type Out<'w> = crate::printable::Printable<'w>;
@@ -56,6 +58,8 @@ pub struct Style {
     pub color: bool,
     /// Clear the screen when the device passes to another player (a terminal only).
     pub clear_screen: bool,
+    /// The width lines are wrapped at.
+    pub width: Width,
 }
 
 /// Why the REPL stopped before the player quit. (A rule that fails, or a game that cannot go
@@ -245,8 +249,10 @@ impl Session {
 
     /// Runs the session until `quit` or the end of input, and says how it ended.
     pub fn run(&mut self, input: &mut dyn Input, out: &mut dyn Write) -> Result<Ended, ReplError> {
-        // Everything the rules wrote is shown as text, never obeyed by the terminal.
-        let out = &mut Out::new(out);
+        // Everything the rules wrote is shown as text, never obeyed by the terminal, in lines
+        // that fit it.
+        let mut wrapped = wrap::Wrap::new(out, self.style.width);
+        let out = &mut Out::new(&mut wrapped);
         let mut ended = Ended {
             interactive: input.is_terminal(),
             ..Ended::default()
@@ -582,6 +588,7 @@ mod tests {
         let style = Style {
             color: false,
             clear_screen: false,
+            width: Width::Unbounded,
         };
         let mut s = Session::new(game, seats, spec, files, style, false);
         let mut input = Script {

@@ -6,32 +6,42 @@ use std::fmt::Write;
 /// The commands, as listed by `help`.
 pub const HELP: &str = "\
 Commands:
-  NUMBER or MOVE   make a move: its number in the list, or the move as shown (any case)
-  #NUMBER          make the move of that number in the list; when the moves are numbers
-                   themselves (listed #1, #2, ...), a bare number is always the move of
-                   that value and #N the N-th in the list
-  moves            list the legal moves again (a long list is cut in the middle)
+  NUMBER or MOVE   make a move: its number in the list, or the move as
+                   shown (any case)
+  #NUMBER          make the move of that number in the list; when the
+                   moves are numbers themselves (listed #1, #2, ...), a
+                   bare number is always the move of that value and #N
+                   the N-th in the list
+  moves            list the legal moves again (a long list is cut in the
+                   middle)
   moves all        list every legal move, however many
   state            show the game as the player to decide sees it
   log              show the whole log that player may read
   why MOVE         explain why a move is not allowed now
-  undo             take back the last move made at this device (and bot moves after it),
-                   unless chance was drawn on or someone saw something new since
-  save FILE        save the game (rules, seed, bots and moves) to FILE: the referee's
-                   record, which tells every secret; not for players' eyes. Only a new
-                   file or an old save is written: never the rules, nor another file
+  undo             take back the last move made at this device (and bot
+                   moves after it), unless chance was drawn on or someone
+                   saw something new since
+  save FILE        save the game (rules, seed, bots and moves) to FILE:
+                   the referee's record, which tells every secret; not
+                   for players' eyes. Only a new file or an old save is
+                   written: never the rules, nor another file
   load FILE        load a saved game of the same rules and player count
-  reload           read the rules files again and replay the game so far under them (with
-                   secrets in the game: save it, and start a new one under them)
+  reload           read the rules files again and replay the game so far
+                   under them (with secrets in the game: save it, and
+                   start a new one under them)
   help             show this list
   quit             leave on purpose (the game is not saved)
-Tab completes moves and commands in a terminal. A move named like a command is made by its number.
-Ctrl-D at a terminal leaves too, asking first if moves were made since the last save.
-A rule that fails on a move saves the game and names the save; with secrets in the game the
-game then stops (trying the move again would tell what is hidden).
-Commands piped in (not a terminal) end at the end of input; the exit status is 1 if a line
-was refused (a move not made, a command that failed, a line not UTF-8), if the input ended
-before the game did without `quit`, or if the game stopped, else 0.
+Tab completes moves and commands in a terminal, and lists them when
+several fit. A move named like a command is made by its number.
+Ctrl-D at a terminal leaves too, asking first if moves were made since
+the last save.
+A rule that fails on a move saves the game and names the save; with
+secrets in the game the game then stops (trying the move again would
+tell what is hidden).
+Commands piped in (not a terminal) end at the end of input; the exit
+status is 1 if a line was refused (a move not made, a command that
+failed, a line not UTF-8), if the input ended before the game did
+without `quit`, or if the game stopped, else 0.
 ";
 
 /// A list longer than this is shown cut: its head, a line saying what is left out, its tail.
@@ -234,6 +244,17 @@ fn fold(s: &str) -> String {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    #[test]
+    fn help_fits_78_columns() {
+        for line in HELP.lines() {
+            assert!(
+                line.chars().count() <= 78,
+                "{} columns: {line}",
+                line.chars().count()
+            );
+        }
+    }
 
     #[test]
     fn a_move_named_like_a_command_is_listed_with_its_number() {

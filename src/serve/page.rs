@@ -533,7 +533,9 @@ fn kind_panel(kind: &KindPanel) -> Markup {
                     }
                 }
             }
-            @if kind.unlisted > 0 { p.note { (kind.unlisted) " not listed" } }
+            @if kind.unlisted > 0 {
+                p.note { "not listed: " (kind.unlisted) ", for which " code { (kind.listed_when) } " is false" }
+            }
         }
     }
 }
