@@ -258,7 +258,7 @@ impl Checker<'_> {
         let mut d = Diagnostic::error("unknown-name", format!("unknown name `{}`", n.text), n.span)
             .with_label(label);
         d = match suggest(&n.text, candidates) {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            Some(s) => d.with_suggestion(&s),
             None => d.with_help("declare it, or check the spelling"),
         };
         self.error(d);
@@ -345,7 +345,7 @@ impl Checker<'_> {
         )
         .with_label("no such field");
         d = match suggest(&field.text, candidates) {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            Some(s) => d.with_suggestion(&s),
             None => d.with_help(format!(
                 "declare it, such as `player var {}: int = 0`",
                 field.text
