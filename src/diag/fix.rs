@@ -160,6 +160,7 @@ player var points: int = 0
 effect pay(p: player, n: int) {
   p.points += n
 }
+def base_gain(): int = 1
 action take(n: int in 1..3) "Take" {
   let r = roll sixes
   let c = red
@@ -167,7 +168,7 @@ action take(n: int in 1..3) "Take" {
     red { me.points += r }
     blue { me.points += 2 }
   }
-  pay(me, n + nth(chart, 1).gain + sum([k.value for k in card]))
+  pay(me, n + base_gain() + nth(chart, 1).gain + sum([k.value for k in card]))
 }
 flow {
   repeat 3 {
@@ -234,6 +235,7 @@ replace effect pay(p: player, n: int) {
                 "syntax-error",
             ),
             (false, "0..10", "10..0", "invalid-bounds"),
+            (false, "base_gain() +", "base_gain +", "type-mismatch"),
             (
                 false,
                 "player, n: int)",
