@@ -360,13 +360,18 @@ impl Loader<'_> {
         let base_is_primary = same_file(&base.path, &primary);
         for item in base.ast.items {
             match item {
-                ast::Item::Decl { patch: None, decl: ast::Decl::Scenario(_) } if !base_is_primary => {}
+                ast::Item::Decl {
+                    patch: None,
+                    decl: ast::Decl::Scenario(_),
+                } if !base_is_primary => {}
                 ast::Item::Decl { patch: None, decl } => merged.decls.push(decl),
-                ast::Item::Decl { patch: Some((_, span)), .. } | ast::Item::Remove { span, .. } => self.diags.push(
-                    Diagnostic::error("patch-outside-variant", "`add`, `replace` and `remove` belong in variant files", span)
-                        .with_label("this file is a game, not a variant")
-                        .with_help("declare the part plainly here, or move the patch into a variant file with a `variant` header"),
-                ),
+                ast::Item::Decl {
+                    patch: Some((_, span)),
+                    ..
+                } => self
+                    .diags
+                    .push(patch_outside_variant(span).with_fix(span, "")),
+                ast::Item::Remove { span, .. } => self.diags.push(patch_outside_variant(span)),
             }
         }
         for v in chain {
@@ -432,7 +437,8 @@ impl Loader<'_> {
                        merged: &Merged,
                        kind: ast::PartKind,
                        name: &ast::Name,
-                       verb: &str| {
+                       verb: &str,
+                       replace_at: Option<Span>| {
             let same_kind: Vec<String> = merged
                 .decls
                 .iter()
@@ -451,7 +457,7 @@ impl Loader<'_> {
             )
             .with_label(format!("no such {} in the base", kind.keyword()));
             d = match crate::diag::suggest_name(&name.text, same_kind.iter().map(String::as_str)) {
-                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                Some(s) => d.with_suggestion(&s),
                 None if kind.is_singleton() => {
                     d.with_help(format!("use `add {}` to give the game one", kind.keyword()))
                 }
@@ -461,6 +467,10 @@ impl Loader<'_> {
                     name.text
                 )),
             };
+            // `replace` of a part the base lacks: `add` is the fix (a misspelling is not).
+            if let (Some(at), true) = (replace_at, d.fixes.is_empty()) {
+                d = d.with_fix(at, "add");
+            }
             this.diags.push(d);
         };
         match item {
@@ -468,10 +478,10 @@ impl Loader<'_> {
                 Some(i) => {
                     merged.decls.remove(i);
                 }
-                None => missing(self, merged, kind, &name, "remove"),
+                None => missing(self, merged, kind, &name, "remove", None),
             },
             ast::Item::Decl {
-                patch: Some((patch, _)),
+                patch: Some((patch, patch_span)),
                 decl,
             } => {
                 let Some((kind, name)) = decl.part() else {
@@ -490,7 +500,9 @@ impl Loader<'_> {
                 };
                 match (patch, find(merged, kind, &name.text)) {
                     (ast::Patch::Replace, Some(i)) => merged.decls[i] = decl,
-                    (ast::Patch::Replace, None) => missing(self, merged, kind, &name, "replace"),
+                    (ast::Patch::Replace, None) => {
+                        missing(self, merged, kind, &name, "replace", Some(patch_span))
+                    }
                     (ast::Patch::Add, None) => merged.decls.push(decl),
                     (ast::Patch::Add, Some(i)) => {
                         let first = decl_span(&merged.decls[i]);
@@ -504,7 +516,8 @@ impl Loader<'_> {
                             name.span,
                         )
                         .with_label("already in the base")
-                        .with_help(format!("use `replace {} ...` to change it", kind.keyword()));
+                        .with_help(format!("use `replace {} ...` to change it", kind.keyword()))
+                        .with_fix(patch_span, "replace");
                         if first.file == name.span.file {
                             d = d.with_secondary(first, "declared here");
                         }
@@ -521,15 +534,78 @@ impl Loader<'_> {
                 let d = match decl {
                     ast::Decl::Game(_) => Diagnostic::error("variant-missing-patch", "a variant file cannot have a game header", span)
                         .with_label("the game is named by the base file")
-                        .with_help("remove this header; the variant's own header is `variant \"Name\" { base \"...\" }`"),
-                    _ => Diagnostic::error("variant-missing-patch", "a variant must say what it does with each part", span)
-                        .with_label("add, replace or remove?")
-                        .with_help("write `add` before a new part or `replace` before a changed one"),
+                        .with_help("remove this header; the variant's own header is `variant \"Name\" { base \"...\" }`")
+                        .with_fix(span, ""),
+                    _ => {
+                        let d = Diagnostic::error("variant-missing-patch", "a variant must say what it does with each part", span)
+                            .with_label("add, replace or remove?")
+                            .with_help("write `add` before a new part or `replace` before a changed one");
+                        // The word the part lacks, before its declaration: `replace` if the
+                        // base has it, `add` if not.
+                        let Some((kind, name)) = decl.part() else {
+                            self.diags.push(d);
+                            return;
+                        };
+                        let verb = match find(merged, kind, &name.text) {
+                            Some(_) => "replace ",
+                            None => "add ",
+                        };
+                        let text = &self.sources.file(span.file).text;
+                        match declaration_start(text, span.start as usize) {
+                            Some(at) => d.with_fix(Span::new(span.file, at, at), verb),
+                            None => d,
+                        }
+                    }
                 };
                 self.diags.push(d);
             }
         }
     }
+}
+
+/// Where the declaration whose name starts at `name` starts: the first word of the name's line,
+/// when only declaration words (`player secret var`, `effect`, ...) lie between it and the name.
+fn declaration_start(text: &str, name: usize) -> Option<usize> {
+    let before = text.get(..name)?;
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let words = &before[line_start..];
+    let at = line_start + (words.len() - words.trim_start().len());
+    let keywords = [
+        "player",
+        "public",
+        "secret",
+        "hidden",
+        "internal",
+        "var",
+        "kind",
+        "enum",
+        "action",
+        "effect",
+        "phase",
+        "def",
+        "table",
+        "die",
+        "invariant",
+    ];
+    words
+        .split_whitespace()
+        .all(|w| keywords.contains(&w))
+        .then_some(at)
+}
+
+/// An `add`, `replace` or `remove` in a game file. Dropping an `add` or a `replace` is the fix
+/// that declares the part plainly; a `remove` has none.
+fn patch_outside_variant(span: Span) -> Diagnostic {
+    Diagnostic::error(
+        "patch-outside-variant",
+        "`add`, `replace` and `remove` belong in variant files",
+        span,
+    )
+    .with_label("this file is a game, not a variant")
+    .with_help(
+        "declare the part plainly here, or move the patch into a variant file with a `variant` \
+         header",
+    )
 }
 
 /// True when two paths name the same file: the same file on disk, or the same path once `.` and

@@ -653,3 +653,7 @@ fn a_base_that_is_not_rules_is_never_quoted_and_garbage_costs_no_later_message()
     );
     assert!(symbols.is_array(), "{symbols}");
 }
+
+/// Formatting and quick fixes.
+#[path = "lsp/edits.rs"]
+mod edits;

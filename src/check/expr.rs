@@ -201,16 +201,26 @@ impl Checker<'_> {
                         );
                         error_expr(span)
                     }
-                    Symbol::Def(_) => {
-                        self.error(
-                            Diagnostic::error(
-                                "type-mismatch",
-                                format!("`{}` is a function", n.text),
-                                span,
-                            )
-                            .with_label("call it with parentheses")
-                            .with_help(format!("write `{}(...)`", n.text)),
-                        );
+                    Symbol::Def(id) => {
+                        let mut d = Diagnostic::error(
+                            "type-mismatch",
+                            format!("`{}` is a function", n.text),
+                            span,
+                        )
+                        .with_label("call it with parentheses");
+                        // A def of no parameters has one call: the fix writes it.
+                        let arity = self.def_sigs.get(id.index()).map(|(p, _)| p.len());
+                        d = match arity {
+                            Some(0) => d.with_help(format!("write `{}()`", n.text)).with_fix(
+                                Span {
+                                    start: span.end,
+                                    ..span
+                                },
+                                "()",
+                            ),
+                            _ => d.with_help(format!("write `{}(...)`", n.text)),
+                        };
+                        self.error(d);
                         error_expr(span)
                     }
                     Symbol::Table(_) => {
@@ -258,7 +268,7 @@ impl Checker<'_> {
         let mut d = Diagnostic::error("unknown-name", format!("unknown name `{}`", n.text), n.span)
             .with_label(label);
         d = match suggest(&n.text, candidates) {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            Some(s) => d.with_suggestion(&s),
             None => d.with_help("declare it, or check the spelling"),
         };
         self.error(d);
@@ -345,7 +355,7 @@ impl Checker<'_> {
         )
         .with_label("no such field");
         d = match suggest(&field.text, candidates) {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            Some(s) => d.with_suggestion(&s),
             None => d.with_help(format!(
                 "declare it, such as `player var {}: int = 0`",
                 field.text

@@ -100,7 +100,8 @@ impl Checker<'_> {
                         at,
                     )
                     .with_label("never runs")
-                    .with_help("remove the `else` arm (a value added to the enum later would then be reported)"),
+                    .with_help("remove the `else` arm (a value added to the enum later would then be reported)")
+                    .with_fix(at, ""),
                 );
             }
         }
@@ -135,7 +136,7 @@ impl Checker<'_> {
         )
         .with_label(format!("not a {name}"));
         d = match super::scope::suggest(&n.text, def.values.iter().map(String::as_str)) {
-            Some(x) => d.with_help(format!("did you mean `{x}`?")),
+            Some(x) => d.with_suggestion(&x),
             None => d.with_help(format!(
                 "the values of {name} are {}",
                 def.values.join(", ")

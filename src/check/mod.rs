@@ -876,7 +876,8 @@ impl<'a> Checker<'a> {
                                 b.span,
                             )
                             .with_label("the low bound comes first")
-                            .with_help(format!("write `int in {hi}..{lo}`")),
+                            .with_help(format!("write `int in {hi}..{lo}`"))
+                            .with_fix(b.span, format!("{hi}..{lo}")),
                         );
                         return None;
                     }
@@ -928,7 +929,7 @@ impl<'a> Checker<'a> {
                     )
                     .with_label("not a type");
                     d = match suggest(&n.text, candidates) {
-                        Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                        Some(s) => d.with_suggestion(&s),
                         None => d.with_help("types are int, bool, player, list of T, and the names of enums and kinds"),
                     };
                     self.error(d);
@@ -1208,7 +1209,8 @@ impl<'a> Checker<'a> {
                 .with_label("not an action's parameter")
                 .with_help(
                     "remove `secret`: what a def or an effect is given is never shown to anyone",
-                ),
+                )
+                .with_fix(span, ""),
             );
         }
     }

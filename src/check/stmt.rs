@@ -159,7 +159,7 @@ impl Checker<'_> {
                                     &n.text,
                                     names.iter().map(String::as_str),
                                 ) {
-                                    Some(x) => d.with_help(format!("did you mean `{x}`?")),
+                                    Some(x) => d.with_suggestion(&x),
                                     None => d.with_help(format!(
                                         "declare it with `action {} {{ ... }}`",
                                         n.text
@@ -378,7 +378,7 @@ impl Checker<'_> {
                         .with_label("not a die");
                         d = match super::scope::suggest(&die.text, dice.iter().map(String::as_str))
                         {
-                            Some(x) => d.with_help(format!("did you mean `{x}`?")),
+                            Some(x) => d.with_suggestion(&x),
                             None => {
                                 d.with_help(format!("declare it, such as `die {}: 1..6`", die.text))
                             }

@@ -143,7 +143,7 @@ impl Checker<'_> {
             .with_label("no such column")
             .with_secondary(decl, "the table is declared here");
             d = match suggest(&field.text, names.iter().map(String::as_str)) {
-                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                Some(s) => d.with_suggestion(&s),
                 None => d.with_help(format!("its columns are {}", names.join(", "))),
             };
             self.error(d);

@@ -4,10 +4,12 @@
 //! Invariant: spans are byte offsets into a file of the [`SourceMap`]; line and column are
 //! computed only when rendering.
 
+mod fix;
 mod shown;
 mod suggest;
 mod window;
 
+pub use fix::Fix;
 pub use suggest::suggest_name;
 
 use crate::printable::escape;
@@ -180,6 +182,8 @@ pub struct Diagnostic {
     pub labels: Vec<Label>,
     /// A line on how to fix it.
     pub help: Option<String>,
+    /// The help as changes to the source, when it names one: each is one way to fix it.
+    pub fixes: Vec<Fix>,
 }
 
 impl Diagnostic {
@@ -193,6 +197,7 @@ impl Diagnostic {
             label: String::new(),
             labels: Vec::new(),
             help: None,
+            fixes: Vec::new(),
         }
     }
 
@@ -223,6 +228,23 @@ impl Diagnostic {
     pub fn with_help(mut self, help: impl Into<String>) -> Diagnostic {
         self.help = Some(help.into());
         self
+    }
+
+    /// Adds a way to fix it: the text of `span` becomes `replacement`.
+    pub fn with_fix(mut self, span: Span, replacement: impl Into<String>) -> Diagnostic {
+        self.fixes.push(Fix {
+            span,
+            replacement: replacement.into(),
+        });
+        self
+    }
+
+    /// Sets the help line to `did you mean `{meant}`?`, and the fix that writes `meant` over
+    /// the span.
+    pub fn with_suggestion(self, meant: &str) -> Diagnostic {
+        let span = self.span;
+        self.with_help(format!("did you mean `{meant}`?"))
+            .with_fix(span, meant)
     }
 
     /// True for errors.

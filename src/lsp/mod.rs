@@ -8,6 +8,7 @@
 
 mod analysis;
 mod complete;
+mod edits;
 mod features;
 mod symbols;
 /// Byte offsets and UTF-16 positions, paths and `file:` URIs.
@@ -20,9 +21,10 @@ use lsp_server::{ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{self as note, Notification as _};
 use lsp_types::request::{self as req, Request as _};
 use lsp_types::{
-    CompletionOptions, DocumentSymbolResponse, GotoDefinitionResponse, HoverProviderCapability,
-    InitializeResult, OneOf, PublishDiagnosticsParams, RenameOptions, ServerCapabilities,
-    ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    CodeActionKind, CodeActionOptions, CodeActionProviderCapability, CompletionOptions,
+    DocumentSymbolResponse, GotoDefinitionResponse, HoverProviderCapability, InitializeResult,
+    OneOf, PublishDiagnosticsParams, RenameOptions, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -204,6 +206,31 @@ impl Server<'_> {
                     .map_err(|e| (ErrorCode::RequestFailed, e))?;
                 json(edit)
             }
+            req::Formatting::METHOD => {
+                let p: lsp_types::DocumentFormattingParams = params(r.params)?;
+                // `meeple fmt` has one layout: the editor's tab size and spaces are not asked.
+                let edits = match self.doc(&p.text_document.uri) {
+                    Some(d) => edits::formatting(d).map_err(|e| (ErrorCode::RequestFailed, e))?,
+                    None => Vec::new(),
+                };
+                json(edits)
+            }
+            req::CodeActionRequest::METHOD => {
+                let p: lsp_types::CodeActionParams = params(r.params)?;
+                // Quick fixes are all it offers: asked only for other kinds, it has none.
+                let wanted = p.context.only.as_ref().is_none_or(|only| {
+                    only.iter().any(|k| {
+                        let k = k.as_str();
+                        let quickfix = "quickfix";
+                        k.is_empty() || k == quickfix || quickfix.starts_with(&format!("{k}."))
+                    })
+                });
+                let actions = match self.doc(&p.text_document.uri) {
+                    Some(d) if wanted => edits::code_actions(d, p.range),
+                    _ => Vec::new(),
+                };
+                json(actions)
+            }
             other => Err((
                 ErrorCode::MethodNotFound,
                 format!("`{other}` is not supported"),
@@ -363,6 +390,11 @@ fn capabilities() -> InitializeResult {
             rename_provider: Some(OneOf::Right(RenameOptions {
                 prepare_provider: Some(true),
                 work_done_progress_options: Default::default(),
+            })),
+            document_formatting_provider: Some(OneOf::Left(true)),
+            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
+                ..Default::default()
             })),
             ..Default::default()
         },

@@ -231,24 +231,46 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
             expected[expected.len() - 1]
         ),
     };
-    Diagnostic::error(
+    let d = Diagnostic::error(
         "syntax-error",
         format!("expected {expected}, found {found}"),
         Span::new(file, start, end),
-    )
-    .with_label(format!("expected {expected} here"))
-    .with_help(help.unwrap_or_else(|| {
-        if found == "`;`" {
-            "statements are separated by new lines; rules files have no `;`".to_string()
-        } else if found.starts_with("`\"") && expected.contains("an expression") {
-            "a quoted text is not a value: texts are only what the rules say (`log`, `tell`, \
+    );
+    let d = match found.as_str() {
+        "`;`" => {
+            let (end, replacement) = semicolon_fix(text, start);
+            d.with_fix(Span::new(file, start, end), replacement)
+        }
+        _ => d,
+    };
+    d.with_label(format!("expected {expected} here"))
+        .with_help(help.unwrap_or_else(|| {
+            if found == "`;`" {
+                "statements are separated by new lines; rules files have no `;`".to_string()
+            } else if found.starts_with("`\"") && expected.contains("an expression") {
+                "a quoted text is not a value: texts are only what the rules say (`log`, `tell`, \
              labels, prompts); for a value with a name, declare an enum, such as \
              `enum colour { red, blue }`"
-                .to_string()
-        } else {
-            "see `meeple help language` for the form of each construct".to_string()
-        }
-    }))
+                    .to_string()
+            } else {
+                "see `meeple help language` for the form of each construct".to_string()
+            }
+        }))
+}
+
+/// Where the fix of a `;` at `at` ends, and what it writes: nothing at the end of a line, a
+/// line break with the line's indent between two statements (the blanks after the `;` too).
+fn semicolon_fix(text: &str, at: usize) -> (usize, String) {
+    let after = &text[at + 1..];
+    let rest = after.split('\n').next().unwrap_or("").trim();
+    if rest.is_empty() || rest.starts_with('#') {
+        return (at + 1, String::new());
+    }
+    let end = text.len() - after.trim_start_matches([' ', '\t']).len();
+    let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+    let line = &text[line_start..at];
+    let indent = &line[..line.len() - line.trim_start_matches([' ', '\t']).len()];
+    (end, format!("\n{indent}"))
 }
 
 /// The bytes of the token `rest` begins with: up to the next whitespace, at most 24
@@ -364,7 +386,8 @@ fn misspelt_keyword(file: FileId, text: &str, at: usize) -> Option<Diagnostic> {
         .with_label(format!("did you mean `{meant}`?"))
         .with_help(format!(
             "write `{meant}`: `{word}` reads as a name, which would have to be followed by `=` or `(`"
-        )),
+        ))
+        .with_fix(Span::new(file, word_start, word_end), meant),
     )
 }
 
@@ -904,6 +927,31 @@ mod tests {
             );
             assert_eq!(&src[e[0].span.start as usize..e[0].span.end as usize], word);
         }
+    }
+
+    /// The source with every fix of the first error applied.
+    fn fixed(src: &str) -> String {
+        let e = parse(FileId(0), src).unwrap_err();
+        assert_eq!(e[0].fixes.len(), 1, "{:?}", e[0]);
+        let (range, new) = e[0].fixes[0].edit(src).unwrap();
+        let mut out = src.to_string();
+        out.replace_range(range, &new);
+        out
+    }
+
+    #[test]
+    fn a_misspelt_keyword_and_a_semicolon_have_fixes() {
+        assert_eq!(
+            fixed("action go {\n  lett x = 3\n}"),
+            "action go {\n  let x = 3\n}"
+        );
+        assert_eq!(
+            fixed("action go \"Go\" {\n  let x = 3;\n}\n"),
+            "action go \"Go\" {\n  let x = 3\n}\n"
+        );
+        let two = fixed("action go \"Go\" {\n  let x = 3;  let y = x\n}\n");
+        assert_eq!(two, "action go \"Go\" {\n  let x = 3\n  let y = x\n}\n");
+        assert!(parse(FileId(0), &two).is_ok());
     }
 
     #[test]
