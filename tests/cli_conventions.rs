@@ -65,6 +65,25 @@ fn check_json_places_every_diagnostic_as_the_drawn_report_does() {
         .is_some_and(|m| m.contains("`nobody`")));
     assert!(unknown["help"].is_string(), "{unknown}");
 
+    // A misspelt name carries its fix, placed as the diagnostic is.
+    let typo = format!("{dir}/typo.rules");
+    std::fs::write(
+        abs(&typo),
+        "game \"T\" { players 2 }\nplayer var points: int = 0\nflow { for p in players { turn p } }\naction go { me.pionts += 1 }\nscore(p) = p.points\n",
+    )
+    .unwrap();
+    let doc = json(&stdout(&run(&["check", "--json", &typo])));
+    let d = &doc["files"][0]["diagnostics"][0];
+    assert_eq!(d["fixes"][0]["replacement"], "points", "{d}");
+    assert_eq!(
+        (
+            d["fixes"][0]["line"].clone(),
+            d["fixes"][0]["column"].clone()
+        ),
+        (4.into(), 16.into()),
+        "{d}"
+    );
+
     // Every checker fixture: each diagnostic's place is the one the drawn report names.
     let mut fixtures: Vec<PathBuf> = std::fs::read_dir(abs("tests/fixtures/err"))
         .expect("fixtures")

@@ -43,6 +43,19 @@ struct Entry {
     end_column: usize,
     #[serde(skip_serializing_if = "String::is_empty")]
     label: String,
+    /// Machine-applicable fixes (the LSP's quick fixes), each one way to fix it.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fixes: Vec<FixEntry>,
+}
+
+/// One fix: replace the text from (line, column) to (end_line, end_column) by `replacement`.
+#[derive(Serialize)]
+struct FixEntry {
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    replacement: String,
 }
 
 impl Report {
@@ -83,15 +96,8 @@ fn entry(d: &Diagnostic, sources: &SourceMap, checked: &Path) -> Entry {
     // A diagnostic about a file that could not be read has no place in any file's text.
     let known = (d.span.file.0 as usize) < sources.len();
     let (file, (line, column), (end_line, end_column)) = if known {
-        let end = crate::diag::Span {
-            start: d.span.end,
-            ..d.span
-        };
-        (
-            sources.file(d.span.file).name.clone(),
-            sources.line_col(d.span),
-            sources.line_col(end),
-        )
+        let (start, end) = place(sources, d.span);
+        (sources.file(d.span.file).name.clone(), start, end)
     } else {
         (checked.display().to_string(), (1, 1), (1, 1))
     };
@@ -109,5 +115,32 @@ fn entry(d: &Diagnostic, sources: &SourceMap, checked: &Path) -> Entry {
         end_line,
         end_column,
         label: d.label.clone(),
+        fixes: if known {
+            d.fixes
+                .iter()
+                .filter(|f| f.span.file == d.span.file)
+                .map(|f| {
+                    let ((line, column), (end_line, end_column)) = place(sources, f.span);
+                    FixEntry {
+                        line,
+                        column,
+                        end_line,
+                        end_column,
+                        replacement: f.replacement.clone(),
+                    }
+                })
+                .collect()
+        } else {
+            Vec::new()
+        },
     }
+}
+
+/// Where a span starts and ends, as 1-based lines and columns.
+fn place(sources: &SourceMap, span: crate::diag::Span) -> ((usize, usize), (usize, usize)) {
+    let end = crate::diag::Span {
+        start: span.end,
+        ..span
+    };
+    (sources.line_col(span), sources.line_col(end))
 }
