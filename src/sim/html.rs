@@ -3,7 +3,13 @@
 //! scores, then the text report. Charts are inline SVG drawn by `plotters`; the page loads no
 //! script, font, style sheet or image. With `--against`, A and B are drawn side by side (win
 //! rates, scores) or overlaid (length), in two colours named in a legend.
+//!
+//! Each chart is drawn twice, wide and narrow, and the style sheet shows the one that keeps its
+//! labels readable on the screen at hand (a phone gets the narrow one); each says what it shows
+//! in words too, with its main numbers ([`super::captions`]), for a screen reader and for anyone
+//! who wants the numbers.
 
+use super::captions;
 use super::report::Report;
 use super::run::GameRecord;
 use super::stats::{mean, percentile, sorted};
@@ -28,7 +34,7 @@ pub struct Side<'a> {
 
 impl Side<'_> {
     /// The game's title with its variants.
-    fn title(&self) -> String {
+    pub(super) fn title(&self) -> String {
         let m = &self.report.meta;
         if m.variants.is_empty() {
             m.game.clone()
@@ -46,7 +52,8 @@ impl Side<'_> {
         }
     }
 
-    fn finished(&self) -> impl Iterator<Item = &GameRecord> {
+    /// Its finished games' records.
+    pub(super) fn finished(&self) -> impl Iterator<Item = &GameRecord> {
         self.records.iter().filter(|r| r.finished())
     }
 }
@@ -63,9 +70,48 @@ const LABEL: f64 = 19.0;
 const DESC: f64 = 20.0;
 const INNER: f64 = 18.0;
 
-/// Chart size in pixels.
-const WIDTH: u32 = 960;
-const HEIGHT: u32 = 400;
+/// A chart's size in pixels and what follows from it.
+#[derive(Debug, Clone, Copy)]
+struct Size {
+    width: u32,
+    height: u32,
+    /// The phone's drawing: fewer ticks, a narrower axis of labels, shorter notes.
+    narrow: bool,
+}
+
+/// The drawing for a wide screen: at 960 pixels its labels are 15 pixels high, and still 11 on
+/// a screen of 760 (the page's padding taken off).
+const WIDE: Size = Size {
+    width: 960,
+    height: 400,
+    narrow: false,
+};
+/// The drawing for a phone: 360 pixels, about a 390-pixel screen less the page's padding, so
+/// its labels keep their size there (and 12 pixels at 320).
+const NARROW: Size = Size {
+    width: 360,
+    height: 400,
+    narrow: true,
+};
+/// The widest screen shown the narrow drawing, in CSS pixels: [`WIDE`]'s labels would be
+/// under 11 pixels below it.
+const NARROW_BELOW: u32 = 760;
+
+impl Size {
+    /// The width of the axis of labels on the left.
+    fn y_area(self) -> u32 {
+        if self.narrow {
+            68
+        } else {
+            84
+        }
+    }
+
+    /// The width of the plotting area: the chart less its margins and the left axis.
+    fn plot_width(self) -> f64 {
+        f64::from(self.width - self.y_area() - 12 - 28)
+    }
+}
 
 pub use crate::printable::html as escape;
 
@@ -85,11 +131,15 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          {SIM_PAGE_MARK}\n\
-         <title>{} · meeple sim</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
-        escape(&title)
+         <title>{} · meeple sim</title>\n<style>{}</style>\n</head>\n<body>\n",
+        escape(&title),
+        style()
     );
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
+    // A table wider than a phone scrolls by itself rather than widening the page.
+    out.push_str("<div class=\"scroll\">\n");
     parameters(&mut out, sides);
+    out.push_str("</div>\n");
     if sides.len() > 1 {
         legend(&mut out, sides);
     }
@@ -102,9 +152,13 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
          intervals; the dashed line is an even share, 1/{seats} = {:.1}%.</p>",
         100.0 / seats.max(1) as f64
     );
-    svg(&mut out, "Win rate per seat", |root| {
-        wins_chart(root, sides)
-    })?;
+    figure(
+        &mut out,
+        "wins",
+        "Win rate per seat",
+        &captions::wins(sides),
+        |root, size| wins_chart(root, size, sides),
+    )?;
 
     let _ = writeln!(out, "<h2>Game length</h2>");
     let _ = writeln!(
@@ -113,7 +167,13 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
          of the finished games; the dashed line{} the mean.</p>",
         if sides.len() > 1 { "s mark" } else { " marks" }
     );
-    svg(&mut out, "Game length", |root| length_chart(root, sides))?;
+    figure(
+        &mut out,
+        "length",
+        "Game length",
+        &captions::length(sides),
+        |root, size| length_chart(root, size, sides),
+    )?;
 
     let _ = writeln!(out, "<h2>Scores per seat</h2>");
     let _ = writeln!(
@@ -122,9 +182,13 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
          (quartiles) with the median across it, the whiskers reach the 5th and 95th percentiles, \
          the dot is the mean.</p>"
     );
-    svg(&mut out, "Scores per seat", |root| {
-        scores_chart(root, sides)
-    })?;
+    figure(
+        &mut out,
+        "scores",
+        "Scores per seat",
+        &captions::scores(sides),
+        |root, size| scores_chart(root, size, sides),
+    )?;
 
     let _ = writeln!(out, "<h2>The report</h2>\n<pre>{}</pre>", escape(text));
     let _ = writeln!(
@@ -135,14 +199,24 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
     Ok(out)
 }
 
-const STYLE: &str = "body{font-family:sans-serif;color:#222;background:#fff;max-width:1000px;\
-margin:1.5em auto;padding:0 1em;line-height:1.4}h1{font-size:1.5em}h2{font-size:1.2em;\
-margin-top:1.6em;margin-bottom:.2em}.note{color:#555;margin-top:0;font-size:.92em}\
-table{border-collapse:collapse}th,td{text-align:left;padding:.15em .8em .15em 0;\
-vertical-align:top}th{color:#555;font-weight:normal}svg{max-width:100%;height:auto;\
-display:block}pre{background:#f6f6f6;padding:.8em;overflow-x:auto;font-size:.85em}\
-.swatch{display:inline-block;width:1em;height:1em;vertical-align:-.15em;margin-right:.35em}\
-.legend span.item{margin-right:1.5em}footer{color:#777;font-size:.85em;margin-top:2em}";
+/// The page's style: the narrow drawings only below [`NARROW_BELOW`] pixels, the wide ones only
+/// above; tables and the report scroll sideways inside the page.
+fn style() -> String {
+    format!(
+        "body{{font-family:sans-serif;color:#222;background:#fff;max-width:1000px;\
+margin:1.5em auto;padding:0 1em;line-height:1.4;overflow-wrap:break-word}}h1{{font-size:1.5em}}\
+h2{{font-size:1.2em;margin-top:1.6em;margin-bottom:.2em}}.note{{color:#555;margin-top:0;\
+font-size:.92em}}table{{border-collapse:collapse}}th,td{{text-align:left;\
+padding:.15em .8em .15em 0;vertical-align:top}}th{{color:#555;font-weight:normal}}\
+.scroll{{overflow-x:auto;max-width:100%}}figure{{margin:0}}\
+figcaption{{font-size:.92em;margin-top:.3em}}svg{{max-width:100%;height:auto;display:block}}\
+svg.narrow{{display:none}}@media (max-width:{NARROW_BELOW}px){{svg.wide{{display:none}}\
+svg.narrow{{display:block}}}}pre{{background:#f6f6f6;padding:.8em;overflow-x:auto;\
+font-size:.85em}}.swatch{{display:inline-block;width:1em;height:1em;vertical-align:-.15em;\
+margin-right:.35em}}.legend span.item{{margin-right:1.5em}}footer{{color:#777;font-size:.85em;\
+margin-top:2em}}"
+    )
+}
 
 /// The run's parameters: one column, or one a side.
 fn parameters(out: &mut String, sides: &[Side]) {
@@ -204,27 +278,42 @@ fn legend(out: &mut String, sides: &[Side]) {
 
 type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
 
-/// Draws one chart into an SVG string and appends it inline (without the `xmlns` attribute,
-/// which HTML does not need, so the page names no address).
-fn svg(
+/// One chart as a `<figure>`: drawn wide and narrow into inline SVG (without the `xmlns`
+/// attribute, which HTML does not need, so the page names no address), each named by `label`
+/// and described by the `caption` in words below them.
+fn figure(
     out: &mut String,
+    id: &str,
     label: &str,
-    draw: impl FnOnce(&Area) -> Result<(), String>,
+    caption: &str,
+    draw: impl Fn(&Area, Size) -> Result<(), String>,
 ) -> Result<(), String> {
-    let mut buf = String::new();
-    {
-        let root = SVGBackend::with_string(&mut buf, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        draw(&root)?;
-        root.present().map_err(|e| e.to_string())?;
+    let _ = writeln!(out, "<figure id=\"{id}\">");
+    for (size, class) in [(WIDE, "wide"), (NARROW, "narrow")] {
+        let mut buf = String::new();
+        {
+            let root =
+                SVGBackend::with_string(&mut buf, (size.width, size.height)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| e.to_string())?;
+            draw(&root, size)?;
+            root.present().map_err(|e| e.to_string())?;
+        }
+        let buf = buf.replacen(
+            " xmlns=\"http://www.w3.org/2000/svg\"",
+            &format!(
+                " class=\"{class}\" role=\"img\" aria-label=\"{}\" aria-describedby=\"{id}-words\"",
+                escape(label)
+            ),
+            1,
+        );
+        out.push_str(&buf);
+        out.push('\n');
     }
-    let buf = buf.replacen(
-        " xmlns=\"http://www.w3.org/2000/svg\"",
-        &format!(" role=\"img\" aria-label=\"{}\"", escape(label)),
-        1,
+    let _ = writeln!(
+        out,
+        "<figcaption id=\"{id}-words\">{}</figcaption>\n</figure>",
+        escape(caption)
     );
-    out.push_str(&buf);
-    out.push('\n');
     Ok(())
 }
 
@@ -292,6 +381,7 @@ impl ValueFormatter<f64> for Seats {
 /// A chart with one column per seat and a numeric vertical axis, its grid and labels drawn.
 fn seat_axes<'a, 'b>(
     root: &'a Area<'b>,
+    size: Size,
     seats: &[String],
     y: Range<f64>,
     y_desc: &str,
@@ -304,7 +394,7 @@ fn seat_axes<'a, 'b>(
         .margin(12)
         .margin_right(28)
         .x_label_area_size(60)
-        .y_label_area_size(84)
+        .y_label_area_size(size.y_area())
         .build_cartesian_2d(Seats(seats.to_vec()), y)
         .map_err(err)?;
     chart
@@ -325,7 +415,7 @@ fn seat_axes<'a, 'b>(
     Ok(chart)
 }
 
-fn wins_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
+fn wins_chart(root: &Area, size: Size, sides: &[Side]) -> Result<(), String> {
     let seats = &sides[0].report.meta.seats;
     let n = seats.len();
     let even = if n == 0 { 0.0 } else { 100.0 / n as f64 };
@@ -336,12 +426,17 @@ fn wins_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
     let top = nice_top(highest * 1.12);
     let mut chart = seat_axes(
         root,
+        size,
         seats,
         0.0..top,
         "sole wins (% of finished games)",
         &|y| format!("{y:.0}%"),
     )?;
     let k = sides.len();
+    // A rate over each bar where the bars are wide enough for it ("33.3%": about 0.6 of the
+    // font's size a character); where not (a phone, many seats), the caption gives the rates.
+    let bar = size.plot_width() * 0.7 / (n.max(1) * k) as f64;
+    let rates_fit = bar >= 5.0 * 0.6 * INNER / 1.24;
     for (i, side) in sides.iter().enumerate() {
         let colour = COLOURS[i % 2];
         for (p, w) in side.report.wins.iter().enumerate() {
@@ -364,6 +459,9 @@ fn wins_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
                     PathElement::new(vec![(mid - cap, hi), (mid + cap, hi)], whisker),
                 ])
                 .map_err(err)?;
+            if !rates_fit {
+                continue;
+            }
             let label = format!("{rate:.1}%");
             chart
                 .draw_series([Text::new(
@@ -401,7 +499,7 @@ fn bin_width(span: u64, bins: u64) -> u64 {
     }
 }
 
-fn length_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
+fn length_chart(root: &Area, size: Size, sides: &[Side]) -> Result<(), String> {
     let lengths: Vec<Vec<u64>> = sides
         .iter()
         .map(|s| s.finished().map(|r| r.decisions).collect())
@@ -445,7 +543,7 @@ fn length_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
         .margin(12)
         .margin_right(28)
         .x_label_area_size(60)
-        .y_label_area_size(84)
+        .y_label_area_size(size.y_area())
         .build_cartesian_2d(x0..x1, 0.0..top)
         .map_err(err)?;
     chart
@@ -454,7 +552,7 @@ fn length_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
         .light_line_style(WHITE)
         .bold_line_style(GRID)
         .axis_style(INK)
-        .x_labels(12)
+        .x_labels(if size.narrow { 6 } else { 12 })
         .y_labels(8)
         .x_label_formatter(&|x| {
             if (x - x.round()).abs() < 1e-9 {
@@ -545,9 +643,14 @@ fn length_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
     }
     if beyond > 0 {
         let games = if beyond == 1 { "game" } else { "games" };
+        let note = if size.narrow {
+            format!("{beyond} longer not drawn")
+        } else {
+            format!("{beyond} longer {games}, up to {longest}, not drawn")
+        };
         chart
             .draw_series([Text::new(
-                format!("{beyond} longer {games}, up to {longest}, not drawn"),
+                note,
                 (x1, top * 0.97 - top * 0.08 * sides.len() as f64),
                 (FONT, INNER)
                     .into_font()
@@ -560,16 +663,17 @@ fn length_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
 }
 
 /// Quartiles, 5th and 95th percentiles, median and mean of some scores.
-struct Spread {
-    p5: f64,
-    q1: f64,
-    median: f64,
-    q3: f64,
-    p95: f64,
-    mean: f64,
+pub(super) struct Spread {
+    pub(super) p5: f64,
+    pub(super) q1: f64,
+    pub(super) median: f64,
+    pub(super) q3: f64,
+    pub(super) p95: f64,
+    pub(super) mean: f64,
 }
 
-fn spread(values: Vec<f64>) -> Option<Spread> {
+/// The spread of `values`, or `None` for none.
+pub(super) fn spread(values: Vec<f64>) -> Option<Spread> {
     if values.is_empty() {
         return None;
     }
@@ -584,23 +688,23 @@ fn spread(values: Vec<f64>) -> Option<Spread> {
     })
 }
 
-fn scores_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
+/// The spread of each of the first `n` seats' final scores over `side`'s finished games.
+pub(super) fn seat_spreads(side: &Side, n: usize) -> Vec<Option<Spread>> {
+    (0..n)
+        .map(|p| {
+            spread(
+                side.finished()
+                    .filter_map(|r| r.scores.get(p).map(|v| *v as f64))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+fn scores_chart(root: &Area, size: Size, sides: &[Side]) -> Result<(), String> {
     let seats = &sides[0].report.meta.seats;
     let n = seats.len();
-    let spreads: Vec<Vec<Option<Spread>>> = sides
-        .iter()
-        .map(|s| {
-            (0..n)
-                .map(|p| {
-                    spread(
-                        s.finished()
-                            .filter_map(|r| r.scores.get(p).map(|v| *v as f64))
-                            .collect(),
-                    )
-                })
-                .collect()
-        })
-        .collect();
+    let spreads: Vec<Vec<Option<Spread>>> = sides.iter().map(|s| seat_spreads(s, n)).collect();
     let all = spreads.iter().flatten().flatten();
     let lo = all.clone().map(|s| s.p5).fold(f64::INFINITY, f64::min);
     let hi = all.map(|s| s.p95).fold(f64::NEG_INFINITY, f64::max);
@@ -610,7 +714,9 @@ fn scores_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
     // not squeezed against the top.
     let near_zero = lo >= 0.0 && lo <= hi - lo;
     let (y0, y1) = (if near_zero { 0.0 } else { lo - pad }, hi + pad);
-    let mut chart = seat_axes(root, seats, y0..y1, "final score", &|y| format!("{y:.0}"))?;
+    let mut chart = seat_axes(root, size, seats, y0..y1, "final score", &|y| {
+        format!("{y:.0}")
+    })?;
     let k = sides.len();
     for (i, per_seat) in spreads.iter().enumerate() {
         let colour = COLOURS[i % 2];

@@ -6,9 +6,10 @@
 //! never ran),
 //! [`compare`] sets two batches side by side ([`compare_sites`] statement by statement),
 //! [`text`] renders reports as text and [`text_compare`] comparisons
-//! and [`html`] as a page of charts,
+//! and [`html`] as a page of charts ([`captions`] says each in words),
 //! [`mod@merge`] combines shards, [`stats`] holds the arithmetic.
 
+pub mod captions;
 pub mod choices;
 pub mod compare;
 pub mod compare_sites;
