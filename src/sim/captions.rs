@@ -2,7 +2,8 @@
 //! under the chart, which a screen reader reads for the picture (`aria-describedby`) and which
 //! gives the numbers a phone's narrow chart leaves out.
 
-use super::html::{seat_spreads, Side};
+use super::charts::seat_spreads;
+use super::html::Side;
 
 /// A number as the report prints it: whole numbers without a decimal point.
 fn num(x: f64) -> String {
