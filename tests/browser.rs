@@ -2,13 +2,15 @@
 //! game of each seed game from its seats' pages (three, or Share & Share Alike's four), an
 //! onlooker's page open beside them. Each page follows the game by itself (server-sent events),
 //! shows what its viewer may see (its own hand, only the backs of the others') and the end;
-//! screenshots are taken at a phone's width and a laptop's.
+//! screenshots are taken at a phone's width and a laptop's. The pages `meeple sim --html` and
+//! `meeple doc --html` write are opened at a phone's width: nothing wider than the screen, chart
+//! labels of a readable size.
 
 mod common;
 #[path = "common/webdriver.rs"]
 mod webdriver;
 
-use common::program;
+use common::{code, program, run, stderr};
 use meeple::bots::{BotSpec, RandomBot};
 use meeple::engine::{Game, Look};
 use meeple::serve::{Server, Table, TableConfig, Who};
@@ -197,4 +199,115 @@ fn incorporated_is_played_to_its_end_from_three_pages_and_an_onlookers() {
 fn share_and_share_alike_is_played_to_its_end_from_four_pages_and_an_onlookers() {
     // The game is for four players (ruling SSA-1).
     play_in_chromium("rules/share_and_share_alike.rules", 4, 8, None);
+}
+
+/// What a page at the window's width shows: the document's width and the window's, and the
+/// size on screen of each label of each chart drawn (its font size times the chart's scale),
+/// with each shown chart's description.
+const MEASURE: &str = "\
+const labels = [], captions = [];\
+for (const svg of document.querySelectorAll('svg')) {\
+  const box = svg.getBoundingClientRect();\
+  if (box.width === 0) continue;\
+  const scale = box.width / svg.viewBox.baseVal.width;\
+  for (const t of svg.querySelectorAll('text')) {\
+    if (t.textContent.trim() === '') continue;\
+    labels.push([t.textContent, parseFloat(getComputedStyle(t).fontSize) * scale]);\
+  }\
+  const words = document.getElementById(svg.getAttribute('aria-describedby'));\
+  captions.push([svg.getAttribute('aria-label'), words ? words.textContent : '']);\
+}\
+return {page: document.documentElement.scrollWidth, window: window.innerWidth,\
+  labels: labels, captions: captions};";
+
+/// Opens `page` at 390 pixels and checks that nothing is wider than the window and that every
+/// label of every chart shown is at least 11 pixels high; returns the measures.
+fn check_on_a_phone(s: &Session, page: &std::path::Path) -> serde_json::Value {
+    s.go(&format!("file://{}", page.display()));
+    let m = s.script(MEASURE);
+    let (width, window) = (m["page"].as_f64().unwrap(), m["window"].as_f64().unwrap());
+    // A page without a viewport meta is laid out 980 pixels wide on a phone, and shrunk.
+    assert!(
+        window <= 400.0,
+        "{}: laid out at a phone's width (a viewport meta): {m}",
+        page.display()
+    );
+    assert!(
+        width <= window,
+        "{}: the page is {width} pixels wide in a window of {window}",
+        page.display()
+    );
+    for label in m["labels"].as_array().unwrap() {
+        let size = label[1].as_f64().unwrap();
+        assert!(
+            size >= 11.0,
+            "{}: `{}` is drawn {size:.1} pixels high",
+            page.display(),
+            label[0]
+        );
+    }
+    m
+}
+
+#[test]
+fn sim_pages_and_rulebooks_fit_a_phone() {
+    let dir = tempfile::tempdir().unwrap();
+    let driver = Driver::start();
+    // As a phone shows pages: without the viewport meta, a page is laid out 980 pixels wide.
+    let phone = driver.phone(&dir.path().join("profile"), 390, 844);
+    let runs: [&[&str]; 2] = [
+        &["rules/cheaters_game.rules", "-p", "3", "-g", "40"],
+        &[
+            "rules/cheaters_game.rules",
+            "-p",
+            "4",
+            "-g",
+            "40",
+            "--against",
+            "rules/cheaters_game/win_the_race.rules",
+        ],
+    ];
+    for (i, args) in runs.iter().enumerate() {
+        let page = dir.path().join(format!("sim-{i}.html"));
+        let o = run(&[&["sim"][..], args, &["--html", page.to_str().unwrap()]].concat());
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let m = check_on_a_phone(&phone, &page);
+        assert!(m["labels"].as_array().unwrap().len() > 20, "labels: {m}");
+        let captions = m["captions"].as_array().unwrap();
+        let names: Vec<&str> = captions.iter().map(|c| c[0].as_str().unwrap()).collect();
+        assert_eq!(
+            names,
+            ["Win rate per seat", "Game length", "Scores per seat"],
+            "one drawing of each chart is shown"
+        );
+        // Each chart says in words what it shows, with its numbers.
+        for c in captions {
+            let words = c[1].as_str().unwrap();
+            let digits = words.chars().filter(char::is_ascii_digit).count();
+            assert!(words.len() > 40 && digits >= 6, "in words: {c}");
+        }
+        if i == 0 {
+            let shots = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"));
+            phone.script("window.scrollTo(0, document.querySelector('h2').offsetTop)");
+            let png = phone.screenshot();
+            assert!(png.starts_with(b"\x89PNG"));
+            std::fs::write(shots.join("sim-390.png"), png).unwrap();
+        }
+    }
+    // The seed games' rulebooks (not their variants', which are the same pages and more).
+    let games = std::fs::read_dir(common::root().join("rules")).unwrap();
+    let mut games: Vec<_> = games
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "rules"))
+        .collect();
+    games.sort();
+    assert!(games.len() >= 5, "{games:?}");
+    for game in games {
+        let o = run(&["doc", game.to_str().unwrap(), "--html"]);
+        assert_eq!(code(&o), 0, "{}", stderr(&o));
+        let page = dir.path().join("book.html");
+        std::fs::write(&page, &o.stdout).unwrap();
+        check_on_a_phone(&phone, &page);
+    }
 }

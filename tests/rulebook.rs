@@ -131,6 +131,9 @@ fn every_action_and_every_reason_is_in_the_book() {
     }
 }
 
+/// The line that makes a phone show a page at its own width.
+const VIEWPORT: &str = "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">";
+
 /// Words that only the program's insides would print.
 const INSIDES: &[&str] = &[
     "Span {", "span:", "ExprKind", "StmtKind", "Name {", "Some(", "Lit(",
@@ -140,7 +143,7 @@ const INSIDES: &[&str] = &[
 fn books_of_valid_fixtures_show_no_insides() {
     let mut files = common::rules_under("tests/fixtures/ok");
     files.extend(common::all_rules());
-    let mut drawn = 0;
+    let (mut drawn, mut tables) = (0, 0);
     for path in files {
         let name = rel(&path);
         let variants: Vec<PathBuf> = Vec::new();
@@ -155,7 +158,16 @@ fn books_of_valid_fixtures_show_no_insides() {
         let html = render::html(&b);
         assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
         assert!(!html.contains("<script"), "{name}: a script in the page");
+        // On a phone: the page at the phone's width, and every table scrolling by itself.
+        assert!(html.contains(VIEWPORT), "{name}: no viewport");
+        assert_eq!(
+            html.matches("<table>").count(),
+            html.matches("<div class=\"scroll\">\n<table>").count(),
+            "{name}: a table not wrapped"
+        );
+        tables += html.matches("<table>").count();
     }
+    assert!(tables > 0, "some book has a table");
     assert!(drawn >= 11, "drew {drawn} books");
 }
 
@@ -203,6 +215,7 @@ fn cli_doc_prints_text_and_html_and_fails_on_a_broken_file() {
     let out = run(&["doc", "rules/cheaters_game.rules", "--html"]);
     assert_eq!(code(&out), 0, "{}", stderr(&out));
     assert!(stdout(&out).starts_with("<!DOCTYPE html>"));
+    assert!(stdout(&out).contains(VIEWPORT));
 
     let out = run(&[
         "doc",

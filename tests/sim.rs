@@ -1564,6 +1564,41 @@ fn read_page(html: &str) -> Page {
     page
 }
 
+/// Checks what keeps a sim page readable on a phone (tests/browser.rs measures it in a
+/// browser): the viewport meta, each chart drawn wide and narrow with the style sheet choosing,
+/// each with its numbers in words, and the table of parameters scrolling by itself.
+fn fits_a_phone(html: &str) {
+    assert!(
+        html.contains("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">")
+    );
+    assert!(html.contains("@media (max-width:760px){svg.wide{display:none}"));
+    assert!(html.contains("<div class=\"scroll\">\n<table class=\"parameters\">"));
+    assert!(html.contains(".scroll{overflow-x:auto"));
+    for id in ["wins", "length", "scores"] {
+        let figure = &html[html.find(&format!("<figure id=\"{id}\">")).expect(id)..];
+        let figure = &figure[..figure.find("</figure>").expect("closed")];
+        for class in ["wide", "narrow"] {
+            assert!(
+                figure.contains(&format!("class=\"{class}\" role=\"img\" aria-label=\"")),
+                "{id}: {class}"
+            );
+        }
+        assert_eq!(
+            figure
+                .matches(&format!("aria-describedby=\"{id}-words\""))
+                .count(),
+            2
+        );
+        let caption = &figure[figure
+            .find(&format!("<figcaption id=\"{id}-words\">"))
+            .expect("a caption")..];
+        assert!(
+            caption.chars().filter(char::is_ascii_digit).count() >= 6,
+            "{id}: its numbers in words: {caption}"
+        );
+    }
+}
+
 fn write_page(args: &[&str], name: &str) -> (Output, String) {
     let dir = scratch("html");
     let path = format!("{dir}/{name}");
@@ -1624,12 +1659,13 @@ fn the_html_page_is_self_contained_and_draws_wins_length_and_scores() {
     let count = |e: &str| page.elements.iter().filter(|x| *x == e).count();
     assert_eq!(count("html"), 1);
     assert_eq!(count("title"), 1);
-    assert_eq!(count("svg"), 3, "three charts");
+    assert_eq!(count("figure"), 3, "three charts");
+    assert_eq!(count("svg"), 6, "each drawn wide and narrow");
     assert!(count("rect") > 10 && count("text") > 20);
-    assert_eq!(
-        page.aria_labels,
-        ["Win rate per seat", "Game length", "Scores per seat"]
-    );
+    let charts = ["Win rate per seat", "Game length", "Scores per seat"];
+    let twice: Vec<&str> = charts.iter().flat_map(|c| [*c, *c]).collect();
+    assert_eq!(page.aria_labels, twice);
+    fits_a_phone(&html);
     assert!(html.contains("<title>Cheater&#39;s Game: 120 games · meeple sim</title>"));
     for h in [
         "Win rate per seat",
@@ -1659,6 +1695,19 @@ fn the_html_page_is_self_contained_and_draws_wins_length_and_scores() {
     // The parameters and the text report are on the page too.
     assert!(html.contains("<th>seeds</th><td>1 to 120</td>"), "{html}");
     assert!(html.contains("Wins (sole winner, of 120 finished; 95% Wilson interval)"));
+    // The captions say the charts' numbers: the same as the report's.
+    let report = json(&run(&[&args[..], &["--json"]].concat()));
+    let p1 = 100.0 * report["wins"][0]["win"]["rate"].as_f64().unwrap();
+    assert!(
+        html.contains(&format!(
+            "Sole wins per seat: of 120 finished games, P1 {p1:.1}% (95% interval "
+        )),
+        "{html}"
+    );
+    let longest = &report["length"]["max"];
+    assert!(html.contains("the 120 finished games took "));
+    assert!(html.contains(&format!(" to {longest} decisions, median ")));
+    assert!(html.contains("Final scores of the finished games: P1 median "));
 }
 
 #[test]
@@ -1668,7 +1717,8 @@ fn the_html_page_of_a_comparison_draws_a_and_b_with_a_legend() {
     assert_eq!(code(&o), 0, "{}", stderr(&o));
     assert!(!html.to_lowercase().contains("http"));
     let page = read_page(&html);
-    assert_eq!(page.elements.iter().filter(|e| *e == "svg").count(), 3);
+    assert_eq!(page.elements.iter().filter(|e| *e == "svg").count(), 6);
+    fits_a_phone(&html);
     assert!(html.contains("A: Cheater&#39;s Game</span>"), "{html}");
     assert!(html.contains("B: Cheater&#39;s Game with Win The Race</span>"));
     let texts = &page.svg_texts;
@@ -1679,6 +1729,8 @@ fn the_html_page_of_a_comparison_draws_a_and_b_with_a_legend() {
         );
     }
     assert!(html.contains("<th>A</th><th>B</th>"));
+    assert!(html.contains("Sole wins per seat. A (Cheater&#39;s Game): of 120 finished games, P1 "));
+    assert!(html.contains(". B (Cheater&#39;s Game with Win The Race): the 120 finished games"));
     assert!(
         html.contains("B − A"),
         "the comparison's text is on the page"

@@ -79,16 +79,19 @@ fn inline(s: &str) -> String {
 }
 
 const STYLE: &str = "body{font-family:Georgia,serif;max-width:46em;margin:2em auto;padding:0 1em;\
-line-height:1.45;color:#222}h1,h2,h3,h4{font-family:Helvetica,Arial,sans-serif}\
+line-height:1.45;color:#222;overflow-wrap:break-word}h1,h2,h3,h4{font-family:Helvetica,Arial,sans-serif}\
 h2{border-bottom:1px solid #ccc;margin-top:2em}blockquote{color:#555;border-left:3px solid #ccc;\
 margin-left:0;padding-left:1em}ul.steps{font-family:Menlo,Consolas,monospace;font-size:0.9em}\
 table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:0.2em 0.6em;text-align:right}\
-td:first-child,th:first-child{text-align:left}code{background:#f3f3f3}";
+td:first-child,th:first-child{text-align:left}code{background:#f3f3f3}\
+.scroll{overflow-x:auto;max-width:100%}";
 
 /// The book as one HTML page with its own style.
 pub fn html(book: &Book) -> String {
     let mut out = String::new();
     out.push_str("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n");
+    // A phone shows the page at its own width, not as a shrunken desktop page.
+    out.push_str("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n");
     // The mark by which `meeple doc -o` knows a page it may write over.
     out.push_str(crate::files::RULEBOOK_HTML_MARK);
     out.push('\n');
@@ -117,7 +120,8 @@ pub fn html(book: &Book) -> String {
                     out.push_str("</blockquote>\n");
                 }
                 Block::Table { head, rows } => {
-                    out.push_str("<table>\n<tr>");
+                    // A table wider than a phone scrolls by itself, not the whole page.
+                    out.push_str("<div class=\"scroll\">\n<table>\n<tr>");
                     for h in head {
                         out.push_str(&format!("<th>{}</th>", escape(h)));
                     }
@@ -129,7 +133,7 @@ pub fn html(book: &Book) -> String {
                         }
                         out.push_str("</tr>\n");
                     }
-                    out.push_str("</table>\n");
+                    out.push_str("</table>\n</div>\n");
                 }
             }
         }

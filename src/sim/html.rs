@@ -3,17 +3,19 @@
 //! scores, then the text report. Charts are inline SVG drawn by `plotters`; the page loads no
 //! script, font, style sheet or image. With `--against`, A and B are drawn side by side (win
 //! rates, scores) or overlaid (length), in two colours named in a legend.
+//!
+//! Each chart is drawn twice, wide and narrow, and the style sheet shows the one that keeps its
+//! labels readable on the screen at hand (a phone gets the narrow one); each says what it shows
+//! in words too, with its main numbers ([`super::captions`]), for a screen reader and for anyone
+//! who wants the numbers.
 
+use super::captions;
+use super::charts::{self, Area, COLOURS, NARROW, NARROW_BELOW, WIDE};
 use super::report::Report;
 use super::run::GameRecord;
-use super::stats::{mean, percentile, sorted};
 use crate::files::SIM_PAGE_MARK;
-use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
-use plotters::element::DashedPathElement;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::fmt::Write;
-use std::ops::Range;
 
 /// One batch on the page: its label in a comparison (`A`, `B`; empty alone), report and records.
 #[derive(Debug, Clone, Copy)]
@@ -28,7 +30,7 @@ pub struct Side<'a> {
 
 impl Side<'_> {
     /// The game's title with its variants.
-    fn title(&self) -> String {
+    pub(super) fn title(&self) -> String {
         let m = &self.report.meta;
         if m.variants.is_empty() {
             m.game.clone()
@@ -46,26 +48,11 @@ impl Side<'_> {
         }
     }
 
-    fn finished(&self) -> impl Iterator<Item = &GameRecord> {
+    /// Its finished games' records.
+    pub(super) fn finished(&self) -> impl Iterator<Item = &GameRecord> {
         self.records.iter().filter(|r| r.finished())
     }
 }
-
-/// The colours of A and B: a blue and an orange that stay apart for the common colour-vision
-/// deficiencies and print legibly in grey.
-const COLOURS: [RGBColor; 2] = [RGBColor(0x1f, 0x5f, 0xa8), RGBColor(0xe0, 0x7b, 0x10)];
-const INK: RGBColor = RGBColor(0x22, 0x22, 0x22);
-const GRID: RGBColor = RGBColor(0xdd, 0xdd, 0xdd);
-const FONT: &str = "sans-serif";
-/// Font sizes in plotters' units (the SVG's `font-size` is 1/1.24 of them): tick labels, axis
-/// descriptions, and text inside the chart.
-const LABEL: f64 = 19.0;
-const DESC: f64 = 20.0;
-const INNER: f64 = 18.0;
-
-/// Chart size in pixels.
-const WIDTH: u32 = 960;
-const HEIGHT: u32 = 400;
 
 pub use crate::printable::html as escape;
 
@@ -85,11 +72,15 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          {SIM_PAGE_MARK}\n\
-         <title>{} · meeple sim</title>\n<style>{STYLE}</style>\n</head>\n<body>\n",
-        escape(&title)
+         <title>{} · meeple sim</title>\n<style>{}</style>\n</head>\n<body>\n",
+        escape(&title),
+        style()
     );
     let _ = writeln!(out, "<h1>{}</h1>", escape(&title));
+    // A table wider than a phone scrolls by itself rather than widening the page.
+    out.push_str("<div class=\"scroll\">\n");
     parameters(&mut out, sides);
+    out.push_str("</div>\n");
     if sides.len() > 1 {
         legend(&mut out, sides);
     }
@@ -102,9 +93,13 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
          intervals; the dashed line is an even share, 1/{seats} = {:.1}%.</p>",
         100.0 / seats.max(1) as f64
     );
-    svg(&mut out, "Win rate per seat", |root| {
-        wins_chart(root, sides)
-    })?;
+    figure(
+        &mut out,
+        "wins",
+        "Win rate per seat",
+        &captions::wins(sides),
+        |root, size| charts::wins(root, size, sides),
+    )?;
 
     let _ = writeln!(out, "<h2>Game length</h2>");
     let _ = writeln!(
@@ -113,7 +108,13 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
          of the finished games; the dashed line{} the mean.</p>",
         if sides.len() > 1 { "s mark" } else { " marks" }
     );
-    svg(&mut out, "Game length", |root| length_chart(root, sides))?;
+    figure(
+        &mut out,
+        "length",
+        "Game length",
+        &captions::length(sides),
+        |root, size| charts::length(root, size, sides),
+    )?;
 
     let _ = writeln!(out, "<h2>Scores per seat</h2>");
     let _ = writeln!(
@@ -122,9 +123,13 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
          (quartiles) with the median across it, the whiskers reach the 5th and 95th percentiles, \
          the dot is the mean.</p>"
     );
-    svg(&mut out, "Scores per seat", |root| {
-        scores_chart(root, sides)
-    })?;
+    figure(
+        &mut out,
+        "scores",
+        "Scores per seat",
+        &captions::scores(sides),
+        |root, size| charts::scores(root, size, sides),
+    )?;
 
     let _ = writeln!(out, "<h2>The report</h2>\n<pre>{}</pre>", escape(text));
     let _ = writeln!(
@@ -135,14 +140,24 @@ pub fn page(sides: &[Side], text: &str) -> Result<String, String> {
     Ok(out)
 }
 
-const STYLE: &str = "body{font-family:sans-serif;color:#222;background:#fff;max-width:1000px;\
-margin:1.5em auto;padding:0 1em;line-height:1.4}h1{font-size:1.5em}h2{font-size:1.2em;\
-margin-top:1.6em;margin-bottom:.2em}.note{color:#555;margin-top:0;font-size:.92em}\
-table{border-collapse:collapse}th,td{text-align:left;padding:.15em .8em .15em 0;\
-vertical-align:top}th{color:#555;font-weight:normal}svg{max-width:100%;height:auto;\
-display:block}pre{background:#f6f6f6;padding:.8em;overflow-x:auto;font-size:.85em}\
-.swatch{display:inline-block;width:1em;height:1em;vertical-align:-.15em;margin-right:.35em}\
-.legend span.item{margin-right:1.5em}footer{color:#777;font-size:.85em;margin-top:2em}";
+/// The page's style: the narrow drawings only below [`NARROW_BELOW`] pixels, the wide ones only
+/// above; tables and the report scroll sideways inside the page.
+fn style() -> String {
+    format!(
+        "body{{font-family:sans-serif;color:#222;background:#fff;max-width:1000px;\
+margin:1.5em auto;padding:0 1em;line-height:1.4;overflow-wrap:break-word}}h1{{font-size:1.5em}}\
+h2{{font-size:1.2em;margin-top:1.6em;margin-bottom:.2em}}.note{{color:#555;margin-top:0;\
+font-size:.92em}}table{{border-collapse:collapse}}th,td{{text-align:left;\
+padding:.15em .8em .15em 0;vertical-align:top}}th{{color:#555;font-weight:normal}}\
+.scroll{{overflow-x:auto;max-width:100%}}figure{{margin:0}}\
+figcaption{{font-size:.92em;margin-top:.3em}}svg{{max-width:100%;height:auto;display:block}}\
+svg.narrow{{display:none}}@media (max-width:{NARROW_BELOW}px){{svg.wide{{display:none}}\
+svg.narrow{{display:block}}}}pre{{background:#f6f6f6;padding:.8em;overflow-x:auto;\
+font-size:.85em}}.swatch{{display:inline-block;width:1em;height:1em;vertical-align:-.15em;\
+margin-right:.35em}}.legend span.item{{margin-right:1.5em}}footer{{color:#777;font-size:.85em;\
+margin-top:2em}}"
+    )
+}
 
 /// The run's parameters: one column, or one a side.
 fn parameters(out: &mut String, sides: &[Side]) {
@@ -202,449 +217,41 @@ fn legend(out: &mut String, sides: &[Side]) {
     out.push_str("</p>\n");
 }
 
-type Area<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
-
-/// Draws one chart into an SVG string and appends it inline (without the `xmlns` attribute,
-/// which HTML does not need, so the page names no address).
-fn svg(
+/// One chart as a `<figure>`: drawn wide and narrow into inline SVG (without the `xmlns`
+/// attribute, which HTML does not need, so the page names no address), each named by `label`
+/// and described by the `caption` in words below them.
+fn figure(
     out: &mut String,
+    id: &str,
     label: &str,
-    draw: impl FnOnce(&Area) -> Result<(), String>,
+    caption: &str,
+    draw: impl Fn(&Area, charts::Size) -> Result<(), String>,
 ) -> Result<(), String> {
-    let mut buf = String::new();
-    {
-        let root = SVGBackend::with_string(&mut buf, (WIDTH, HEIGHT)).into_drawing_area();
-        root.fill(&WHITE).map_err(|e| e.to_string())?;
-        draw(&root)?;
-        root.present().map_err(|e| e.to_string())?;
+    let _ = writeln!(out, "<figure id=\"{id}\">");
+    for (size, class) in [(WIDE, "wide"), (NARROW, "narrow")] {
+        let mut buf = String::new();
+        {
+            let root =
+                SVGBackend::with_string(&mut buf, (size.width, size.height)).into_drawing_area();
+            root.fill(&WHITE).map_err(|e| e.to_string())?;
+            draw(&root, size)?;
+            root.present().map_err(|e| e.to_string())?;
+        }
+        let buf = buf.replacen(
+            " xmlns=\"http://www.w3.org/2000/svg\"",
+            &format!(
+                " class=\"{class}\" role=\"img\" aria-label=\"{}\" aria-describedby=\"{id}-words\"",
+                escape(label)
+            ),
+            1,
+        );
+        out.push_str(&buf);
+        out.push('\n');
     }
-    let buf = buf.replacen(
-        " xmlns=\"http://www.w3.org/2000/svg\"",
-        &format!(" role=\"img\" aria-label=\"{}\"", escape(label)),
-        1,
+    let _ = writeln!(
+        out,
+        "<figcaption id=\"{id}-words\">{}</figcaption>\n</figure>",
+        escape(caption)
     );
-    out.push_str(&buf);
-    out.push('\n');
-    Ok(())
-}
-
-fn err<E: std::fmt::Display>(e: E) -> String {
-    e.to_string()
-}
-
-/// Where the `i`-th of `k` bars of a category sits: its left and right edges around the
-/// category's centre `x`, bars filling `0.7` of the category's width together.
-fn bar_span(x: f64, i: usize, k: usize) -> (f64, f64) {
-    let w = 0.7 / k as f64;
-    let left = x - 0.35 + i as f64 * w;
-    (left + 0.08 * w, left + 0.92 * w)
-}
-
-/// A round upper end for an axis from 0 that holds `max`.
-fn nice_top(max: f64) -> f64 {
-    if max <= 0.0 {
-        return 1.0;
-    }
-    let step = 10f64.powf(max.log10().floor());
-    for m in [1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 6.0, 8.0, 10.0] {
-        if m * step >= max {
-            return m * step;
-        }
-    }
-    10.0 * step
-}
-
-/// The x axis of seats: seat `i` at `i`, from `-0.5` to `n - 0.5`, one tick a seat labelled with
-/// its name.
-#[derive(Clone)]
-struct Seats(Vec<String>);
-
-impl Ranged for Seats {
-    type FormatOption = NoDefaultFormatting;
-    type ValueType = f64;
-
-    fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        let n = self.0.len().max(1) as f64;
-        let t = (value + 0.5) / n;
-        limit.0 + (t * f64::from(limit.1 - limit.0)).round() as i32
-    }
-
-    fn key_points<Hint: KeyPointHint>(&self, _hint: Hint) -> Vec<f64> {
-        (0..self.0.len()).map(|i| i as f64).collect()
-    }
-
-    fn range(&self) -> Range<f64> {
-        -0.5..self.0.len() as f64 - 0.5
-    }
-}
-
-impl ValueFormatter<f64> for Seats {
-    fn format_ext(&self, value: &f64) -> String {
-        let i = value.round();
-        if (value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < self.0.len() {
-            self.0[i as usize].clone()
-        } else {
-            String::new()
-        }
-    }
-}
-
-/// A chart with one column per seat and a numeric vertical axis, its grid and labels drawn.
-fn seat_axes<'a, 'b>(
-    root: &'a Area<'b>,
-    seats: &[String],
-    y: Range<f64>,
-    y_desc: &str,
-    y_format: &dyn Fn(&f64) -> String,
-) -> Result<
-    ChartContext<'a, SVGBackend<'b>, Cartesian2d<Seats, plotters::coord::types::RangedCoordf64>>,
-    String,
-> {
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .margin_right(28)
-        .x_label_area_size(60)
-        .y_label_area_size(84)
-        .build_cartesian_2d(Seats(seats.to_vec()), y)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .light_line_style(WHITE)
-        .bold_line_style(GRID)
-        .axis_style(INK)
-        .x_labels(seats.len().max(1))
-        .y_labels(8)
-        .y_label_formatter(y_format)
-        .x_desc("seat")
-        .y_desc(y_desc)
-        .label_style((FONT, LABEL).into_font().color(&INK))
-        .axis_desc_style((FONT, DESC).into_font().color(&INK))
-        .draw()
-        .map_err(err)?;
-    Ok(chart)
-}
-
-fn wins_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
-    let seats = &sides[0].report.meta.seats;
-    let n = seats.len();
-    let even = if n == 0 { 0.0 } else { 100.0 / n as f64 };
-    let highest = sides
-        .iter()
-        .flat_map(|s| s.report.wins.iter().map(|w| 100.0 * w.win.high))
-        .fold(even, f64::max);
-    let top = nice_top(highest * 1.12);
-    let mut chart = seat_axes(
-        root,
-        seats,
-        0.0..top,
-        "sole wins (% of finished games)",
-        &|y| format!("{y:.0}%"),
-    )?;
-    let k = sides.len();
-    for (i, side) in sides.iter().enumerate() {
-        let colour = COLOURS[i % 2];
-        for (p, w) in side.report.wins.iter().enumerate() {
-            let (l, r) = bar_span(p as f64, i, k);
-            let rate = 100.0 * w.win.rate;
-            let (lo, hi) = (100.0 * w.win.low, 100.0 * w.win.high);
-            let mid = (l + r) / 2.0;
-            let cap = (r - l) / 5.0;
-            chart
-                .draw_series([Rectangle::new(
-                    [(l, 0.0), (r, rate)],
-                    colour.mix(0.85).filled(),
-                )])
-                .map_err(err)?;
-            let whisker = INK.stroke_width(2);
-            chart
-                .draw_series([
-                    PathElement::new(vec![(mid, lo), (mid, hi)], whisker),
-                    PathElement::new(vec![(mid - cap, lo), (mid + cap, lo)], whisker),
-                    PathElement::new(vec![(mid - cap, hi), (mid + cap, hi)], whisker),
-                ])
-                .map_err(err)?;
-            let label = format!("{rate:.1}%");
-            chart
-                .draw_series([Text::new(
-                    label,
-                    (mid, hi + top * 0.015),
-                    (FONT, INNER)
-                        .into_font()
-                        .color(&INK)
-                        .pos(Pos::new(HPos::Center, VPos::Bottom)),
-                )])
-                .map_err(err)?;
-        }
-    }
-    chart
-        .draw_series([DashedPathElement::new(
-            vec![(-0.5, even), (n as f64 - 0.5, even)],
-            6,
-            4,
-            INK.stroke_width(1),
-        )])
-        .map_err(err)?;
-    Ok(())
-}
-
-/// A bin width from 1, 2, 5 times a power of ten that cuts `span` into at most `bins` bins.
-fn bin_width(span: u64, bins: u64) -> u64 {
-    let mut step = 1u64;
-    loop {
-        for m in [1, 2, 5] {
-            if span.div_ceil(m * step) <= bins {
-                return m * step;
-            }
-        }
-        step *= 10;
-    }
-}
-
-fn length_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
-    let lengths: Vec<Vec<u64>> = sides
-        .iter()
-        .map(|s| s.finished().map(|r| r.decisions).collect())
-        .collect();
-    let lo = lengths.iter().flatten().copied().min().unwrap_or(0);
-    // The axis ends at the longest 99th percentile of the sides, so that a long tail of a few
-    // games does not squeeze the rest into a few bins; the games beyond are counted in a note.
-    let hi = lengths
-        .iter()
-        .filter(|ls| !ls.is_empty())
-        .map(|ls| {
-            let s = sorted(ls.iter().map(|l| *l as f64).collect());
-            percentile(&s, 99.0) as u64
-        })
-        .max()
-        .unwrap_or(1)
-        .max(lo);
-    let longest = lengths.iter().flatten().copied().max().unwrap_or(hi);
-    let beyond = lengths.iter().flatten().filter(|l| **l > hi).count();
-    let width = bin_width(hi - lo + 1, 60);
-    let start = lo / width * width;
-    let bins = ((hi - start) / width + 1) as usize;
-    let shares: Vec<Vec<f64>> = lengths
-        .iter()
-        .map(|ls| {
-            let mut counts = vec![0u64; bins];
-            for l in ls.iter().filter(|l| **l <= hi) {
-                counts[((l - start) / width) as usize] += 1;
-            }
-            let n = ls.len().max(1) as f64;
-            counts.iter().map(|c| 100.0 * *c as f64 / n).collect()
-        })
-        .collect();
-    let highest = shares.iter().flatten().copied().fold(0.0, f64::max);
-    let top = nice_top(highest * 1.2);
-    // Lengths are whole numbers: bin `b` holds `start + b·w` to `start + (b+1)·w − 1` and is
-    // drawn half a decision either side of them, so a tick sits under the value it names.
-    let edge = |b: usize| (start + b as u64 * width) as f64 - 0.5;
-    let (x0, x1) = (edge(0), edge(bins));
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .margin_right(28)
-        .x_label_area_size(60)
-        .y_label_area_size(84)
-        .build_cartesian_2d(x0..x1, 0.0..top)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .light_line_style(WHITE)
-        .bold_line_style(GRID)
-        .axis_style(INK)
-        .x_labels(12)
-        .y_labels(8)
-        .x_label_formatter(&|x| {
-            if (x - x.round()).abs() < 1e-9 {
-                format!("{x:.0}")
-            } else {
-                String::new()
-            }
-        })
-        .y_label_formatter(&|y| format!("{y:.1}%"))
-        .x_desc(format!("decisions per game (bins of {width})"))
-        .y_desc("share of finished games")
-        .label_style((FONT, LABEL).into_font().color(&INK))
-        .axis_desc_style((FONT, DESC).into_font().color(&INK))
-        .draw()
-        .map_err(err)?;
-    let overlaid = sides.len() > 1;
-    for (i, s) in shares.iter().enumerate() {
-        let colour = COLOURS[i % 2];
-        let fill = if overlaid { 0.45 } else { 0.85 };
-        chart
-            .draw_series(
-                s.iter()
-                    .enumerate()
-                    .filter(|(_, v)| **v > 0.0)
-                    .map(|(b, v)| {
-                        Rectangle::new(
-                            [(edge(b), 0.0), (edge(b + 1), *v)],
-                            colour.mix(fill).filled(),
-                        )
-                    }),
-            )
-            .map_err(err)?;
-    }
-    // Outlines after every fill, so that neither histogram hides the other's shape.
-    for (i, s) in shares.iter().enumerate() {
-        let colour = COLOURS[i % 2];
-        if overlaid {
-            // The outline of each histogram, so the overlap reads as two shapes.
-            let mut outline = vec![(x0, 0.0)];
-            for (b, v) in s.iter().enumerate() {
-                outline.push((edge(b), *v));
-                outline.push((edge(b + 1), *v));
-            }
-            outline.push((x1, 0.0));
-            chart
-                .draw_series([PathElement::new(outline, colour.stroke_width(2))])
-                .map_err(err)?;
-        }
-    }
-    for (i, ls) in lengths.iter().enumerate() {
-        if ls.is_empty() {
-            continue;
-        }
-        let m = mean(&ls.iter().map(|l| *l as f64).collect::<Vec<_>>());
-        let colour = COLOURS[i % 2];
-        chart
-            .draw_series([DashedPathElement::new(
-                vec![(m, 0.0), (m, top)],
-                6,
-                4,
-                colour.stroke_width(2),
-            )])
-            .map_err(err)?;
-        let name = if sides[i].label.is_empty() {
-            String::new()
-        } else {
-            format!("{} ", sides[i].label)
-        };
-        // Labels one line apart, so two means close together stay readable; on the left of
-        // the line when it is near the right end.
-        let right = m > x0 + 0.7 * (x1 - x0);
-        let gap = 0.008 * (x1 - x0);
-        let (x, anchor) = if right {
-            (m - gap, HPos::Right)
-        } else {
-            (m + gap, HPos::Left)
-        };
-        chart
-            .draw_series([Text::new(
-                format!("{name}mean {m:.1}"),
-                (x, top * (0.97 - 0.08 * i as f64)),
-                (FONT, INNER)
-                    .into_font()
-                    .color(&colour)
-                    .pos(Pos::new(anchor, VPos::Top)),
-            )])
-            .map_err(err)?;
-    }
-    if beyond > 0 {
-        let games = if beyond == 1 { "game" } else { "games" };
-        chart
-            .draw_series([Text::new(
-                format!("{beyond} longer {games}, up to {longest}, not drawn"),
-                (x1, top * 0.97 - top * 0.08 * sides.len() as f64),
-                (FONT, INNER)
-                    .into_font()
-                    .color(&INK)
-                    .pos(Pos::new(HPos::Right, VPos::Top)),
-            )])
-            .map_err(err)?;
-    }
-    Ok(())
-}
-
-/// Quartiles, 5th and 95th percentiles, median and mean of some scores.
-struct Spread {
-    p5: f64,
-    q1: f64,
-    median: f64,
-    q3: f64,
-    p95: f64,
-    mean: f64,
-}
-
-fn spread(values: Vec<f64>) -> Option<Spread> {
-    if values.is_empty() {
-        return None;
-    }
-    let s = sorted(values);
-    Some(Spread {
-        p5: percentile(&s, 5.0),
-        q1: percentile(&s, 25.0),
-        median: percentile(&s, 50.0),
-        q3: percentile(&s, 75.0),
-        p95: percentile(&s, 95.0),
-        mean: mean(&s),
-    })
-}
-
-fn scores_chart(root: &Area, sides: &[Side]) -> Result<(), String> {
-    let seats = &sides[0].report.meta.seats;
-    let n = seats.len();
-    let spreads: Vec<Vec<Option<Spread>>> = sides
-        .iter()
-        .map(|s| {
-            (0..n)
-                .map(|p| {
-                    spread(
-                        s.finished()
-                            .filter_map(|r| r.scores.get(p).map(|v| *v as f64))
-                            .collect(),
-                    )
-                })
-                .collect()
-        })
-        .collect();
-    let all = spreads.iter().flatten().flatten();
-    let lo = all.clone().map(|s| s.p5).fold(f64::INFINITY, f64::min);
-    let hi = all.map(|s| s.p95).fold(f64::NEG_INFINITY, f64::max);
-    let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
-    let pad = ((hi - lo) * 0.08).max(1.0);
-    // From 0 when 0 is near, else from just below the lowest whisker, so boxes far from 0 are
-    // not squeezed against the top.
-    let near_zero = lo >= 0.0 && lo <= hi - lo;
-    let (y0, y1) = (if near_zero { 0.0 } else { lo - pad }, hi + pad);
-    let mut chart = seat_axes(root, seats, y0..y1, "final score", &|y| format!("{y:.0}"))?;
-    let k = sides.len();
-    for (i, per_seat) in spreads.iter().enumerate() {
-        let colour = COLOURS[i % 2];
-        for (p, s) in per_seat.iter().enumerate() {
-            let Some(s) = s else { continue };
-            let (l, r) = bar_span(p as f64, i, k);
-            let (l, r) = (l + (r - l) * 0.15, r - (r - l) * 0.15);
-            let mid = (l + r) / 2.0;
-            let cap = (r - l) / 4.0;
-            let line = colour.stroke_width(2);
-            chart
-                .draw_series([
-                    PathElement::new(vec![(mid, s.p5), (mid, s.q1)], line),
-                    PathElement::new(vec![(mid, s.q3), (mid, s.p95)], line),
-                    PathElement::new(vec![(mid - cap, s.p5), (mid + cap, s.p5)], line),
-                    PathElement::new(vec![(mid - cap, s.p95), (mid + cap, s.p95)], line),
-                ])
-                .map_err(err)?;
-            chart
-                .draw_series([
-                    Rectangle::new([(l, s.q1), (r, s.q3)], colour.mix(0.25).filled()),
-                    Rectangle::new([(l, s.q1), (r, s.q3)], colour.stroke_width(2)),
-                ])
-                .map_err(err)?;
-            chart
-                .draw_series([PathElement::new(
-                    vec![(l, s.median), (r, s.median)],
-                    INK.stroke_width(3),
-                )])
-                .map_err(err)?;
-            chart
-                .draw_series([Circle::new((mid, s.mean), 4, INK.filled())])
-                .map_err(err)?;
-        }
-    }
     Ok(())
 }

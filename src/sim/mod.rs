@@ -6,9 +6,11 @@
 //! never ran),
 //! [`compare`] sets two batches side by side ([`compare_sites`] statement by statement),
 //! [`text`] renders reports as text and [`text_compare`] comparisons
-//! and [`html`] as a page of charts,
+//! and [`html`] as a page of charts (drawn by `charts`, each said in words by [`captions`]),
 //! [`mod@merge`] combines shards, [`stats`] holds the arithmetic.
 
+pub mod captions;
+mod charts;
 pub mod choices;
 pub mod compare;
 pub mod compare_sites;

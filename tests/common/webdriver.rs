@@ -72,6 +72,26 @@ impl Driver {
 
     /// A new headless browser, its window `width` × `height` pixels.
     pub fn session(&self, profile: &Path, width: u32, height: u32) -> Session {
+        self.start_session(profile, width, height, None)
+    }
+
+    /// A new headless browser that shows pages as a phone `width` CSS pixels wide does: its
+    /// screen that wide, and a page without a viewport meta laid out 980 pixels wide and
+    /// shrunk to fit, as phones do.
+    pub fn phone(&self, profile: &Path, width: u32, height: u32) -> Session {
+        let metrics = json!({"deviceMetrics": {
+            "width": width, "height": height, "pixelRatio": 1.0, "mobile": true, "touch": true
+        }});
+        self.start_session(profile, width.max(500), height, Some(metrics))
+    }
+
+    fn start_session(
+        &self,
+        profile: &Path,
+        width: u32,
+        height: u32,
+        mobile: Option<Value>,
+    ) -> Session {
         let args = [
             "--headless".to_string(),
             "--no-sandbox".into(),
@@ -85,9 +105,13 @@ impl Driver {
             format!("--user-data-dir={}", profile.display()),
             format!("--window-size={width},{height}"),
         ];
+        let mut options = json!({"binary": self.chromium, "args": args});
+        if let Some(m) = mobile {
+            options["mobileEmulation"] = m;
+        }
         let body = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": self.chromium, "args": args}
+            "goog:chromeOptions": options
         }}});
         let answer = call(self.addr, "POST", "/session", Some(body));
         let id = answer["sessionId"]
