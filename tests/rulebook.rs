@@ -155,6 +155,23 @@ fn books_of_valid_fixtures_show_no_insides() {
         for inside in INSIDES {
             assert!(!text.contains(inside), "{name}: `{inside}` in\n{text}");
         }
+        // A designer's def, effect or phase is called in words, never as code:
+        // "the number of business_values() of them" read as a program.
+        for (i, _) in text.match_indices('(') {
+            let word: String = text[..i]
+                .chars()
+                .rev()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            // (A text of the rules may say "share(s)"; a call has brackets right after a name
+            // with an underscore, or empty ones.)
+            let call = !word.is_empty() && (word.contains('_') || text[i..].starts_with("()"));
+            assert!(
+                !call,
+                "{name}: a call written as code: {}",
+                text[i.saturating_sub(30)..(i + 10).min(text.len())].replace('\n', " ")
+            );
+        }
         let html = render::html(&b);
         assert!(html.starts_with("<!DOCTYPE html>") && html.ends_with("</html>\n"));
         assert!(!html.contains("<script"), "{name}: a script in the page");

@@ -265,6 +265,25 @@ impl Checker<'_> {
         candidates: impl IntoIterator<Item = &'c str>,
         label: &str,
     ) {
+        if self.in_expect && (n.text == "winners" || n.text == "over") {
+            let step = if n.text == "winners" {
+                "`expect winners == [...]`"
+            } else {
+                "`expect over` (or `expect not over`)"
+            };
+            self.error(
+                Diagnostic::error(
+                    "unknown-name",
+                    format!("`{}` is not a value inside a larger `expect`", n.text),
+                    n.span,
+                )
+                .with_label(format!("{step} is a step of its own"))
+                .with_help(format!(
+                    "write {step} on a line of its own, and the rest of the condition in another `expect`"
+                )),
+            );
+            return;
+        }
         let mut d = Diagnostic::error("unknown-name", format!("unknown name `{}`", n.text), n.span)
             .with_label(label);
         d = match suggest(&n.text, candidates) {

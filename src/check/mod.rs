@@ -170,6 +170,9 @@ pub(crate) struct Checker<'a> {
     program: ir::Program,
     /// Declarations and uses of names, when an editor asked for them.
     index: Option<index::Builder>,
+    /// True while the condition of a scenario's `expect` is checked, where `winners` and
+    /// `over` are steps of their own written inside a larger condition.
+    in_expect: bool,
 }
 
 impl<'a> Checker<'a> {
@@ -192,6 +195,7 @@ impl<'a> Checker<'a> {
             proc_sigs: Vec::new(),
             def_sigs: Vec::new(),
             index: None,
+            in_expect: false,
             program: ir::Program {
                 title: String::new(),
                 variants: merged.variants.clone(),

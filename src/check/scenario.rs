@@ -190,7 +190,9 @@ impl Checker<'_> {
                 K::Let(self.bind_local(scope, name, t), v)
             }
             StepKind::Expect(c) => {
+                self.in_expect = true;
                 let (x, t) = self.expr(c, scope);
+                self.in_expect = false;
                 self.expect_type(&Type::Bool, &t, c.span, "an expectation");
                 K::Expect(x)
             }

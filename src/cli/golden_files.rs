@@ -64,7 +64,7 @@ impl Review {
             decided: None,
             pending: false,
             strict: std::env::var_os("CI").is_some_and(|v| !v.is_empty() && v != "false"),
-            color: io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            color: io::stdout().is_terminal() && !super::no_color(),
         }
     }
 

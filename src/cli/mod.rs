@@ -446,9 +446,20 @@ fn usage_error(subcommand: &str, kind: clap::error::ErrorKind, message: String) 
     CliError::Usage(Box::new(err))
 }
 
+/// True when `NO_COLOR` asks for no colour: set to anything but the empty string (no-color.org:
+/// an empty `NO_COLOR=` is as if it were unset), everywhere meeple colours anything.
+fn no_color() -> bool {
+    asks_no_color(std::env::var_os("NO_COLOR"))
+}
+
+/// Whether a value of `NO_COLOR` (`None`: unset) asks for no colour.
+fn asks_no_color(value: Option<OsString>) -> bool {
+    value.is_some_and(|v| !v.is_empty())
+}
+
 /// How to render diagnostics on a stream: colour only on a terminal and without `NO_COLOR`.
 fn render_style(is_terminal: bool) -> RenderStyle {
-    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    let no_color = no_color();
     if !is_terminal || no_color {
         return RenderStyle::plain();
     }
@@ -520,5 +531,17 @@ fn plural(n: usize, word: &str) -> String {
         format!("{n} {word}")
     } else {
         format!("{n} {word}s")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_empty_no_color_is_as_if_unset() {
+        assert!(!asks_no_color(None));
+        assert!(!asks_no_color(Some(OsString::new())));
+        assert!(asks_no_color(Some(OsString::from("1"))));
     }
 }

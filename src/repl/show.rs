@@ -174,7 +174,9 @@ pub fn outcome(game: &Game) -> String {
     };
     let mut out = String::from("Game over.");
     if let Some(r) = &o.reason {
-        let _ = write!(out, " {r}");
+        // A sentence of its own after "Game over.": the rules' `end when ... "the third fuse
+        // burns"` starts it in lower case.
+        let _ = write!(out, " {}", sentence_case(r));
     }
     out.push('\n');
     let scores: Vec<String> = o
@@ -191,6 +193,15 @@ pub fn outcome(game: &Game) -> String {
         _ => writeln!(out, "Winners: {}", winners.join(", ")),
     };
     out
+}
+
+/// `text` with its first letter in upper case.
+fn sentence_case(text: &str) -> std::borrow::Cow<'_, str> {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) if c.is_lowercase() => format!("{}{}", c.to_uppercase(), chars.as_str()).into(),
+        _ => text.into(),
+    }
 }
 
 /// True if some option's label is a whole number, so that a typed number is read as a label.
@@ -244,6 +255,16 @@ fn fold(s: &str) -> String {
 mod tests {
     use super::*;
     use std::sync::Arc;
+
+    #[test]
+    fn an_ending_reason_starts_its_sentence_in_upper_case() {
+        assert_eq!(
+            sentence_case("the third fuse burns"),
+            "The third fuse burns"
+        );
+        assert_eq!(sentence_case("P2 runs out"), "P2 runs out");
+        assert_eq!(sentence_case(""), "");
+    }
 
     #[test]
     fn help_fits_78_columns() {

@@ -297,7 +297,7 @@ fn effects(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
         2,
         "Effects",
         vec![Block::Para(
-            "Steps that the rules above carry out by name, such as `name(a, b)`.".to_string(),
+            "Steps that the rules above carry out by name: “name of a and b” carries out the steps headed “name of x and y”, with a as x and b as y.".to_string(),
         )],
     )];
     out.extend(list);

@@ -2,7 +2,7 @@
 //! phase, an action, an invariant. Used by the chapters of the book and by the variants' list
 //! of differences alike.
 
-use super::expr::{expr, text, text_inner, type_words, visibility_condition};
+use super::expr::{call_words, expr, text, text_inner, type_words, visibility_condition};
 use super::notes;
 use super::stmt::{self, Line};
 use super::{Block, Section};
@@ -245,9 +245,8 @@ pub fn def_lines(d: &DefDecl, sources: &SourceMap) -> Vec<Line> {
     let mut lines = vec![Line {
         depth: 0,
         text: format!(
-            "{}({}) means {} ({})",
-            d.name.text,
-            param_names(&d.params),
+            "{} means {} ({})",
+            call_words(&d.name.text, &params_of(&d.params)),
             expr(&d.body),
             type_words(&d.ret)
         ),
@@ -261,13 +260,9 @@ pub fn def_lines(d: &DefDecl, sources: &SourceMap) -> Vec<Line> {
     lines
 }
 
-/// Parameter names, comma-separated: "p, a".
-pub fn param_names(params: &[Param]) -> String {
-    params
-        .iter()
-        .map(|p| p.name.text.as_str())
-        .collect::<Vec<_>>()
-        .join(", ")
+/// The names of parameters, one by one.
+fn params_of(params: &[Param]) -> Vec<String> {
+    params.iter().map(|p| p.name.text.clone()).collect()
 }
 
 /// Parameters with their types: "p (a player), t (a team)".
@@ -302,9 +297,9 @@ pub fn header_notes(sources: &SourceMap, span: crate::diag::Span) -> Vec<Block> 
 /// An effect or a phase as a section: its parameters, notes and steps.
 pub fn proc_section(p: &ProcDecl, phase: bool, sources: &SourceMap) -> Section {
     let heading = if phase {
-        format!("Phase {}", p.name.text)
+        format!("Phase {}", call_words(&p.name.text, &[]))
     } else {
-        format!("{}({})", p.name.text, param_names(&p.params))
+        call_words(&p.name.text, &params_of(&p.params))
     };
     let mut blocks = notes_block(sources, p.name.span);
     if !p.params.is_empty() {

@@ -379,10 +379,7 @@ fn call(name: &str, args: &[Expr]) -> (String, u8) {
         ("any", 1) | ("all", 1) | ("top", 1) | ("bottom", 1) | ("sorted", 1) => {
             return quantifier(name, &args[0]);
         }
-        _ => format!(
-            "{name}({})",
-            args.iter().map(expr).collect::<Vec<_>>().join(", ")
-        ),
+        _ => call_words(name, &args.iter().map(expr).collect::<Vec<_>>()),
     };
     // "the total of x for each x in xs" runs on: bracketed wherever something follows it.
     let loose = args
@@ -398,6 +395,17 @@ pub fn value(e: &Expr) -> String {
         format!("whether {s}")
     } else {
         s
+    }
+}
+
+/// A call of the designer's def, effect or phase in words, with no code's brackets:
+/// `business_values()` is "business values", `in_alliance(p, a)` "in alliance of p and a".
+pub fn call_words(name: &str, args: &[String]) -> String {
+    let words = name.replace('_', " ");
+    match args {
+        [] => words,
+        [one] => format!("{words} of {one}"),
+        [rest @ .., last] => format!("{words} of {} and {last}", rest.join(", ")),
     }
 }
 

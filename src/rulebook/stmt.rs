@@ -218,7 +218,7 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
         }
         StmtKind::Call { name, args } => {
             let args: Vec<String> = args.iter().map(expr).collect();
-            push(out, depth, format!("{}({})", name.text, args.join(", ")));
+            push(out, depth, super::expr::call_words(&name.text, &args));
         }
         StmtKind::Match { value, arms } => {
             push(out, depth, format!("depending on {}:", expr(value)));

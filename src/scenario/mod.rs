@@ -105,9 +105,21 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
         }
         match &step.kind {
             K::Play { seat, moves } => {
+                // Choices of one option taken without asking since the move before: a move
+                // that fails after one may have been meant for the choice it passed over.
+                let mut passed_over: Vec<String> = Vec::new();
                 for m in moves {
                     let who = seat_for(&game, seat.as_ref(), &mut locals, span, m)?;
-                    if let Err(e) = game.apply_label(who, m) {
+                    let cursor = game.log_end();
+                    let applied = game.apply_label(who, m);
+                    if applied.is_ok() {
+                        let (lines, _) = game.log_since(crate::engine::Viewer::Referee, cursor);
+                        passed_over = lines
+                            .into_iter()
+                            .filter(|l| l.ends_with("(the only option)"))
+                            .collect();
+                    }
+                    if let Err(e) = applied {
                         if let MoveError::Runtime(r) = e {
                             // Pointing at the rule that failed, and at the move that ran it.
                             return Err(Box::new(r.to_diagnostic().with_secondary(
@@ -115,11 +127,19 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
                                 format!("{} played `{m}` here", game.seat_name(who)),
                             )));
                         }
+                        let help = match passed_over.last() {
+                            Some(line) => format!(
+                                "a choice of one option is no decision: it was taken without \
+                                 asking (`{line}`), so `{m}` was tried at the decision after it; \
+                                 leave the forced choice out of `play`"
+                            ),
+                            None => "check the moves with `meeple play` and `moves`".to_string(),
+                        };
                         return Err(fail(
                             span,
                             format!("{} cannot play `{m}`: {e}", game.seat_name(who)),
                             "this move was refused",
-                            "check the moves with `meeple play` and `moves`",
+                            &help,
                         ));
                     }
                 }
@@ -600,5 +620,45 @@ scenario "over" {
         assert!(reports[1].passed(), "{:?}", reports[1].failure);
         let over = failure(&reports[2]);
         assert!(over.message.contains("expected the game to be over"));
+    }
+}
+
+#[cfg(test)]
+mod forced_choices {
+    use super::*;
+
+    #[test]
+    fn a_move_meant_for_a_choice_of_one_option_says_it_was_taken_without_asking() {
+        let src = r#"
+game "Forced" { players 2 }
+player var got: int = 0
+flow { for p in players { turn p } }
+action take {
+  let n = choose me "How many?" from [me.got + 1]
+  me.got += n
+}
+scenario "the forced choice written out" {
+  play "take", "1"
+}
+scenario "a plain wrong move" {
+  play "give"
+}
+"#;
+        let loaded = crate::load::check_source("forced.rules", src);
+        let program = Arc::new(loaded.program.expect("checks"));
+        let reports = run_all(&program);
+        let forced = reports[0].failure.as_ref().expect("fails");
+        let help = forced.help.as_deref().unwrap_or("");
+        assert!(help.contains("taken without asking"), "{help}");
+        assert!(help.contains("P1 chose 1 (the only option)"), "{help}");
+        let plain = reports[1].failure.as_ref().expect("fails");
+        assert!(
+            !plain
+                .help
+                .as_deref()
+                .unwrap_or("")
+                .contains("without asking"),
+            "only where a choice was passed over"
+        );
     }
 }

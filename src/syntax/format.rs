@@ -167,10 +167,11 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
 }
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
-const LEADS: [&str; 34] = [
+const LEADS: [&str; 35] = [
     "and", "or", "not", "in", "if", "then", "else", "where", "by", "for", "of", "from", "when",
     "as", "named", "choose", "ask", "roll", "random", "turn", "tell", "require", "repeat", "while",
     "only", "shuffle", "until", "expect", "rolls", "picks", "shuffles", "pop", "most", "exactly",
+    "winners",
 ];
 
 /// Words that, first on a line, continue the expression of the line before.

@@ -95,6 +95,17 @@ fn statements_on_one_line_are_two_spaces_apart() {
 }
 
 #[test]
+fn the_winners_of_an_ending_are_its_expression_not_a_statement_after_it() {
+    // `players` also starts a scenario step; after `winners` it is the winners.
+    let src =
+        "action a { end game \"done\" winners players }\naction b { end game winners  players }\n";
+    assert_eq!(
+        stable(src),
+        "action a { end game \"done\" winners players }\naction b { end game winners players }\n"
+    );
+}
+
+#[test]
 fn elements_of_a_list_split_over_lines_line_up() {
     let src = "def f(): list of int = nth([\n      1, 2,\n        3,\n   4], 1)\nenum e {\n a,\n   b,\n}\n";
     assert_eq!(
