@@ -457,28 +457,41 @@ fn asks_no_color(value: Option<OsString>) -> bool {
     value.is_some_and(|v| !v.is_empty())
 }
 
-/// How to render diagnostics on a stream: colour only on a terminal and without `NO_COLOR`.
-fn render_style(is_terminal: bool) -> RenderStyle {
-    let no_color = no_color();
-    if !is_terminal || no_color {
+/// How to render diagnostics on a stream: colour only on a terminal and without `NO_COLOR`;
+/// at a terminal, as wide as `COLUMNS` says, else as the terminal is (`terminal`, its width
+/// when the stream is one), so that no word is cut across rows.
+fn render_style(terminal: Option<Option<u16>>) -> RenderStyle {
+    let Some(measured) = terminal else {
         return RenderStyle::plain();
-    }
+    };
     let width = std::env::var("COLUMNS")
         .ok()
-        .and_then(|c| c.parse().ok())
+        .and_then(|c| c.trim().parse().ok())
+        .or(measured.map(usize::from))
         .filter(|w| *w >= 40)
-        .unwrap_or(100);
-    RenderStyle { color: true, width }
+        .unwrap_or(80);
+    RenderStyle {
+        color: !no_color(),
+        width,
+    }
 }
 
 /// The style for stdout.
 fn stdout_style() -> RenderStyle {
-    render_style(io::stdout().is_terminal())
+    let out = io::stdout();
+    render_style(
+        out.is_terminal()
+            .then(|| terminal_size::terminal_size_of(&out).map(|(w, _)| w.0)),
+    )
 }
 
 /// The style for stderr.
 fn stderr_style() -> RenderStyle {
-    render_style(io::stderr().is_terminal())
+    let err = io::stderr();
+    render_style(
+        err.is_terminal()
+            .then(|| terminal_size::terminal_size_of(&err).map(|(w, _)| w.0)),
+    )
 }
 
 /// Loads a rules file with its variants, printing its errors and warnings to stderr; the

@@ -492,7 +492,7 @@ impl Game {
     /// writing nothing, otherwise (lists, an overflow), for [`Game::write_other`].
     ///
     /// The new value is written in its two words (`Value::put`), never copied whole straight
-    /// after being written in parts, which the processor cannot forward (docs/performance.md).
+    /// after being written in parts, which the processor cannot forward (docs/performance-log.md).
     #[inline(always)]
     fn write_in_parts(
         &mut self,

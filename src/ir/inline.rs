@@ -21,7 +21,7 @@ use super::{DefDef, Expr, ExprKind, Program, StmtKind};
 
 /// Nodes a def's body may have to be written into its callers, counted once the defs it calls
 /// are written into it: room for a condition of three tests or two `if`s over calls, which 12
-/// did not leave (docs/performance.md).
+/// did not leave (docs/performance-log.md).
 const MAX_NODES: usize = 20;
 
 /// Writes small defs into their callers throughout the program's def bodies, requirements,

@@ -105,7 +105,7 @@ impl Type {
 /// narrower fields was written in parts and copied whole, and the processor cannot forward
 /// several stores to one wider load (measured: a third of the evaluator's time in such waits
 /// with a tag byte; with a word tag beside narrow fields, still three quarters of the time of
-/// the function that puts `me` in a turn's slots; docs/performance.md).
+/// the function that puts `me` in a turn's slots; docs/performance-log.md).
 /// `Clone` is written by hand and copies every variant but `List` bit for bit: a variant that
 /// holds anything but `Copy` data needs an arm of its own there.
 #[derive(Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

@@ -102,10 +102,12 @@ fn built_ins_are_phrases() {
         "the p in players with the greatest p's money, then the least p's chits, then the \
          greatest number of p's hand"
     );
-    assert_eq!(words("total(p)"), "total(p)");
-    assert_eq!(words("game_over()"), "game_over()");
-    // A built-in with the wrong number of arguments is still shown, as written.
-    assert_eq!(words("count(a, b)"), "count(a, b)");
+    // The designer's defs in words, never as code.
+    assert_eq!(words("total(p)"), "total of p");
+    assert_eq!(words("game_over()"), "game over");
+    assert_eq!(words("in_team(p, q, r)"), "in team of p, q and r");
+    // A built-in with the wrong number of arguments reads as any other call.
+    assert_eq!(words("count(a, b)"), "count of a and b");
     assert_eq!(words("first(xs).owner"), "the first of xs's owner");
 }
 
@@ -193,7 +195,7 @@ for each p in players where p's coins is more than 0:
   announce “[p]”
   p takes a turn
 repeat twice:
-  pay(you, 1)
+  pay of you and 1
 as long as not done:
   you take a turn
 each p in players at the same time chooses b in secret from 0 to 3 (“Bid”); then, for each of them in turn:

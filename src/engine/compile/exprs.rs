@@ -1119,7 +1119,7 @@ struct MappedField {
 /// budget holds it: otherwise the general path fails where it would). A [`FieldFilter`] would
 /// take the fields' comparisons too, at the same work, but through its tree: measured, leaving
 /// them to it cost up to 2.9% more instructions per decision on one of the seed games
-/// (docs/performance.md).
+/// (docs/performance-log.md).
 struct Matching {
     against: Against,
     equal: bool,
