@@ -476,6 +476,17 @@ fn render_style(terminal: Option<Option<u16>>) -> RenderStyle {
     }
 }
 
+/// A text report for stdout, its lines wrapped at the terminal's width when stdout is one (no
+/// word cut across rows), whole for a pipe or a file.
+fn fitted(text: &str) -> String {
+    let width = if io::stdout().is_terminal() {
+        crate::repl::Width::Terminal
+    } else {
+        crate::repl::Width::Unbounded
+    };
+    crate::repl::fit(text, width)
+}
+
 /// The style for stdout.
 fn stdout_style() -> RenderStyle {
     let out = io::stdout();

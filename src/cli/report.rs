@@ -296,7 +296,8 @@ impl Stream {
         let shown = if self.json {
             escape_json(&text)
         } else {
-            escape(&text)
+            // A transcript read at a terminal fits its width; to a pipe it goes whole.
+            super::fitted(&escape(&text)).into()
         };
         out.write_all(shown.as_bytes())?;
         self.buffer.clear();

@@ -255,7 +255,7 @@ fn print_comparison(compared: &CompareReport, json: bool) -> Result<ExitCode, Cl
     let text = if json {
         escape_json(&compared.to_json()).into_owned()
     } else {
-        escape(&render_comparison(compared)).into_owned()
+        super::fitted(&escape(&render_comparison(compared)))
     };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;
@@ -327,7 +327,7 @@ fn print(
     } else if as_csv {
         escape(&csv(&report.meta, records)).into_owned()
     } else {
-        escape(&render(report)).into_owned()
+        super::fitted(&escape(&render(report)))
     };
     let mut out = io::stdout().lock();
     out.write_all(text.as_bytes())?;

@@ -25,7 +25,7 @@ mod wrap;
 pub use input::{history_path, Asking, Input, Line, Plain, SeatHistories, Terminal};
 pub use seats::Seats;
 pub use show::HELP;
-pub use wrap::{wrap_line, Width};
+pub use wrap::{fit, wrap_line, Width};
 
 /// The REPL's output: rules text escaped, the REPL's own terminal codes written raw.
 type Out<'w> = crate::printable::Printable<'w>;

@@ -32,6 +32,24 @@ impl Width {
     }
 }
 
+/// `text` with each of its lines wrapped at `width` ([`wrap_line`]): for a report printed to
+/// a terminal.
+pub fn fit(text: &str, width: Width) -> String {
+    let Some(columns) = width.columns() else {
+        return text.to_string();
+    };
+    let mut out = String::with_capacity(text.len() + 64);
+    for line in text.split_inclusive('\n') {
+        let (body, end) = match line.strip_suffix('\n') {
+            Some(body) => (body, "\n"),
+            None => (line, ""),
+        };
+        out.push_str(&wrap_line(body, columns));
+        out.push_str(end);
+    }
+    out
+}
+
 /// A writer that wraps each line it is given at the width.
 pub struct Wrap<'w> {
     inner: &'w mut dyn Write,
@@ -228,6 +246,16 @@ mod tests {
         assert_eq!(columns("王様"), 4);
         let one_long_word = "x".repeat(100);
         assert_eq!(wrap_line(&one_long_word, 40), one_long_word);
+    }
+
+    #[test]
+    fn a_report_is_fitted_line_by_line_and_left_whole_for_a_pipe() {
+        let report = "Length in decisions: mean 60.8, median 60.5, 5th percentile 50, 95th percentile 73\nshort\n";
+        let fitted = fit(report, Width::Columns(40));
+        fits(&fitted, 40);
+        assert_eq!(words_of(&fitted), words_of(report));
+        assert!(fitted.ends_with("\nshort\n"));
+        assert_eq!(fit(report, Width::Unbounded), report);
     }
 
     #[test]
