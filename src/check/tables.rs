@@ -38,6 +38,22 @@ impl Checker<'_> {
                     .with_help("give each column its own name"),
                 );
             }
+            if let Some(span) = c.secret {
+                // Columns share the parameters' grammar, where `secret` marks a move's argument.
+                self.error(
+                    Diagnostic::error(
+                        "secret-parameter",
+                        "a table's column cannot be secret",
+                        span,
+                    )
+                    .with_label("every player may read a table")
+                    .with_help(
+                        "remove `secret`: a table is part of the rules, which every player may \
+                         read; keep a secret in a variable that is `hidden` or `visible when`",
+                    )
+                    .with_fix(span, ""),
+                );
+            }
             let (ty, _) = self.resolve_type(&c.ty);
             columns.push((c.name.text.clone(), ty));
         }
