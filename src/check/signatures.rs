@@ -1,0 +1,318 @@
+//! Pass 2 of the checker: the types of variables, fields, parameters and results, and the
+//! counts that must be known before any body is checked.
+
+// The pass works on the checker's own state and helpers, all in `check/mod.rs`.
+use super::*;
+
+impl Checker<'_> {
+    /// Pass 2: types of variables, fields, parameters and results; constant counts.
+    pub(super) fn signatures(&mut self) {
+        let merged = self.merged;
+        let (mut g, mut pv, mut k, mut d) = (0, 0, 0, 0);
+        let mut tables = 0;
+        for decl in &merged.decls {
+            match decl {
+                ast::Decl::Table(t) => {
+                    self.table_columns(ir::TableId(tables), t);
+                    tables += 1;
+                }
+                ast::Decl::Var(v) => {
+                    let (ty, bounds) = self.resolve_type(&v.ty);
+                    let by_players = self.bounds_by_players(&v.ty);
+                    let target = if v.per_player {
+                        pv += 1;
+                        &mut self.program.player_vars[pv - 1]
+                    } else {
+                        g += 1;
+                        &mut self.program.globals[g - 1]
+                    };
+                    target.ty = ty;
+                    target.bounds = bounds;
+                    target.bounds_by_players = by_players;
+                }
+                ast::Decl::Kind(kd) => {
+                    let fields: Vec<ir::VarDef> = kd
+                        .fields
+                        .iter()
+                        .map(|fd| {
+                            let (ty, bounds) = self.resolve_type(&fd.ty);
+                            ir::VarDef {
+                                name: fd.name.text.clone(),
+                                ty,
+                                bounds,
+                                bounds_by_players: self.bounds_by_players(&fd.ty),
+                                visibility: fd.visibility,
+                                init: const_expr(ir::Value::None, fd.init.span),
+                                visible_when: None,
+                                span: fd.name.span,
+                            }
+                        })
+                        .collect();
+                    let mut seen = BTreeMap::new();
+                    for fd in kd
+                        .fields
+                        .iter()
+                        .filter(|f| f.visibility == ast::Visibility::Secret)
+                    {
+                        self.secret_without_owner(&fd.name, "a field");
+                    }
+                    for fd in &kd.fields {
+                        self.internal_visible_when(
+                            &fd.name,
+                            fd.visibility,
+                            fd.visible_when.as_ref(),
+                        );
+                    }
+                    for (i, fd) in kd.fields.iter().enumerate() {
+                        if !seen.contains_key(&fd.name.text) {
+                            let kind = ir::KindId(k as u32);
+                            self.note_decl(&fd.name, index::Pending::Field(kind, i));
+                        }
+                        if let Some(first) = seen.insert(fd.name.text.clone(), fd.name.span) {
+                            self.error(
+                                Diagnostic::error(
+                                    "duplicate-definition",
+                                    format!("field `{}` is defined twice", fd.name.text),
+                                    fd.name.span,
+                                )
+                                .with_label("defined again here")
+                                .with_secondary(first, "first defined here")
+                                .with_help("rename or remove one of the fields"),
+                            );
+                        }
+                    }
+                    self.program.kinds[k].fields = fields;
+                    k += 1;
+                }
+                ast::Decl::Die(dd) => {
+                    let faces = consts::int_list(&dd.faces);
+                    match faces {
+                        Some(faces) if !faces.is_empty() && faces.len() <= 1000 => {
+                            self.program.dice[d].faces = faces
+                        }
+                        _ => self.error(
+                            Diagnostic::error(
+                                "not-constant",
+                                "a die's faces must be a constant range or list of numbers",
+                                dd.faces.span,
+                            )
+                            .with_label("not a constant list of faces")
+                            .with_help("write `die d6: 1..6` or `die odd: [1, 3, 5]`"),
+                        ),
+                    }
+                    d += 1;
+                }
+                ast::Decl::Def(dd) => {
+                    self.no_secret_params(&dd.params);
+                    let params = dd
+                        .params
+                        .iter()
+                        .map(|p| self.resolve_type(&p.ty).0)
+                        .collect();
+                    let ret = self.resolve_type(&dd.ret).0;
+                    self.def_sigs.push((params, ret));
+                }
+                ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
+                    self.no_secret_params(&p.params);
+                    let params: Vec<Type> = p
+                        .params
+                        .iter()
+                        .map(|p| self.resolve_type(&p.ty).0)
+                        .collect();
+                    if let Some(id) = self.own_proc(p) {
+                        if self.proc_sigs.len() <= id.index() {
+                            self.proc_sigs.resize(id.index() + 1, Vec::new());
+                        }
+                        self.proc_sigs[id.index()] = params;
+                    }
+                }
+                _ => {}
+            }
+        }
+        if self.score_def.is_some() {
+            self.def_sigs.push((vec![Type::Player], Type::Int));
+        }
+    }
+
+    /// The id of a procedure declaration, unless it duplicates an earlier name.
+    pub(super) fn own_proc(&self, p: &ast::ProcDecl) -> Option<ir::ProcId> {
+        match self.symbols.get(&p.name.text).copied() {
+            Some((Symbol::Proc(id), _)) if self.program.procs[id.index()].span == p.name.span => {
+                Some(id)
+            }
+            _ => None,
+        }
+    }
+
+    pub(super) fn secret_without_owner(&mut self, name: &ast::Name, what: &str) {
+        self.error(
+            Diagnostic::warning("secret-without-owner", format!("`{}` is secret, but {what} has no owner", name.text), name.span)
+                .with_label("seen by nobody")
+                .with_help("write `hidden` (nobody sees it) with a `visible when` condition, or make it a `player secret var`"),
+        );
+    }
+
+    /// Warns of `visible when` on `internal` bookkeeping, which no view shows to anyone.
+    pub(super) fn internal_visible_when(
+        &mut self,
+        name: &ast::Name,
+        vis: ast::Visibility,
+        when: Option<&ast::Expr>,
+    ) {
+        let (ast::Visibility::Internal, Some(w)) = (vis, when) else {
+            return;
+        };
+        self.error(
+            Diagnostic::warning(
+                "visible-internal",
+                format!(
+                    "`{}` is internal: no view shows it, whatever `visible when` says",
+                    name.text
+                ),
+                w.span,
+            )
+            .with_label("never used")
+            .with_help(
+                "drop `visible when`, or write `hidden ... visible when` to show it to some",
+            ),
+        );
+    }
+
+    /// The bounds of `int in lo..hi` for each player count the game allows (indexed by the
+    /// count), when they follow it; empty when they are constant or not bounds at all.
+    pub(super) fn bounds_by_players(&self, t: &ast::TypeExpr) -> Vec<Option<(i64, i64)>> {
+        let ast::TypeExpr::Int {
+            bounds: Some(b), ..
+        } = t
+        else {
+            return Vec::new();
+        };
+        if consts::range(b).is_some() {
+            return Vec::new();
+        }
+        let (lo, hi) = self.players;
+        (0..=hi)
+            .map(|n| {
+                (n >= lo)
+                    .then(|| consts::range_with_players(b, n))
+                    .flatten()
+            })
+            .collect()
+    }
+
+    /// The widest of bounds that follow the player count (each count's bounds known at load
+    /// and in order), reporting backward bounds for a count; `None` if some count's bounds are
+    /// not known at load.
+    pub(super) fn widest_by_players(&mut self, b: &ast::Expr) -> Option<(i64, i64)> {
+        let (lo, hi) = self.players;
+        let mut widest: Option<(i64, i64)> = None;
+        for n in lo..=hi {
+            let (l, h) = consts::range_with_players(b, n)?;
+            if l > h {
+                self.error(
+                    Diagnostic::error(
+                        "invalid-bounds",
+                        format!("with {n} players the bounds are {l}..{h}: backwards"),
+                        b.span,
+                    )
+                    .with_label("the low bound comes first for every player count")
+                    .with_help("make the low bound at most the high bound for every player count"),
+                );
+                return Some((l, l));
+            }
+            widest = Some(widest.map_or((l, h), |(a, z)| (a.min(l), z.max(h))));
+        }
+        widest
+    }
+
+    /// Resolves a written type; bounds of `int in lo..hi` must be constant.
+    pub(crate) fn resolve_type(&mut self, t: &ast::TypeExpr) -> (Type, Option<(i64, i64)>) {
+        match t {
+            ast::TypeExpr::Int { bounds, .. } => {
+                let b = bounds.as_ref().and_then(|b| {
+                    let r = consts::range(b);
+                    if let Some((lo, hi)) = r.filter(|(lo, hi)| lo > hi) {
+                        self.error(
+                            Diagnostic::error(
+                                "invalid-bounds",
+                                format!("the bounds {lo}..{hi} are backwards"),
+                                b.span,
+                            )
+                            .with_label("the low bound comes first")
+                            .with_help(format!("write `int in {hi}..{lo}`"))
+                            .with_fix(b.span, format!("{hi}..{lo}")),
+                        );
+                        return None;
+                    }
+                    if r.is_none() {
+                        if let Some(widest) = self.widest_by_players(b) {
+                            return Some(widest);
+                        }
+                        self.error(
+                            Diagnostic::error(
+                                "not-constant",
+                                "the bounds of an int must be known before play, for every player count",
+                                b.span,
+                            )
+                            .with_label("not known at load for every player count")
+                            .with_help("write `int in -10..10`; bounds may follow the player count: `0..5 * player_count`, `0..by players { 2: 10, 3..4: 15 }`"),
+                        );
+                    }
+                    r
+                });
+                (Type::Int, b)
+            }
+            ast::TypeExpr::Bool(_) => (Type::Bool, None),
+            ast::TypeExpr::Player(_) => (Type::Player, None),
+            ast::TypeExpr::List(inner, _) => {
+                (Type::List(Box::new(self.resolve_type(inner).0)), None)
+            }
+            ast::TypeExpr::Named(n) => match self.symbols.get(&n.text).map(|s| s.0) {
+                Some(Symbol::Enum(id)) => {
+                    self.note_symbol_use(n);
+                    self.used.insert(Symbol::Enum(id));
+                    (Type::Enum(id), None)
+                }
+                Some(Symbol::Kind(id)) => {
+                    self.note_symbol_use(n);
+                    self.used.insert(Symbol::Kind(id));
+                    (Type::Entity(id), None)
+                }
+                _ => {
+                    let candidates = self
+                        .symbols
+                        .iter()
+                        .filter(|(_, (s, _))| matches!(s, Symbol::Enum(_) | Symbol::Kind(_)))
+                        .map(|(k, _)| k.as_str())
+                        .chain(["int", "bool", "player"]);
+                    let mut d = Diagnostic::error(
+                        "unknown-type",
+                        format!("unknown type `{}`", n.text),
+                        n.span,
+                    )
+                    .with_label("not a type");
+                    d = match suggest(&n.text, candidates) {
+                        Some(s) => d.with_suggestion(&s),
+                        None => d.with_help("types are int, bool, player, list of T, and the names of enums and kinds"),
+                    };
+                    self.error(d);
+                    (Type::Error, None)
+                }
+            },
+        }
+    }
+
+    /// `score(p) = ...` or `goal(p) = ...` checked (an `int`, `what` in the message) and
+    /// lowered, the player in slot 0.
+    pub(super) fn end_of_a_player(&mut self, s: &ast::ScoreDecl, what: &str) -> ir::EndFn {
+        self.current = None;
+        let mut scope = Scope::new(false);
+        self.bind_param(&mut scope, &s.player, Type::Player);
+        let (body, ty) = self.expr(&s.body, &mut scope);
+        self.expect_type(&Type::Int, &ty, s.body.span, what);
+        ir::EndFn {
+            locals: scope.max_slots(),
+            body,
+        }
+    }
+}
