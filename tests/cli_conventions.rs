@@ -285,28 +285,8 @@ fn the_guides_are_built_in_and_every_hint_points_at_one() {
 /// Runs `meeple` with `COLUMNS` set (as a terminal of that width would have it), the script
 /// piped in.
 fn meeple_at_columns(args: &[&str], columns: Option<&str>, stdin: &str) -> std::process::Output {
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut command = Command::new(env!("CARGO_BIN_EXE_meeple"));
-    command
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .env_remove("COLUMNS")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(c) = columns {
-        command.env("COLUMNS", c);
-    }
-    let mut child = command.spawn().expect("meeple runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(stdin.as_bytes())
-        .unwrap();
-    child.wait_with_output().expect("meeple ends")
+    let env: Vec<(&str, &str)> = columns.map(|c| ("COLUMNS", c)).into_iter().collect();
+    common::meeple_with_env(args, &env, stdin.as_bytes())
 }
 
 #[test]

@@ -511,10 +511,19 @@ fn load_reporting(file: &std::path::Path, variants: &[PathBuf]) -> Option<crate:
     reporting(crate::load::load(file, variants))
 }
 
-/// The rules of a saved game (the files it names, or the texts it carries when those are gone
-/// or changed, said on stderr), their errors and warnings printed to stderr; the program, or
-/// `None` if they do not check.
-fn load_save_reporting(save: &crate::save::SaveFile) -> Option<crate::ir::Program> {
+/// The rules of a game to play: those of `save` when one is resumed (the files it names, or the
+/// texts it carries when those are gone or changed, said on stderr), else `rules` with
+/// `variants`; errors and warnings printed to stderr. The program, or `None` if they do not
+/// check.
+fn load_game_reporting(
+    save: Option<&crate::save::SaveFile>,
+    rules: &str,
+    variants: &[String],
+) -> Option<crate::ir::Program> {
+    let Some(save) = save else {
+        let variants: Vec<PathBuf> = variants.iter().map(PathBuf::from).collect();
+        return load_reporting(std::path::Path::new(rules), &variants);
+    };
     let (loaded, from) = save.load_rules();
     if let crate::save::RulesFrom::Saved(why) = from {
         eprint_text(&format!(

@@ -3,8 +3,7 @@
 
 use super::report::{Failure, Stream, Table};
 use super::{
-    eprint_text, fail, load_reporting, load_save_reporting, stderr_style, usage_error, CliError,
-    PlayArgs,
+    eprint_text, fail, load_game_reporting, stderr_style, usage_error, CliError, PlayArgs,
 };
 use crate::bots::{ask_bot, BotSpec};
 use crate::diag::render;
@@ -66,12 +65,7 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         }
     };
 
-    let variant_paths: Vec<PathBuf> = files.variants.iter().map(PathBuf::from).collect();
-    let program = match &save {
-        Some(save) => load_save_reporting(save),
-        None => load_reporting(Path::new(&files.rules), &variant_paths),
-    };
-    let Some(program) = program else {
+    let Some(program) = load_game_reporting(save.as_ref(), &files.rules, &files.variants) else {
         let mut message = format!(
             "{}: the rules have errors; fix them and try again",
             files.rules

@@ -1,7 +1,7 @@
 //! `meeple serve`: start (or resume) a game and open a table in the browser, printing one
 //! private link per seat and one for onlookers.
 
-use super::{eprint_text, fail, load_reporting, load_save_reporting, usage_error, CliError};
+use super::{eprint_text, fail, load_game_reporting, usage_error, CliError};
 use crate::bots::BotSpec;
 use crate::engine::Game;
 use crate::save::{SaveError, SaveFile};
@@ -11,7 +11,7 @@ use clap::Args;
 use std::fmt::Write as _;
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -90,12 +90,7 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode, CliError> {
             ))
         }
     };
-    let variant_paths: Vec<PathBuf> = variants.iter().map(PathBuf::from).collect();
-    let program = match &save {
-        Some(save) => load_save_reporting(save),
-        None => load_reporting(Path::new(&rules), &variant_paths),
-    };
-    let Some(program) = program else {
+    let Some(program) = load_game_reporting(save.as_ref(), &rules, &variants) else {
         return Ok(fail(&format!(
             "{rules}: the rules have errors; fix them and try again"
         )));

@@ -50,7 +50,7 @@ pub struct KindPanel {
     /// How many instances `listed when` leaves out.
     pub unlisted: usize,
     /// The `listed when` condition as written in the rules (its lines joined), so that a view
-    /// can say why instances are left out.
+    /// can say why instances are left out; empty when none is.
     pub listed_when: String,
 }
 
@@ -215,14 +215,7 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
             name: kind.name.clone(),
             instances: Vec::new(),
             unlisted: 0,
-            listed_when: kind
-                .listed
-                .as_ref()
-                .map(|l| {
-                    let text = program.sources.snippet(l.body.span);
-                    text.split_whitespace().collect::<Vec<_>>().join(" ")
-                })
-                .unwrap_or_default(),
+            listed_when: String::new(),
         };
         for (i, fields) in state.entities[k].iter().enumerate() {
             let it = Value::entity(crate::ir::KindId(k as u32), i as u32);
@@ -240,6 +233,10 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
                     .map(|(f, v)| shown(game, f, v, &it, viewer))
                     .collect(),
             });
+        }
+        if let (Some(listed), true) = (&kind.listed, panel.unlisted > 0) {
+            let text = program.sources.snippet(listed.body.span);
+            panel.listed_when = text.split_whitespace().collect::<Vec<_>>().join(" ");
         }
         kinds.push(panel);
     }

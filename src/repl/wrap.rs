@@ -150,16 +150,14 @@ pub fn wrap_line(line: &str, width: usize) -> String {
 }
 
 /// How far past the indentation a continued row starts: under the text after a list's number
-/// or bullet (`12. `, `- `), else two columns in.
+/// (`12. `), else two columns in (under the text after a bullet `- `, too).
 fn hanging_indent(body: &str) -> usize {
     let digits = body.len() - body.trim_start_matches(|c: char| c.is_ascii_digit()).len();
     if digits > 0 && body[digits..].starts_with(". ") {
-        return digits + 2;
+        digits + 2
+    } else {
+        2
     }
-    if body.starts_with("- ") || body.starts_with("* ") {
-        return 2;
-    }
-    2
 }
 
 /// `text` broken between words into rows of at most `width` columns, rows after the first
@@ -211,7 +209,7 @@ mod tests {
 
     #[test]
     fn a_long_move_is_broken_between_words_under_its_text() {
-        let line = "  2. cheat — Form an alliance (optional), then roll one die per member of each alliance you lead";
+        let line = "  2. trade — Give a card of your hand to another player, then draw two from the deck if you can";
         let out = wrap_line(line, 40);
         fits(&out, 40);
         assert_eq!(words_of(&out), words_of(line), "no word lost or cut");

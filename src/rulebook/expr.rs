@@ -399,7 +399,7 @@ pub fn value(e: &Expr) -> String {
 }
 
 /// A call of the designer's def, effect or phase in words, with no code's brackets:
-/// `business_values()` is "business values", `in_alliance(p, a)` "in alliance of p and a".
+/// `card_values()` is "card values", `in_team(p, t)` "in team of p and t".
 pub fn call_words(name: &str, args: &[String]) -> String {
     let words = name.replace('_', " ");
     match args {

@@ -21,6 +21,7 @@ mod transcript;
 pub use error::SaveError;
 pub use rules::RulesFrom;
 
+use crate::diag::{FileId, SourceMap};
 use crate::engine::{Game, MoveError, Record, RuntimeError};
 use crate::files::{self, Output};
 use crate::ir::Program;
@@ -131,8 +132,8 @@ impl SaveFile {
             always_ask: game.program().always_ask,
             decisions: decisions_of(game),
             end: None,
-            sources: source_hashes(game.program()),
-            texts: source_texts(game.program()),
+            sources: source_hashes(&game.program().sources),
+            texts: source_texts(&game.program().sources),
         };
         let links = chain::links(
             game.program().clone(),
@@ -408,16 +409,12 @@ impl SaveFile {
     /// Which of `program`'s rules files differ from those the save was made with, by the
     /// save's hashes of their text; `None` if it has none (or the game reads other files).
     fn changed_sources(&self, program: &Program) -> Option<Vec<String>> {
-        let now = source_hashes(program);
+        let now = source_hashes(&program.sources);
         if self.sources.is_empty() {
             return None;
         }
         if self.sources.len() != now.len() {
-            return Some(vec![program
-                .sources
-                .file(crate::diag::FileId(0))
-                .name
-                .clone()]);
+            return Some(vec![program.sources.file(FileId(0)).name.clone()]);
         }
         Some(
             self.sources
@@ -425,35 +422,23 @@ impl SaveFile {
                 .zip(&now)
                 .enumerate()
                 .filter(|(_, (was, is))| was != is)
-                .map(|(i, _)| {
-                    program
-                        .sources
-                        .file(crate::diag::FileId(i as u32))
-                        .name
-                        .clone()
-                })
+                .map(|(i, _)| program.sources.file(FileId(i as u32)).name.clone())
                 .collect(),
         )
     }
 }
 
-/// The text of each of the program's rules files, in the order they were read.
-fn source_texts(program: &Program) -> Vec<String> {
-    (0..program.sources.len())
-        .map(|i| {
-            program
-                .sources
-                .file(crate::diag::FileId(i as u32))
-                .text
-                .to_string()
-        })
+/// The text of each rules file, in the order they were read.
+fn source_texts(sources: &SourceMap) -> Vec<String> {
+    (0..sources.len())
+        .map(|i| sources.file(FileId(i as u32)).text.to_string())
         .collect()
 }
 
-/// A hash of the text of each of the program's rules files, in the order they were read.
-fn source_hashes(program: &Program) -> Vec<String> {
-    (0..program.sources.len())
-        .map(|i| chain::text_hash(&program.sources.file(crate::diag::FileId(i as u32)).text))
+/// A hash of the text of each rules file, in the order they were read.
+fn source_hashes(sources: &SourceMap) -> Vec<String> {
+    (0..sources.len())
+        .map(|i| chain::text_hash(&sources.file(FileId(i as u32)).text))
         .collect()
 }
 

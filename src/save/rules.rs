@@ -1,7 +1,7 @@
 //! The rules a resumed game is played under: the files the save names when they are still the
 //! ones it was played with, else the texts the save carries, saying why.
 
-use super::{chain, SaveFile};
+use super::SaveFile;
 use crate::load::{load, load_with, Loaded};
 use std::cell::Cell;
 use std::io;
@@ -28,9 +28,7 @@ impl SaveFile {
         if self.texts.is_empty() || self.texts.len() != self.sources.len() {
             return (on_disk, RulesFrom::Files);
         }
-        let now: Vec<String> = (0..on_disk.sources.len())
-            .map(|i| chain::text_hash(&on_disk.sources.file(crate::diag::FileId(i as u32)).text))
-            .collect();
+        let now = super::source_hashes(&on_disk.sources);
         let unread = on_disk
             .diagnostics
             .0

@@ -242,11 +242,18 @@ pub fn meeple(args: &[&str], stdin: &str) -> Output {
 
 /// [`meeple`] with any bytes on stdin, UTF-8 or not.
 pub fn meeple_bytes(args: &[&str], stdin: &[u8]) -> Output {
+    meeple_with_env(args, &[], stdin)
+}
+
+/// [`meeple_bytes`] with environment variables set as well (`COLUMNS`, as a terminal of that
+/// width would have it).
+pub fn meeple_with_env(args: &[&str], env: &[(&str, &str)], stdin: &[u8]) -> Output {
     let child = Command::new(env!("CARGO_BIN_EXE_meeple"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("NO_COLOR", "1")
         .env_remove("COLUMNS")
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
