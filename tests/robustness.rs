@@ -335,9 +335,91 @@ fn extreme_arithmetic_is_a_runtime_error() {
 
 #[test]
 fn a_list_doubled_in_a_loop_stops_with_an_error() {
-    // Was: memory exhausted (2^40 items).
+    // Was: memory exhausted (2^40 items). Each pass builds the list again, so the elements
+    // built spend the budget before the list reaches its longest.
     let (_, played) = run_small("var l: list of int = []", "  repeat 40 { l += l + [1] }");
-    failed_with(played, "list-too-long");
+    failed_with(played, "step-limit");
+    // A list may still not grow past its longest, however large the budget.
+    let text = "game \"Long\" { players 2 }\nvar l: list of int = []\naction pass { }\n\
+                flow { repeat 40 { l += l + [1] }\n for p in players { turn p } }\n";
+    let program = Arc::new(check_source("long.rules", text).program.expect("checks"));
+    let limits = meeple::engine::Limits {
+        steps_per_decision: 100_000_000,
+        ..tight_limits()
+    };
+    failed_with(
+        Some(play_random(program, 2, 1, limits, 50)),
+        "list-too-long",
+    );
+}
+
+#[test]
+fn list_elements_built_or_read_spend_the_decision_s_budget() {
+    // Was: each list operation spent one unit whatever its length, so these ran for seconds
+    // and filled the machine's memory (`[1..100000 for x in 1..100000]`: 16 GB and more).
+    // Under a budget of 20,000 units, each now stops at the first decision: 50 ranges of
+    // 1,000 numbers, 50 sums, scans and copies of a list of 10,000.
+    let long = "var long: list of int = 1..10000\nvar n: int = 0";
+    let cases = [
+        ("var l: list of int = []", "  repeat 50 { l = 1..1000 }"),
+        (long, "  repeat 50 { n = sum(long) }"),
+        (long, "  repeat 50 { if 0 in long { n += 1 } }"),
+        (
+            long,
+            "  repeat 50 { n = count(take(long, 9000)) + position(long, 9999) }",
+        ),
+        (long, "  repeat 50 { n = count(long + [1]) }"),
+        (
+            "var big: list of list of int = []",
+            "  repeat 50 { big += [1..1000] }",
+        ),
+    ];
+    for (decls, flow) in cases {
+        let (codes, played) = run_small(decls, flow);
+        assert!(codes.is_empty(), "{flow}: {codes:?}");
+        failed_with(played, "step-limit");
+    }
+    // The same rules on short lists stay well within it.
+    let (codes, played) = run_small(
+        "var l: list of int = 1..10\nvar n: int = 0",
+        "  repeat 50 { n = sum(l) + count(l + [1]) + position(l, 3)\n if 0 in l { n += 1 } }",
+    );
+    assert!(codes.is_empty(), "{codes:?}");
+    assert!(matches!(played, Some(Played::Over(_))), "{played:?}");
+}
+
+#[test]
+fn a_game_that_holds_ever_more_stops_naming_the_variable() {
+    // Was: nothing capped what a game holds; a rule adding to a list at every turn took the
+    // machine's memory over a long game. The test's limit is 100,000 elements: 5,000 a turn
+    // pass it at the 21st decision spread over the players, and at the 20th in one list of
+    // lists (whose 20 elements count too).
+    for (decls, body, decision) in [
+        ("var big: list of list of int = []", "big += [1..5000]", 20),
+        ("player var big: list of int = []", "me.big += 1..5000", 21),
+    ] {
+        let text = format!(
+            "game \"Hoard\" {{ players 2 }}\n{decls}\naction grow {{ {body} }}\n\
+             flow {{ repeat 100 {{ for p in players {{ turn p }} }} }}\n"
+        );
+        let loaded = check_source("hoard.rules", &text);
+        let program = Arc::new(loaded.program.expect("the rules check"));
+        let Played::Failed(msg) = play_random(program, 2, 1, tight_limits(), 500) else {
+            panic!("{body}: the game should fail")
+        };
+        assert!(msg.contains("game-too-large"), "{msg}");
+        assert!(msg.contains("`big`"), "{msg}");
+        assert!(msg.contains(&format!("(in decision {decision})")), "{msg}");
+    }
+    // Taking as much as it adds, a game holds what it needs however long it runs.
+    let text = "game \"Steady\" { players 2 }\nvar pile: list of int = []\n\
+                action grow { pile = 1..5000 }\n\
+                flow { repeat 100 { for p in players { turn p } } }\n";
+    let program = Arc::new(check_source("steady.rules", text).program.expect("checks"));
+    assert!(matches!(
+        play_random(program, 2, 1, tight_limits(), 500),
+        Played::Over(_)
+    ));
 }
 
 #[test]

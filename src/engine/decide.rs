@@ -54,6 +54,8 @@ impl Game {
         if self.decisions >= self.limits.decisions {
             return Err(self.past_decision_limit());
         }
+        // What the rules since the last decision added, before another is taken on it.
+        self.check_live()?;
         self.decisions += 1;
         Ok(())
     }

@@ -83,6 +83,7 @@ fn meaning(code: &str) -> &'static str {
         "text-too-long" => "a text grew too long",
         "loop-limit" => "a loop ran too many times",
         "step-limit" => "too much work without a decision",
+        "game-too-large" => "the game holds too many list elements",
         "call-depth" => "calls nested too deep",
         "decision-limit" => "the game passed its limit of decisions",
         "log-limit" => "the log passed its limit of lines",

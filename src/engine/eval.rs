@@ -28,6 +28,18 @@ pub(super) const SMALL_FRAME: usize = 8;
 /// Longest list a range may build.
 pub const MAX_LIST: i64 = 100_000;
 
+/// Elements a list scan reads for one unit of work: `x in xs`, `sum(xs)`, `position(xs, x)`
+/// spend `len / SCAN_STRIDE` units, so that a scan of a long list in a loop runs out of budget
+/// as the loop would if it were written out, while a scan of a short list costs nothing beyond
+/// its node. Building a list spends a unit for every element built (see [`Eval::build`]).
+pub const SCAN_STRIDE: usize = 16;
+
+/// The work of reading `len` elements of a list in one step.
+#[inline(always)]
+pub(super) fn scan_work(len: usize) -> u64 {
+    (len / SCAN_STRIDE) as u64
+}
+
 /// What an expression reads: the program, the state and the current frame's locals.
 pub struct Eval<'a> {
     /// The program.
@@ -168,6 +180,14 @@ impl<'a> Eval<'a> {
             self.work -= n;
         }
         ok
+    }
+
+    /// Spends the work of building `n` list elements in one step (a range, a concatenation, a
+    /// sorted or shortened copy): a unit each, so that a decision's budget bounds the memory
+    /// its rules fill as it bounds their time.
+    #[inline]
+    pub(super) fn build(&mut self, n: usize) {
+        self.spend(n as u64);
     }
 
     /// Spends `n` units of work without a check (see [`Eval::check_work`]).
@@ -540,7 +560,9 @@ impl<'a> Eval<'a> {
             // Membership reads the list where it lies.
             BinOp::In | BinOp::NotIn => {
                 let x = self.expr(a, locals)?;
-                let found = self.items(b, locals)?.contains(&x);
+                let items = self.items(b, locals)?;
+                self.spend(scan_work(items.len()));
+                let found = items.contains(&x);
                 return Ok(Value::bool(found == (op == BinOp::In)));
             }
             _ => {}
@@ -569,12 +591,13 @@ impl<'a> Eval<'a> {
     }
 
     /// The value of `x op y`, both sides evaluated (not `and`, `or`, `in`).
-    pub(super) fn combine(&self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
+    pub(super) fn combine(&mut self, op: BinOp, x: Value, y: Value, span: Span) -> R<Value> {
         Ok(match (op, x, y) {
             (BinOp::Eq, x, y) => Value::bool(x == y),
             (BinOp::Ne, x, y) => Value::bool(x != y),
             (BinOp::Add, Value::List(mut xs), Value::List(ys)) => {
                 check_len(xs.len() + ys.len(), span)?;
+                self.build(xs.len() + ys.len());
                 xs.make_mut().extend_from_slice(&ys);
                 Value::List(xs)
             }
@@ -595,6 +618,7 @@ impl<'a> Eval<'a> {
                             "keep ranges under 100000 numbers",
                         ));
                     }
+                    self.build((y - x + 1).max(0) as usize);
                     Value::List((x..=y).map(Value::Int).collect())
                 }
                 _ => {
@@ -753,9 +777,11 @@ impl<'a> Eval<'a> {
                     // The count of a whole list is its length: no element is looked at.
                     return Ok(Value::Int(items.len() as i64));
                 }
+                let scanned = scan_work(items.len());
                 for v in items.iter() {
                     add(v)?;
                 }
+                self.spend(scanned);
             }
         }
         // The least and greatest of nothing are `none`: no number would be true.
@@ -833,6 +859,15 @@ impl<'a> Eval<'a> {
 
     pub(super) fn builtin(&mut self, b: Builtin, v: Value, span: Span) -> R<Value> {
         let players = self.state.players;
+        // Building a list spends its elements; the seats' lists are as short as the table.
+        if let Value::List(xs) = &v {
+            if matches!(
+                b,
+                Builtin::Duplicates | Builtin::Distinct | Builtin::Reverse | Builtin::Sort
+            ) {
+                self.build(xs.len());
+            }
+        }
         Ok(match (b, v) {
             (Builtin::Duplicates, Value::List(xs)) => Value::List(duplicates(&xs)),
             (Builtin::Others, Value::Player(p)) => Value::List(
@@ -874,6 +909,7 @@ impl<'a> Eval<'a> {
                 masks.extend(0..(1usize << n));
                 // Smaller subsets first, so that "commit nothing" leads the list.
                 masks.sort_by_key(|m| m.count_ones());
+                self.build(masks.len() * (n + 1) / 2);
                 let subsets = masks
                     .iter()
                     .map(|&mask| {
@@ -934,12 +970,17 @@ impl<'a> Eval<'a> {
                 xs[i as usize - 1].clone()
             }
             (Builtin::Take, Value::List(xs), Value::Int(n)) => {
-                Value::List(xs.iter().take(n.max(0) as usize).cloned().collect())
+                let kept = xs.len().min(n.max(0) as usize);
+                self.build(kept);
+                Value::List(xs.iter().take(kept).cloned().collect())
             }
             (Builtin::Drop, Value::List(xs), Value::Int(n)) => {
-                Value::List(xs.iter().skip(n.max(0) as usize).cloned().collect())
+                let skipped = xs.len().min(n.max(0) as usize);
+                self.build(xs.len() - skipped);
+                Value::List(xs.iter().skip(skipped).cloned().collect())
             }
             (Builtin::Position, Value::List(xs), x) => {
+                self.spend(scan_work(xs.len()));
                 Value::Int(xs.iter().position(|y| *y == x).map_or(0, |i| i as i64 + 1))
             }
             (Builtin::Clamp, Value::Int(x), Value::Int(lo)) => {

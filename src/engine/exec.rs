@@ -29,6 +29,9 @@ pub struct Limits {
     pub decisions: usize,
     /// Depth of nested effect and phase calls.
     pub call_depth: usize,
+    /// List elements a game may hold at once, in all its variables and fields, a list within
+    /// a list counted whole ([`Game::check_live`]).
+    pub live_elements: u64,
 }
 
 impl Default for Limits {
@@ -38,6 +41,7 @@ impl Default for Limits {
             loop_iterations: 100_000,
             decisions: 100_000,
             call_depth: 200,
+            live_elements: 4_000_000,
         }
     }
 }
@@ -224,6 +228,8 @@ impl Game {
             self.initial_values()?;
             super::initial::remember(&self.program, &self.state);
         }
+        // What the game holds from the start, from which the meter's bound grows.
+        super::live::measure(&self.state);
         let program = self.program.clone();
         for id in std::iter::once(program.flow).chain(program.setup) {
             let body = self.state.domains.code.flat.proc(id);
@@ -405,7 +411,8 @@ impl Game {
         self.state.work.arm();
         let result = self.run_armed(None);
         self.state.work.disarm();
-        result
+        result?;
+        self.check_live()
     }
 
     /// Runs statements as [`Game::run`] does, but takes each decision that arises with
@@ -417,7 +424,8 @@ impl Game {
         self.state.work.arm();
         let result = self.run_armed(Some(picker));
         self.state.work.disarm();
-        result
+        result?;
+        self.check_live()
     }
 
     /// Spends the unit of work of a statement or of a block's end, blamed on `span`.
@@ -1252,9 +1260,9 @@ pub(super) fn work_spent(budget: u64, span: Span) -> Box<RuntimeError> {
     Box::new(RuntimeError::new(
         "step-limit",
         format!(
-            "more than {budget} operations (statements, loop passes, expression steps) without a decision"
+            "more than {budget} operations (statements, loop passes, expression steps, list elements built or read) without a decision"
         ),
         span,
-        "a loop or a recursion here may never end, or does far more work than a rule should; make sure it stops",
+        "a loop or a recursion here may never end, or builds or reads far more than a rule should; make sure it stops",
     ))
 }

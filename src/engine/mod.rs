@@ -14,6 +14,7 @@ mod explain;
 mod fixed;
 mod imagine;
 mod initial;
+mod live;
 mod memo;
 mod moves;
 mod observe;

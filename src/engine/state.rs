@@ -117,6 +117,12 @@ impl Table {
         self.rows == 0
     }
 
+    /// How many columns.
+    #[inline]
+    pub fn columns(&self) -> usize {
+        self.columns
+    }
+
     /// The value in `row` and `column`.
     #[inline]
     pub fn get(&self, row: usize, column: usize) -> &Value {
@@ -180,6 +186,11 @@ pub struct WorkMeter {
     left: std::cell::Cell<u64>,
     budget: u64,
     armed: std::cell::Cell<bool>,
+    /// List elements built since the game's size was last measured: with `held`, a bound on
+    /// what it holds now, so that it is measured only when the bound passes the limit.
+    built: std::cell::Cell<u64>,
+    /// List elements the game held when last measured.
+    held: std::cell::Cell<u64>,
 }
 
 impl WorkMeter {
@@ -189,6 +200,8 @@ impl WorkMeter {
             left: std::cell::Cell::new(budget),
             budget,
             armed: std::cell::Cell::new(false),
+            built: std::cell::Cell::new(0),
+            held: std::cell::Cell::new(0),
         }
     }
 
@@ -232,6 +245,25 @@ impl WorkMeter {
     #[inline]
     pub fn set_left(&self, left: u64) {
         self.left.set(left);
+    }
+
+    /// Notes `n` list elements built (their work is spent apart).
+    #[inline(always)]
+    pub fn note_built(&self, n: u64) {
+        self.built.set(self.built.get().saturating_add(n));
+    }
+
+    /// At most how many list elements the game holds: what it held when last measured and
+    /// what has been built since.
+    #[inline(always)]
+    pub fn live_bound(&self) -> u64 {
+        self.held.get().saturating_add(self.built.get())
+    }
+
+    /// Notes that the game, measured, holds `n` list elements.
+    pub fn measured(&self, n: u64) {
+        self.held.set(n);
+        self.built.set(0);
     }
 
     /// Spends `n` units; false if the budget is spent.

@@ -535,6 +535,35 @@ impl Game {
         element: bool,
         span: Span,
     ) -> R<()> {
+        // A list built or scanned spends its elements, before anything is written.
+        let held = match self.target(slot) {
+            Value::List(xs) => xs.len(),
+            _ => 0,
+        };
+        let work = match (op, &v) {
+            (AssignOp::Add, Value::List(ys)) if !element => ys.len() as u64,
+            (AssignOp::Sub, Value::List(ys)) if !element => {
+                super::eval::scan_work(held).saturating_mul(ys.len() as u64)
+            }
+            (AssignOp::Sub, _) => super::eval::scan_work(held),
+            _ => 0,
+        };
+        if work > 0 && !self.state.work.spend(work) {
+            return Err(super::exec::work_spent(self.state.work.budget(), span));
+        }
+        // What the game holds grows only by what is written into it (`Game::check_live`).
+        if let (
+            AssignOp::Set | AssignOp::Add,
+            Slot::Global(_) | Slot::Player(..) | Slot::Field(..),
+        ) = (op, slot)
+        {
+            let added = if element {
+                1 + super::live::elements_in(&v)
+            } else {
+                super::live::elements_in(&v)
+            };
+            self.state.work.note_built(added);
+        }
         // Noted as written here too: a number added to something else, or overflowing, was
         // noted by `write_in_parts` already, and a second note costs only a fresh epoch.
         let target: &mut Value = self.target(slot);

@@ -114,6 +114,7 @@ pub fn tight_limits() -> Limits {
         loop_iterations: 2_000,
         decisions: 2_000,
         call_depth: 50,
+        live_elements: 100_000,
     }
 }
 

@@ -486,7 +486,9 @@ fn condition(e: &Expr) -> BoolNode {
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
                 let x = x(ev, l)?;
-                let found = xs.read(ev, l)?.contains(&x);
+                let items = xs.read(ev, l)?;
+                ev.spend(crate::engine::eval::scan_work(items.len()));
+                let found = items.contains(&x);
                 Ok(found == want)
             })
         }
@@ -1499,9 +1501,11 @@ impl Fold {
                 // The count of a whole list is its length: no element is looked at.
                 return Ok((items.len() as i64, 0));
             }
+            let scanned = crate::engine::eval::scan_work(items.len());
             for v in items.iter() {
                 add(v)?;
             }
+            ev.spend(scanned);
         }
         Ok((count, total))
     }

@@ -625,7 +625,11 @@ impl FieldTest {
                 local,
                 within,
             } => match table.get(i, *field) {
-                Value::List(xs) => xs.contains(&l[*local]) == *within,
+                // A list long enough that its scan spends work goes the general way, which
+                // spends it.
+                Value::List(xs) if xs.len() < crate::engine::eval::SCAN_STRIDE => {
+                    xs.contains(&l[*local]) == *within
+                }
                 _ => return None,
             },
             FieldTest::Compare { field, op, against } => {
