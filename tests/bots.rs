@@ -295,6 +295,7 @@ fn the_greedy_bot_and_a_search_that_stops_short_move_the_same_whatever_lies_wher
         iterations: 150,
         depth: Some(3),
         worlds: DEFAULT_WORLDS,
+        random_playouts: false,
     };
     for seed in 1..=5 {
         let on_a = MctsBot::with_config(seed, 0, short).decide(&a, 0);
@@ -334,6 +335,7 @@ fn a_search_that_stops_short_and_the_greedy_bot_beat_random_bots() {
         iterations: 60,
         depth: Some(10),
         worlds: DEFAULT_WORLDS,
+        random_playouts: false,
     };
     let wins = wins_against_random(|seed| Box::new(MctsBot::with_config(seed, 0, short)));
     // Random play wins a third of the time.
@@ -351,6 +353,7 @@ fn greedy_and_a_search_depth_are_seated_by_their_spec() {
             iterations,
             depth: Some(depth),
             worlds: DEFAULT_WORLDS,
+            random_playouts: false,
         }))
     };
     assert_eq!(spec.for_seat(0), depth(500, 40));
@@ -372,9 +375,27 @@ fn greedy_and_a_search_depth_are_seated_by_their_spec() {
             iterations: 200,
             depth: None,
             worlds: DEFAULT_WORLDS,
+            random_playouts: false,
         }))
     );
+    let random = BotSpec::parse("mcts:200:playout=random").expect("parses");
+    assert_eq!(random.render(), "mcts:200:playout=random");
+    assert!(matches!(
+        random.all,
+        Some(BotKind::Mcts(MctsConfig {
+            random_playouts: true,
+            ..
+        }))
+    ));
+    assert_eq!(
+        BotSpec::parse("mcts:200:playout=goal")
+            .expect("parses")
+            .render(),
+        "mcts:200",
+        "playouts follow a declared goal unless told"
+    );
     for bad in [
+        "mcts:10:playout=smart",
         "mcts:10:depth=0",
         "mcts:10:depth=x",
         "mcts:10:deep=3",

@@ -1006,6 +1006,7 @@ fn the_search_bot_plays_for_the_goal_declared() {
                 iterations: 200,
                 depth: None,
                 worlds: meeple::bots::DEFAULT_WORLDS,
+                random_playouts: false,
             })
             .policy(seed, 0);
             let index = bot.decide(&game, 0);

@@ -70,6 +70,7 @@ fn search_game(program: Arc<Program>, players: u8, seed: u64) -> Vec<usize> {
                 iterations: 30,
                 depth: Some(12),
                 worlds: meeple::bots::DEFAULT_WORLDS,
+                random_playouts: false,
             };
             BotKind::Mcts(config).policy(seed, p)
         })

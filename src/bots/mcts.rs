@@ -2,9 +2,12 @@
 //!
 //! Each iteration imagines the game as the bot's seat might (`Game::determinize`: what the seat
 //! cannot see redealt at random, chance drawn afresh), walks a tree of moves shared by all the
-//! imagined games, adds one move, plays on at random to the end (or, with a depth, until that
-//! many decisions have been imagined, the position then scored by the rules' `score`: see
+//! imagined games, adds one move, plays on to the end (or, with a depth, until that many
+//! decisions have been imagined, the position then scored by the rules' `score`: see
 //! `value.rs`), and credits the result to the moves on the way, each for the seat that made it.
+//! It plays on at random, or, where the rules declare a `goal`, mostly by the goal a move ahead
+//! (`play_on_greedy`): random moves in a game where a blunder is always on offer (a card
+//! played blind) would make every move searched look alike.
 //! Moves are recognised across imagined games by their key (`Game::option_key`), and a move is
 //! compared with its siblings only over the iterations in which it was available. The budget is
 //! a number of iterations, not time, so a game with search bots replays exactly from its seed.
@@ -64,6 +67,9 @@ pub struct MctsConfig {
     /// Imagined games drawn per decision from what the seat has seen; each iteration plays on
     /// from one of them, in turn, with chance of its own.
     pub worlds: u32,
+    /// True: playouts pick every move at random, even where the rules declare a `goal` (which
+    /// they otherwise follow a move ahead: `playout=random` in `--bots`).
+    pub random_playouts: bool,
 }
 
 /// Imagined games drawn per decision unless `worlds=` says otherwise.
@@ -86,6 +92,10 @@ pub struct MctsBot {
     /// yet tried), kept so that an iteration allocates nothing once the tree stops growing.
     path: Vec<usize>,
     untried: Vec<usize>,
+    /// True where the rules declare a goal: playouts follow it a move ahead.
+    greedy: bool,
+    /// Scratch game for looking a move ahead in playouts.
+    probe: Option<Game>,
 }
 
 impl MctsBot {
@@ -99,6 +109,7 @@ impl MctsBot {
                 iterations,
                 depth: None,
                 worlds: DEFAULT_WORLDS,
+                random_playouts: false,
             },
         )
     }
@@ -111,6 +122,7 @@ impl MctsBot {
                 iterations: config.iterations.max(1),
                 depth: config.depth,
                 worlds: config.worlds.max(1),
+                random_playouts: config.random_playouts,
             },
             scores: Vec::new(),
             rewards: Vec::new(),
@@ -119,6 +131,8 @@ impl MctsBot {
             imagination: None,
             path: Vec::new(),
             untried: Vec::new(),
+            greedy: false,
+            probe: None,
         }
     }
 
@@ -219,7 +233,15 @@ impl MctsBot {
             .depth
             .map_or(u32::MAX, |d| d.saturating_sub(imagined));
         if !failed {
-            failed = play_on(&mut g, left, |n| self.random_below(n));
+            failed = if self.greedy {
+                let mut probe = self.probe.take().unwrap_or_else(|| g.clone());
+                let failed =
+                    play_on_greedy(&mut g, left, &mut self.rng, &mut probe, &mut self.scores);
+                self.probe = Some(probe);
+                failed
+            } else {
+                play_on(&mut g, left, |n| self.random_below(n))
+            };
         }
         rewards(&g, failed, &mut self.scores, &mut self.rewards);
         self.scale.meet(&mut self.rewards);
@@ -247,6 +269,7 @@ impl Policy for MctsBot {
         let mut tree = vec![Node::new(0, seat)];
         let mut keys = Vec::new();
         self.scale = Scale::of(game);
+        self.greedy = game.program().goal.is_some() && !self.config.random_playouts;
         // Games imagined from what the seat has seen, each played on by iterations in turn.
         let iterations = self.config.iterations;
         let imagination = self
@@ -278,6 +301,67 @@ impl Policy for MctsBot {
 /// steps it takes), the game ends or a move fails; true if one failed.
 fn play_on(g: &mut Game, left: u32, mut pick: impl FnMut(usize) -> usize) -> bool {
     g.play_out(left as usize, |_, count| pick(count)).is_err()
+}
+
+/// Of a hundred playout moves, how many are taken at random rather than by the goal.
+const RANDOM_IN_100: u64 = 10;
+
+/// Plays `g` on as [`play_on`] does, but each seat mostly takes the move that leaves its goal
+/// highest one move ahead (ties at random, a move that ends the game last among equals), and
+/// a random one [`RANDOM_IN_100`] times in a hundred: playouts that make the most of what the
+/// imagined game offers, so that a move that wastes the game's time (a blunder that brings
+/// its end nearer) is worth less than one that keeps it. `probe` and `goals` are scratch.
+fn play_on_greedy(
+    g: &mut Game,
+    left: u32,
+    rng: &mut Rng,
+    probe: &mut Game,
+    goals: &mut Vec<i64>,
+) -> bool {
+    let stop = g.decisions().saturating_add(left as usize);
+    while let Some(p) = g.to_decide() {
+        if g.decisions() >= stop {
+            break;
+        }
+        let n = g.option_count(p);
+        let index = if n <= 1 {
+            0
+        } else if rng.below(100) < RANDOM_IN_100 {
+            rng.index(n)
+        } else {
+            let mut best = (f64::NEG_INFINITY, false);
+            let mut chosen = 0;
+            let mut ties = 0u64;
+            for i in 0..n {
+                probe.clone_from(g);
+                if probe.play(p, i).is_err() {
+                    continue;
+                }
+                let value = match probe.goals_now(goals) {
+                    Ok(_) => goals
+                        .get(p as usize)
+                        .map_or(f64::NEG_INFINITY, |&v| v as f64),
+                    Err(_) => continue,
+                };
+                let key = (value, probe.outcome().is_none());
+                if key > best {
+                    best = key;
+                    chosen = i;
+                    ties = 1;
+                } else if key == best {
+                    ties += 1;
+                    if rng.below(ties) == 0 {
+                        chosen = i;
+                    }
+                }
+            }
+            chosen
+        };
+        if g.play(p, index).is_err() {
+            return true;
+        }
+    }
+    false
 }
 
 /// Iterations between two checks whether the search may stop early.

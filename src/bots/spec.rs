@@ -35,7 +35,8 @@ pub const DEFAULT_MCTS_DEPTH: Option<u32> = Some(30);
 
 /// The bots `--bots` knows, for error messages.
 const KNOWN: &str =
-    "random, greedy, mcts, mcts:ITERATIONS, mcts:ITERATIONS:depth=D, mcts:depth=D, mcts:worlds=W";
+    "random, greedy, mcts, mcts:ITERATIONS, mcts:ITERATIONS:depth=D, mcts:depth=D, mcts:worlds=W, \
+     mcts:playout=random";
 
 impl BotKind {
     /// `mcts` with `iterations` a decision, imagining games as deep as the default.
@@ -44,6 +45,7 @@ impl BotKind {
             iterations,
             depth: DEFAULT_MCTS_DEPTH,
             worlds: DEFAULT_WORLDS,
+            random_playouts: false,
         })
     }
 
@@ -59,6 +61,7 @@ impl BotKind {
                     iterations: DEFAULT_MCTS_ITERATIONS,
                     depth: DEFAULT_MCTS_DEPTH,
                     worlds: DEFAULT_WORLDS,
+                    random_playouts: false,
                 };
                 for (i, part) in parts.enumerate() {
                     match part.split_once('=') {
@@ -66,10 +69,12 @@ impl BotKind {
                         Some(("depth", "end")) => config.depth = None,
                         Some(("depth", d)) => config.depth = Some(whole(d, "depth", &s)?),
                         Some(("worlds", w)) => config.worlds = whole(w, "worlds", &s)?,
+                        Some(("playout", "random")) => config.random_playouts = true,
+                        Some(("playout", "goal")) => config.random_playouts = false,
                         _ => {
                             return Err(BotSpecError(format!(
-                                "`{s}`: `{part}` is neither the iterations, depth=D nor \
-                                 worlds=W; the bots are: {KNOWN}"
+                                "`{s}`: `{part}` is neither the iterations, depth=D, \
+                                 worlds=W nor playout=random|goal; the bots are: {KNOWN}"
                             )))
                         }
                     }
@@ -101,6 +106,9 @@ impl BotKind {
                 }
                 if c.worlds != DEFAULT_WORLDS {
                     name.push_str(&format!(":worlds={}", c.worlds));
+                }
+                if c.random_playouts {
+                    name.push_str(":playout=random");
                 }
                 name
             }

@@ -28,6 +28,10 @@ pub(crate) enum Proposal {
         input: List,
         output: List,
         hidden: List,
+        /// Where the seat has told some cards apart: for each position of `output` holding a
+        /// hidden card, the indices into `hidden` of the cards it may hold (a matching of
+        /// positions to cards is drawn); empty, any hidden card anywhere.
+        slots: Slots,
     },
     /// For a shuffle: exactly this output (if it holds what is shuffled), the stream moving as
     /// if drawn: a shadow's two values swapped.
@@ -41,6 +45,10 @@ pub(crate) enum Proposal {
         hidden: std::sync::Arc<[u32]>,
     },
 }
+
+/// For each position of a shuffle's output, the cards it may hold (indices into the hidden
+/// cards).
+pub(crate) type Slots = std::sync::Arc<[(u32, Vec<u32>)]>;
 
 /// A draw of chance as it was made.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -319,9 +327,20 @@ impl Game {
                 input: real_in,
                 output,
                 hidden,
+                slots,
             } if c.fresh.is_some() => {
                 let rng = c.fresh.as_mut().expect("a fresh stream");
-                if real_in[..] == input[..] {
+                let matched = if real_in[..] == input[..] {
+                    match_slots(&slots, hidden.len(), rng)
+                } else {
+                    None
+                };
+                if let Some(assigned) = matched {
+                    *items = output.to_vec();
+                    for ((at, _), card) in slots.iter().zip(assigned) {
+                        items[*at as usize] = hidden[card as usize].clone();
+                    }
+                } else if real_in[..] == input[..] {
                     // The cards the seat cannot account for change places among themselves.
                     let mut dealt: Vec<Value> = hidden.to_vec();
                     rng.shuffle(&mut dealt);
@@ -353,4 +372,37 @@ impl Game {
             output: items.clone().into(),
         });
     }
+}
+
+/// Tries at a matching of positions to the cards each may hold before the cards are dealt
+/// among the positions without it.
+const MATCHING_TRIES: u32 = 16;
+
+/// A card for every slot, among those it may hold, each card once: the most constrained slots
+/// first, each taking one of its cards left at random; `None` if no slots are given or every
+/// try ran out of cards for some slot.
+fn match_slots(slots: &[(u32, Vec<u32>)], cards: usize, rng: &mut Rng) -> Option<Vec<u32>> {
+    if slots.is_empty() || slots.len() != cards {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..slots.len()).collect();
+    order.sort_by_key(|&s| slots[s].1.len());
+    let mut used = vec![false; cards];
+    let mut assigned = vec![0u32; slots.len()];
+    let mut open: Vec<u32> = Vec::new();
+    'tries: for _ in 0..MATCHING_TRIES {
+        used.fill(false);
+        for &s in &order {
+            open.clear();
+            open.extend(slots[s].1.iter().copied().filter(|&c| !used[c as usize]));
+            if open.is_empty() {
+                continue 'tries;
+            }
+            let card = open[rng.index(open.len())];
+            used[card as usize] = true;
+            assigned[s] = card;
+        }
+        return Some(assigned);
+    }
+    None
 }

@@ -17,7 +17,10 @@
 //! have noticed, in a part of what it sees that no other draw of its stretch touches, is known
 //! to the seat, and an imagined game takes the faces the seat could not tell apart from the
 //! real one. Cards dealt by a shuffle are dealt as in the real game, with the cards the seat
-//! cannot account for (never seen since they were last shuffled) relabelled among themselves.
+//! cannot account for (never seen since they were last shuffled) relabelled among themselves;
+//! once a world of the seat has failed to agree, those cards are dealt as a matching of
+//! positions to the cards each may hold, found by swapping every two cards and following the
+//! swap beside the real game (`real.rs`), so that a card a clue named is dealt where it fits.
 //!
 //! Bounded: an imagined game stretch that disagrees is drawn again a few times
 //! ([`RETRIES`]), a whole game a few times ([`ATTEMPTS`]); past that, the game is imagined
@@ -116,6 +119,10 @@ enum EventKind {
     /// Draw `draw` of its stretch, a shuffle of plain values: alternative `k` swaps the
     /// values of the `k`-th pair of [`real::swaps`].
     Shuffle { draw: usize },
+    /// Draw `draw` of its stretch, a shuffle of cards: alternative `k` swaps the cards of the
+    /// `k`-th pair of [`Imagination::deal_pairs`]; `complete` if every pair that reads
+    /// differently is followed.
+    Deal { draw: usize, complete: bool },
 }
 
 /// What one seat has seen of one game, and the games it imagines from it. A bot keeps one for
@@ -139,6 +146,11 @@ pub struct Imagination {
     /// its latest shuffle.
     deals: Vec<BTreeSet<Value>>,
     latest: BTreeMap<Value, usize>,
+    /// True once a world of this seat failed to agree: from then on the swaps of every shuffle
+    /// of cards are followed, and its cards dealt as a matching.
+    follow_deals: bool,
+    /// For each shuffle of cards followed, its event and the pairs of positions swapped.
+    deal_pairs: Vec<(usize, Vec<(u32, u32)>)>,
     stats: ImaginationStats,
 }
 
@@ -157,6 +169,8 @@ impl Imagination {
             shadows: Vec::new(),
             deals: Vec::new(),
             latest: BTreeMap::new(),
+            follow_deals: false,
+            deal_pairs: Vec::new(),
             stats: ImaginationStats::default(),
         }
     }
@@ -177,36 +191,46 @@ impl Imagination {
     /// [`super::Mode::trail`]) they redeal what the seat cannot see in the present position
     /// alone ([`Game::determinize`]), which knows nothing of the past.
     pub fn worlds(&mut self, game: &Game, count: usize) -> Vec<Game> {
-        let traced = self.catch_up(game);
+        let mut traced = self.catch_up(game);
         // Two worlds in a row that found no agreement within the budget: the others of this
         // decision would spend it in vain too, and go straight to the fallback (the present
         // position redealt).
         let mut misses = 0;
-        (0..count)
-            .map(|_| {
-                self.stats.worlds += 1;
-                let fallbacks = self.stats.fallbacks;
-                let world = if traced && misses < GIVE_UP_AFTER {
-                    self.build(game)
-                } else {
-                    None
-                };
-                // A world built leniently is a miss too (`build` counted it a fallback).
-                let agreed = world.is_some() && self.stats.fallbacks == fallbacks;
-                misses = if agreed { 0 } else { misses + 1 };
-                match world {
-                    Some(mut w) => {
-                        w.future(0);
-                        w
-                    }
-                    None => {
-                        self.stats.fallbacks += 1;
-                        let seed = self.rng.below(u64::MAX);
-                        game.determinize(self.seat, seed)
-                    }
+        let mut worlds = Vec::with_capacity(count);
+        for _ in 0..count {
+            self.stats.worlds += 1;
+            let fallbacks = self.stats.fallbacks;
+            let world = if traced && misses < GIVE_UP_AFTER {
+                self.build(game)
+            } else {
+                None
+            };
+            // A world built leniently is a miss too (`build` counted it a fallback).
+            let agreed = world.is_some() && self.stats.fallbacks == fallbacks;
+            misses = if agreed { 0 } else { misses + 1 };
+            worlds.push(match world {
+                Some(mut w) => {
+                    w.future(0);
+                    w
                 }
-            })
-            .collect()
+                None => {
+                    self.stats.fallbacks += 1;
+                    let seed = self.rng.below(u64::MAX);
+                    game.determinize(self.seat, seed)
+                }
+            });
+            // The first world that fails to agree: from now on the seat's shuffles of cards
+            // are followed swap by swap (the real game replayed again at once), so that their
+            // cards are dealt where what the seat saw allows them. Only then, as it costs a
+            // shadow game per swap.
+            if traced && !agreed && !self.follow_deals {
+                self.follow_deals = true;
+                self.real = None;
+                traced = self.catch_up(game);
+                misses = 0;
+            }
+        }
+        worlds
     }
 }
 

@@ -27,6 +27,10 @@ const MAX_SHADOWS: usize = 256;
 /// drawn again.
 const MAX_SWAP_SHADOWS: usize = 1024;
 
+/// Shadows followed at once for the swaps of a shuffle of cards (a deck of fifty asks about
+/// 1,200); past them, the deal's cards are dealt among its hidden positions without a matching.
+const MAX_DEAL_SHADOWS: usize = 2048;
+
 /// The real game with one alternative of a hidden event in its place.
 pub(super) struct Shadow {
     event: usize,
@@ -34,6 +38,8 @@ pub(super) struct Shadow {
     game: Game,
     /// The pauses it has reached.
     reached: usize,
+    /// True for a swap of two cards of a shuffle of cards.
+    deal: bool,
 }
 
 impl Imagination {
@@ -80,6 +86,7 @@ impl Imagination {
         self.shadows.clear();
         self.deals.clear();
         self.latest.clear();
+        self.deal_pairs.clear();
     }
 
     /// Starts the real replay at the trail's root and runs it to its first pause.
@@ -145,7 +152,7 @@ impl Imagination {
                 ruled_out: Vec::new(),
             });
             for &other in alike.iter().filter(|&&i| i != index) {
-                if self.shadows.len() >= MAX_SHADOWS {
+                if self.plain_shadows() >= MAX_SHADOWS {
                     break;
                 }
                 let mut game = before.clone();
@@ -159,6 +166,7 @@ impl Imagination {
                         alternative: alternative as u32,
                         game,
                         reached: reached + 1,
+                        deal: false,
                     });
                 }
             }
@@ -225,7 +233,7 @@ impl Imagination {
                 ruled_out: Vec::new(),
             });
             for face in (0..faces).filter(|f| f != index).take(FACES_FOLLOWED) {
-                if self.shadows.len() >= MAX_SHADOWS {
+                if self.plain_shadows() >= MAX_SHADOWS {
                     break;
                 }
                 self.stats.replays += 1;
@@ -235,6 +243,7 @@ impl Imagination {
                         alternative: face,
                         game,
                         reached: pause + 1,
+                        deal: false,
                     });
                 } else {
                     // A face that fails the rules is one the seat would have seen.
@@ -263,7 +272,7 @@ impl Imagination {
                 ruled_out: Vec::new(),
             });
             for (alternative, (i, other)) in swaps(output).into_iter().enumerate() {
-                if self.shadows.len() >= MAX_SWAP_SHADOWS {
+                if self.plain_shadows() >= MAX_SWAP_SHADOWS {
                     // Swaps not followed are not told apart: their values are drawn again.
                     break;
                 }
@@ -276,6 +285,7 @@ impl Imagination {
                         alternative: alternative as u32,
                         game,
                         reached: pause + 1,
+                        deal: false,
                     });
                 } else {
                     self.events[event]
@@ -283,6 +293,61 @@ impl Imagination {
                         .push((alternative as u32, vec![(pause, u64::MAX)]));
                 }
             }
+        }
+        // Each shuffle of cards, once the seat's worlds have failed to agree: every two cards
+        // that read differently swapped, followed. A swap the seat never tells apart lets each
+        // card lie where the other did; one it tells apart (a clue said otherwise) does not.
+        for (j, d) in drawn.iter().enumerate() {
+            let Drawn::Shuffle { output, .. } = d else {
+                continue;
+            };
+            if !self.follow_deals
+                || !output
+                    .iter()
+                    .all(|v| matches!(v, crate::ir::Value::Entity(_)))
+            {
+                continue;
+            }
+            let reads: Vec<u64> = output.iter().map(|v| before.reads_as(v)).collect();
+            let mut pairs = Vec::new();
+            let mut complete = true;
+            'pairs: for a in 0..output.len() {
+                for b in a + 1..output.len() {
+                    if reads[a] == reads[b] {
+                        continue;
+                    }
+                    if pairs.len() >= MAX_DEAL_SHADOWS {
+                        complete = false;
+                        break 'pairs;
+                    }
+                    pairs.push((a as u32, b as u32));
+                }
+            }
+            let event = self.events.len();
+            self.events.push(Event {
+                pause,
+                kind: EventKind::Deal { draw: j, complete },
+                ruled_out: Vec::new(),
+            });
+            for (alternative, &(a, b)) in pairs.iter().enumerate() {
+                self.stats.replays += 1;
+                let mut swapped = output.to_vec();
+                swapped.swap(a as usize, b as usize);
+                if let Some(game) = shadow_of(before, step, j, Proposal::Exact(swapped.into())) {
+                    self.shadows.push(Shadow {
+                        event,
+                        alternative: alternative as u32,
+                        game,
+                        reached: pause + 1,
+                        deal: true,
+                    });
+                } else {
+                    self.events[event]
+                        .ruled_out
+                        .push((alternative as u32, vec![(pause, u64::MAX)]));
+                }
+            }
+            self.deal_pairs.push((event, pairs));
         }
         // Every shadow at this pause: ruled out where the seat would see a difference.
         let mut kept = Vec::with_capacity(self.shadows.len());
@@ -321,7 +386,7 @@ impl Imagination {
             .events
             .iter()
             .map(|e| {
-                if matches!(e.kind, EventKind::Shuffle { .. }) {
+                if matches!(e.kind, EventKind::Shuffle { .. } | EventKind::Deal { .. }) {
                     return Vec::new();
                 }
                 let mut alternatives = e.ruled_out.iter();
@@ -366,6 +431,7 @@ impl Imagination {
                             input: input.clone(),
                             output: output.clone(),
                             hidden: hidden.into(),
+                            slots: Vec::new().into(),
                         }
                     }
                     _ => Proposal::Fresh,
@@ -402,6 +468,7 @@ impl Imagination {
                 *p = proposal;
             }
         }
+        self.match_deals();
         for (e, places) in self.events.iter().zip(&telling) {
             // An alternative is ruled out soundly where it showed at a place that tells no other
             // event whole: a place every alternative of two events changes (a sum of two secret
@@ -432,13 +499,70 @@ impl Imagination {
                         self.pauses[e.pause].known = Some(whole);
                     }
                 }
-                EventKind::Shuffle { .. } => {}
+                EventKind::Shuffle { .. } | EventKind::Deal { .. } => {}
             }
         }
     }
 }
 
 impl Imagination {
+    /// Shadows other than a deal's swaps: those the caps of dice, moves and plain values count.
+    fn plain_shadows(&self) -> usize {
+        self.shadows.iter().filter(|s| !s.deal).count()
+    }
+
+    /// Each shuffle of cards whose swaps were followed: the positions of its hidden cards, each
+    /// with the cards it may hold (those that read as its own card or as a card it was swapped
+    /// with untold), for a matching in place of a deal of any card anywhere.
+    fn match_deals(&mut self) {
+        for (event, pairs) in &self.deal_pairs {
+            let e = &self.events[*event];
+            let EventKind::Deal { draw, complete } = e.kind else {
+                continue;
+            };
+            if !complete {
+                continue;
+            }
+            let pause = &mut self.pauses[e.pause];
+            let game = &pause.game;
+            let Some(Proposal::Deal {
+                output,
+                hidden,
+                slots,
+                ..
+            }) = pause.proposals.get_mut(draw)
+            else {
+                continue;
+            };
+            let told: BTreeSet<u32> = e.ruled_out.iter().map(|(i, _)| *i).collect();
+            let reads: Vec<u64> = output.iter().map(|v| game.reads_as(v)).collect();
+            let is_hidden: Vec<bool> = output
+                .iter()
+                .map(|v| hidden.binary_search(v).is_ok())
+                .collect();
+            // What each hidden position may read as.
+            let mut may: Vec<BTreeSet<u64>> = reads.iter().map(|&r| BTreeSet::from([r])).collect();
+            for (alternative, &(a, b)) in pairs.iter().enumerate() {
+                let (a, b) = (a as usize, b as usize);
+                if is_hidden[a] && is_hidden[b] && !told.contains(&(alternative as u32)) {
+                    may[a].insert(reads[b]);
+                    may[b].insert(reads[a]);
+                }
+            }
+            let hidden_reads: Vec<u64> = hidden.iter().map(|v| game.reads_as(v)).collect();
+            let matched: Vec<(u32, Vec<u32>)> = (0..output.len())
+                .filter(|&p| is_hidden[p])
+                .map(|p| {
+                    let cards = (0..hidden.len() as u32)
+                        .filter(|&c| may[p].contains(&hidden_reads[c as usize]))
+                        .collect();
+                    (p as u32, cards)
+                })
+                .collect();
+            *slots = matched.into();
+        }
+    }
+
     /// A card seen: accounted for in its latest shuffle.
     fn account(&mut self, v: crate::ir::Value) {
         if let Some(&deal) = self.latest.get(&v) {
