@@ -20,6 +20,7 @@ const OVERDRAW: &str = "tests/fixtures/run/overdraw.rules";
 const ENDLESS: &str = "tests/fixtures/run/endless.rules";
 const NEVER_TAKEN: &str = "tests/fixtures/run/never_taken.rules";
 const CHOICES: &str = "tests/fixtures/run/choices.rules";
+const CLAMPED: &str = "tests/fixtures/run/clamped_purse.rules";
 
 /// A scratch folder under `target/`, relative to the crate root.
 fn scratch(name: &str) -> String {
@@ -716,6 +717,129 @@ fn each_decision_statement_counts_its_options_and_what_never_ran_is_listed() {
 }
 
 #[test]
+fn numbers_clamped_and_invariants_broken_are_reported_never_zero_failed() {
+    let o = run(&["sim", CLAMPED, "-p", "2", "-g", "300", "--json"]);
+    assert_eq!(
+        code(&o),
+        1,
+        "a broken invariant fails its game: {}",
+        stderr(&o)
+    );
+    let doc = json(&o);
+    let failures = doc["failures"].as_array().expect("failures");
+    assert!(
+        failures.len() > 10 && failures.len() < 300,
+        "{}",
+        failures.len()
+    );
+    assert_eq!(doc["failed"], failures.len());
+    // Most of these games are checked at their end only (one in a hundred throughout): each
+    // failure still names the decision at which a game checked throughout breaks.
+    let program = program(CLAMPED);
+    let mut checked_at_end_only = 0;
+    for f in failures {
+        assert_eq!(f["code"], "invariant-broken", "{f}");
+        assert_eq!(f["at"], format!("{CLAMPED}:16:3"), "{f}");
+        let message = f["message"].as_str().expect("a message");
+        assert!(
+            message.contains("invariant `coins_kept` no longer holds"),
+            "{f}"
+        );
+        assert!(
+            message.contains("`bank + sum(p.coins for p in players)` is "),
+            "{f}"
+        );
+        let seed = f["seed"].as_u64().expect("a seed");
+        if f["index"].as_u64().expect("an index") % 100 != 0 {
+            checked_at_end_only += 1;
+        }
+        let mut game = Game::new(program.clone(), 2, seed).expect("starts");
+        let mut bots: Vec<RandomBot> = (0..2).map(|p| RandomBot::new(seed, p)).collect();
+        let mut decision = 0;
+        let failed_at = loop {
+            let seat = game.to_decide().expect("fails before its end");
+            decision += 1;
+            let i = bots[seat as usize].decide(&game, seat);
+            match game.play(seat, i) {
+                Ok(()) => {}
+                Err(MoveError::Runtime(e)) => {
+                    assert_eq!(e.code, "invariant-broken");
+                    break decision;
+                }
+                Err(e) => panic!("refused: {e}"),
+            }
+        };
+        assert_eq!(f["decision"], failed_at, "seed {seed}");
+    }
+    assert!(checked_at_end_only > 0);
+
+    // Every assignment to a bounded variable is a place that may clamp; two did.
+    let sites = doc["clamp_sites"].as_array().expect("clamp sites");
+    assert_eq!(sites.len(), 6, "{sites:?}");
+    let clamps = doc["clamps"].as_array().expect("clamps");
+    let found: Vec<(&str, &str, &str)> = clamps
+        .iter()
+        .map(|c| {
+            (
+                c["at"].as_str().expect("at"),
+                c["variable"].as_str().expect("variable"),
+                c["rule"].as_str().expect("rule"),
+            )
+        })
+        .collect();
+    let earn = format!("{CLAMPED}:29:3");
+    let restock = format!("{CLAMPED}:33:3");
+    assert_eq!(
+        found,
+        [
+            (earn.as_str(), "coins", "action earn"),
+            (restock.as_str(), "stock", "action restock")
+        ]
+    );
+    for c in clamps {
+        let (times, games) = (
+            c["times"].as_u64().expect("n"),
+            c["games"].as_u64().expect("n"),
+        );
+        assert!(games > 0 && games <= times && games <= 300, "{c}");
+    }
+    // The coins clamped in every failed game (that is what broke the invariant).
+    assert!(clamps[0]["games"].as_u64().expect("n") >= failures.len() as u64);
+
+    let text = stdout(&run(&["sim", CLAMPED, "-p", "2", "-g", "300"]));
+    assert!(!text.contains(" 0 failed"), "{text}");
+    assert!(
+        text.contains("Numbers clamped to their bounds in 300 games"),
+        "{text}"
+    );
+    assert!(text.contains(&format!("{earn}  me.coins += 4")), "{text}");
+    assert!(text.contains("coins in action earn: "), "{text}");
+    assert!(text.contains("stock in action restock: "), "{text}");
+    assert!(
+        text.contains(&format!("invariant-broken at {CLAMPED}:16:3")),
+        "{text}"
+    );
+
+    // Shards count their own clamps; merged, they are the clamps of one run.
+    let dir = scratch("merge-clamps");
+    let mut files = Vec::new();
+    for k in ["1/2", "2/2"] {
+        let o = run(&[
+            "sim", CLAMPED, "-p", "2", "-g", "300", "--shard", k, "--json",
+        ]);
+        let path = format!("{dir}/shard-{}.json", &k[..1]);
+        std::fs::write(Path::new(env!("CARGO_MANIFEST_DIR")).join(&path), &o.stdout)
+            .expect("write the shard");
+        files.push(path);
+    }
+    let merged = run(&["sim", "merge", "--json", &files[0], &files[1]]);
+    assert_eq!(code(&merged), 1, "{}", stderr(&merged));
+    let merged = json(&merged);
+    assert_eq!(merged["clamps"], doc["clamps"]);
+    assert_eq!(merged["failures"], doc["failures"]);
+}
+
+#[test]
 fn statements_are_placed_as_diagnostics_place_them() {
     // Sites count lines in one pass per file; they must agree with `SourceMap::line_col`.
     let program = program("rules/endgame.rules");
@@ -775,6 +899,7 @@ fn two_seat_meta(games: u64, actions: &[&str]) -> meeple::sim::Meta {
         max_decisions: default_max_decisions(),
         decision_sites: vec![],
         rule_blocks: vec![],
+        clamp_sites: vec![],
         goal: None,
     }
 }

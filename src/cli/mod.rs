@@ -73,9 +73,10 @@ pub enum Command {
     /// --threads. The report (text, --json or per-game --csv) covers win rates with 95%
     /// intervals, first-seat advantage, endings, game length, scores, margins, actions taken and
     /// never taken, the options each choose, ask and secretly statement was answered with and the
-    /// statements never asked, the rules that never ran, branching, and every game in which a
-    /// rule failed with the command to replay it. `meeple sim merge` combines --shard runs.
-    /// Exits with 1 if a rule failed in any game.
+    /// statements never asked, the rules that never ran, the numbers clamped to their bounds,
+    /// branching, and every game in which a rule failed or a declared invariant broke (checked
+    /// at every game's end, and throughout one game in a hundred) with the command to replay
+    /// it. `meeple sim merge` combines --shard runs. Exits with 1 if a rule failed in any game.
     Sim(SimArgs),
     /// Lay rules files out the one canonical way (`--check`: only report files that differ).
     ///

@@ -225,6 +225,7 @@ fn side(
         max_decisions: batch.max_decisions,
         decision_sites: crate::sim::choices::decision_sites(&program),
         rule_blocks: crate::sim::coverage::rule_blocks(&program),
+        clamp_sites: crate::sim::clamps::clamp_sites(&program),
         goal: program.goal.as_ref().map(|g| {
             if g.shared {
                 GoalKind::Shared

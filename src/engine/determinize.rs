@@ -134,6 +134,7 @@ impl Game {
             history: Vec::new(),
             decisions: self.decisions,
             ran: Default::default(),
+            clamps: Default::default(),
             trail: None,
             replay: None,
         };

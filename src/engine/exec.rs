@@ -235,6 +235,9 @@ impl Game {
             let body = self.state.domains.code.flat.proc(id);
             self.push_frame(body, 0, program.procs[id.index()].body);
         }
+        if self.mode.coverage {
+            self.clamps = super::clamps::Clamps::new(self.state.domains.code.flat.statements());
+        }
         Ok(())
     }
 
@@ -767,7 +770,9 @@ impl Game {
                         Instr::Store { store, .. } => Some(flat.store(store)),
                         _ => None,
                     };
-                    self.assign(store, place, *op, value, *element, stmt.span)?;
+                    if self.assign(store, place, *op, value, *element, stmt.span)? {
+                        self.clamps.note(flat.statement(here));
+                    }
                 }
                 Instr::Call(here) => {
                     let stmt = statement(program, here.at());

@@ -4,6 +4,7 @@
 //! Invariants: deterministic for (program, seed, decisions); a failed move leaves the game as it
 //! was; every run is bounded by [`Limits`].
 
+mod clamps;
 mod compile;
 mod decide;
 mod determinize;
@@ -138,8 +139,9 @@ pub struct Mode {
     pub record: bool,
     /// Check declared invariants after every decision.
     pub invariants: bool,
-    /// Note which blocks of statements ran ([`Game::blocks_run`]): `meeple sim`'s rules that
-    /// never ran.
+    /// Note which blocks of statements ran ([`Game::blocks_run`]) and how often each
+    /// assignment clamped a number to its bounds ([`Game::clamps_at`]): `meeple sim`'s rules
+    /// that never ran and its clamps.
     pub coverage: bool,
     /// Keep how the game came to be where it is (its start and every move, [`trail`]), so that
     /// a bot can imagine it again from what its seat saw ([`Imagination`]).
@@ -288,6 +290,8 @@ pub struct Game {
     decisions: usize,
     /// With [`Mode::coverage`]: which blocks have run, by block id.
     ran: exec::BlocksRun,
+    /// With [`Mode::coverage`]: how many times each statement clamped a number.
+    clamps: clamps::Clamps,
     /// With [`Mode::trail`]: where the game started and every move since.
     trail: Option<Box<trail::Trail>>,
     /// In a game played again for one seat: what it reads, and how chance is drawn.
@@ -417,6 +421,7 @@ impl Game {
             history: Vec::new(),
             decisions: 0,
             ran: exec::BlocksRun::new(if mode.coverage { program_blocks } else { 0 }),
+            clamps: clamps::Clamps::default(),
             trail: None,
             replay: None,
         };
@@ -613,6 +618,15 @@ impl Game {
     /// [`Mode::coverage`]; a copy of a game (a bot's imagined one) notes none.
     pub fn blocks_run(&self) -> Option<&[bool]> {
         self.ran.get()
+    }
+
+    /// How many times statement `index` of `block` (an assignment) has held a number to its
+    /// variable's bounds (`int in lo..hi`) in this game, if it was started with
+    /// [`Mode::coverage`]; a copy of a game notes none. Initial values and a scenario's `set`
+    /// are not counted.
+    pub fn clamps_at(&self, block: ir::BlockId, index: usize) -> Option<u32> {
+        let n = self.state.domains.code.flat.statement_at(block, index);
+        self.clamps.get(n.unwrap_or(usize::MAX))
     }
 
     /// True once the game is over.

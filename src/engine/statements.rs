@@ -426,10 +426,10 @@ impl Game {
         }
     }
 
-    /// Runs an assignment. Its place is `store` when it was resolved when compiling; else, or
-    /// when the local it names does not hold a seat or an instance (`none`), the place is
-    /// found by evaluating it, which also fails as it must. Either way the same reads, work
-    /// and errors.
+    /// Runs an assignment, and says whether it clamped the number written to the variable's
+    /// bounds. Its place is `store` when it was resolved when compiling; else, or when the
+    /// local it names does not hold a seat or an instance (`none`), the place is found by
+    /// evaluating it, which also fails as it must. Either way the same reads, work and errors.
     pub(super) fn assign(
         &mut self,
         store: Option<Store>,
@@ -438,7 +438,7 @@ impl Game {
         value: &ir::Expr,
         element: bool,
         span: Span,
-    ) -> R<()> {
+    ) -> R<bool> {
         let v = self.eval(value)?;
         // Resolve the place to indices first, so the new value can be computed while the
         // state is still readable as a whole.
@@ -446,10 +446,10 @@ impl Game {
             Some(resolved) => resolved,
             None => self.resolve_place(place)?,
         };
-        if self.write_in_parts(slot, bounds, op, &v) {
-            return Ok(());
+        match self.write_in_parts(slot, bounds, op, &v) {
+            Some(clamped) => Ok(clamped),
+            None => self.write_other(slot, bounds, op, v, element, span),
         }
-        self.write_other(slot, bounds, op, v, element, span)
     }
 
     /// The place of an assignment resolved when compiling, as [`Game::resolve_place`] would
@@ -488,8 +488,9 @@ impl Game {
     }
 
     /// Writes `v` into a resolved place by `op`, within `bounds`, when it is no list and the
-    /// write is a plain one: anything set, a number added to or taken from a number. False,
-    /// writing nothing, otherwise (lists, an overflow), for [`Game::write_other`].
+    /// write is a plain one: anything set, a number added to or taken from a number, and says
+    /// whether it clamped. `None`, writing nothing, otherwise (lists, an overflow), for
+    /// [`Game::write_other`].
     ///
     /// The new value is written in its two words (`Value::put`), never copied whole straight
     /// after being written in parts, which the processor cannot forward (docs/performance-log.md).
@@ -500,32 +501,36 @@ impl Game {
         bounds: Option<(i64, i64)>,
         op: AssignOp,
         v: &Value,
-    ) -> bool {
-        let new = match (op, v) {
-            (AssignOp::Set, Value::Int(b)) => Value::Int(clamp_int(*b, bounds)),
+    ) -> Option<bool> {
+        let (new, clamped) = match (op, v) {
+            (AssignOp::Set, Value::Int(b)) => {
+                let n = clamp_int(*b, bounds);
+                (Value::Int(n), n != *b)
+            }
             (_, Value::Int(b)) => {
                 let target: &mut Value = self.target(slot);
                 let Value::Int(a) = *target else {
-                    return false;
+                    return None;
                 };
                 let n = match op {
                     AssignOp::Add => a.checked_add(*b),
                     _ => a.checked_sub(*b),
                 };
-                let Some(n) = n else { return false };
-                target.put(Value::Int(clamp_int(n, bounds)));
-                return true;
+                let n = n?;
+                let held = clamp_int(n, bounds);
+                target.put(Value::Int(held));
+                return Some(held != n);
             }
-            (AssignOp::Set, Value::List(_)) => return false,
-            (AssignOp::Set, v) => v.clone(),
-            _ => return false,
+            (AssignOp::Set, Value::List(_)) => return None,
+            (AssignOp::Set, v) => (v.clone(), false),
+            _ => return None,
         };
         self.target(slot).put(new);
-        true
+        Some(clamped)
     }
 
     /// The write of an assignment that [`Game::write_in_parts`] leaves: to or from a list, a
-    /// number added to something else, and an overflow.
+    /// number added to something else, and an overflow; whether it clamped.
     fn write_other(
         &mut self,
         slot: Slot,
@@ -534,7 +539,7 @@ impl Game {
         v: Value,
         element: bool,
         span: Span,
-    ) -> R<()> {
+    ) -> R<bool> {
         // A list built or scanned spends its elements, before anything is written.
         let held = match self.target(slot) {
             Value::List(xs) => xs.len(),
@@ -582,19 +587,19 @@ impl Game {
             (AssignOp::Add, Value::List(xs), v) if element => {
                 super::eval::check_len(xs.len() + 1, span)?;
                 xs.push(v);
-                return Ok(());
+                return Ok(false);
             }
             (AssignOp::Sub, Value::List(xs), v) if element => {
                 let Some(i) = xs.iter().position(|x| *x == v) else {
                     return Err(not_in_list(&self.program, &self.state, &v, span));
                 };
                 xs.make_mut().remove(i);
-                return Ok(());
+                return Ok(false);
             }
             (AssignOp::Add, Value::List(xs), Value::List(ys)) => {
                 super::eval::check_len(xs.len() + ys.len(), span)?;
                 xs.make_mut().extend_from_slice(&ys);
-                return Ok(());
+                return Ok(false);
             }
             (AssignOp::Sub, Value::List(xs), Value::List(ys)) => {
                 let mut rest = xs.clone();
@@ -605,7 +610,7 @@ impl Game {
                     rest.make_mut().remove(i);
                 }
                 *xs = rest;
-                return Ok(());
+                return Ok(false);
             }
             (AssignOp::Add, Value::Int(a), Value::Int(b)) => {
                 Value::Int(a.checked_add(b).ok_or_else(overflow)?)
@@ -622,8 +627,18 @@ impl Game {
                 ))
             }
         };
-        target.put(clamp(new, bounds));
-        Ok(())
+        let clamped = match new {
+            Value::Int(n) => {
+                let held = clamp_int(n, bounds);
+                target.put(Value::Int(held));
+                held != n
+            }
+            new => {
+                target.put(new);
+                false
+            }
+        };
+        Ok(clamped)
     }
 }
 

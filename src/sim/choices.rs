@@ -118,6 +118,12 @@ impl<'s> Tally<'s> {
         }
     }
 
+    /// An empty tally over the same sites: for a game played again whose answers are not to
+    /// count.
+    pub fn scratch(&self) -> Tally<'s> {
+        Tally::new(self.spans)
+    }
+
     /// The entry that option `index` of `seat`'s pending decision would count, if that
     /// decision is a `choose`, `ask` or `secretly` (a turn is counted by its action). Call
     /// it before the move, and [`Tally::count`] once the move stands.

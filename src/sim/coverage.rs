@@ -81,7 +81,7 @@ pub fn rule_blocks(program: &Program) -> Vec<RuleBlock> {
 }
 
 /// The blocks a statement runs.
-fn children(kind: &StmtKind) -> Vec<BlockId> {
+pub(super) fn children(kind: &StmtKind) -> Vec<BlockId> {
     match kind {
         StmtKind::If {
             then, otherwise, ..

@@ -123,6 +123,7 @@ pub fn merge(shards: Vec<(String, Report)>) -> Result<(Report, Vec<GameRecord>),
     let mut counts = Counts {
         choices: ChoiceTotals::new(meta.decision_sites.len()),
         blocks: vec![0; meta.rule_blocks.len()],
+        clamps: vec![Default::default(); meta.clamp_sites.len()],
     };
     for (name, mut report) in shards {
         let mut m = report.meta.clone();
@@ -147,6 +148,7 @@ pub fn merge(shards: Vec<(String, Report)>) -> Result<(Report, Vec<GameRecord>),
         counts.add(&Counts {
             choices: report.choices.totals(&meta.decision_sites),
             blocks: report.blocks_run.clone(),
+            clamps: super::clamps::counts_of(&meta.clamp_sites, &report.clamps),
         });
     }
     let missing: Vec<String> = (1..=count)

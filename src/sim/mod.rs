@@ -3,7 +3,7 @@
 //!
 //! [`run`] plays a batch into per-game records, [`report`] computes the statistics from them
 //! ([`choices`] the answers each decision statement was given, [`coverage`] the rules that
-//! never ran),
+//! never ran, [`clamps`] the numbers held to their bounds),
 //! [`compare`] sets two batches side by side ([`compare_sites`] statement by statement),
 //! [`text`] renders reports as text and [`text_compare`] comparisons
 //! and [`html`] as a page of charts (drawn by `charts`, each said in words by [`captions`]),
@@ -12,6 +12,7 @@
 pub mod captions;
 mod charts;
 pub mod choices;
+pub mod clamps;
 pub mod compare;
 pub mod compare_sites;
 pub mod coverage;

@@ -3,6 +3,7 @@
 //! document (see `docs/sim.md`); rendered as text by [`super::text`].
 
 use super::choices::Choices;
+use super::clamps::{clamped, ClampSite, Clamped};
 use super::coverage::{never_ran, RuleBlock};
 pub use super::outcomes::{GoalCount, GoalReport};
 use super::run::{Counts, GameRecord, Shard};
@@ -52,6 +53,11 @@ pub struct Meta {
     /// by its first statement (documents written before blocks were counted have none).
     #[serde(default)]
     pub rule_blocks: Vec<RuleBlock>,
+    /// Every assignment to a variable declared with bounds (`int in lo..hi`), in source
+    /// order: the places where a number may be clamped (documents written before clamps were
+    /// counted have none).
+    #[serde(default)]
+    pub clamp_sites: Vec<ClampSite>,
     /// What the rules' `goal` is: one value shared by every seat, or each seat's own; `None`
     /// without a goal (the bots play to win).
     #[serde(default)]
@@ -277,6 +283,10 @@ pub struct Report {
     /// a block that never ran either.
     #[serde(default)]
     pub never_ran: Vec<Site>,
+    /// The assignments that held a number to its variable's bounds in some game, in source
+    /// order, with how often and in how many games.
+    #[serde(default)]
+    pub clamps: Vec<Clamped>,
     /// Legal options per decision.
     pub branching: Branching,
     /// Every game in which a rule failed, in game order.
@@ -410,6 +420,7 @@ impl Report {
         blocks_run.resize(meta.rule_blocks.len(), 0);
         let taken: Vec<u64> = actions.iter().map(|a| a.taken).collect();
         let never_ran = never_ran(&meta.rule_blocks, &blocks_run, &taken);
+        let clamps = clamped(&meta.clamp_sites, &counts.clamps);
 
         // Saturating: a merged batch's counts come from files, checked but large.
         let decisions = records
@@ -464,6 +475,7 @@ impl Report {
             choices,
             blocks_run,
             never_ran,
+            clamps,
             branching,
             failures,
             imagined: Imagined {

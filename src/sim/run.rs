@@ -3,6 +3,7 @@
 //! number of threads, so everything computed from them is the same for any thread count.
 
 use super::choices::{decision_spans, ChoiceTotals, Tally};
+use super::clamps::{clamp_statements, ClampCount, ClampTally};
 use super::coverage::rule_block_ids;
 use crate::bots::{BotKind, Policy};
 use crate::engine::{Game, Limits, Mode, MoveError, RuntimeError};
@@ -170,15 +171,24 @@ impl GameRecord {
     }
 }
 
+/// One game in this many has its invariants checked after every decision (game `i` when
+/// `i % INVARIANT_SAMPLE == 0`); every other game has them checked at its end, and played
+/// again, checked throughout, when one is broken there. Checking after every decision of every
+/// game made a batch 2 to 18 times slower (docs/sim.md).
+pub const INVARIANT_SAMPLE: u64 = 100;
+
 /// Plays game `index` of `batch` to its end on the fast path and records it, counting the
-/// options its decision statements were answered with in `tally`, and adding 1 to `ran` (by
-/// block id) for each block of statements the game ran.
+/// options its decision statements were answered with in `tally`, adding 1 to `ran` (by block
+/// id) for each block of statements the game ran, and its clamps to `clamps`. Its invariants
+/// are checked as [`INVARIANT_SAMPLE`] says: a broken one fails the game, at the decision that
+/// broke it.
 pub fn play_game(
     program: &Arc<Program>,
     batch: &Batch,
     index: u64,
     tally: &mut Tally<'_>,
     ran: &mut [u64],
+    clamps: &mut ClampTally<'_>,
 ) -> GameRecord {
     let seed = batch.seed_of(index);
     let mut record = GameRecord {
@@ -206,7 +216,13 @@ pub fn play_game(
     } else {
         Mode::playout().with_coverage()
     };
-    let mut game = match Game::with_mode(program.clone(), batch.players, seed, limits, mode) {
+    let checked = Mode {
+        invariants: true,
+        ..mode
+    };
+    let sampled = index % INVARIANT_SAMPLE == 0;
+    let start = |mode| Game::with_mode(program.clone(), batch.players, seed, limits, mode);
+    let mut game = match start(if sampled { checked } else { mode }) {
         Ok(g) => g,
         Err(e) => {
             record.failure = Some(failure(program, 0, &e));
@@ -214,12 +230,57 @@ pub fn play_game(
         }
     };
     play_to_end(program, batch, &mut game, &mut record, tally);
+    if record.failure.is_none() && !sampled {
+        if let Err(e) = game.check_invariants_now() {
+            broken_at_end(program, batch, &mut record, tally, &e, start(checked));
+        }
+    }
+    clamps.count(&game);
     if let Some(blocks) = game.blocks_run() {
         for (n, r) in ran.iter_mut().zip(blocks) {
             *n += u64::from(*r);
         }
     }
     record
+}
+
+/// A game whose invariant was found broken at its end: played again from its seed, checked
+/// after every decision (`again`), into a scratch record, to find the decision that broke it.
+/// `record` keeps what the game played to its end counted (its actions, choices, blocks run);
+/// it fails at that decision, with that check's message, and has no winners nor scores.
+fn broken_at_end(
+    program: &Program,
+    batch: &Batch,
+    record: &mut GameRecord,
+    tally: &mut Tally<'_>,
+    at_end: &RuntimeError,
+    again: Result<Game, RuntimeError>,
+) {
+    let mut replayed = GameRecord {
+        actions: vec![0; record.actions.len()],
+        ..record.clone()
+    };
+    replayed.failure = None;
+    replayed.decisions = 0;
+    if let Ok(mut game) = again {
+        play_to_end(
+            program,
+            batch,
+            &mut game,
+            &mut replayed,
+            &mut tally.scratch(),
+        );
+    }
+    record.failure = match replayed.failure {
+        Some(f) if f.code == at_end.code => Some(f),
+        // Played again the same way, the game breaks the same invariant; should it not, the
+        // check at the end is reported as it was found.
+        _ => Some(failure(program, record.decisions, at_end)),
+    };
+    record.winners.clear();
+    record.scores.clear();
+    record.reason = None;
+    record.goals.clear();
 }
 
 /// Plays `game` on to its end, or to a rule that fails, into `record`.
@@ -323,6 +384,8 @@ struct Worker<'s> {
     ran: Vec<u64>,
     /// The blocks a report looks at, in its order ([`rule_block_ids`]).
     blocks: &'s [BlockId],
+    /// The clamps of its games, by assignment ([`clamp_statements`]).
+    clamps: ClampTally<'s>,
     sums: &'s Mutex<Counts>,
 }
 
@@ -335,6 +398,7 @@ impl Drop for Worker<'_> {
                 .iter()
                 .map(|b| self.ran.get(b.index()).copied().unwrap_or(0))
                 .collect(),
+            clamps: self.clamps.counts().to_vec(),
         };
         let mut sums = self.sums.lock().unwrap_or_else(PoisonError::into_inner);
         sums.add(&mine);
@@ -350,6 +414,8 @@ pub struct Counts {
     pub choices: ChoiceTotals,
     /// In how many games each block of statements ran, by [`rule_block_ids`] order.
     pub blocks: Vec<u64>,
+    /// How often each assignment to a bounded variable clamped, by [`clamp_statements`] order.
+    pub clamps: Vec<ClampCount>,
 }
 
 impl Counts {
@@ -361,6 +427,13 @@ impl Counts {
         }
         for (mine, theirs) in self.blocks.iter_mut().zip(&other.blocks) {
             *mine = mine.saturating_add(*theirs);
+        }
+        if self.clamps.len() < other.clamps.len() {
+            self.clamps
+                .resize(other.clamps.len(), ClampCount::default());
+        }
+        for (mine, theirs) in self.clamps.iter_mut().zip(&other.clamps) {
+            mine.add(*theirs);
         }
     }
 }
@@ -387,9 +460,11 @@ pub fn run_batch(
         .num_threads(threads.unwrap_or(0))
         .build()?;
     let blocks = rule_block_ids(program);
+    let assignments = clamp_statements(program);
     let sums = Mutex::new(Counts {
         choices: ChoiceTotals::new(sites.len()),
         blocks: vec![0; blocks.len()],
+        clamps: vec![ClampCount::default(); assignments.len()],
     });
     let mut records: Vec<GameRecord> = pool.install(|| {
         (0..batch.len())
@@ -405,10 +480,18 @@ pub fn run_batch(
                     tally: Tally::new(&sites),
                     ran: vec![0; program.blocks.len()],
                     blocks: &blocks,
+                    clamps: ClampTally::new(&assignments),
                     sums: &sums,
                 },
                 |w, j| {
-                    let r = play_game(&w.program, batch, batch.game(j), &mut w.tally, &mut w.ran);
+                    let r = play_game(
+                        &w.program,
+                        batch,
+                        batch.game(j),
+                        &mut w.tally,
+                        &mut w.ran,
+                        &mut w.clamps,
+                    );
                     progress();
                     r
                 },

@@ -331,6 +331,7 @@ fn actions(out: &mut String, r: &Report) {
     }
     choices(out, r);
     never_ran(out, r);
+    clamps(out, r);
     let b = &r.branching;
     let _ = writeln!(
         out,
@@ -366,6 +367,31 @@ fn never_ran(out: &mut String, r: &Report) {
     );
     for site in &r.never_ran {
         let _ = writeln!(out, "  {}", statement(&site.at, &site.text));
+    }
+    out.push('\n');
+}
+
+/// The assignments that held a number to its variable's bounds, in source order.
+fn clamps(out: &mut String, r: &Report) {
+    if r.clamps.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "Numbers clamped to their bounds in {} (assignments to an `int in lo..hi` that went past \
+         an end):",
+        games(r.played)
+    );
+    for c in &r.clamps {
+        let _ = writeln!(out, "  {}", statement(&c.site.site.at, &c.site.site.text));
+        let _ = writeln!(
+            out,
+            "      {} in {}: {} times, in {}",
+            c.site.variable,
+            c.site.rule,
+            c.count.times,
+            games(c.count.games)
+        );
     }
     out.push('\n');
 }

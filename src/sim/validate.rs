@@ -56,6 +56,14 @@ pub fn check_shard(name: &str, report: &Report) -> Result<(), MergeError> {
     {
         return bad("its count of the rules run (`blocks_run`) does not fit its games".into());
     }
+    let known = |at: &str| meta.clamp_sites.iter().any(|s| s.site.at == at);
+    if report.clamps.iter().any(|c| {
+        c.count.games > records.len() as u64
+            || c.count.games > c.count.times
+            || !known(&c.site.site.at)
+    }) {
+        return bad("its clamps (`clamps`) do not fit its games and its rules".into());
+    }
     for r in records {
         check_record(report, r)
             .map_err(|why| MergeError(format!("{name}: the record of game {}: {why}", r.index)))?;

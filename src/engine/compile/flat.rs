@@ -170,6 +170,9 @@ pub(crate) struct Flat {
     fields: Vec<FieldFilter>,
     procs: Vec<Body>,
     actions: Vec<Body>,
+    /// The number of every block's first statement, counting the program's statements block
+    /// after block, then the count of them all: [`Flat::statement`].
+    first_statements: Vec<u32>,
 }
 
 impl Flat {
@@ -191,7 +194,33 @@ impl Flat {
             let body = c.body(a.body, a.locals);
             c.flat.actions.push(body);
         }
+        let mut next = 0u32;
+        for block in &program.blocks {
+            c.flat.first_statements.push(next);
+            next = next.saturating_add(block.stmts.len() as u32);
+        }
+        c.flat.first_statements.push(next);
         c.flat
+    }
+
+    /// How many statements the program has: the numbers of [`Flat::statement`] are below it.
+    pub(crate) fn statements(&self) -> usize {
+        self.first_statements.last().map_or(0, |n| *n as usize)
+    }
+
+    /// The number of the statement at `here`, from 0, unique in the program: an index for
+    /// counts kept per statement.
+    #[inline]
+    pub(crate) fn statement(&self, here: Here) -> usize {
+        self.statement_at(here.block, here.index as usize)
+            .unwrap_or(usize::MAX)
+    }
+
+    /// The number of statement `index` of `block` ([`Flat::statement`]), if there is one.
+    pub(crate) fn statement_at(&self, block: BlockId, index: usize) -> Option<usize> {
+        let first = *self.first_statements.get(block.index())? as usize;
+        let next = *self.first_statements.get(block.index() + 1)? as usize;
+        (first + index < next).then_some(first + index)
     }
 
     /// The number of instructions.
