@@ -324,3 +324,82 @@ fn a_secret_action_argument_is_seen_only_by_its_player() {
     }
     assert!(placements > 0, "{out}");
 }
+
+/// A purse kept secret, and a bid up to it: P1 holds `p1` coins, P2 five.
+fn purse_game(p1: i64) -> Game {
+    let text = format!(
+        "game \"Purse\" {{ players 2 }}\n\
+        player secret var coins: int = 5\n\
+        var rounds: int = 0\n\
+        setup {{ for p in players {{ if seat(p) == 1 {{ p.coins = {p1} }} }} }}\n\
+        flow {{\n\
+          for p in players {{\n\
+            let bid = choose p \"Bid how much?\" from 0..p.coins\n\
+            p.coins -= bid\n\
+            let again = choose p \"Round?\" from 0..rounds\n\
+            rounds += 1 + again\n\
+          }}\n\
+        }}\n\
+        score(p) = p.coins\n"
+    );
+    let program = Arc::new(
+        meeple::load::check_source("purse.rules", &text)
+            .program
+            .expect("valid"),
+    );
+    Game::new(program, 2, 1).expect("starts")
+}
+
+/// All that seat 1 (P2) and an onlooker are shown: the view, the log, the web page, who must
+/// decide, and how many decisions there were (one entry each in a save and a `--json` stream).
+fn seen_by_others(game: &Game) -> String {
+    use meeple::serve::page::{render, Sight};
+    use meeple::serve::Who;
+    let mut seen = String::new();
+    for who in [Who::Seat(1), Who::Onlooker] {
+        let viewer = who.viewer();
+        seen += &game.view(viewer);
+        seen += &game.log(viewer).join("\n");
+        seen += &render(&Sight::of(game, who, "key".into(), 1, false, false));
+    }
+    format!(
+        "{seen}\nwaiting on {:?}, decisions {}",
+        game.waiting_on(),
+        game.decisions()
+    )
+}
+
+#[test]
+fn a_single_option_from_a_secret_tells_the_other_seat_nothing() {
+    // P1 holds no coin in one game and two in the other: a bid of 0 is P1's only option in the
+    // first. Both games ask it, and P2 sees the same before and after.
+    let (mut poor, mut rich) = (purse_game(0), purse_game(2));
+    assert_eq!(seen_by_others(&poor), seen_by_others(&rich));
+    let labels = |g: &Game| -> Vec<String> { g.options(0).into_iter().map(|o| o.label).collect() };
+    assert_eq!(
+        labels(&poor),
+        ["0"],
+        "the choice of one option was not asked"
+    );
+    assert_eq!(labels(&rich), ["0", "1", "2"]);
+    for game in [&mut poor, &mut rich] {
+        game.apply_label(0, "0").expect("legal");
+    }
+    assert_eq!(seen_by_others(&poor), seen_by_others(&rich));
+    // Read as a move chosen among several; then a single option that every seat can work out
+    // (how many rounds were played) is taken, and said to be the only one.
+    let log = poor.log(Viewer::Player(0));
+    assert!(
+        log.ends_with(&["P1 chose 0".into(), "P1 chose 0 (the only option)".into()]),
+        "{log:?}"
+    );
+    assert_eq!(poor.decisions(), 1);
+    // The decision asked is in the save, which replays to the same place.
+    let saved = meeple::save::SaveFile::of_game(&poor, "purse.rules", &[], None).expect("saves");
+    assert_eq!(saved.decisions.len(), 1);
+    let again = saved
+        .restore(poor.program().clone(), &mut |_, _| {})
+        .expect("replays");
+    assert_eq!(seen_by_others(&again), seen_by_others(&poor));
+    assert_eq!(again.to_decide(), Some(1));
+}

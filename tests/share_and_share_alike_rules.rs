@@ -209,20 +209,26 @@ fn shares_not_held_cannot_be_offered_nor_given() {
     }
     play(&mut game, P1, &["end_turn"]); // the trade window opens for P2, P3 and P4
     play(&mut game, P2, &["offer", "P3"]);
-    // P2 holds one share of B and nothing else: that is all P2 may offer, so neither the company
-    // nor how many is asked (a choice of one option is taken); next, how many in return.
+    // P2 holds one share of B and nothing else: that is all P2 may offer. The company and how
+    // many are asked all the same, one option each: the options come from P2's secret tracker,
+    // and being spared the questions would tell the table what P2 holds.
+    assert_eq!(labels(&game, P2), ["B"]);
+    play(&mut game, P2, &["B"]);
+    assert_eq!(labels(&game, P2), ["1"]);
+    play(&mut game, P2, &["1"]);
     assert_eq!(labels(&game, P2), ["0", "1", "2", "3"]);
     assert!(game.apply_label(P2, "E").is_err());
-    let log = game.log(Viewer::Player(P2)).join("\n");
-    assert!(log.contains("P2 chose B (the only option)"), "{log}");
-    assert!(log.contains("P2 chose 1 (the only option)"), "{log}");
+    let log = game.log(Viewer::Player(P4)).join("\n");
+    assert!(log.contains("P2 chose B\nP2 chose 1"), "{log}");
     play(&mut game, P2, &["2", "A"]); // 1 B for 2 A: P3 holds no A, so may only refuse
-    let log = game.log(Viewer::Player(P3)).join("\n");
-    assert!(log.contains("P3 chose refuse (the only option)"), "{log}");
+    assert_eq!(labels(&game, P3), ["refuse"]);
+    play(&mut game, P3, &["refuse"]);
+    let log = game.log(Viewer::Player(P4)).join("\n");
+    assert!(log.contains("P3 chose refuse"), "{log}");
+    assert!(!log.contains("only option"), "{log}");
     assert_eq!(game.to_decide(), Some(P3)); // the window goes on: P3 may offer
                                             // P3 holds a share of C: asked for it, P4 could accept.
-                                            // (P3 holds one C: the company and the count are not asked.)
-    play(&mut game, P3, &["offer", "P2", "1", "B"]);
+    play(&mut game, P3, &["offer", "P2", "C", "1", "1", "B"]);
     assert_eq!(labels(&game, P2), ["accept", "refuse"]);
     play(&mut game, P2, &["accept"]);
     // The trade swapped the two shares: P2 now holds C, P3 holds B.

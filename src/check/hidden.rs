@@ -233,7 +233,7 @@ fn visit(e: &Expr, f: &mut dyn FnMut(&Expr)) {
 }
 
 /// The expressions directly inside `e`.
-fn children(e: &Expr) -> Vec<&Expr> {
+pub(super) fn children(e: &Expr) -> Vec<&Expr> {
     match &e.kind {
         ExprKind::PlayerVar(x, _) | ExprKind::Field(x, _, _) | ExprKind::Unary(_, x) => vec![x],
         ExprKind::Call(_, args) | ExprKind::Builtin(_, args) | ExprKind::List(args) => {

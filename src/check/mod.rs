@@ -4,6 +4,7 @@
 //! Invariant: it collects every problem in a file, never only the first; a program is produced
 //! only when there are no errors. It never runs a game.
 
+mod asked;
 mod bodies;
 mod consts;
 mod declare;
@@ -81,6 +82,7 @@ fn run(
     checker.order_initial_values();
     lints::run(&mut checker);
     hidden::run(&mut checker);
+    asked::mark(&mut checker.program);
     let mut diags = std::mem::take(&mut checker.diags);
     diags.sort_by_key(|d| (d.span.file, d.span.start, d.code));
     let diags = Diagnostics(cap_per_code(diags));

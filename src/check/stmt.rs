@@ -318,6 +318,7 @@ impl Checker<'_> {
                         options: o,
                         secret: *secret,
                         count,
+                        asked: false,
                     },
                     elem,
                 )
@@ -446,6 +447,7 @@ impl Checker<'_> {
                 options,
                 secret,
                 count,
+                asked,
                 ..
             } => S::Choose {
                 slot,
@@ -454,6 +456,7 @@ impl Checker<'_> {
                 options,
                 secret,
                 count,
+                asked,
             },
             S::Ask {
                 player,

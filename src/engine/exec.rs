@@ -695,6 +695,7 @@ impl Game {
             options,
             secret,
             count: None,
+            asked,
         } = &stmt.kind
         else {
             return Ok(Picked::NotYet);
@@ -708,7 +709,7 @@ impl Game {
                 stmt.span,
             ));
         }
-        if count == 1 && !program.always_ask {
+        if count == 1 && !program.always_ask && !asked {
             *self.local_mut(*slot) = options[0].clone();
             return Ok(Picked::Taken);
         }

@@ -43,6 +43,7 @@ impl Game {
                 options,
                 secret,
                 count,
+                asked,
             } => {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
                 let options = self.eval_with(|ev, l| ev.list(options, l))?;
@@ -61,10 +62,12 @@ impl Game {
                 if options.is_empty() && pick.is_none() {
                     return Err(no_options(self.seat_name(p), stmt.span));
                 }
-                // One option is no choice: it is taken without asking, unless the game says
-                // `always ask`. It is no decision: nothing is recorded, undo passes over it. (A
-                // choice of several is asked: picking none of one option is still a choice.)
-                if options.len() == 1 && pick.is_none() && !program.always_ask {
+                // One option is no choice: it is taken without asking, unless the game or the
+                // choice says `always ask`, or the options depend on what some seat may not see
+                // (`asked`: being spared the question would tell the table). It is no decision:
+                // nothing is recorded, undo passes over it. (A choice of several is asked:
+                // picking none of one option is still a choice.)
+                if options.len() == 1 && pick.is_none() && !program.always_ask && !asked {
                     if self.mode.record {
                         let label = super::moves::option_label(program, &self.state, &options, 0);
                         self.announce_choice(p, format!("{label} (the only option)"), *secret);

@@ -735,6 +735,9 @@ pub enum StmtKind {
         options: Expr,
         secret: bool,
         count: Option<ChooseCount>,
+        /// Asked even when it has a single option: written `always ask`, or its options
+        /// depend on what some seat may not see, so that being spared the question would tell.
+        asked: bool,
     },
     /// Ask a player a yes/no question.
     Ask {
