@@ -260,6 +260,7 @@ fn children(e: &Expr) -> Vec<&Expr> {
         | ExprKind::EnumValues(_)
         | ExprKind::Instances(_)
         | ExprKind::Players
+        | ExprKind::AllPlayers
         | ExprKind::PlayerCount => Vec::new(),
     }
 }
