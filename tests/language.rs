@@ -1025,3 +1025,121 @@ fn the_search_bot_plays_for_the_goal_declared() {
         all("give 3")
     );
 }
+
+/// Players out of the game (`eliminate`): the fixture's own scenarios say that a player shot out
+/// before their turn is skipped, that `players`, `next` and a `player` parameter leave them out,
+/// and that the winner is found among the players still in.
+#[test]
+fn players_out_of_the_game_are_skipped_and_cannot_win() {
+    scenarios_pass(include_str!("fixtures/ok/duel_circle.rules"));
+}
+
+/// A turn of a player who is out is skipped on the fast path too (where the decision is taken as
+/// it arises), and the playout plays the same game as a full one.
+#[test]
+fn a_playout_skips_players_out_of_the_game_as_a_full_game_does() {
+    let src = include_str!("fixtures/ok/duel_circle.rules");
+    let program = Arc::new(
+        check_source("duel_circle.rules", src)
+            .program
+            .expect("clean"),
+    );
+    let mut eliminated = 0;
+    for players in 3..=5 {
+        for seed in 1..=12 {
+            let full = meeple::sim::random_game(program.clone(), players, seed).expect("plays");
+            let fast = meeple::sim::random_playout(program.clone(), players, seed).expect("plays");
+            let at = format!("{players} players, seed {seed}");
+            assert_eq!(fast.decisions(), full.history().len(), "{at}");
+            assert_eq!(fast.outcome(), full.outcome(), "{at}");
+            assert_eq!(fast.state(), full.state(), "{at}");
+            assert_eq!(fast.eliminated(), full.eliminated(), "{at}");
+            let outcome = full.outcome().expect("over");
+            for (seat, _) in full.eliminated() {
+                assert!(!outcome.winners.contains(seat), "{at}: {outcome:?}");
+            }
+            eliminated += full.eliminated().len();
+        }
+    }
+    assert!(eliminated > 10, "only {eliminated} players were put out");
+}
+
+const LAST_OUT: &str = r#"
+game "Last Out" { players 3 }
+
+player var points: int = 0
+var asked: bool = false
+
+flow {
+  for p in players {
+    p.points = seat(p)
+  }
+  eliminate at_seat(3)
+  eliminate at_seat(3) "again: nothing changes"
+  log "{players} {next(at_seat(2))} {prev(at_seat(1))} {seats_from(at_seat(3))}"
+  if asked {
+    let ok = ask at_seat(3) "Still there?"
+  }
+  eliminate at_seat(1) "first"
+  eliminate at_seat(2) "second"
+  log "never written: the game is over"
+}
+
+scenario "the last player put out ends the game, and nobody wins" {
+  players 3
+  expect game over
+  expect winners == []
+  expect players == [] and count(all_players) == 3
+  expect next(P1) == none and prev(P3) == none and others(P2) == []
+}
+"#;
+
+#[test]
+fn the_last_player_out_ends_the_game_and_nobody_wins() {
+    scenarios_pass(LAST_OUT);
+    let program = Arc::new(check_source("last.rules", LAST_OUT).program.expect("clean"));
+    let game = meeple::sim::random_game(program, 3, 1).expect("plays");
+    let log = game.log(meeple::engine::Viewer::Spectator).join("\n");
+    assert!(log.contains("P3 is out of the game\n"), "{log}");
+    assert!(log.contains("[P1, P2] P1 P2 [P1, P2]"), "{log}");
+    assert!(log.contains("P1 is out of the game: first"), "{log}");
+    assert!(!log.contains("again"), "{log}");
+    assert!(log.contains("The game ends: everyone is out"), "{log}");
+    assert!(!log.contains("never written"), "{log}");
+    let eliminated: Vec<u8> = game.eliminated().iter().map(|(s, _)| *s).collect();
+    assert_eq!(eliminated, [2, 0, 1]);
+    let view = game.view(meeple::engine::Viewer::Spectator);
+    assert!(view.contains("P1 (out): points 1"), "{view}");
+}
+
+#[test]
+fn a_choice_put_to_a_player_out_of_the_game_stops_it() {
+    let src = LAST_OUT.replace("var asked: bool = false", "var asked: bool = true");
+    let program = Arc::new(check_source("asked.rules", &src).program.expect("clean"));
+    let failure = meeple::sim::random_game(program, 3, 1)
+        .err()
+        .map(|e| format!("{e:?}"))
+        .unwrap_or_default();
+    assert!(failure.contains("eliminated-player"), "{failure}");
+    assert!(failure.contains("P3 is out of the game"), "{failure}");
+}
+
+#[test]
+fn eliminate_mistakes_have_their_codes() {
+    let src = r#"
+game "Outs" { players 3 }
+var all_players: int = 0
+flow {
+  eliminate players
+  eliminate 3
+  eliminate first(players)
+}
+"#;
+    let loaded = check_source("outs.rules", src);
+    assert_eq!(
+        codes(&loaded),
+        ["duplicate-definition", "eliminate-list", "type-mismatch"],
+        "{:?}",
+        loaded.diagnostics
+    );
+}

@@ -921,6 +921,7 @@ fn the_report_counts_sole_shared_and_nobody_wins_apart() {
         imagined: 0,
         fallbacks: 0,
         goals: vec![],
+        eliminated: vec![],
     };
     let records = [
         record(0, vec![0], vec![5, 2], 10),
@@ -964,6 +965,7 @@ fn a_cooperative_report_has_the_shared_goal_and_no_first_seat_verdict() {
         imagined: 0,
         fallbacks: 0,
         goals: vec![goal, goal],
+        eliminated: vec![],
     };
     let records = [
         record(0, vec![0, 1], 25, "all lit"),
@@ -1527,6 +1529,7 @@ fn two_seat_records(n: u64, p1_wins: u64) -> Vec<GameRecord> {
                 imagined: 0,
                 fallbacks: 0,
                 goals: vec![],
+                eliminated: vec![],
             }
         })
         .collect()
@@ -1867,4 +1870,40 @@ fn the_html_page_of_a_comparison_draws_a_and_b_with_a_legend() {
     ]
     .concat());
     assert_eq!(code(&shard), 2, "--html draws a whole batch, not a shard");
+}
+
+/// Players put out of the game are counted by seat, with when they went out, in the text and
+/// the JSON; every key of it is documented.
+#[test]
+fn players_put_out_of_the_game_are_counted_by_seat_and_when() {
+    let file = "tests/fixtures/ok/duel_circle.rules";
+    let o = run(&["sim", file, "-p", "3", "-g", "40", "--json"]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    let seats = doc["eliminations"].as_array().expect("eliminations");
+    assert_eq!(seats.len(), 3, "{doc}");
+    let mut out = 0;
+    for s in seats {
+        let count = s["out"]["count"].as_u64().expect("a count");
+        assert!(count <= doc["finished"].as_u64().expect("finished"));
+        let mean = s["mean_decisions"].as_f64().expect("a mean");
+        assert_eq!(count == 0, mean == 0.0, "{s}");
+        out += count;
+    }
+    assert!(out > 5, "only {out} players put out in 40 games: {doc}");
+    let docs = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/sim.md"))
+        .expect("docs/sim.md");
+    let mut keys = Vec::new();
+    collect_keys(&doc, &mut keys);
+    for key in keys {
+        assert!(
+            docs.contains(&format!("`{key}`")),
+            "docs/sim.md does not document `{key}`"
+        );
+    }
+    let text = stdout(&run(&["sim", file, "-p", "3", "-g", "40"]));
+    assert!(text.contains("Out of the game"), "{text}");
+    // A game that puts nobody out says nothing of it.
+    let text = stdout(&run(&["sim", GAME, "-p", "3", "-g", "10"]));
+    assert!(!text.contains("Out of the game"), "{text}");
 }

@@ -6,7 +6,8 @@
 //! the share of the other seats whose score it beats (a tie beats half), so the leader is worth
 //! 1 and the last 0. Rank, not margin, because nothing says what a point is worth in a game;
 //! and the whole order, not only the lead, so that a search early in a long game still tells a
-//! move that gains from one that loses.
+//! move that gains from one that loses. A seat out of the game (`eliminate`) is worth 0 there,
+//! and beaten by every seat still in.
 
 use crate::engine::Game;
 use std::cmp::Ordering;
@@ -63,12 +64,18 @@ pub(super) fn rewards(game: &Game, failed: bool, scores: &mut Vec<i64>, rewards:
     if n < 2 {
         return;
     }
+    // A seat out of the game is worth nothing, and every seat still in beats it.
+    let out = |q: usize| game.eliminated().iter().any(|(s, _)| usize::from(*s) == q);
     for (p, r) in rewards.iter_mut().enumerate() {
+        if out(p) {
+            continue;
+        }
         let beaten: f64 = scores
             .iter()
             .enumerate()
             .filter(|&(q, _)| q != p)
-            .map(|(_, &s)| match scores[p].cmp(&s) {
+            .map(|(q, &s)| match scores[p].cmp(&s) {
+                _ if out(q) => 1.0,
                 Ordering::Greater => 1.0,
                 Ordering::Equal => 0.5,
                 Ordering::Less => 0.0,

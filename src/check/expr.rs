@@ -160,6 +160,7 @@ impl Checker<'_> {
         match n.text.as_str() {
             "players" => return (mk(K::Players, span), Type::List(Box::new(Type::Player))),
             "player_count" => return (mk(K::PlayerCount, span), Type::Int),
+            "all_players" => return (mk(K::AllPlayers, span), Type::List(Box::new(Type::Player))),
             _ => {}
         }
         match self.symbols.get(&n.text).map(|s| s.0) {

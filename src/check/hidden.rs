@@ -260,6 +260,7 @@ pub(super) fn children(e: &Expr) -> Vec<&Expr> {
         | ExprKind::EnumValues(_)
         | ExprKind::Instances(_)
         | ExprKind::Players
+        | ExprKind::AllPlayers
         | ExprKind::PlayerCount => Vec::new(),
     }
 }

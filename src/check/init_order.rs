@@ -125,6 +125,7 @@ fn reads(
         | K::EnumValues(_)
         | K::Instances(_)
         | K::Players
+        | K::AllPlayers
         | K::PlayerCount => Vec::new(),
         K::Global(g) => {
             out.insert(InitItem::Global(*g));

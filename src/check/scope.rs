@@ -21,7 +21,7 @@ pub(crate) enum Symbol {
 }
 
 /// Values the language defines; no declaration may reuse these names.
-pub(crate) const BUILTIN_VALUES: &[&str] = &["players", "player_count"];
+pub(crate) const BUILTIN_VALUES: &[&str] = &["players", "player_count", "all_players"];
 
 /// Functions the language defines; no `def`, `effect` or `phase` may reuse these names
 /// (a variable may: `take` and `take(xs, 2)` cannot be confused).

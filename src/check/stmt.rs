@@ -219,6 +219,26 @@ impl Checker<'_> {
                 });
                 S::Finish(why, winners)
             }
+            StmtKind::Eliminate { player, reason } => {
+                let (p, t) = self.expr(player, scope);
+                if t == Type::List(Box::new(Type::Player)) {
+                    self.error(
+                        Diagnostic::error(
+                            "eliminate-list",
+                            "`eliminate` takes out one player, and this is a list of players",
+                            player.span,
+                        )
+                        .with_label("a list of players")
+                        .with_help("take them out one at a time: `for p in xs { eliminate p }`"),
+                    );
+                } else {
+                    self.expect_type(&Type::Player, &t, player.span, "who is out of the game");
+                }
+                S::Eliminate {
+                    player: p,
+                    reason: reason.as_ref().map(|t| self.text(t, scope)),
+                }
+            }
             StmtKind::Secretly {
                 player,
                 players,

@@ -294,9 +294,13 @@ impl Game {
                     .expr(&f.body, &mut locals)?
                     .seats()
             }
+            // The highest score among the players still in the game wins.
             (None, None) => {
-                let best = scores.iter().copied().max().unwrap_or(0);
-                (0..n).filter(|p| scores[*p as usize] == best).collect()
+                let is_in = |p: &u8| !self.state.is_out(*p);
+                let best = (0..n).filter(is_in).map(|p| scores[p as usize]).max();
+                (0..n)
+                    .filter(|p| is_in(p) && Some(scores[*p as usize]) == best)
+                    .collect()
             }
         };
         spare::give_values(locals);

@@ -223,7 +223,8 @@ impl<'a> Eval<'a> {
             }
             K::EnumValues(id) => Value::List(self.state.domains.enum_values[id.index()].clone()),
             K::Instances(k) => Value::List(self.state.domains.instances[k.index()].clone()),
-            K::Players => Value::List(self.state.domains.seats.clone()),
+            K::Players => Value::List(self.state.players_in().clone()),
+            K::AllPlayers => Value::List(self.state.domains.seats.clone()),
             K::PlayerCount => Value::Int(self.state.players as i64),
             K::TableCell { table, column, row } => {
                 let rows = &self.program.tables[table.index()].rows;
@@ -471,7 +472,8 @@ impl<'a> Eval<'a> {
             }
             K::EnumValues(id) => return Ok(Items::Lies(&state.domains.enum_values[id.index()])),
             K::Instances(k) => return Ok(Items::Lies(&state.domains.instances[k.index()])),
-            K::Players => return Ok(Items::Lies(&state.domains.seats)),
+            K::Players => return Ok(Items::Lies(state.players_in())),
+            K::AllPlayers => return Ok(Items::Lies(&state.domains.seats)),
             K::Local(s) => {
                 return match &locals[*s as usize] {
                     Value::List(xs) => Ok(Items::Held(xs.clone())),
@@ -870,6 +872,10 @@ impl<'a> Eval<'a> {
         }
         Ok(match (b, v) {
             (Builtin::Duplicates, Value::List(xs)) => Value::List(duplicates(&xs)),
+            (
+                Builtin::Others | Builtin::SeatsFrom | Builtin::Next | Builtin::Prev,
+                Value::Player(p),
+            ) if !self.state.out.is_empty() => around_in_play(self.state, b, p.get()),
             (Builtin::Others, Value::Player(p)) => Value::List(
                 (1..players)
                     .map(|i| Value::player((p.get() + i) % players))
@@ -1217,6 +1223,40 @@ pub(super) fn none_among_numbers(span: Span) -> Box<RuntimeError> {
         span,
         "give every element a value, or leave the `none`s out with `where`",
     )
+}
+
+/// `others`, `seats_from`, `next` or `prev` of seat `p` once a seat is out of the game: the
+/// seats still in, in seat order from `p`, skipping those out. `next` and `prev` of the only
+/// player still in are that player; with nobody in, `none`.
+fn around_in_play(state: &State, b: Builtin, p: u8) -> Value {
+    let players = state.players;
+    let after = |i: u8| (p + i) % players;
+    let before = |i: u8| (p + players - i) % players;
+    let is_in = |s: &u8| !state.is_out(*s);
+    match b {
+        Builtin::Others => Value::List(
+            (1..players)
+                .map(after)
+                .filter(is_in)
+                .map(Value::player)
+                .collect(),
+        ),
+        Builtin::SeatsFrom => Value::List(
+            (0..players)
+                .map(after)
+                .filter(is_in)
+                .map(Value::player)
+                .collect(),
+        ),
+        Builtin::Next => (1..=players)
+            .map(after)
+            .find(is_in)
+            .map_or(Value::None, Value::player),
+        _ => (1..=players)
+            .map(before)
+            .find(is_in)
+            .map_or(Value::None, Value::player),
+    }
 }
 
 #[cfg(test)]

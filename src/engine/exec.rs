@@ -585,6 +585,7 @@ impl Game {
             return Ok(Picked::NotYet);
         };
         let seat = self.seat_of(player)?;
+        self.still_in(seat, stmt.span)?;
         let index = (picker.pick)(seat, 2);
         if index >= 2 {
             let prompt = self.eager_text(prompt)?;
@@ -654,6 +655,10 @@ impl Game {
             return Ok(Picked::NotYet);
         };
         let seat = self.seat_of(player)?;
+        // A player out of the game has no turn: it is skipped, as by `exec`.
+        if self.state.is_out(seat) {
+            return Ok(Picked::Taken);
+        }
         let turn = self.legal_moves(program, seat, actions, here)?;
         if turn.moves.is_empty() {
             self.recycle(turn);
@@ -701,6 +706,7 @@ impl Game {
             return Ok(Picked::NotYet);
         };
         let seat = self.seat_of(player)?;
+        self.still_in(seat, stmt.span)?;
         let options = self.eval_with(|ev, l| ev.list(options, l))?;
         let count = options.len();
         if count == 0 {

@@ -400,6 +400,8 @@ impl Game {
                 entities: Vec::new(),
                 labels: Default::default(),
                 domains: Default::default(),
+                out: Vec::new(),
+                in_play: None,
                 work: state::WorkMeter::new(limits.steps_per_decision),
                 epoch,
                 written: memo::Written::new(program.variables.count(), epoch),
@@ -437,6 +439,12 @@ impl Game {
     /// What this game keeps and checks.
     pub fn mode(&self) -> Mode {
         self.mode
+    }
+
+    /// The seats out of the game (`eliminate`), in the order they went out, each with the
+    /// number of decisions taken before it went out.
+    pub fn eliminated(&self) -> &[(u8, u32)] {
+        &self.state.out
     }
 
     /// The number of decisions taken so far.
@@ -1091,6 +1099,11 @@ impl Game {
                     out.push(';');
                 }
             }
+        }
+        // Written only once a seat is out, so that the positions of games that eliminate no
+        // one hash as they always have.
+        for (seat, at) in &self.state.out {
+            let _ = write!(out, "\nout {seat} {at}");
         }
         for entry in self.log.get(log_from..).unwrap_or_default() {
             let _ = write!(out, "\nlog {:?} {:?}", entry.audience, entry.text);

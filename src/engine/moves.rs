@@ -305,7 +305,10 @@ impl Game {
         v: &Value,
     ) -> Option<usize> {
         let i = match (ty, bounds, v) {
-            (ir::Type::Player, _, Value::Player(p)) => p.get() as usize,
+            (ir::Type::Player, _, Value::Player(p)) => match &self.state.in_play {
+                None => p.get() as usize,
+                Some(left) => left.iter().position(|x| x == v)?,
+            },
             (ir::Type::Bool, _, Value::Bool(b)) => usize::from(!b.get()),
             (ir::Type::Enum(e), _, Value::Enum(x)) if *e == x.enum_id() => x.index() as usize,
             (ir::Type::Entity(k), _, Value::Entity(x)) if *k == x.kind() => x.index() as usize,
@@ -325,7 +328,7 @@ impl Game {
         bounds: Option<(i64, i64)>,
     ) -> usize {
         match (ty, bounds) {
-            (ir::Type::Player, _) => self.state.players as usize,
+            (ir::Type::Player, _) => self.state.players_in().len(),
             (ir::Type::Bool, _) => 2,
             (ir::Type::Enum(e), _) => program.enums[e.index()].values.len(),
             (ir::Type::Entity(k), _) => self.state.entities[k.index()].len(),
@@ -338,7 +341,7 @@ impl Game {
     fn domain_list(&self, ty: &ir::Type) -> Option<&[Value]> {
         let domains = &self.state.domains;
         match ty {
-            ir::Type::Player => Some(&domains.seats),
+            ir::Type::Player => Some(self.state.players_in()),
             ir::Type::Enum(e) => domains.enum_values.get(e.index()).map(|xs| &xs[..]),
             ir::Type::Entity(k) => domains.instances.get(k.index()).map(|xs| &xs[..]),
             _ => None,

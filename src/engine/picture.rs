@@ -36,6 +36,8 @@ pub struct SeatPanel {
     pub you: bool,
     /// The seat must decide now.
     pub deciding: bool,
+    /// The seat is out of the game (`eliminate`).
+    pub out: bool,
     /// Its variables.
     pub vars: Vec<Shown>,
 }
@@ -200,6 +202,7 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
             name: game.seat_name(p),
             you: viewer == Viewer::Player(p),
             deciding: waiting.contains(&p),
+            out: state.is_out(p),
             vars: program
                 .player_vars
                 .iter()
@@ -282,7 +285,8 @@ impl Picture {
         }
         for seat in &self.seats {
             let me = if seat.you { " (you)" } else { "" };
-            let _ = writeln!(out, "  {}{me}: {}", seat.name, joined(&seat.vars));
+            let gone = if seat.out { " (out)" } else { "" };
+            let _ = writeln!(out, "  {}{me}{gone}: {}", seat.name, joined(&seat.vars));
         }
         for kind in &self.kinds {
             for it in &kind.instances {

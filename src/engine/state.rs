@@ -19,6 +19,12 @@ pub struct State {
     pub labels: Arc<Vec<Vec<String>>>,
     /// The lists that never change during a game, built once at its start.
     pub domains: Arc<Domains>,
+    /// The seats out of the game (`eliminate`), in the order they went out, each with the
+    /// number of decisions taken before it.
+    pub out: Vec<(u8, u32)>,
+    /// The players still in the game, in seat order, once a seat is out; `None` while every
+    /// seat is in (then they are `domains.seats`).
+    pub in_play: Option<List>,
     /// The work left before the rules must reach a decision (not part of the position).
     pub work: WorkMeter,
     /// Which values it holds, for remembered calls (not part of the position): every write
@@ -37,6 +43,8 @@ impl Clone for State {
             entities: self.entities.clone(),
             labels: self.labels.clone(),
             domains: self.domains.clone(),
+            out: self.out.clone(),
+            in_play: self.in_play.clone(),
             work: self.work.clone(),
             epoch: self.epoch,
             written: self.written.clone(),
@@ -53,6 +61,8 @@ impl Clone for State {
         self.entities.clone_from(&source.entities);
         self.labels.clone_from(&source.labels);
         self.domains.clone_from(&source.domains);
+        self.out.clone_from(&source.out);
+        self.in_play.clone_from(&source.in_play);
         self.work.clone_from(&source.work);
         self.epoch = source.epoch;
         self.written.copy_from(&source.written);
@@ -60,6 +70,37 @@ impl Clone for State {
 }
 
 impl State {
+    /// The players still in the game, in seat order: what `players` reads.
+    #[inline]
+    pub fn players_in(&self) -> &List {
+        self.in_play.as_ref().unwrap_or(&self.domains.seats)
+    }
+
+    /// Whether `seat` is out of the game.
+    #[inline]
+    pub fn is_out(&self, seat: u8) -> bool {
+        !self.out.is_empty() && self.out.iter().any(|(s, _)| *s == seat)
+    }
+
+    /// Takes `seat` out of the game after `decisions` decisions; false if it was out already.
+    /// Every remembered result is outdated, since `players`, `next` and the others change.
+    pub fn eliminate(&mut self, seat: u8, decisions: u32) -> bool {
+        if self.is_out(seat) || seat >= self.players {
+            return false;
+        }
+        self.out.push((seat, decisions));
+        let left: List = self
+            .domains
+            .seats
+            .iter()
+            .filter(|p| !matches!(p, Value::Player(s) if self.is_out(s.get())))
+            .cloned()
+            .collect();
+        self.in_play = Some(left);
+        self.touch();
+        true
+    }
+
     /// Marks the whole state as written: no result remembered for its old values applies.
     #[inline]
     pub fn touch(&mut self) {

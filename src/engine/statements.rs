@@ -29,6 +29,10 @@ impl Game {
         match &stmt.kind {
             S::Turn { player, actions } => {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
+                // A player out of the game has no turn: it is skipped.
+                if self.state.is_out(p) {
+                    return Ok(());
+                }
                 let turn = self.legal_moves(program, p, actions, here)?;
                 if turn.moves.is_empty() {
                     self.recycle(turn);
@@ -46,6 +50,7 @@ impl Game {
                 asked,
             } => {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
+                self.still_in(p, stmt.span)?;
                 let options = self.eval_with(|ev, l| ev.list(options, l))?;
                 let pick = match count {
                     Some(c) => match self.pick_for(c, p, options.len(), stmt.span)? {
@@ -94,6 +99,7 @@ impl Game {
                 ..
             } => {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
+                self.still_in(p, stmt.span)?;
                 let prompt = self.eager_text(prompt)?;
                 self.pending = Some(Pending::Ask {
                     player: p,
@@ -224,6 +230,10 @@ impl Game {
                 };
                 self.finish_as(reason, winners)?;
             }
+            S::Eliminate { player, reason } => {
+                let p = self.eval_with(|ev, l| ev.player(player, l))?;
+                self.eliminate(p, reason.as_ref(), stmt.span)?;
+            }
             S::Let(..) | S::Assign { .. } | S::Call { .. } => {
                 unreachable!("the machine runs bindings, assignments and calls itself")
             }
@@ -273,6 +283,49 @@ impl Game {
         Ok(())
     }
 
+    /// Takes `p` out of the game (a second time changes nothing), logging why; the last
+    /// player still in going out ends the game.
+    fn eliminate(&mut self, p: u8, reason: Option<&ir::Text>, site: Span) -> R<()> {
+        if self.state.is_out(p) {
+            return Ok(());
+        }
+        if self.mode.record {
+            let why = match reason {
+                Some(t) => format!(": {}", self.eval_with(|ev, l| ev.text(t, l))?),
+                None => String::new(),
+            };
+            self.log.push(LogEntry {
+                announcement: false,
+                audience: Audience::All,
+                text: format!("{} is out of the game{why}", self.seat_name(p)),
+            });
+        } else if let (Some(t), true) = (reason, self.replay.is_some()) {
+            self.observe_line(t, None, site)?;
+        }
+        let decisions = u32::try_from(self.decisions).unwrap_or(u32::MAX);
+        self.state.eliminate(p, decisions);
+        if self.state.players_in().is_empty() {
+            self.finish_as(Some("everyone is out".to_string()), None)?;
+        }
+        Ok(())
+    }
+
+    /// Fails a decision put to a player out of the game: nobody is left to take it.
+    pub(super) fn still_in(&self, p: u8, site: Span) -> R<()> {
+        if !self.state.is_out(p) {
+            return Ok(());
+        }
+        Err(err(
+            "eliminated-player",
+            format!(
+                "{} is out of the game and decides nothing",
+                self.seat_name(p)
+            ),
+            site,
+            "ask only players still in: `if p in players { ... }`",
+        ))
+    }
+
     /// Asks every chooser of a `secretly` statement: each seat's options, prompt and count.
     pub(super) fn ask_secretly(&mut self, stmt: &ir::Stmt, here: At) -> R<Asked> {
         let S::Secretly {
@@ -291,6 +344,10 @@ impl Game {
         let mut choices = spare::secret_choices();
         for w in who.iter() {
             let Value::Player(seat) = *w else { continue };
+            // A player out of the game is not asked, and the block does not run for them.
+            if self.state.is_out(seat.get()) {
+                continue;
+            }
             *self.local_mut(*player_slot) = Value::Player(seat);
             let p = seat.get();
             let found = self

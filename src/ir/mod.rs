@@ -802,6 +802,8 @@ pub enum StmtKind {
     Tell { player: Expr, text: Text },
     /// End the game now, with the winners it names (a list of players) or by the rules.
     Finish(Option<Text>, Option<Expr>),
+    /// A player is out of the game, with the reason logged.
+    Eliminate { player: Expr, reason: Option<Text> },
     /// Several players choose at once, in secret; then the block runs for each.
     Secretly {
         player_slot: Slot,
@@ -897,6 +899,7 @@ impl Expr {
             | ExprKind::EnumValues(_)
             | ExprKind::Instances(_)
             | ExprKind::Players
+            | ExprKind::AllPlayers
             | ExprKind::PlayerCount => false,
             ExprKind::PlayerVar(x, _) | ExprKind::Field(x, _, _) | ExprKind::Unary(_, x) => f(x),
             ExprKind::TableCell { row, .. } => f(row),
@@ -930,6 +933,7 @@ impl Expr {
             | ExprKind::EnumValues(_)
             | ExprKind::Instances(_)
             | ExprKind::Players
+            | ExprKind::AllPlayers
             | ExprKind::PlayerCount => {}
             ExprKind::PlayerVar(x, _) | ExprKind::Field(x, _, _) | ExprKind::Unary(_, x) => f(x),
             ExprKind::TableCell { row, .. } => f(row),
@@ -1070,8 +1074,10 @@ pub enum ExprKind {
     EnumValues(EnumId),
     /// Every instance of a kind, in order.
     Instances(KindId),
-    /// Every player in seat order.
+    /// Every player still in the game, in seat order.
     Players,
+    /// Every player in seat order, those out of the game too.
+    AllPlayers,
     /// The number of players.
     PlayerCount,
     /// A call of a pure function.

@@ -104,7 +104,9 @@ fn stmt_roots(kind: &mut StmtKind, f: &mut dyn FnMut(&mut Expr)) {
             f(players);
             f(options);
         }
-        StmtKind::Ask { player, .. } | StmtKind::Tell { player, .. } => f(player),
+        StmtKind::Ask { player, .. }
+        | StmtKind::Tell { player, .. }
+        | StmtKind::Eliminate { player, .. } => f(player),
         StmtKind::Call { args, .. } => args.iter_mut().for_each(f),
         StmtKind::Finish(_, winners) => {
             if let Some(w) = winners {

@@ -85,6 +85,7 @@ fn phrase(e: &Expr) -> (String, u8) {
         ExprKind::Me => ("you".to_string(), ATOM),
         ExprKind::Name(n) => match n.text.as_str() {
             "player_count" => ("the number of players".to_string(), ATOM),
+            "all_players" => ("every player, those out of the game too".to_string(), ATOM),
             other => (shown(other).unwrap_or_else(|| other.to_string()), ATOM),
         },
         // `nth(chart, r).event`, a table's value or an element's field: "the event of item r of

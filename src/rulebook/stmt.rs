@@ -190,6 +190,15 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
             }
             push(out, depth, line);
         }
+        StmtKind::Eliminate { player, reason } => {
+            let (who, you) = subject(player);
+            let verb = if you { "are" } else { "is" };
+            let why = match reason {
+                Some(r) => format!(" ({})", text(r)),
+                None => String::new(),
+            };
+            push(out, depth, format!("{who} {verb} out of the game{why}"));
+        }
         StmtKind::Secretly {
             player,
             players,

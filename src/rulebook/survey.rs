@@ -174,6 +174,26 @@ pub(super) fn the_end(decls: &[Decl], sources: &SourceMap) -> Section {
         ));
         blocks.push(Block::Items(early));
     }
+    let mut out = Vec::new();
+    for (place, body) in bodies(decls) {
+        walk(body, &mut |s| {
+            if let StmtKind::Eliminate { reason, .. } = &s.kind {
+                out.push(match reason {
+                    Some(t) => format!("in {place}: {}", text(t)),
+                    None => format!("in {place}"),
+                });
+            }
+        });
+    }
+    if !out.is_empty() {
+        blocks.push(Block::Para(
+            "A player may be put out of the game, and then takes no more turns:".to_string(),
+        ));
+        blocks.push(Block::Items(out));
+        blocks.push(Block::Para(
+            "When the last player still in is put out, the game ends.".to_string(),
+        ));
+    }
     let score = decls.iter().find_map(|d| match d {
         Decl::Score(s) => Some(s),
         _ => None,

@@ -514,6 +514,7 @@ fn seat_panel(seat: &SeatPanel) -> Markup {
             h3 {
                 (seat.name)
                 @if seat.you { " (you)" }
+                @if seat.out { span.marker title="out of the game" { " · out" } }
                 @if seat.deciding { span.marker title="to decide" { " ◀ to decide" } }
             }
             (entries(&seat.vars))

@@ -124,6 +124,18 @@ fn shell_word(s: &str) -> String {
     }
 }
 
+/// How often one seat was put out of the game, and when.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatOut {
+    /// The seat's name.
+    pub seat: String,
+    /// Finished games in which it was put out, out of the finished games, with the 95% Wilson
+    /// interval.
+    pub out: Proportion,
+    /// Decisions taken before it went out, on average over those games (0 when never out).
+    pub mean_decisions: f64,
+}
+
 /// One seat's wins.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SeatWins {
@@ -297,9 +309,41 @@ pub struct Report {
     /// The goals reached at the end of the finished games, where the rules declare a goal.
     #[serde(default)]
     pub goals: Option<GoalReport>,
+    /// How often each seat was put out of the game (`eliminate`) in the finished games, and
+    /// when; empty when no finished game put anyone out.
+    #[serde(default)]
+    pub eliminations: Vec<SeatOut>,
     /// The per-game records, kept in shard files for `meeple sim merge`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub records: Option<Vec<GameRecord>>,
+}
+
+/// Each seat's eliminations over the finished games, in seat order: empty when none put
+/// anyone out.
+fn eliminations(seats: &[String], finished: &[&GameRecord]) -> Vec<SeatOut> {
+    if finished.iter().all(|r| r.eliminated.is_empty()) {
+        return Vec::new();
+    }
+    let n = finished.len() as u64;
+    (0..seats.len())
+        .map(|p| {
+            let at: Vec<u64> = finished
+                .iter()
+                .filter_map(|r| r.eliminated.iter().find(|e| usize::from(e.seat) == p))
+                .map(|e| e.decisions)
+                .collect();
+            let mean_decisions = if at.is_empty() {
+                0.0
+            } else {
+                at.iter().map(|d| *d as f64).sum::<f64>() / at.len() as f64
+            };
+            SeatOut {
+                seat: seats[p].clone(),
+                out: Proportion::new(at.len() as u64, n),
+                mean_decisions,
+            }
+        })
+        .collect()
 }
 
 impl Report {
@@ -456,6 +500,7 @@ impl Report {
             .collect::<Vec<_>>();
 
         let goal_kind = meta.goal;
+        let meta_seats = meta.seats.clone();
         Report {
             schema: SCHEMA.to_string(),
             played: records.len() as u64,
@@ -483,6 +528,7 @@ impl Report {
                 fallbacks: records.iter().map(|r| r.fallbacks).sum(),
             },
             goals: super::outcomes::goal_report(goal_kind, &finished),
+            eliminations: eliminations(&meta_seats, &finished),
             records: None,
         }
     }

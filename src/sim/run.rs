@@ -162,6 +162,18 @@ pub struct GameRecord {
     /// the game failed.
     #[serde(default)]
     pub goals: Vec<i64>,
+    /// The seats put out of the game (`eliminate`), in the order they went out.
+    #[serde(default)]
+    pub eliminated: Vec<Elimination>,
+}
+
+/// A seat put out of the game, and when.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Elimination {
+    /// The seat, 0-based.
+    pub seat: u8,
+    /// Decisions taken before it went out.
+    pub decisions: u64,
 }
 
 impl GameRecord {
@@ -205,6 +217,7 @@ pub fn play_game(
         imagined: 0,
         fallbacks: 0,
         goals: Vec::new(),
+        eliminated: Vec::new(),
     };
     let limits = Limits {
         decisions: usize::try_from(batch.max_decisions).unwrap_or(usize::MAX),
@@ -350,6 +363,14 @@ fn play_with(
         record.options += count as u64;
         record.max_options = record.max_options.max(count as u64);
     }
+    record.eliminated = game
+        .eliminated()
+        .iter()
+        .map(|(seat, decisions)| Elimination {
+            seat: *seat,
+            decisions: u64::from(*decisions),
+        })
+        .collect();
     if let Some(o) = game.outcome() {
         record.winners = o.winners.clone();
         record.scores = o.scores.clone();

@@ -74,6 +74,7 @@ pub fn render(report: &Report) -> String {
     if report.finished > 0 {
         goal(&mut out, report);
         endings_and_length(&mut out, report);
+        eliminations(&mut out, report);
         scores(&mut out, report);
     }
     actions(&mut out, report);
@@ -273,6 +274,34 @@ fn goal(out: &mut String, r: &Report) {
         for (seat, mean) in r.meta.seats.iter().zip(&g.seats) {
             let _ = writeln!(out, "  {seat}: mean {mean:.2}");
         }
+    }
+    out.push('\n');
+}
+
+/// How often each seat was put out of the game, and when, where the rules put anyone out.
+fn eliminations(out: &mut String, r: &Report) {
+    if r.eliminations.is_empty() {
+        return;
+    }
+    let width = seat_column(r);
+    let _ = writeln!(
+        out,
+        "Out of the game  {:<width$}  {:>7}  {:>6}  {:>16}",
+        "", "games", "share", "after (mean)"
+    );
+    for s in &r.eliminations {
+        let after = if s.out.count == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1} decisions", s.mean_decisions)
+        };
+        let _ = writeln!(
+            out,
+            "                 {:<width$}  {:>7}  {:>6}  {after:>16}",
+            s.seat,
+            s.out.count,
+            pct(s.out.rate)
+        );
     }
     out.push('\n');
 }

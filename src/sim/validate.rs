@@ -88,6 +88,19 @@ pub fn check_shard(name: &str, report: &Report) -> Result<(), MergeError> {
 fn check_record(report: &Report, r: &GameRecord) -> Result<(), String> {
     let meta = &report.meta;
     let players = meta.players;
+    for (i, e) in r.eliminated.iter().enumerate() {
+        if e.seat >= players || e.decisions > r.decisions {
+            return Err(format!(
+                "seat {} put out after {} decisions, in a game of {players} seats and {} decisions",
+                u64::from(e.seat) + 1,
+                e.decisions,
+                r.decisions
+            ));
+        }
+        if r.eliminated[..i].iter().any(|x| x.seat == e.seat) {
+            return Err(format!("seat {} put out twice", u64::from(e.seat) + 1));
+        }
+    }
     if r.index >= meta.games || meta.shard.is_some_and(|s| !s.contains(r.index)) {
         return Err(format!("game {} is not one of this shard's", r.index));
     }

@@ -568,6 +568,8 @@ pub enum StmtKind {
     Require { cond: Expr, reason: Text },
     /// `end game` or `end game "why"`, with `winners xs` when the ending decides who wins.
     Finish(Option<Text>, Option<Expr>),
+    /// `eliminate p` or `eliminate p "why"`: the player is out of the game.
+    Eliminate { player: Expr, reason: Option<Text> },
     /// `secretly each p in ps choose [any of | at most k of | exactly k of] x "prompt" from xs
     /// then { ... }`
     Secretly {

@@ -167,11 +167,43 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
 }
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
-const LEADS: [&str; 35] = [
-    "and", "or", "not", "in", "if", "then", "else", "where", "by", "for", "of", "from", "when",
-    "as", "named", "choose", "ask", "roll", "random", "turn", "tell", "require", "repeat", "while",
-    "only", "shuffle", "until", "expect", "rolls", "picks", "shuffles", "pop", "most", "exactly",
+const LEADS: [&str; 36] = [
+    "and",
+    "or",
+    "not",
+    "in",
+    "if",
+    "then",
+    "else",
+    "where",
+    "by",
+    "for",
+    "of",
+    "from",
+    "when",
+    "as",
+    "named",
+    "choose",
+    "ask",
+    "roll",
+    "random",
+    "turn",
+    "tell",
+    "require",
+    "repeat",
+    "while",
+    "only",
+    "shuffle",
+    "until",
+    "expect",
+    "rolls",
+    "picks",
+    "shuffles",
+    "pop",
+    "most",
+    "exactly",
     "winners",
+    "eliminate",
 ];
 
 /// Words that, first on a line, continue the expression of the line before.
@@ -229,10 +261,32 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 24] = [
-    "set", "let", "expect", "play", "players", "seed", "run", "end", "log", "tell", "turn",
-    "require", "if", "while", "repeat", "secretly", "rolls", "picks", "shuffles", "before",
-    "return", "break", "continue", "match",
+const STATEMENTS: [&str; 25] = [
+    "set",
+    "let",
+    "expect",
+    "play",
+    "players",
+    "seed",
+    "run",
+    "end",
+    "log",
+    "tell",
+    "turn",
+    "require",
+    "if",
+    "while",
+    "repeat",
+    "secretly",
+    "rolls",
+    "picks",
+    "shuffles",
+    "before",
+    "return",
+    "break",
+    "continue",
+    "match",
+    "eliminate",
 ];
 
 /// Words that open a declaration: the name after them is not a statement.

@@ -681,6 +681,13 @@ impl Lowerer {
                 }
                 StmtKind::Finish(why, winners)
             }
+            Rule::eliminate_stmt => {
+                let mut inner = pair.into_inner().skip(1);
+                StmtKind::Eliminate {
+                    player: self.expr(inner.next().expect("grammar: player")),
+                    reason: inner.next().map(|t| self.text(t)),
+                }
+            }
             Rule::secretly_stmt => self.secretly_stmt(pair),
             Rule::match_stmt => self.match_stmt(pair),
             Rule::return_stmt => StmtKind::Return,

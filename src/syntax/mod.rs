@@ -40,6 +40,7 @@ pub const KEYWORDS: &[&str] = &[
     "die",
     "each",
     "effect",
+    "eliminate",
     "else",
     "end",
     "enum",
@@ -125,17 +126,51 @@ pub const MAX_NESTING: usize = 100;
 
 /// The reserved words (docs/language.md), sorted: they cannot name anything. The grammar
 /// takes any word for a name; the lowering refuses these.
-pub(crate) const RESERVED: [&str; 37] = [
-    "and", "ask", "bool", "break", "by", "choose", "continue", "else", "end", "false", "for", "if",
-    "in", "int", "let", "list", "log", "match", "me", "none", "not", "of", "or", "player",
-    "random", "repeat", "require", "return", "roll", "secretly", "tell", "then", "true", "turn",
-    "var", "where", "while",
+pub(crate) const RESERVED: [&str; 38] = [
+    "and",
+    "ask",
+    "bool",
+    "break",
+    "by",
+    "choose",
+    "continue",
+    "eliminate",
+    "else",
+    "end",
+    "false",
+    "for",
+    "if",
+    "in",
+    "int",
+    "let",
+    "list",
+    "log",
+    "match",
+    "me",
+    "none",
+    "not",
+    "of",
+    "or",
+    "player",
+    "random",
+    "repeat",
+    "require",
+    "return",
+    "roll",
+    "secretly",
+    "tell",
+    "then",
+    "true",
+    "turn",
+    "var",
+    "where",
+    "while",
 ];
 
 /// Whether `word` is a reserved word. Asked of every name a file holds: most names are longer
 /// than any reserved word and are told so without a comparison.
 pub(crate) fn is_reserved(word: &str) -> bool {
-    (2..=8).contains(&word.len()) && RESERVED.binary_search(&word).is_ok()
+    (2..=9).contains(&word.len()) && RESERVED.binary_search(&word).is_ok()
 }
 
 /// Parses one rules file. A syntax error yields one diagnostic at the point of failure.
@@ -345,9 +380,32 @@ fn after_complete_text(
 /// Keywords that begin a statement or a scenario step; with [`DECLARATION_STARTS`], what the
 /// first word of a line that does not parse may have meant.
 const STATEMENT_STARTS: &[&str] = &[
-    "let", "if", "match", "for", "repeat", "while", "turn", "log", "tell", "require", "end",
-    "secretly", "return", "break", "continue", "set", "expect", "play", "players", "seed", "run",
-    "rolls", "picks", "shuffles", "before",
+    "let",
+    "if",
+    "match",
+    "for",
+    "repeat",
+    "while",
+    "turn",
+    "log",
+    "tell",
+    "require",
+    "end",
+    "eliminate",
+    "secretly",
+    "return",
+    "break",
+    "continue",
+    "set",
+    "expect",
+    "play",
+    "players",
+    "seed",
+    "run",
+    "rolls",
+    "picks",
+    "shuffles",
+    "before",
 ];
 
 /// A syntax error at `at`, at or just after a word that begins a statement or a declaration
@@ -537,6 +595,7 @@ fn is_statement_start(rule: Rule) -> bool {
             | kw_tell
             | kw_require
             | kw_end
+            | kw_eliminate
             | kw_secretly
             | name
             | place
@@ -581,9 +640,8 @@ fn rule_text(rule: Rule) -> &'static str {
         type_expr | type_list | type_int | type_bool | type_player | type_named => "a type",
         block => "`{`",
         let_stmt | if_stmt | for_stmt | repeat_stmt | while_stmt | turn_stmt | log_stmt
-        | tell_stmt | require_stmt | end_stmt | secretly_stmt | assign_stmt | call_stmt => {
-            "a statement"
-        }
+        | tell_stmt | require_stmt | end_stmt | eliminate_stmt | secretly_stmt | assign_stmt
+        | call_stmt => "a statement",
         assign_op => "`=`, `+=` or `-=`",
         place => "a variable",
         choose_expr | ask_expr | roll_expr | random_expr => "an expression",

@@ -168,6 +168,10 @@ fn value(e: &Expr) -> Node {
         }),
         K::Players => Box::new(|ev: &mut Eval<'_>, _: &mut [Value]| {
             ev.spend(1);
+            Ok(Value::List(ev.state.players_in().clone()))
+        }),
+        K::AllPlayers => Box::new(|ev: &mut Eval<'_>, _: &mut [Value]| {
+            ev.spend(1);
             Ok(Value::List(ev.state.domains.seats.clone()))
         }),
         K::Instances(k) => {
@@ -1022,7 +1026,7 @@ impl Source {
             }
             Source::EnumValues(id) => return Ok(pick(&state.domains.enum_values[*id])),
             Source::Instances(k) => return Ok(pick(&state.domains.instances[*k])),
-            Source::Players => return Ok(pick(&state.domains.seats)),
+            Source::Players => return Ok(pick(state.players_in())),
             Source::Local(s, _) => &l[*s],
             Source::Computed(n, _) => {
                 // Its node spends its own unit, which the caller spent already.
@@ -1066,7 +1070,7 @@ impl Source {
             }
             Source::EnumValues(id) => return Ok(Items::Lies(&state.domains.enum_values[*id])),
             Source::Instances(k) => return Ok(Items::Lies(&state.domains.instances[*k])),
-            Source::Players => return Ok(Items::Lies(&state.domains.seats)),
+            Source::Players => return Ok(Items::Lies(state.players_in())),
             Source::Local(s, span) => {
                 return match &l[*s] {
                     Value::List(xs) => Ok(Items::Held(xs.clone())),

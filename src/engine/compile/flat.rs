@@ -590,7 +590,8 @@ impl Compiler<'_> {
             | S::Random { .. }
             | S::Shuffle { .. }
             | S::Pop { .. }
-            | S::Finish(..) => {
+            | S::Finish(..)
+            | S::Eliminate { .. } => {
                 self.emit(Instr::Stmt(here));
             }
         }
