@@ -229,10 +229,10 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 24] = [
+const STATEMENTS: [&str; 25] = [
     "set", "let", "expect", "play", "players", "seed", "run", "end", "log", "tell", "turn",
     "require", "if", "while", "repeat", "secretly", "rolls", "picks", "shuffles", "before",
-    "return", "break", "continue", "match",
+    "return", "break", "continue", "match", "move",
 ];
 
 /// Words that open a declaration: the name after them is not a statement.

@@ -66,6 +66,7 @@ pub const KEYWORDS: &[&str] = &[
     "match",
     "me",
     "most",
+    "move",
     "named",
     "none",
     "not",
@@ -105,6 +106,7 @@ pub const KEYWORDS: &[&str] = &[
     "table",
     "tell",
     "then",
+    "to",
     "true",
     "turn",
     "until",
@@ -347,7 +349,7 @@ fn after_complete_text(
 const STATEMENT_STARTS: &[&str] = &[
     "let", "if", "match", "for", "repeat", "while", "turn", "log", "tell", "require", "end",
     "secretly", "return", "break", "continue", "set", "expect", "play", "players", "seed", "run",
-    "rolls", "picks", "shuffles", "before",
+    "rolls", "picks", "shuffles", "before", "move",
 ];
 
 /// A syntax error at `at`, at or just after a word that begins a statement or a declaration
