@@ -14,6 +14,7 @@ syn keyword meepleStatement let if then else match for in where while repeat bre
 syn keyword meepleStatement turn only choose require because log tell roll random shuffle end
 syn keyword meepleStatement each by from as at any exactly most over until pop
 syn keyword meepleScenario players seed play set run expect refused rolls picks shuffles before
+syn keyword meepleScenario move to
 syn keyword meepleOperator and or not
 syn keyword meepleConstant true false none me
 syn match meepleNumber "\<\d\+\>"
