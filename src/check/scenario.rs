@@ -2,7 +2,7 @@
 
 use super::scope::Scope;
 use super::{consts, Checker};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Span};
 use crate::ir::{self, ScenarioStepKind as K, Type};
 use crate::syntax::ast::{self, StepKind};
 
@@ -127,6 +127,7 @@ impl Checker<'_> {
             && !matches!(
                 step.kind,
                 StepKind::Set { .. }
+                    | StepKind::Move { .. }
                     | StepKind::Let { .. }
                     | StepKind::Expect(_)
                     | StepKind::Rolls(_)
@@ -137,7 +138,7 @@ impl Checker<'_> {
             self.error(
                 Diagnostic::error(
                     "misplaced-step",
-                    "only `set`, `let`, `expect`, `rolls`, `picks` and `shuffles` come before setup",
+                    "only `set`, `move`, `let`, `expect`, `rolls`, `picks` and `shuffles` come before setup",
                     step.span,
                 )
                 .with_label("the game has not started here")
@@ -184,6 +185,25 @@ impl Checker<'_> {
                 let (v, vt) = self.expr(value, scope);
                 self.expect_type(&ty, &vt, value.span, "the new value");
                 K::Set(p, v)
+            }
+            StepKind::Move { item, from, to, at } => {
+                let (x, t) = self.expr(item, scope);
+                let to = self.list_place(to, scope, &t, item.span, "joins")?;
+                let from = match from {
+                    Some(f) => Some(self.list_place(f, scope, &t, item.span, "leaves")?),
+                    None => None,
+                };
+                let at = at.as_ref().map(|a| {
+                    let (x, t) = self.expr(a, scope);
+                    self.expect_type(&Type::Int, &t, a.span, "a position in a list");
+                    x
+                });
+                K::Move(Box::new(ir::MoveStep {
+                    item: x,
+                    from,
+                    to,
+                    at,
+                }))
             }
             StepKind::Let { name, value } => {
                 let (v, t) = self.expr(value, scope);
@@ -257,6 +277,74 @@ impl Checker<'_> {
             kind,
             span: step.span,
         })
+    }
+
+    /// A list of the game that a `move` takes an item out of or puts it into (`verb`: "leaves"
+    /// or "joins"), holding elements of the item's type `item`.
+    fn list_place(
+        &mut self,
+        names: &[ast::Name],
+        scope: &mut Scope,
+        item: &Type,
+        item_span: Span,
+        verb: &str,
+    ) -> Option<(ir::Place, Span)> {
+        let span = names[0].span.to(names[names.len() - 1].span);
+        let written: Vec<&str> = names.iter().map(|n| n.text.as_str()).collect();
+        let written = written.join(".");
+        let (place, ty) = self.place(names, scope)?;
+        if matches!(place, ir::Place::Local(_)) {
+            self.error(
+                Diagnostic::error(
+                    "type-mismatch",
+                    format!("`{written}` is named by this scenario, not part of the game"),
+                    span,
+                )
+                .with_label("a scenario's `let`")
+                .with_help(format!(
+                    "the item {verb} a list of the game: a variable, a player's variable or a field"
+                )),
+            );
+            return None;
+        }
+        let Some(element) = ty.element() else {
+            self.error(
+                Diagnostic::error(
+                    "type-mismatch",
+                    format!("`{written}` is not a list: an item {verb} a list"),
+                    span,
+                )
+                .with_label(format!("this is {}", self.type_name(&ty)))
+                .with_help(
+                    "name a list variable, a player's list or a list field, such as `P1.hand`",
+                ),
+            );
+            return None;
+        };
+        if !element.accepts(item) {
+            self.error(
+                Diagnostic::error(
+                    "type-mismatch",
+                    format!(
+                        "`{written}` is {}, but the item is {}",
+                        self.type_name(&ty),
+                        self.type_name(item)
+                    ),
+                    item_span,
+                )
+                .with_label(format!("this is {}", self.type_name(item)))
+                .with_secondary(span, format!("holds {}", self.type_name(&ty)))
+                .with_help(format!(
+                    "move {} here, or name a list of {}",
+                    self.type_name(&element),
+                    self.type_name(item)
+                        .trim_start_matches("a ")
+                        .trim_start_matches("an ")
+                )),
+            );
+            return None;
+        }
+        Some((place, span))
     }
 
     /// A text written without `{...}`, as scenarios quote moves and reasons.

@@ -39,6 +39,7 @@ pub use imagine::{Imagination, ImaginationStats};
 pub use moves::MAX_MOVES;
 pub use picture::{InstancePanel, KindPanel, Look, Picture, SeatPanel, Shown, Status};
 pub use rng::Rng;
+pub use setup::Holder;
 pub use several::Several;
 pub use state::Domains;
 pub use state::{State, Table, WorkMeter};
@@ -1170,6 +1171,18 @@ impl Unstarted {
     ) -> Result<(), RuntimeError> {
         self.1 = true;
         self.0.set_place(place, value, locals)
+    }
+
+    /// Moves an item from one list to another, as [`Game::move_item`].
+    pub fn move_item(
+        &mut self,
+        item: &Value,
+        lists: (setup::Holder, setup::Holder),
+        at: Option<usize>,
+        span: crate::diag::Span,
+    ) -> Result<(), RuntimeError> {
+        self.1 = true;
+        self.0.move_item(item, lists, at, span)
     }
 
     /// Fixes the next result of chance, as [`Game::fix_chance`].

@@ -2,7 +2,7 @@
 //! and end the game where it stands.
 
 use super::{Game, Outcome, RuntimeError};
-use crate::ir::{Type, Value};
+use crate::ir::{self, FieldId, GlobalId, Instance, KindId, PlayerVarId, Type, Value};
 
 impl Game {
     /// Sets a variable by name: `round`, `P2.coins` or `crate-1.weight`; the value is written
@@ -185,5 +185,173 @@ impl Game {
         let refreshed = self.refresh_pending().map_err(|e| *e);
         self.set_by_hand();
         refreshed
+    }
+}
+
+/// A list of the position, as a scenario's `move` finds and names it: a variable, a seat's
+/// variable or an instance's field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Holder {
+    /// A global variable.
+    Global(GlobalId),
+    /// A per-player variable of a seat.
+    PlayerVar(u8, PlayerVarId),
+    /// A field of an instance.
+    Field(Instance, FieldId),
+}
+
+impl Game {
+    /// Every list of the position that holds `item`, variables first, then the seats' variables
+    /// seat by seat, then the instances' fields. Lists inside lists are not searched: a `move`
+    /// names the list it takes from and puts into, and only those can be named.
+    pub fn holders_of(&self, item: &Value) -> Vec<Holder> {
+        let program = &self.program;
+        let state = &self.state;
+        let holds = |ty: &Type, v: &Value| {
+            matches!(ty, Type::List(_)) && matches!(v, Value::List(xs) if xs.contains(item))
+        };
+        let mut out = Vec::new();
+        for (g, def) in program.globals.iter().enumerate() {
+            if holds(&def.ty, &state.globals[g]) {
+                out.push(Holder::Global(GlobalId(g as u32)));
+            }
+        }
+        for seat in 0..state.players {
+            for (v, def) in program.player_vars.iter().enumerate() {
+                if holds(&def.ty, state.player_vars.get(seat as usize, v)) {
+                    out.push(Holder::PlayerVar(seat, PlayerVarId(v as u32)));
+                }
+            }
+        }
+        for (k, kind) in program.kinds.iter().enumerate() {
+            for i in 0..state.entities[k].len() {
+                for (f, def) in kind.fields.iter().enumerate() {
+                    if holds(&def.ty, state.entities[k].get(i, f)) {
+                        let it = Instance::new(KindId(k as u32), i as u32);
+                        out.push(Holder::Field(it, FieldId(f as u32)));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The list a resolved place names, or `None` for a scenario's own name (a local).
+    pub fn holder(
+        &self,
+        place: &ir::Place,
+        locals: &mut [Value],
+    ) -> Result<Option<Holder>, RuntimeError> {
+        let wrong = |span| {
+            RuntimeError::new(
+                "no-value",
+                "this is not a player or an instance",
+                span,
+                "check the place written",
+            )
+        };
+        Ok(match place {
+            ir::Place::Local(_) => None,
+            ir::Place::Global(g) => Some(Holder::Global(*g)),
+            ir::Place::PlayerVar(p, id) => match self.eval_in(p, locals)? {
+                Value::Player(seat) => Some(Holder::PlayerVar(seat.get(), *id)),
+                _ => return Err(wrong(p.span)),
+            },
+            ir::Place::Field(x, _, f) => match self.eval_in(x, locals)? {
+                Value::Entity(it) => Some(Holder::Field(it, *f)),
+                _ => return Err(wrong(x.span)),
+            },
+        })
+    }
+
+    /// A list's name as a scenario writes it: `deck`, `P2.hand`, `north_tower.floors`.
+    pub fn holder_name(&self, holder: Holder) -> String {
+        let program = &self.program;
+        match holder {
+            Holder::Global(g) => program.globals[g.index()].name.clone(),
+            Holder::PlayerVar(seat, v) => format!(
+                "{}.{}",
+                self.seat_name(seat),
+                program.player_vars[v.index()].name
+            ),
+            Holder::Field(it, f) => format!(
+                "{}.{}",
+                super::show(program, &self.state, &Value::Entity(it)),
+                program.kinds[it.kind().index()].fields[f.index()].name
+            ),
+        }
+    }
+
+    /// The value a list holds now.
+    pub fn held(&self, holder: Holder) -> &Value {
+        match holder {
+            Holder::Global(g) => &self.state.globals[g.index()],
+            Holder::PlayerVar(seat, v) => self.state.player_vars.get(seat as usize, v.index()),
+            Holder::Field(it, f) => {
+                self.state.entities[it.kind().index()].get(it.index() as usize, f.index())
+            }
+        }
+    }
+
+    /// Takes the first `item` out of `from` and puts it into `to`, at 0-based position `at` of
+    /// the list as it is once the item has left (at the end if `None`), without running any
+    /// rule, as a scenario's `set` does. If `from` does not hold the item or `at` is past the
+    /// end, nothing changes and the error points at `span`.
+    pub fn move_item(
+        &mut self,
+        item: &Value,
+        (from, to): (Holder, Holder),
+        at: Option<usize>,
+        span: crate::diag::Span,
+    ) -> Result<(), RuntimeError> {
+        let list = |v: &Value| match v {
+            Value::List(xs) => xs.to_vec(),
+            _ => Vec::new(),
+        };
+        let mut source = list(self.held(from));
+        let Some(i) = source.iter().position(|x| x == item) else {
+            let message = format!("`{}` does not hold this", self.holder_name(from));
+            return Err(RuntimeError::new(
+                "not-in-list",
+                message,
+                span,
+                "test `x in xs` first",
+            ));
+        };
+        source.remove(i);
+        let mut target = if from == to {
+            std::mem::take(&mut source)
+        } else {
+            list(self.held(to))
+        };
+        let at = at.unwrap_or(target.len());
+        if at > target.len() {
+            let message = format!("`{}` has {} elements", self.holder_name(to), target.len());
+            return Err(RuntimeError::new(
+                "out-of-range",
+                message,
+                span,
+                "put it at a position the list has",
+            ));
+        }
+        target.insert(at, item.clone());
+        if from != to {
+            *self.held_mut(from) = Value::List(source.into());
+        }
+        *self.held_mut(to) = Value::List(target.into());
+        self.state.touch();
+        let refreshed = self.refresh_pending().map_err(|e| *e);
+        self.set_by_hand();
+        refreshed
+    }
+
+    fn held_mut(&mut self, holder: Holder) -> &mut Value {
+        match holder {
+            Holder::Global(g) => &mut self.state.globals[g.index()],
+            Holder::PlayerVar(seat, v) => self.state.player_vars.get_mut(seat as usize, v.index()),
+            Holder::Field(it, f) => {
+                self.state.entities[it.kind().index()].get_mut(it.index() as usize, f.index())
+            }
+        }
     }
 }

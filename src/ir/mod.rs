@@ -573,6 +573,9 @@ pub enum ScenarioStepKind {
     Let(Slot, Expr),
     /// Change the position by hand.
     Set(Place, Expr),
+    /// Take an item out of the list that holds it and put it into another, keeping every item
+    /// in one place.
+    Move(Box<MoveStep>),
     /// A condition that must hold now.
     Expect(Expr),
     /// End the game where it stands and compare the winners.
@@ -593,6 +596,20 @@ pub enum ScenarioStepKind {
     Picks(Vec<Expr>),
     /// The next `shuffle` puts these values first, in this order.
     Shuffles(Expr),
+}
+
+/// A scenario's `move`: what moves, from where, to where.
+#[derive(Debug, Clone)]
+pub struct MoveStep {
+    /// The item.
+    pub item: Expr,
+    /// The list it leaves, if named (`from`), and where that is written; else the only list
+    /// that holds it.
+    pub from: Option<(Place, Span)>,
+    /// The list it joins, and where that is written.
+    pub to: (Place, Span),
+    /// Its position there, from 1 (last if not given).
+    pub at: Option<Expr>,
 }
 
 /// A group of initial values computed together.

@@ -3,7 +3,7 @@
 
 use crate::bots::{ask_bot, Bot, BotKind};
 use crate::diag::{Diagnostic, Span};
-use crate::engine::{FixedChance, Game, MoveError, RuntimeError};
+use crate::engine::{FixedChance, Game, Holder, MoveError, RuntimeError};
 use crate::ir::{self, Program, Scenario, ScenarioStepKind as K, Value};
 use std::sync::Arc;
 
@@ -75,6 +75,12 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
                     .set_place(place, v, &mut locals)
                     .map_err(runtime)?;
             }
+            K::Move(m) => {
+                let m = plan_move(unstarted.game(), m, &mut locals)?;
+                unstarted
+                    .move_item(&m.item, m.lists, m.at, step.span)
+                    .map_err(runtime)?;
+            }
             K::Rolls(_) | K::Picks(_) | K::Shuffles(_) => {
                 for c in chance(unstarted.game(), &step.kind, &mut locals)? {
                     unstarted.fix_chance(c, step.span);
@@ -91,7 +97,7 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
     // the game goes on from a position set by hand. Expectations, `let`s and scoring may look at
     // a position the rules could not reach (to test a def or the tie-breaks on it), so they do
     // not check.
-    let mut sets: Option<Span> = None;
+    let mut sets: Option<ByHand> = None;
     for step in &scenario.steps {
         let span = step.span;
         let plays_on = matches!(
@@ -99,8 +105,8 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
             K::Play { .. } | K::RunUntil(_) | K::ExpectRefused { .. }
         );
         if plays_on {
-            if let Some(at) = sets.take() {
-                invariants_after_set(&game, at)?;
+            if let Some(by_hand) = sets.take() {
+                invariants_after_set(&game, by_hand)?;
             }
         }
         match &step.kind {
@@ -227,7 +233,13 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
             K::Set(place, value) => {
                 let v = game.eval_in(value, &mut locals).map_err(runtime)?;
                 game.set_place(place, v, &mut locals).map_err(runtime)?;
-                sets = Some(sets.map_or(span, |s| s.to(span)));
+                sets = Some(ByHand::after(sets, span, false));
+            }
+            K::Move(m) => {
+                let m = plan_move(&game, m, &mut locals)?;
+                game.move_item(&m.item, m.lists, m.at, span)
+                    .map_err(runtime)?;
+                sets = Some(ByHand::after(sets, span, true));
             }
             K::Rolls(_) | K::Picks(_) | K::Shuffles(_) => {
                 for c in chance(&game, &step.kind, &mut locals)? {
@@ -392,16 +404,169 @@ fn seat_for(
     }
 }
 
-/// The invariants must hold after a run of `set` steps (`at` covers them).
-fn invariants_after_set(game: &Game, at: Span) -> Result<(), Box<Diagnostic>> {
+/// A run of `set` and `move` steps, after which the invariants must hold before play goes on.
+#[derive(Debug, Clone, Copy)]
+struct ByHand {
+    /// Where the run is written.
+    span: Span,
+    /// Whether it has a `set`, and whether it has a `move`.
+    set: bool,
+    moved: bool,
+}
+
+impl ByHand {
+    /// The run `before` (if any) and the step at `span` after it.
+    fn after(before: Option<ByHand>, span: Span, moved: bool) -> ByHand {
+        let mut run = before.unwrap_or(ByHand {
+            span,
+            set: false,
+            moved: false,
+        });
+        run.span = run.span.to(span);
+        run.set |= !moved;
+        run.moved |= moved;
+        run
+    }
+}
+
+/// The invariants must hold after a run of `set` and `move` steps.
+fn invariants_after_set(game: &Game, by_hand: ByHand) -> Result<(), Box<Diagnostic>> {
     game.check_invariants_now().map_err(|e| {
         let mut d = e.to_diagnostic();
         d.label = "no longer holds".into();
-        d.help = Some(
-            "a scenario's `set` must leave a position the rules allow: set the other values too"
-                .into(),
-        );
-        Box::new(d.with_secondary(at, "after this `set`"))
+        let (after, help) = match (by_hand.set, by_hand.moved) {
+            (true, false) => (
+                "after this `set`",
+                "a scenario's `set` must leave a position the rules allow: set the other values too",
+            ),
+            (false, _) => (
+                "after this `move`",
+                "a `move` keeps the item in one list, but the rules may ask more of the \
+                 position: set or move the other values too",
+            ),
+            (true, true) => (
+                "after these `set` and `move` steps",
+                "a scenario's `set` and `move` must leave a position the rules allow: set or \
+                 move the other values too",
+            ),
+        };
+        d.help = Some(help.into());
+        Box::new(d.with_secondary(by_hand.span, after))
+    })
+}
+
+/// A `move` checked against the position, before anything changes.
+struct PlannedMove {
+    /// What moves.
+    item: Value,
+    /// The list it leaves and the list it joins.
+    lists: (Holder, Holder),
+    /// Its 0-based position in the list it joins; last if `None`.
+    at: Option<usize>,
+}
+
+/// Finds where a `move`'s item is and checks where it goes.
+fn plan_move(
+    game: &Game,
+    m: &ir::MoveStep,
+    locals: &mut [Value],
+) -> Result<PlannedMove, Box<Diagnostic>> {
+    let item = game.eval_in(&m.item, locals).map_err(runtime)?;
+    let shown = crate::engine::show(game.program(), game.state(), &item);
+    let to = holder(game, &m.to, locals)?;
+    let holders = game.holders_of(&item);
+    let names = |hs: &[Holder]| {
+        hs.iter()
+            .map(|h| format!("`{}`", game.holder_name(*h)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let from = match &m.from {
+        Some(named) => {
+            let from = holder(game, named, locals)?;
+            if !holders.contains(&from) {
+                let label = if holders.is_empty() {
+                    "it is in no list of the game".to_string()
+                } else {
+                    format!("it is in {}", names(&holders))
+                };
+                return Err(fail(
+                    named.1,
+                    format!("`{shown}` is not in `{}`", game.holder_name(from)),
+                    label,
+                    "name the list that holds it, or leave out `from` to take it from wherever \
+                     it is",
+                ));
+            }
+            from
+        }
+        None => match holders.as_slice() {
+            [one] => *one,
+            [] => {
+                return Err(fail(
+                    m.item.span,
+                    format!("`{shown}` is in no list of the game"),
+                    "not in any list variable, player's list or list field",
+                    "a `move` takes the item out of the list that holds it; to add a value \
+                     that is in no list, `set` the list",
+                ))
+            }
+            several => {
+                return Err(fail(
+                    m.item.span,
+                    format!("`{shown}` is in several lists: {}", names(several)),
+                    "which one does it leave?",
+                    &format!(
+                        "say which with `from`: `move {} from {} to ...`",
+                        game.program().sources.snippet(m.item.span),
+                        game.holder_name(several[0])
+                    ),
+                ))
+            }
+        },
+    };
+    let at = match &m.at {
+        None => None,
+        Some(e) => {
+            let held = match game.held(to) {
+                Value::List(xs) => xs.len(),
+                _ => 0,
+            };
+            let room = held - usize::from(from == to) + 1;
+            match game.eval_in(e, locals).map_err(runtime)? {
+                Value::Int(n) if n >= 1 && n as u64 <= room as u64 => Some(n as usize - 1),
+                v => {
+                    let v = crate::engine::show(game.program(), game.state(), &v);
+                    return Err(fail(
+                        e.span,
+                        format!("`{}` has no position {v}", game.holder_name(to)),
+                        format!("positions 1 to {room}, once the item has left where it is"),
+                        "`at 1` puts the item first; leave `at` out to put it last",
+                    ));
+                }
+            }
+        }
+    };
+    Ok(PlannedMove {
+        item,
+        lists: (from, to),
+        at,
+    })
+}
+
+/// The list of the game a `move` names.
+fn holder(
+    game: &Game,
+    (place, span): &(ir::Place, Span),
+    locals: &mut [Value],
+) -> Result<Holder, Box<Diagnostic>> {
+    game.holder(place, locals).map_err(runtime)?.ok_or_else(|| {
+        fail(
+            *span,
+            "a scenario's own name is not part of the game",
+            "not a list of the game",
+            "name a list variable, a player's list or a list field",
+        )
     })
 }
 

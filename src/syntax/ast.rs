@@ -445,6 +445,14 @@ pub enum StepKind {
     Let { name: Name, value: Expr },
     /// `set P1.coins = 30`: change the position by hand.
     Set { place: Vec<Name>, value: Expr },
+    /// `move c from P2.hand to deck at 1`: take an item out of the list that holds it and put
+    /// it into another, last or at a position.
+    Move {
+        item: Expr,
+        from: Option<Vec<Name>>,
+        to: Vec<Name>,
+        at: Option<Expr>,
+    },
     /// `expect cond`: the condition must hold now.
     Expect(Expr),
     /// `expect winners == [P1]`: ends the game where it stands and compares the winners.

@@ -261,7 +261,7 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 25] = [
+const STATEMENTS: [&str; 26] = [
     "set",
     "let",
     "expect",
@@ -287,6 +287,7 @@ const STATEMENTS: [&str; 25] = [
     "continue",
     "match",
     "eliminate",
+    "move",
 ];
 
 /// Words that open a declaration: the name after them is not a statement.

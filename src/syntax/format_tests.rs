@@ -191,6 +191,15 @@ fn new_scenario_steps_lay_out_like_the_others() {
     );
 }
 
+#[test]
+fn a_move_step_lays_out_like_a_set() {
+    let src = "scenario \"s\" {\nbefore setup {\nmove  2 to   P1.purse\n}\nmove red_3 from P2.hand to deck at 1   move [1,2] to xs\nmove c to P1.hand\n}\n";
+    assert_eq!(
+        stable(src),
+        "scenario \"s\" {\n  before setup {\n    move 2 to P1.purse\n  }\n  move red_3 from P2.hand to deck at 1  move [1, 2] to xs\n  move c to P1.hand\n}\n"
+    );
+}
+
 /// The rules files of the repository, for the fuzz.
 fn rules_texts() -> Vec<String> {
     fn walk(dir: &std::path::Path, out: &mut Vec<String>) {

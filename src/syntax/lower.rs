@@ -251,6 +251,24 @@ impl Lowerer {
                     value: self.expr(inner.next().expect("grammar: value")),
                 }
             }
+            Rule::step_move => {
+                let item = self.expr(inner.next().expect("grammar: item"));
+                let (mut from, mut to, mut at) = (None, None, None);
+                while let Some(p) = inner.next() {
+                    match p.as_rule() {
+                        Rule::kw_from => from = inner.next().map(|p| self.place(p)),
+                        Rule::kw_to => to = inner.next().map(|p| self.place(p)),
+                        Rule::kw_at => at = inner.next().map(|p| self.expr(p)),
+                        _ => {}
+                    }
+                }
+                StepKind::Move {
+                    item,
+                    from,
+                    to: to.expect("grammar: destination"),
+                    at,
+                }
+            }
             Rule::step_let => {
                 let name = self.name(inner.next().expect("grammar: name"));
                 StepKind::Let {

@@ -67,6 +67,7 @@ pub const KEYWORDS: &[&str] = &[
     "match",
     "me",
     "most",
+    "move",
     "named",
     "none",
     "not",
@@ -106,6 +107,7 @@ pub const KEYWORDS: &[&str] = &[
     "table",
     "tell",
     "then",
+    "to",
     "true",
     "turn",
     "until",
@@ -406,6 +408,7 @@ const STATEMENT_STARTS: &[&str] = &[
     "picks",
     "shuffles",
     "before",
+    "move",
 ];
 
 /// A syntax error at `at`, at or just after a word that begins a statement or a declaration

@@ -15,6 +15,7 @@ syn keyword meepleStatement turn only choose require because log tell roll rando
 syn keyword meepleStatement eliminate
 syn keyword meepleStatement each by from as at any exactly most over until pop
 syn keyword meepleScenario players seed play set run expect refused rolls picks shuffles before
+syn keyword meepleScenario move to
 syn keyword meepleOperator and or not
 syn keyword meepleConstant true false none me
 syn match meepleNumber "\<\d\+\>"
