@@ -257,7 +257,8 @@ impl<'a> Finder<'a> {
                 }
             }
             S::Return | S::Break | S::Continue => env.1 .0 |= pc,
-            S::Turn { .. } | S::Log(_) | S::Tell { .. } | S::Finish(..) => {}
+            // Who is out is told to all (the log says so), whatever decided it.
+            S::Turn { .. } | S::Log(_) | S::Tell { .. } | S::Finish(..) | S::Eliminate { .. } => {}
         }
     }
 
