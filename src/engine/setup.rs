@@ -142,44 +142,19 @@ impl Game {
         value: Value,
         locals: &mut [Value],
     ) -> Result<(), RuntimeError> {
-        use crate::ir::Place;
-        let program = self.program.clone();
-        let wrong = |span| {
-            RuntimeError::new(
-                "no-value",
-                "this is not a player or an instance",
-                span,
-                "check the place written",
-            )
-        };
         let players = self.state.players;
-        let (target, bounds) = match place {
-            Place::Local(s) => (&mut locals[*s as usize], None),
-            Place::Global(g) => (
-                &mut self.state.globals[g.index()],
-                program.globals[g.index()].bounds_for(players),
-            ),
-            Place::PlayerVar(p, id) => {
-                let Value::Player(p) = self.eval_in(p, locals)? else {
-                    return Err(wrong(p.span));
-                };
-                (
-                    self.state.player_vars.get_mut(p.get() as usize, id.index()),
-                    program.player_vars[id.index()].bounds_for(players),
-                )
+        match self.holder(place, locals)? {
+            Some(holder) => {
+                let bounds = self.declared(holder).bounds_for(players);
+                *self.held_mut(holder) = super::statements::clamp(value, bounds);
             }
-            Place::Field(x, k, f) => {
-                let Value::Entity(it) = self.eval_in(x, locals)? else {
-                    return Err(wrong(x.span));
+            None => {
+                let ir::Place::Local(s) = place else {
+                    unreachable!("only a local has no holder")
                 };
-                let i = it.index();
-                (
-                    self.state.entities[k.index()].get_mut(i as usize, f.index()),
-                    program.kinds[k.index()].fields[f.index()].bounds_for(players),
-                )
+                locals[*s as usize] = super::statements::clamp(value, None);
             }
-        };
-        *target = super::statements::clamp(value, bounds);
+        }
         self.state.touch();
         // A turn's legal moves depend on the state: list them again.
         let refreshed = self.refresh_pending().map_err(|e| *e);
@@ -343,6 +318,15 @@ impl Game {
         let refreshed = self.refresh_pending().map_err(|e| *e);
         self.set_by_hand();
         refreshed
+    }
+
+    /// The declaration of what `holder` holds: its variable or field.
+    fn declared(&self, holder: Holder) -> &ir::VarDef {
+        match holder {
+            Holder::Global(g) => &self.program.globals[g.index()],
+            Holder::PlayerVar(_, v) => &self.program.player_vars[v.index()],
+            Holder::Field(it, f) => &self.program.kinds[it.kind().index()].fields[f.index()],
+        }
     }
 
     fn held_mut(&mut self, holder: Holder) -> &mut Value {
