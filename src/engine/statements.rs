@@ -601,16 +601,19 @@ impl Game {
         span: Span,
     ) -> R<bool> {
         // A list built or scanned spends its elements, before anything is written.
-        let held = match self.target(slot) {
-            Value::List(xs) => xs.len(),
-            _ => 0,
-        };
         let work = match (op, &v) {
             (AssignOp::Add, Value::List(ys)) if !element => ys.len() as u64,
-            (AssignOp::Sub, Value::List(ys)) if !element => {
-                super::eval::scan_work(held).saturating_mul(ys.len() as u64)
+            (AssignOp::Sub, v) => {
+                // A removal scans the list it removes from, once for each value removed.
+                let scan = match self.target(slot) {
+                    Value::List(xs) => super::eval::scan_work(xs.len()),
+                    _ => 0,
+                };
+                match v {
+                    Value::List(ys) if !element => scan.saturating_mul(ys.len() as u64),
+                    _ => scan,
+                }
             }
-            (AssignOp::Sub, _) => super::eval::scan_work(held),
             _ => 0,
         };
         if work > 0 && !self.state.work.spend(work) {
