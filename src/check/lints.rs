@@ -15,9 +15,18 @@ pub const COMMAND_WORDS: &[&str] = &[
 
 pub(super) fn run(c: &mut Checker) {
     let reachable = reachable(c);
-    for (i, p) in c.program.procs.clone().iter().enumerate() {
+    // Names and spans only, not the declarations: a copy of every body to read three fields
+    // of each would cost as much as the check.
+    let procs: Vec<(ProcKind, String, crate::diag::Span)> = c
+        .program
+        .procs
+        .iter()
+        .map(|p| (p.kind, p.name.clone(), p.span))
+        .collect();
+    for (i, (kind, name, span)) in procs.into_iter().enumerate() {
+        let p = Named { name, span };
         let sym = Symbol::Proc(ir::ProcId(i as u32));
-        match p.kind {
+        match kind {
             ProcKind::Phase if !reachable.contains(&sym) => c.error(
                 Diagnostic::error(
                     "unreachable-phase",
@@ -34,7 +43,8 @@ pub(super) fn run(c: &mut Checker) {
             _ => {}
         }
     }
-    for (i, a) in c.program.actions.clone().iter().enumerate() {
+    let actions = named(&c.program.actions, |a| (&a.name, a.span));
+    for (i, a) in actions.iter().enumerate() {
         if !reachable.contains(&Symbol::Action(ir::ActionId(i as u32))) {
             c.error(
                 Diagnostic::warning(
@@ -50,7 +60,7 @@ pub(super) fn run(c: &mut Checker) {
             );
         }
     }
-    for a in c.program.actions.clone().iter() {
+    for a in &actions {
         let name = a.name.to_lowercase();
         if COMMAND_WORDS.contains(&name.as_str()) || name == "exit" {
             let span = c.symbols.get(&a.name).map_or(a.span, |s| s.1);
@@ -68,17 +78,26 @@ pub(super) fn run(c: &mut Checker) {
             );
         }
     }
-    for (i, d) in c.program.defs.clone().iter().enumerate() {
+    for (i, d) in named(&c.program.defs, |d| (&d.name, d.span))
+        .iter()
+        .enumerate()
+    {
         if !c.used.contains(&Symbol::Def(ir::DefId(i as u32))) {
             unused(c, "def", &d.name, d.span);
         }
     }
-    for (i, g) in c.program.globals.clone().iter().enumerate() {
+    for (i, g) in named(&c.program.globals, |g| (&g.name, g.span))
+        .iter()
+        .enumerate()
+    {
         if !c.used.contains(&Symbol::Global(ir::GlobalId(i as u32))) {
             unused(c, "var", &g.name, g.span);
         }
     }
-    for (i, v) in c.program.player_vars.clone().iter().enumerate() {
+    for (i, v) in named(&c.program.player_vars, |v| (&v.name, v.span))
+        .iter()
+        .enumerate()
+    {
         if !c
             .used
             .contains(&Symbol::PlayerVar(ir::PlayerVarId(i as u32)))
@@ -86,21 +105,27 @@ pub(super) fn run(c: &mut Checker) {
             unused(c, "player var", &v.name, v.span);
         }
     }
-    for (i, d) in c.program.dice.clone().iter().enumerate() {
+    let dice: Vec<String> = c.program.dice.iter().map(|d| d.name.clone()).collect();
+    for (i, name) in dice.iter().enumerate() {
         if !c.used.contains(&Symbol::Die(ir::DieId(i as u32))) {
-            let span = c.symbols.get(&d.name).map(|s| s.1).unwrap_or_default();
-            unused(c, "die", &d.name, span);
+            let span = c.symbols.get(name).map(|s| s.1).unwrap_or_default();
+            unused(c, "die", name, span);
         }
     }
-    for (i, e) in c.program.enums.clone().iter().enumerate() {
-        let id = ir::EnumId(i as u32);
-        let used = c
-            .used
-            .iter()
-            .any(|s| matches!(s, Symbol::Enum(x) | Symbol::EnumValue(x, _) if *x == id));
-        if !used {
-            let span = c.symbols.get(&e.name).map(|s| s.1).unwrap_or_default();
-            unused(c, "enum", &e.name, span);
+    // One pass over what is used, not one for each enum.
+    let used_enums: BTreeSet<ir::EnumId> = c
+        .used
+        .iter()
+        .filter_map(|s| match s {
+            Symbol::Enum(x) | Symbol::EnumValue(x, _) => Some(*x),
+            _ => None,
+        })
+        .collect();
+    let enums: Vec<String> = c.program.enums.iter().map(|e| e.name.clone()).collect();
+    for (i, name) in enums.iter().enumerate() {
+        if !used_enums.contains(&ir::EnumId(i as u32)) {
+            let span = c.symbols.get(name).map(|s| s.1).unwrap_or_default();
+            unused(c, "enum", name, span);
         }
     }
     let tables: Vec<String> = c.program.tables.iter().map(|t| t.name.clone()).collect();
@@ -110,12 +135,33 @@ pub(super) fn run(c: &mut Checker) {
             unused(c, "table", name, span);
         }
     }
-    for (i, k) in c.program.kinds.clone().iter().enumerate() {
+    let kinds: Vec<String> = c.program.kinds.iter().map(|k| k.name.clone()).collect();
+    for (i, name) in kinds.iter().enumerate() {
         if !c.used.contains(&Symbol::Kind(ir::KindId(i as u32))) {
-            let span = c.symbols.get(&k.name).map(|s| s.1).unwrap_or_default();
-            unused(c, "kind", &k.name, span);
+            let span = c.symbols.get(name).map(|s| s.1).unwrap_or_default();
+            unused(c, "kind", name, span);
         }
     }
+}
+
+/// A declaration's name and where it is written.
+struct Named {
+    name: String,
+    span: crate::diag::Span,
+}
+
+/// The names and spans of `items`, copied so that the checker may be told of them.
+fn named<T>(items: &[T], f: impl Fn(&T) -> (&String, crate::diag::Span)) -> Vec<Named> {
+    items
+        .iter()
+        .map(|t| {
+            let (name, span) = f(t);
+            Named {
+                name: name.clone(),
+                span,
+            }
+        })
+        .collect()
 }
 
 fn unused(c: &mut Checker, what: &str, name: &str, span: crate::diag::Span) {

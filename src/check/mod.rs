@@ -6,6 +6,7 @@
 
 mod asked;
 mod bodies;
+mod cap;
 mod consts;
 mod declare;
 mod expr;
@@ -83,9 +84,7 @@ fn run(
     lints::run(&mut checker);
     hidden::run(&mut checker);
     asked::mark(&mut checker.program);
-    let mut diags = std::mem::take(&mut checker.diags);
-    diags.sort_by_key(|d| (d.span.file, d.span.start, d.code));
-    let diags = Diagnostics(cap_per_code(diags));
+    let diags = Diagnostics(std::mem::take(&mut checker.diags).finish());
     let index = checker
         .index
         .take()
@@ -96,57 +95,12 @@ fn run(
     (Some(checker.finish()), diags, index)
 }
 
-/// How many diagnostics of one code a check reports one by one; past them, one more says how
-/// many were left out. A file of half a million unused variables is answered in a moment with
-/// a hundred warnings and a count, not half a million drawn one by one.
-pub const MAX_PER_CODE: usize = 100;
-
-/// Keeps the first [`MAX_PER_CODE`] diagnostics of each code (in source order), and for a
-/// code with more, one diagnostic at the first left out that counts them (an error if any
-/// left out is one, so a file with errors still has errors).
-fn cap_per_code(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut seen: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for d in &diags {
-        *seen.entry(d.code).or_default() += 1;
-    }
-    if seen.values().all(|n| *n <= MAX_PER_CODE) {
-        return diags;
-    }
-    let mut kept = Vec::new();
-    let mut shown: BTreeMap<&'static str, usize> = BTreeMap::new();
-    let mut left_out: BTreeMap<&'static str, (Diagnostic, usize, bool)> = BTreeMap::new();
-    for d in diags {
-        let n = shown.entry(d.code).or_default();
-        *n += 1;
-        if *n <= MAX_PER_CODE {
-            kept.push(d);
-            continue;
-        }
-        let error = d.is_error();
-        let entry = left_out.entry(d.code).or_insert((d, 0, false));
-        entry.1 += 1;
-        entry.2 |= error;
-    }
-    for (code, (first, count, error)) in left_out {
-        let message =
-            format!("{count} more `{code}` problems like the ones above, not shown one by one");
-        let summary = if error {
-            Diagnostic::error(code, message, first.span)
-        } else {
-            Diagnostic::warning(code, message, first.span)
-        };
-        kept.push(summary.with_label("the first of them").with_help(format!(
-            "the first {MAX_PER_CODE} of each kind are shown; fix those and check again"
-        )));
-    }
-    kept.sort_by_key(|d| (d.span.file, d.span.start, d.code));
-    kept
-}
+pub use cap::MAX_PER_CODE;
 
 /// State of one check: symbol tables, the program under construction and the problems found.
 pub(crate) struct Checker<'a> {
     merged: &'a Merged,
-    pub(crate) diags: Vec<Diagnostic>,
+    diags: cap::Capped,
     symbols: BTreeMap<String, (Symbol, Span)>,
     player_vars: BTreeMap<String, ir::PlayerVarId>,
     /// Actions live in their own namespace: only `turn ... only` names them.
@@ -184,7 +138,7 @@ impl<'a> Checker<'a> {
     fn new(merged: &'a Merged) -> Checker<'a> {
         Checker {
             merged,
-            diags: Vec::new(),
+            diags: cap::Capped::default(),
             symbols: BTreeMap::new(),
             player_vars: BTreeMap::new(),
             actions: BTreeMap::new(),

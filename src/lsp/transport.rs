@@ -4,9 +4,9 @@
 use lsp_server::Message;
 use std::io::{self, BufRead, Read};
 
-/// The longest message read: a rules file is at most 2 MiB (`load::MAX_RULES_FILE`), and JSON
-/// may escape every byte of it in six.
-pub const MAX_MESSAGE: usize = 16 * 1024 * 1024;
+/// The longest message read: a rules file is at most `load::MAX_RULES_FILE`, and JSON may
+/// escape every byte of it in six; the rest of the message is small beside that.
+pub const MAX_MESSAGE: usize = 6 * crate::load::MAX_RULES_FILE as usize + 1024 * 1024;
 /// The longest header line read.
 const MAX_HEADER_LINE: u64 = 4096;
 

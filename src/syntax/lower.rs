@@ -11,6 +11,9 @@ use std::sync::OnceLock;
 /// Turns pairs into AST nodes, collecting the few errors the grammar cannot rule out.
 pub(super) struct Lowerer {
     file: FileId,
+    /// Where in the file the text being lowered starts: an item parsed on its own is parsed
+    /// from there, and its pairs count from there.
+    base: usize,
     errors: RefCell<Vec<Diagnostic>>,
 }
 
@@ -43,6 +46,7 @@ impl Lowerer {
     pub(super) fn new(file: FileId) -> Lowerer {
         Lowerer {
             file,
+            base: 0,
             errors: RefCell::new(Vec::new()),
         }
     }
@@ -53,7 +57,7 @@ impl Lowerer {
 
     fn span(&self, pair: &Pair<Rule>) -> Span {
         let s = pair.as_span();
-        Span::new(self.file, s.start(), s.end())
+        Span::new(self.file, self.base + s.start(), self.base + s.end())
     }
 
     /// A word as written, with its span.
@@ -92,6 +96,26 @@ impl Lowerer {
             .map(|p| self.item(p))
             .collect();
         File { items }
+    }
+
+    /// Lowers items parsed on their own (`Rule::next_items`) from `base` in the file, into
+    /// `items`; true if they end the file.
+    pub(super) fn items_at(
+        &mut self,
+        mut pairs: Pairs<Rule>,
+        base: usize,
+        items: &mut Vec<Item>,
+    ) -> bool {
+        self.base = base;
+        let mut at_end = false;
+        for p in pairs.next().expect("grammar: next_items").into_inner() {
+            match p.as_rule() {
+                Rule::item => items.push(self.item(p)),
+                Rule::EOI => at_end = true,
+                _ => {}
+            }
+        }
+        at_end
     }
 
     fn item(&self, pair: Pair<Rule>) -> Item {
@@ -217,7 +241,7 @@ impl Lowerer {
                 .lines()
                 .all(|l| l.trim().is_empty() || l.trim_start().starts_with('#'))
             {
-                span.end = last.as_span().end() as u32;
+                span.end = (self.base + last.as_span().end()) as u32;
             }
         }
         let rule = pair.as_rule();

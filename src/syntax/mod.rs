@@ -187,15 +187,50 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
         .with_label("too deep")
         .with_help("split the expression with `let` or a `def`")]);
     }
-    let pairs =
-        RulesParser::parse(Rule::file, text).map_err(|e| vec![syntax_error(file, text, e)])?;
     let mut lowerer = lower::Lowerer::new(file);
-    let parsed = lowerer.file(pairs);
+    let parsed = match items_one_by_one(&mut lowerer, text) {
+        Some(items) => ast::File { items },
+        None => {
+            // A syntax error: the whole file again, as one, for the error it has always had
+            // (what was expected where, the unclosed brace, the misspelt keyword).
+            lowerer = lower::Lowerer::new(file);
+            let pairs = RulesParser::parse(Rule::file, text)
+                .map_err(|e| vec![syntax_error(file, text, e)])?;
+            lowerer.file(pairs)
+        }
+    };
     let errors = lowerer.into_errors();
     if errors.is_empty() {
         Ok(parsed)
     } else {
         Err(errors)
+    }
+}
+
+/// Parses and lowers the items of a file some dozens at a time, each run from the end of the
+/// one before, as `Rule::file` reads them; None at an item that does not parse. So the parser's
+/// queue of tokens is some dozens of items', not the file's: dozens of bytes of tokens for each
+/// byte of text, which for a file of megabytes is hundreds of megabytes written and read back.
+fn items_one_by_one(lowerer: &mut lower::Lowerer, text: &str) -> Option<Vec<ast::Item>> {
+    let mut items = Vec::new();
+    let mut at = 0;
+    loop {
+        let rule = if at == 0 {
+            Rule::first_items
+        } else {
+            Rule::next_items
+        };
+        let pairs = RulesParser::parse(rule, &text[at..]).ok()?;
+        let end = at + pairs.clone().next()?.as_span().end();
+        let before = items.len();
+        if lowerer.items_at(pairs, at, &mut items) {
+            return Some(items);
+        }
+        if items.len() == before {
+            // Not the end, and no item: the next item does not parse.
+            return None;
+        }
+        at = end;
     }
 }
 
