@@ -48,7 +48,7 @@ impl Checker<'_> {
                         } else {
                             &mut self.program.globals[slot]
                         };
-                        target.visible_when = Some(visible);
+                        target.visible_when = Some(Box::new(visible));
                     }
                     // Initial values may use comprehensions; the engine gives them a frame.
                     self.note_init_locals(scope.max_slots());
@@ -95,7 +95,7 @@ impl Checker<'_> {
                             let want = field.ty.clone();
                             self.expect_type(&want, &ty, fd.init.span, "the initial value");
                             self.program.kinds[k].fields[i].init = init;
-                            self.program.kinds[k].fields[i].visible_when = visible;
+                            self.program.kinds[k].fields[i].visible_when = visible.map(Box::new);
                         }
                     }
                     self.note_init_locals(scope.max_slots());

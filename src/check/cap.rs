@@ -2,7 +2,7 @@
 //! of half a million unused variables holds a hundred warnings and a count while it is checked,
 //! not half a million.
 
-use crate::diag::{Diagnostic, FileId};
+use crate::diag::{Diagnostic, FileId, Span};
 use std::collections::{BTreeMap, BinaryHeap};
 
 /// How many diagnostics of one code a check reports one by one; past them, one more says how
@@ -69,6 +69,25 @@ impl Capped {
         code.past_error |= later.1.is_error();
     }
 
+    /// Counts a diagnostic of `code` at `span` without building it, when it would only be
+    /// counted (its code already holds its first ones, all before it); false if it must be
+    /// built and pushed. Half a million unused names cost a count each, not three texts.
+    pub(crate) fn count_if_past(&mut self, code: &'static str, span: Span, error: bool) -> bool {
+        let place = (span.file, span.start, self.found);
+        let Some(of) = self.codes.get_mut(code) else {
+            return false;
+        };
+        match of.first.peek() {
+            Some(last) if of.first.len() > MAX_PER_CODE && place > last.0 => {
+                self.found += 1;
+                of.past += 1;
+                of.past_error |= error;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Every diagnostic held, in source order, with one more for each code that had more than
     /// [`MAX_PER_CODE`], at the first left out, counting them (an error if any left out is one,
     /// so a file with errors still has errors).
@@ -98,5 +117,43 @@ impl Capped {
         kept.extend(summaries);
         kept.sort_by_key(|d| (d.span.file, d.span.start, d.code));
         kept
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn warning(start: u32) -> Diagnostic {
+        Diagnostic::warning(
+            "unused-definition",
+            format!("at {start}"),
+            Span::new(FileId(0), start as usize, start as usize + 1),
+        )
+    }
+
+    #[test]
+    fn counting_without_building_reports_what_pushing_reports() {
+        // Out of order, so that some later-found ones still displace held ones.
+        let starts: Vec<u32> = (0..500).map(|i| (i * 7919) % 1000).collect();
+        let mut pushed = Capped::default();
+        let mut lazy = Capped::default();
+        let mut built = 0;
+        for &s in &starts {
+            pushed.push(warning(s));
+            let span = Span::new(FileId(0), s as usize, s as usize + 1);
+            if !lazy.count_if_past("unused-definition", span, false) {
+                built += 1;
+                lazy.push(warning(s));
+            }
+        }
+        let show = |c: Capped| {
+            c.finish()
+                .iter()
+                .map(|d| format!("{} {}", d.span.start, d.message))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(show(pushed), show(lazy));
+        assert!(built < starts.len(), "{built} built: none was only counted");
     }
 }

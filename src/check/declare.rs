@@ -77,7 +77,7 @@ impl Checker<'_> {
                     });
                 }
                 ast::Decl::Var(v) if v.per_player => {
-                    self.internal_visible_when(&v.name, v.visibility, v.visible_when.as_ref());
+                    self.internal_visible_when(&v.name, v.visibility, v.visible_when.as_deref());
                     let id = ir::PlayerVarId(self.program.player_vars.len() as u32);
                     self.define(&v.name, Symbol::PlayerVar(id));
                     self.program.player_vars.push(placeholder_var(v));
@@ -86,7 +86,7 @@ impl Checker<'_> {
                     if v.visibility == ast::Visibility::Secret {
                         self.secret_without_owner(&v.name, "a game variable");
                     }
-                    self.internal_visible_when(&v.name, v.visibility, v.visible_when.as_ref());
+                    self.internal_visible_when(&v.name, v.visibility, v.visible_when.as_deref());
                     let id = ir::GlobalId(self.program.globals.len() as u32);
                     self.define(&v.name, Symbol::Global(id));
                     self.program.globals.push(placeholder_var(v));

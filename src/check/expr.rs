@@ -241,12 +241,7 @@ impl Checker<'_> {
             None => {
                 let mut candidates: Vec<String> = scope.names();
                 candidates.extend(
-                    self.symbols
-                        .iter()
-                        .filter(|(_, (s, _))| {
-                            !matches!(s, Symbol::PlayerVar(_) | Symbol::Action(_))
-                        })
-                        .map(|(k, _)| k.clone()),
+                    self.symbol_names(|s| !matches!(s, Symbol::PlayerVar(_) | Symbol::Action(_))),
                 );
                 candidates.push("players".into());
                 candidates.push("player_count".into());
@@ -323,7 +318,8 @@ impl Checker<'_> {
                     )
                 }
                 None => {
-                    let names: Vec<String> = self.player_vars.keys().cloned().collect();
+                    let mut names: Vec<String> = self.player_vars.keys().cloned().collect();
+                    names.sort();
                     self.unknown_field(field, "players", names.iter().map(String::as_str));
                     error_expr(span)
                 }
@@ -554,12 +550,7 @@ impl Checker<'_> {
             }
             _ => {
                 let mut candidates: Vec<&str> = BUILTIN_FUNCTIONS.to_vec();
-                let defs: Vec<String> = self
-                    .symbols
-                    .iter()
-                    .filter(|(_, (s, _))| matches!(s, Symbol::Def(_)))
-                    .map(|(k, _)| k.clone())
-                    .collect();
+                let defs = self.symbol_names(|s| matches!(s, Symbol::Def(_)));
                 candidates.extend(defs.iter().map(String::as_str));
                 self.unknown_name(name, candidates, "no function has this name");
                 error_expr(span)

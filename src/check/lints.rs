@@ -165,15 +165,15 @@ fn named<T>(items: &[T], f: impl Fn(&T) -> (&String, crate::diag::Span)) -> Vec<
 }
 
 fn unused(c: &mut Checker, what: &str, name: &str, span: crate::diag::Span) {
-    c.error(
+    c.warn_lazily("unused-definition", span, || {
         Diagnostic::warning(
             "unused-definition",
             format!("{what} `{name}` is never used"),
             span,
         )
         .with_label("declared but never used")
-        .with_help("use it or remove it"),
-    );
+        .with_help("use it or remove it")
+    });
 }
 
 /// Everything the flow and setup lead to, through phases, effects, turns and actions.

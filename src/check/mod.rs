@@ -27,7 +27,7 @@ use crate::diag::{Diagnostic, Diagnostics, SourceMap, Span};
 use crate::ir::{self, Type};
 use crate::syntax::ast;
 use scope::{suggest, Scope, Symbol};
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The most values one action parameter may take: each is a move offered on every turn.
 const MAX_PARAM_VALUES: i128 = 1000;
@@ -101,12 +101,14 @@ pub use cap::MAX_PER_CODE;
 pub(crate) struct Checker<'a> {
     merged: &'a Merged,
     diags: cap::Capped,
-    symbols: BTreeMap<String, (Symbol, Span)>,
-    player_vars: BTreeMap<String, ir::PlayerVarId>,
+    // Hashed, not ordered: a file may declare half a million names, each looked up as it is
+    // declared and used. Where names are listed (suggestions), they are sorted first.
+    symbols: HashMap<String, (Symbol, Span)>,
+    player_vars: HashMap<String, ir::PlayerVarId>,
     /// Actions live in their own namespace: only `turn ... only` names them.
-    actions: BTreeMap<String, ir::ActionId>,
+    actions: HashMap<String, ir::ActionId>,
     /// Where each player variable and action is declared, for duplicate reports.
-    own_spans: BTreeMap<(bool, String), Span>,
+    own_spans: HashMap<(bool, String), Span>,
     used: BTreeSet<Symbol>,
     /// Procedures and actions referenced from each body, for reachability.
     calls: BTreeMap<Symbol, BTreeSet<Symbol>>,
@@ -139,10 +141,11 @@ impl<'a> Checker<'a> {
         Checker {
             merged,
             diags: cap::Capped::default(),
-            symbols: BTreeMap::new(),
-            player_vars: BTreeMap::new(),
-            actions: BTreeMap::new(),
-            own_spans: BTreeMap::new(),
+            // Most declarations are named: sized once, not grown by rehashing.
+            symbols: HashMap::with_capacity(merged.decls.len()),
+            player_vars: HashMap::new(),
+            actions: HashMap::new(),
+            own_spans: HashMap::new(),
             used: BTreeSet::new(),
             calls: BTreeMap::new(),
             current: None,
@@ -190,6 +193,18 @@ impl<'a> Checker<'a> {
 
     pub(crate) fn error(&mut self, d: Diagnostic) {
         self.diags.push(d);
+    }
+
+    /// Reports the warning `build` makes, building it only if it will be shown.
+    pub(crate) fn warn_lazily(
+        &mut self,
+        code: &'static str,
+        span: Span,
+        build: impl FnOnce() -> Diagnostic,
+    ) {
+        if !self.diags.count_if_past(code, span, false) {
+            self.error(build());
+        }
     }
 
     /// Records a declaration for the index, if one is kept.
@@ -298,6 +313,18 @@ impl<'a> Checker<'a> {
                 self.symbols.insert(name.text.clone(), (symbol, name.span));
             }
         }
+    }
+
+    /// The names of the symbols `keep` accepts, in order, for suggestions.
+    pub(crate) fn symbol_names(&self, keep: impl Fn(&Symbol) -> bool) -> Vec<String> {
+        let mut names: Vec<String> = self
+            .symbols
+            .iter()
+            .filter(|(_, (s, _))| keep(s))
+            .map(|(k, _)| k.clone())
+            .collect();
+        names.sort();
+        names
     }
 
     /// The element type of a list type; anything else is reported as not a list.

@@ -60,7 +60,7 @@ impl Checker<'_> {
                         self.internal_visible_when(
                             &fd.name,
                             fd.visibility,
-                            fd.visible_when.as_ref(),
+                            fd.visible_when.as_deref(),
                         );
                     }
                     for (i, fd) in kd.fields.iter().enumerate() {
@@ -279,11 +279,11 @@ impl Checker<'_> {
                     (Type::Entity(id), None)
                 }
                 _ => {
-                    let candidates = self
-                        .symbols
+                    let types =
+                        self.symbol_names(|s| matches!(s, Symbol::Enum(_) | Symbol::Kind(_)));
+                    let candidates = types
                         .iter()
-                        .filter(|(_, (s, _))| matches!(s, Symbol::Enum(_) | Symbol::Kind(_)))
-                        .map(|(k, _)| k.as_str())
+                        .map(String::as_str)
                         .chain(["int", "bool", "player"]);
                     let mut d = Diagnostic::error(
                         "unknown-type",

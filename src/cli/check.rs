@@ -12,7 +12,7 @@ pub(super) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
     let mut out = io::stdout().lock();
     let mut failed = false;
     let mut report = args.json.then(super::check_json::Report::new);
-    for file in &args.files {
+    for (i, file) in args.files.iter().enumerate() {
         let loaded = load(file, &[]);
         let ok = loaded.diagnostics.error_count() == 0 && loaded.program.is_some();
         failed |= !ok;
@@ -35,6 +35,11 @@ pub(super) fn run(args: &CheckArgs) -> Result<ExitCode, CliError> {
             plural(errors, "error"),
             plural(warnings, "warning")
         )?;
+        if i + 1 == args.files.len() {
+            // The process ends here: a file of megabytes is hundreds of megabytes of program,
+            // which the system takes back at once and freeing would take back piece by piece.
+            std::mem::forget(loaded);
+        }
     }
     if let Some(report) = report {
         writeln!(out, "{}", report.to_json())?;

@@ -321,8 +321,8 @@ pub struct VarDef {
     /// Its initial value (evaluated at the start of a game, with `me` unbound).
     pub init: Expr,
     /// `visible when`: slot 0 holds the viewer (`none` for onlookers), slot 1 the owner or
-    /// the instance.
-    pub visible_when: Option<EndFn>,
+    /// the instance (boxed, as it is seldom written).
+    pub visible_when: Option<Box<EndFn>>,
     /// Where it is declared.
     pub span: Span,
 }

@@ -271,7 +271,7 @@ fn hidden_item(
     vis: Visibility,
     per_player: bool,
     ty: &TypeExpr,
-    visible_when: &Option<Expr>,
+    visible_when: &Option<Box<Expr>>,
 ) -> Option<String> {
     // A condition can only widen what the visibility allows; bookkeeping hides nothing.
     if matches!(vis, Visibility::Public | Visibility::Internal) {

@@ -247,8 +247,9 @@ pub struct VarDecl {
     pub ty: TypeExpr,
     /// Its initial value.
     pub init: Expr,
-    /// `visible when cond`: who else may see it.
-    pub visible_when: Option<Expr>,
+    /// `visible when cond`: who else may see it (boxed: seldom written, and an expression is
+    /// a hundred bytes in every declaration without it).
+    pub visible_when: Option<Box<Expr>>,
 }
 
 /// `kind name[count] { fields }`
@@ -286,8 +287,9 @@ pub struct FieldDecl {
     pub ty: TypeExpr,
     /// Its initial value.
     pub init: Expr,
-    /// `visible when cond`: who else may see it.
-    pub visible_when: Option<Expr>,
+    /// `visible when cond`: who else may see it (boxed: seldom written, and an expression is
+    /// a hundred bytes in every declaration without it).
+    pub visible_when: Option<Box<Expr>>,
 }
 
 /// `table chart(roll: int, event: chance) { (1, crash), (2, boom) }`

@@ -99,18 +99,22 @@ impl Lowerer {
     }
 
     /// Lowers items parsed on their own (`Rule::next_items`) from `base` in the file, into
-    /// `items`; true if they end the file.
+    /// `items`, and where each starts into `starts`; true if they end the file.
     pub(super) fn items_at(
         &mut self,
         mut pairs: Pairs<Rule>,
         base: usize,
         items: &mut Vec<Item>,
+        starts: &mut Vec<usize>,
     ) -> bool {
         self.base = base;
         let mut at_end = false;
         for p in pairs.next().expect("grammar: next_items").into_inner() {
             match p.as_rule() {
-                Rule::item => items.push(self.item(p)),
+                Rule::item => {
+                    starts.push(base + p.as_span().start());
+                    items.push(self.item(p));
+                }
                 Rule::EOI => at_end = true,
                 _ => {}
             }
@@ -436,7 +440,7 @@ impl Lowerer {
                 Rule::name => name = Some(self.name(p)),
                 Rule::type_expr => ty = Some(self.type_expr(p)),
                 Rule::expr => init = Some(self.expr(p)),
-                Rule::visible_when => visible_when = Some(self.expr(last(p))),
+                Rule::visible_when => visible_when = Some(Box::new(self.expr(last(p)))),
                 _ => {}
             }
         }
@@ -496,7 +500,7 @@ impl Lowerer {
                 Rule::name => name = Some(self.name(p)),
                 Rule::type_expr => ty = Some(self.type_expr(p)),
                 Rule::expr => init = Some(self.expr(p)),
-                Rule::visible_when => visible_when = Some(self.expr(last(p))),
+                Rule::visible_when => visible_when = Some(Box::new(self.expr(last(p)))),
                 _ => {}
             }
         }

@@ -3,6 +3,7 @@
 //! Invariant: pest never leaves this folder; callers see [`ast`] and [`Diagnostic`]s only.
 
 pub mod ast;
+mod batches;
 pub mod controls;
 pub mod format;
 mod lower;
@@ -187,50 +188,27 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
         .with_label("too deep")
         .with_help("split the expression with `let` or a `def`")]);
     }
-    let mut lowerer = lower::Lowerer::new(file);
-    let parsed = match items_one_by_one(&mut lowerer, text) {
-        Some(items) => ast::File { items },
+    parse_split(file, text, batches::SPLIT_FROM)
+}
+
+/// [`parse`], reading a file of at least `split_from` bytes in two halves at once.
+fn parse_split(file: FileId, text: &str, split_from: usize) -> Result<ast::File, Vec<Diagnostic>> {
+    let (parsed, errors) = match batches::read(file, text, split_from) {
+        Some((items, errors)) => (ast::File { items }, errors),
         None => {
             // A syntax error: the whole file again, as one, for the error it has always had
             // (what was expected where, the unclosed brace, the misspelt keyword).
-            lowerer = lower::Lowerer::new(file);
+            let mut lowerer = lower::Lowerer::new(file);
             let pairs = RulesParser::parse(Rule::file, text)
                 .map_err(|e| vec![syntax_error(file, text, e)])?;
-            lowerer.file(pairs)
+            let parsed = lowerer.file(pairs);
+            (parsed, lowerer.into_errors())
         }
     };
-    let errors = lowerer.into_errors();
     if errors.is_empty() {
         Ok(parsed)
     } else {
         Err(errors)
-    }
-}
-
-/// Parses and lowers the items of a file some dozens at a time, each run from the end of the
-/// one before, as `Rule::file` reads them; None at an item that does not parse. So the parser's
-/// queue of tokens is some dozens of items', not the file's: dozens of bytes of tokens for each
-/// byte of text, which for a file of megabytes is hundreds of megabytes written and read back.
-fn items_one_by_one(lowerer: &mut lower::Lowerer, text: &str) -> Option<Vec<ast::Item>> {
-    let mut items = Vec::new();
-    let mut at = 0;
-    loop {
-        let rule = if at == 0 {
-            Rule::first_items
-        } else {
-            Rule::next_items
-        };
-        let pairs = RulesParser::parse(rule, &text[at..]).ok()?;
-        let end = at + pairs.clone().next()?.as_span().end();
-        let before = items.len();
-        if lowerer.items_at(pairs, at, &mut items) {
-            return Some(items);
-        }
-        if items.len() == before {
-            // Not the end, and no item: the next item does not parse.
-            return None;
-        }
-        at = end;
     }
 }
 
@@ -708,6 +686,85 @@ mod tests {
         match parse(FileId(0), src) {
             Ok(f) => f,
             Err(e) => panic!("parse failed: {e:?}"),
+        }
+    }
+
+    /// Parses `src` both ways, in batches (in halves too, from `split_from` bytes) and as one,
+    /// and asserts they agree, spans and lowering errors included.
+    fn same_both_ways(src: &str, split_from: usize) {
+        let batched = parse_split(FileId(0), src, split_from);
+        let mut lowerer = lower::Lowerer::new(FileId(0));
+        let whole = match RulesParser::parse(Rule::file, src) {
+            Ok(pairs) => {
+                let f = lowerer.file(pairs);
+                let errors = lowerer.into_errors();
+                if errors.is_empty() {
+                    Ok(f)
+                } else {
+                    Err(errors)
+                }
+            }
+            Err(e) => Err(vec![syntax_error(FileId(0), src, e)]),
+        };
+        assert_eq!(format!("{batched:?}"), format!("{whole:?}"), "{src}");
+    }
+
+    #[test]
+    fn batches_and_halves_read_the_same_items_with_the_same_spans() {
+        // Around every batch boundary.
+        for n in [1, 63, 64, 65, 127, 128, 129, 200] {
+            let src: String = (0..n)
+                .map(|i| format!("var v{i}: int = {i}  # {i}\n\n"))
+                .collect();
+            let src = format!("\u{FEFF}game \"G\" {{ players 2 }}\n{src}");
+            same_both_ways(&src, usize::MAX);
+            same_both_ways(&src, 0);
+        }
+        // The project's own files, split at their middle.
+        for own in [
+            include_str!("../../rules/small_print.rules"),
+            include_str!("../../rules/incorporated.rules"),
+            include_str!("../../rules/endgame.rules"),
+        ] {
+            same_both_ways(own, usize::MAX);
+            same_both_ways(own, 0);
+        }
+    }
+
+    #[test]
+    fn a_middle_inside_an_item_or_a_broken_half_reads_as_one() {
+        let head: String = (0..100).map(|i| format!("var v{i}: int = {i}\n")).collect();
+        let cases = [
+            // The line after the middle looks like an item but is inside a text...
+            format!("{head}def t(): int = count(\"\nvar x: int = 1\nvar y: int = 2\n\")\n{head}"),
+            // ...or inside a block written at the margin.
+            format!("{head}flow {{\nlog \"a\"\nlog \"b\"\n}}\n{head}"),
+            // A syntax error in the second half, and one in the first.
+            format!("{head}{head}enum e {{ a, b,, c }}\n"),
+            format!("enum e {{ a, b,, c }}\n{head}{head}"),
+            // A reserved word as a name: a lowering error on each side.
+            format!("var if: int = 1\n{head}{head}var then: int = 2\n"),
+        ];
+        for src in &cases {
+            for split_from in [0, usize::MAX] {
+                same_both_ways(src, split_from);
+            }
+        }
+    }
+
+    #[test]
+    fn an_item_broken_after_a_batch_is_the_whole_file_s_error() {
+        for n in [10, 64, 65, 130] {
+            let mut src: String = (0..n).map(|i| format!("var v{i}: int = {i}\n")).collect();
+            src.push_str("enum e { a, b,, c }\nvar w: int = 1\n");
+            let err = parse(FileId(0), &src).expect_err("a syntax error");
+            let expected = RulesParser::parse(Rule::file, &src).expect_err("a syntax error");
+            let pest::error::InputLocation::Pos(at) = expected.location else {
+                panic!("a position")
+            };
+            assert!(src[..at].ends_with("b,"), "{}", &src[..at]);
+            assert_eq!(err.len(), 1);
+            assert_eq!(err[0].span.start as usize, at, "{n} items before");
         }
     }
 
