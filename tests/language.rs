@@ -790,6 +790,59 @@ fn a_choice_of_one_option_is_taken_unless_the_game_always_asks() {
     assert_eq!(game.decisions(), 2);
 }
 
+#[test]
+fn a_choice_marked_always_ask_is_asked_with_one_option_and_only_it() {
+    // Gifts with `give` marked: at two players its one option waits for P1.
+    let src = GIFTS.replace("choose me", "choose always ask me");
+    assert_ne!(src, GIFTS);
+    let marked = check_source("gifts.rules", &src);
+    assert_eq!(codes(&marked), Vec::<&str>::new());
+    let mut game =
+        meeple::engine::Game::new(Arc::new(marked.program.expect("clean")), 2, 1).expect("starts");
+    game.apply_label(0, "give").expect("legal");
+    assert_eq!(game.to_decide(), Some(0));
+    game.apply_label(0, "P2").expect("the only option, asked");
+    assert_eq!(game.decisions(), 2);
+    assert!(!game
+        .log(meeple::engine::Viewer::Spectator)
+        .iter()
+        .any(|l| l.contains("the only option")));
+    // A second choice of one option, unmarked, in the same game is still taken without asking.
+    let both = src.replace(
+        "  me.coins -= 1\n",
+        "  me.coins -= 1\n  let again = choose me \"Again?\" from [to]\n",
+    );
+    assert_ne!(both, src);
+    let mut game = meeple::engine::Game::new(
+        Arc::new(check_source("gifts.rules", &both).program.expect("clean")),
+        2,
+        1,
+    )
+    .expect("starts");
+    game.apply_label(0, "give").expect("legal");
+    game.apply_label(0, "P2").expect("asked");
+    assert_eq!(game.to_decide(), Some(1));
+    assert!(game
+        .log(meeple::engine::Viewer::Spectator)
+        .iter()
+        .any(|l| l.contains("P1 chose P2 (the only option)")));
+    // Marking a choice of several, or any choice of a game that always asks, is warned of.
+    let needless = src.replace("{ players 2..3 }", "{ players 2..3  always ask }");
+    assert_eq!(
+        codes(&check_source("gifts.rules", &needless)),
+        ["needless-always-ask"]
+    );
+    let several = GIFTS.replace(
+        "  me.coins -= 1\n",
+        "  let paid = choose always ask any of me \"Pay?\" from [1]\n  me.coins -= count(paid)\n",
+    );
+    assert_ne!(several, GIFTS);
+    assert_eq!(
+        codes(&check_source("gifts.rules", &several)),
+        ["needless-always-ask"]
+    );
+}
+
 /// A game in which every choice is asked, two decisions in: P1 gave to P2.
 fn game_asking() -> meeple::engine::Game {
     let mut game = meeple::engine::Game::new(gifts(true), 2, 1).expect("starts");

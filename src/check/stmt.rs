@@ -320,9 +320,13 @@ impl Checker<'_> {
                 options,
                 secret,
                 count,
+                always_ask,
             } => {
                 let (p, pt) = self.expr(player, scope);
                 self.expect_type(&Type::Player, &pt, player.span, "who chooses");
+                if let Some(span) = always_ask {
+                    self.needless_always_ask(*span, count.is_some());
+                }
                 let prompt = self.text(prompt, scope);
                 let (o, ot) = self.expr(options, scope);
                 let mut elem = self.element_of(&ot, options.span, "the options");
@@ -338,7 +342,7 @@ impl Checker<'_> {
                         options: o,
                         secret: *secret,
                         count,
-                        asked: false,
+                        asked: always_ask.is_some(),
                     },
                     elem,
                 )
@@ -674,5 +678,28 @@ impl Checker<'_> {
                 None
             }
         }
+    }
+}
+
+impl Checker<'_> {
+    /// Warns of an `always ask` on a choice that is asked anyway: in a game that says `always
+    /// ask` in its header, or on a choice of several (picking none of one option is a choice).
+    fn needless_always_ask(&mut self, span: crate::diag::Span, several: bool) {
+        let why = if self.program.always_ask {
+            "the game's header says `always ask`: every choice is asked already"
+        } else if several {
+            "a choice of several is always asked"
+        } else {
+            return;
+        };
+        self.error(
+            Diagnostic::warning(
+                "needless-always-ask",
+                "this `always ask` changes nothing",
+                span,
+            )
+            .with_label(why)
+            .with_help("remove it"),
+        );
     }
 }

@@ -307,15 +307,21 @@ pub fn let_value(v: &LetValue) -> String {
             options,
             secret,
             count,
+            always_ask,
         } => format!(
-            "{} {}choice {}from {} ({})",
+            "{} {}choice {}from {} ({}){}",
             possessive(player),
             if *secret { "secret " } else { "" },
             count
                 .as_ref()
                 .map_or(String::new(), |c| format!("of {} ", how_many(c))),
             super::expr::clause(options),
-            text(prompt)
+            text(prompt),
+            if always_ask.is_some() {
+                ", asked even when there is a single option"
+            } else {
+                ""
+            }
         ),
         LetValue::Ask {
             player,

@@ -629,7 +629,8 @@ pub enum MatchValue {
 pub enum LetValue {
     /// A plain expression.
     Expr(Expr),
-    /// `choose [secretly] [any of | at most k of | exactly k of] p "prompt" from options`
+    /// `choose [always ask] [secretly] [any of | at most k of | exactly k of] p "prompt" from
+    /// options`
     Choose {
         player: Expr,
         prompt: Text,
@@ -637,6 +638,8 @@ pub enum LetValue {
         secret: bool,
         /// How many elements, when several are chosen as one decision.
         count: Option<ChooseCount>,
+        /// `always ask`, where it is written: asked even with a single option.
+        always_ask: Option<Span>,
     },
     /// `ask p "prompt" (yes_word, no_word)`: a yes/no decision.
     Ask {

@@ -761,9 +761,11 @@ impl Lowerer {
                 let mut count = None;
                 let mut exprs = Vec::new();
                 let mut prompt = None;
+                let mut always_ask = None;
                 for p in v.into_inner() {
                     match p.as_rule() {
                         Rule::secret_flag => secret = true,
+                        Rule::ask_flag => always_ask = Some(self.span(&p)),
                         Rule::choose_count => count = Some(self.choose_count(p)),
                         Rule::expr => exprs.push(self.expr(p)),
                         Rule::string => prompt = Some(self.text(p)),
@@ -777,6 +779,7 @@ impl Lowerer {
                     options: exprs.next().expect("grammar: options"),
                     secret,
                     count,
+                    always_ask,
                 }
             }
             Rule::ask_expr => {
