@@ -577,25 +577,28 @@ fn a_parameter_range_follows_the_mover_and_the_state() {
     );
 }
 
-#[test]
-fn a_parameter_range_that_could_be_unbounded_or_too_wide_is_refused() {
-    let src = r#"
+/// Ranges with ends the checker can and cannot bound; `coins` starts at `COINS`.
+const RANGES: &str = r#"
 game "Ranges" { players 2..3 }
-player var coins: int = 3
+player var coins: int = COINS
 player var hand: list of int = []
 var track: int in -5..5 = 0
 flow { for p in players { turn p } }
 action a(n: int in 1..me.coins) { }
 action b(n: int in 0..count(me.hand)) { }
-action c(n: int in -me.coins..0) { }
+action c(n: int in -me.coins..-1) { }
 action d(n: int in 1..player_count * 400) { }
 action e(n: int in 0..min([count(me.hand), 10]) + track * 2) { }
 action f(n: int in track..abs(track) % 3 + by players { 2: 4, 3: 6 }) { }
 action g(n: int in me.coins) { }
+action h(n: int in 1..player_count * 600) { }
 action pass { }
 score(p) = p.coins
 "#;
-    let loaded = check_source("ranges.rules", src);
+
+#[test]
+fn a_parameter_range_always_too_wide_is_refused_and_one_that_could_be_is_bounded_in_play() {
+    let loaded = check_source("ranges.rules", &RANGES.replace("COINS", "3"));
     let errors: Vec<(&str, String)> = loaded
         .diagnostics
         .0
@@ -607,28 +610,70 @@ score(p) = p.coins
         errors,
         [
             (
-                "infinite-domain",
-                "parameter `n` could take any number of values".to_string()
-            ),
-            (
-                "infinite-domain",
-                "parameter `n` could take any number of values".to_string()
-            ),
-            (
-                "infinite-domain",
-                "parameter `n` could take any number of values".to_string()
-            ),
-            (
-                "infinite-domain",
-                "parameter `n` could take 1200 values, from 1 to 1200".to_string()
-            ),
-            (
                 "not-constant",
                 "the values of a parameter are a range `lo..hi`".to_string()
+            ),
+            (
+                "infinite-domain",
+                "parameter `n` takes at least 1200 values, from 1 to 1200".to_string()
             ),
         ],
         "{errors:?}"
     );
+    // Without the two refused, the others play: `a`, `b` and `c` have no end the checker
+    // bounds, `d` could hold 1200 values (three players): each is checked in play.
+    let src = |coins: &str| {
+        RANGES
+            .replace("COINS", coins)
+            .replace("action g(n: int in me.coins) { }\n", "")
+            .replace("action h(n: int in 1..player_count * 600) { }\n", "")
+    };
+    let program = |coins: &str| {
+        let loaded = check_source("ranges.rules", &src(coins));
+        Arc::new(
+            loaded
+                .program
+                .unwrap_or_else(|| panic!("{:?}", loaded.diagnostics)),
+        )
+    };
+    let game = meeple::engine::Game::new(program("3"), 2, 1).expect("starts");
+    let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+    assert!(labels.starts_with(&["a 1", "a 2", "a 3", "b 0", "c -3"].map(String::from)));
+    assert!(labels.contains(&"d 800".to_string()) && !labels.contains(&"d 801".to_string()));
+    assert_eq!(
+        game.why(0, "a 4").as_deref(),
+        Some("<n> is from 1 to 3 now (its range is `1..me.coins`)")
+    );
+    assert_eq!(
+        game.why(0, "a 1000000").as_deref(),
+        Some("<n> is from 1 to 3 now (its range is `1..me.coins`)")
+    );
+    // 1000 values are listed; 1001 stop the game with the range, its ends and the limit.
+    let game = meeple::engine::Game::new(program("1000"), 2, 1).expect("starts");
+    assert!(game.options(0).iter().any(|o| o.label == "a 1000"));
+    let e = match meeple::engine::Game::new(program("1001"), 2, 1) {
+        Err(e) => e,
+        Ok(_) => panic!("a range of 1001 values was listed"),
+    };
+    assert_eq!(e.code, "range-too-wide");
+    assert_eq!(
+        e.message,
+        "<n> of `a` (`1..me.coins`) is from 1 to 1001 now: 1001 values, more than the 1000 one \
+         parameter may take"
+    );
+    // At three players `d` holds 1200 values, whatever the coins.
+    let e = match meeple::engine::Game::new(program("3"), 3, 1) {
+        Err(e) => e,
+        Ok(_) => panic!("a range of 1200 values was listed"),
+    };
+    assert_eq!(
+        (e.code, e.message.contains("from 1 to 1200")),
+        ("range-too-wide", true)
+    );
+    // Ends far apart, or past each other, at the edges of the numbers: no panic.
+    for coins in ["9223372036854775807", "-9223372036854775807"] {
+        let _ = meeple::engine::Game::new(program(coins), 2, 1);
+    }
 }
 
 const CHART: &str = r#"

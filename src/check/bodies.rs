@@ -297,7 +297,7 @@ impl Checker<'_> {
             ) || (ty == Type::Int && (bounds.is_some() || dynamic));
             // Every value becomes a move in the list: a range too wide to list is no better.
             let width = bounds.map_or(0, |(lo, hi)| (hi as i128) - (lo as i128) + 1);
-            if width > MAX_PARAM_VALUES {
+            if width > i128::from(ir::MAX_PARAM_VALUES) {
                 self.error(
                     Diagnostic::error(
                         "infinite-domain",
@@ -307,7 +307,7 @@ impl Checker<'_> {
                         ),
                         p.ty.span(),
                     )
-                    .with_label(format!("at most {MAX_PARAM_VALUES} values"))
+                    .with_label(format!("at most {} values", ir::MAX_PARAM_VALUES))
                     .with_help(
                         "narrow the range, or choose from a list inside the action with `choose`",
                     ),

@@ -29,8 +29,6 @@ use crate::syntax::ast;
 use scope::{suggest, Scope, Symbol};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
-/// The most values one action parameter may take: each is a move offered on every turn.
-const MAX_PARAM_VALUES: i128 = 1000;
 /// Values of one enum: each is held as a 16-bit index.
 const MAX_ENUM_VALUES: usize = u16::MAX as usize + 1;
 /// Parameters of one action: the engine lists moves with a fixed odometer of this size.
@@ -79,7 +77,7 @@ fn run(
     checker.declare();
     checker.signatures();
     checker.bodies();
-    checker.bound_param_ranges(MAX_PARAM_VALUES);
+    checker.bound_param_ranges(i128::from(ir::MAX_PARAM_VALUES));
     checker.order_initial_values();
     lints::run(&mut checker);
     hidden::run(&mut checker);

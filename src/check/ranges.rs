@@ -203,9 +203,12 @@ impl Reacher<'_> {
 }
 
 impl Checker<'_> {
-    /// Proves that every action parameter whose range is written with expressions has at most
-    /// `max` values, and keeps the widest range it could reach as the parameter's bounds (the
-    /// engine never lists more). Runs once every body is checked, for the defs' bodies.
+    /// Proves, where it can, that every action parameter whose range is written with
+    /// expressions has at most `max` values, and keeps the widest range it could reach as the
+    /// parameter's bounds (the engine never lists more). A range it cannot bound, or could be
+    /// wider than `max`, is left to the engine, which checks its width each time moves are
+    /// listed; a range always wider than `max` is refused. Runs once every body is checked, for
+    /// the defs' bodies.
     pub(crate) fn bound_param_ranges(&mut self, max: i128) {
         for a in 0..self.program.actions.len() {
             for i in 0..self.program.actions[a].params.len() {
@@ -215,47 +218,37 @@ impl Checker<'_> {
                     reach(&self.program, self.players, &range.0),
                     reach(&self.program, self.players, &range.1),
                 );
-                let name = param.name.clone();
-                let (lo_span, hi_span) = (range.0.span, range.1.span);
-                let unbounded = |end: &str, span| {
-                    Diagnostic::error(
-                        "infinite-domain",
-                        format!("parameter `{name}` could take any number of values"),
-                        span,
-                    )
-                    .with_label(format!("no {end} bound is known for this"))
-                    .with_help(
-                        "read a variable with bounds (`int in 0..20`), or cap the end, as in \
-                         `1..min([me.coins, 20])`",
-                    )
-                };
-                let (Some(l), Some(h)) = (lo.lo, hi.hi) else {
-                    let d = if lo.lo.is_none() {
-                        unbounded("lower", lo_span)
-                    } else {
-                        unbounded("upper", hi_span)
-                    };
-                    self.error(d);
-                    continue;
-                };
-                let width = i128::from(h) - i128::from(l) + 1;
-                if width > max {
-                    self.error(
-                        Diagnostic::error(
-                            "infinite-domain",
-                            format!(
-                                "parameter `{name}` could take {width} values, from {l} to {h}"
+                // The fewest values the range could have: more than `max` is always an error.
+                if let (Some(l), Some(h)) = (lo.hi, hi.lo) {
+                    let fewest = i128::from(h) - i128::from(l) + 1;
+                    if fewest > max {
+                        let name = param.name.clone();
+                        let span = range.0.span.to(range.1.span);
+                        self.error(
+                            Diagnostic::error(
+                                "infinite-domain",
+                                format!(
+                                    "parameter `{name}` takes at least {fewest} values, from {l} \
+                                     to {h}"
+                                ),
+                                span,
+                            )
+                            .with_label(format!("at most {max} values"))
+                            .with_help(
+                                "narrow the range, or choose the value inside the action with \
+                                 `choose`",
                             ),
-                            lo_span.to(hi_span),
-                        )
-                        .with_label(format!("at most {max} values"))
-                        .with_help(
-                            "narrow the range, or cap an end, as in `1..min([me.coins, 20])`",
-                        ),
-                    );
-                    continue;
+                        );
+                        continue;
+                    }
                 }
-                self.program.actions[a].params[i].bounds = Some((l, h.max(l)));
+                self.program.actions[a].params[i].bounds = match (lo.lo, hi.hi) {
+                    (Some(l), Some(h)) if i128::from(h) - i128::from(l) < max => {
+                        Some((l, h.max(l)))
+                    }
+                    // Bounded at run time (`ir::MAX_PARAM_VALUES`).
+                    _ => None,
+                };
             }
         }
     }

@@ -78,10 +78,15 @@ impl Game {
             // A range written with expressions counts here as the widest it could be.
             let mut bounds: [Option<(i64, i64)>; MAX_PARAMS] =
                 std::array::from_fn(|i| def.params.get(i).and_then(|p| p.bounds));
+            // One bounded only at run time, as the widest it may be.
             let mut sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
-                def.params
-                    .get(i)
-                    .map_or(1, |p| self.domain_size(program, &p.ty, bounds[i]))
+                def.params.get(i).map_or(1, |p| {
+                    if p.range.is_some() && p.bounds.is_none() {
+                        ir::MAX_PARAM_VALUES as usize
+                    } else {
+                        self.domain_size(program, &p.ty, bounds[i])
+                    }
+                })
             });
             if n > sizes.len() {
                 return Err(err(
@@ -259,8 +264,10 @@ impl Game {
     }
 
     /// The ranges of an action's parameters written with expressions, evaluated with `me` in
-    /// `locals`, each kept within the widest range the checker proved (`bounds` holds it on
-    /// entry). False if the action has none.
+    /// `locals`, each kept within the widest range the checker proved. A range the checker
+    /// could not bound is refused (`range-too-wide`) when it holds more than
+    /// [`ir::MAX_PARAM_VALUES`] values now: never cut short without a word. False if the
+    /// action has none.
     fn param_ranges(
         &self,
         program: &ir::Program,
@@ -270,12 +277,21 @@ impl Game {
     ) -> R<bool> {
         let mut any = false;
         for (i, p) in def.params.iter().enumerate() {
-            let (Some(range), Some((widest_lo, widest_hi))) = (&p.range, p.bounds) else {
+            let Some(range) = &p.range else {
                 continue;
             };
             let lo = Eval::new(program, &self.state).int(&range.0, locals)?;
             let hi = Eval::new(program, &self.state).int(&range.1, locals)?;
-            bounds[i] = Some((lo.max(widest_lo), hi.min(widest_hi)));
+            bounds[i] = Some(match p.bounds {
+                Some((widest_lo, widest_hi)) => (lo.max(widest_lo), hi.min(widest_hi)),
+                None => {
+                    let width = i128::from(hi) - i128::from(lo) + 1;
+                    if width > i128::from(ir::MAX_PARAM_VALUES) {
+                        return Err(too_wide(program, def, p, range, (lo, hi)));
+                    }
+                    (lo, hi)
+                }
+            });
             any = true;
         }
         Ok(any)
@@ -366,17 +382,46 @@ impl Game {
         }
     }
 
-    /// Every combination of parameter values of an action (for explaining a typed move).
-    fn domains(&self, program: &ir::Program, def: &ir::ActionDef) -> Vec<Vec<Value>> {
+    /// Every combination of parameter values of an action (for explaining a typed move). A
+    /// range bounded only at run time gives its values now and every number `typed`, so that
+    /// a number outside it is found, and refused by [`Game::out_of_range`] with the range.
+    fn domains(
+        &self,
+        program: &ir::Program,
+        def: &ir::ActionDef,
+        player: u8,
+        typed: &[String],
+    ) -> Vec<Vec<Value>> {
+        let at_run_time = |p: &ir::ActionParam| p.range.is_some() && p.bounds.is_none();
+        let mut now = [None; MAX_PARAMS];
+        if def.params.iter().any(at_run_time) {
+            let mut locals = action_locals(def, player, def.params.len());
+            // A range that fails (too wide) offers no value now; `out_of_range` says why.
+            let _ = self.param_ranges(program, def, &mut locals, &mut now);
+        }
         let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
-        for param in &def.params {
-            let size = self.domain_size(program, &param.ty, param.bounds);
+        for (i, param) in def.params.iter().enumerate() {
+            let values: Vec<Value> = if at_run_time(param) {
+                let mut values: Vec<Value> =
+                    now[i].map_or(Vec::new(), |(lo, hi)| (lo..=hi).map(Value::Int).collect());
+                for n in typed.iter().filter_map(|w| w.parse::<i64>().ok()) {
+                    if !values.contains(&Value::Int(n)) {
+                        values.push(Value::Int(n));
+                    }
+                }
+                values
+            } else {
+                let size = self.domain_size(program, &param.ty, param.bounds);
+                (0..size)
+                    .map(|i| self.domain_value(&param.ty, param.bounds, i))
+                    .collect()
+            };
             combos = combos
                 .into_iter()
                 .flat_map(|c| {
-                    (0..size).map(move |i| {
+                    values.iter().map(move |v| {
                         let mut c = c.clone();
-                        c.push(self.domain_value(&param.ty, param.bounds, i));
+                        c.push(v.clone());
                         c
                     })
                 })
@@ -546,7 +591,7 @@ impl Game {
                 let def = &program.actions[a.index()];
                 let rest: Vec<String> = words.map(str::to_lowercase).collect();
                 let typed = rest.join(" ");
-                let combos = self.domains(&program, def);
+                let combos = self.domains(&program, def, player, &rest);
                 // Each argument as typed: a value `shown as` a text with spaces is several words.
                 let shown = |c: &[Value]| -> Vec<String> {
                     c.iter()
@@ -654,6 +699,31 @@ fn requirement_slots(locals: &mut Vec<Value>, size: usize, player: u8) {
         locals.resize_with(size, || Value::None);
     }
     locals[0].put(Value::player(player));
+}
+
+/// The error of a parameter's range that holds more values now than a parameter may take.
+fn too_wide(
+    program: &ir::Program,
+    def: &ir::ActionDef,
+    param: &ir::ActionParam,
+    range: &(ir::Expr, ir::Expr),
+    (lo, hi): (i64, i64),
+) -> Box<super::RuntimeError> {
+    let width = i128::from(hi) - i128::from(lo) + 1;
+    let written = program.sources.snippet(range.0.span.to(range.1.span));
+    err(
+        "range-too-wide",
+        format!(
+            "<{}> of `{}` (`{written}`) is from {lo} to {hi} now: {width} values, more than the {} \
+             one parameter may take",
+            param.name,
+            def.name,
+            ir::MAX_PARAM_VALUES
+        ),
+        range.0.span.to(range.1.span),
+        "cap the range where the rules allow it, as in `1..min([me.money, 100])`, or choose the \
+         number inside the action with `choose`",
+    )
 }
 
 /// Adds the move of action `a` with `args` to `turn`.

@@ -448,6 +448,10 @@ pub struct TableDef {
     pub rows: Vec<Vec<Value>>,
 }
 
+/// The most values one action parameter may take: each is a move offered on every turn. The
+/// checker refuses a range always wider; the engine stops a game whose range is wider now.
+pub const MAX_PARAM_VALUES: i64 = 1000;
+
 /// A parameter of an action: its name, type and, for `int in lo..hi`, its bounds.
 #[derive(Debug, Clone)]
 pub struct ActionParam {
@@ -456,7 +460,8 @@ pub struct ActionParam {
     /// Its type.
     pub ty: Type,
     /// Its bounds, for ints: the range itself, or, when `range` is set, the widest range that
-    /// the checker proved its ends stay within.
+    /// the checker proved its ends stay within. `None` with `range` set: no proof of at most
+    /// [`MAX_PARAM_VALUES`] values, so the engine checks the range's width each time.
     pub bounds: Option<(i64, i64)>,
     /// Only the player who moves sees its value: others read the move with it hidden.
     pub secret: bool,
