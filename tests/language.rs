@@ -1241,3 +1241,85 @@ flow {
         loaded.diagnostics
     );
 }
+
+const STUCK: &str = r#"
+game "Stuck" { players 2 }
+
+player var coins: int = 1
+player var passes: int = 0
+
+flow {
+  repeat 2 {
+    for p in players { turn p }
+  }
+}
+
+action spend(n: int in 1..2) "Spend coins" {
+  require me.coins >= n else "you have {me.coins} coins"
+  me.coins -= n
+}
+
+action pass "Pass, when you cannot spend" only when no other {
+  me.passes += 1
+}
+
+action resign "Resign, when you cannot spend" only when no other {
+  require me.passes == 0 else "you passed already"
+}
+
+score(p) = p.passes
+"#;
+
+#[test]
+fn an_action_only_when_no_other_waits_for_the_others_to_have_no_move() {
+    let loaded = check_source("stuck.rules", STUCK);
+    assert_eq!(codes(&loaded), Vec::<&str>::new());
+    let mut game =
+        meeple::engine::Game::new(Arc::new(loaded.program.expect("clean")), 2, 1).expect("starts");
+    let labels = |g: &meeple::engine::Game, p| -> Vec<String> {
+        g.options(p).into_iter().map(|o| o.label).collect()
+    };
+    // A move of `spend` is possible: neither last resort is offered, and `why` names the move.
+    assert_eq!(labels(&game, 0), ["spend 1"]);
+    assert_eq!(
+        game.why(0, "pass").as_deref(),
+        Some("another move is possible: spend 1 (`pass` is offered only when no other move is)")
+    );
+    assert!(game.apply_label(0, "pass").is_err());
+    game.apply_label(0, "spend 1").expect("legal");
+    game.apply_label(1, "spend 1").expect("legal");
+    // No coins: both last resorts, each as its own requirements allow, in their order.
+    assert_eq!(labels(&game, 0), ["pass", "resign"]);
+    assert_eq!(
+        game.why(0, "spend 1").as_deref(),
+        Some("you have 0 coins (requires `me.coins >= n`)")
+    );
+    game.apply_label(0, "pass").expect("legal now");
+    // `turn p only` offers what it names: a last resort beside nothing unmarked is offered
+    // as is, and warned of.
+    let alone = STUCK.replace(
+        "for p in players { turn p }",
+        "for p in players { turn p only pass }",
+    );
+    let loaded = check_source("stuck.rules", &alone);
+    assert_eq!(
+        codes(&loaded),
+        [
+            "unused-definition",
+            "needless-no-other",
+            "unused-definition"
+        ]
+    );
+    let game =
+        meeple::engine::Game::new(Arc::new(loaded.program.expect("checks")), 2, 1).expect("starts");
+    assert_eq!(labels(&game, 0), ["pass"]);
+    // The words are no reserved names.
+    let named = STUCK.replace(
+        "player var passes",
+        "player var other: int = 0\nplayer var passes",
+    );
+    assert_eq!(
+        codes(&check_source("stuck.rules", &named)),
+        ["unused-definition"]
+    );
+}

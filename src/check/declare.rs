@@ -159,6 +159,7 @@ impl Checker<'_> {
                         body: ir::BlockId(0),
                         span: a.name.span,
                         plan: ir::MovePlan::every_combination(0, 0),
+                        last_resort: a.last_resort,
                     });
                 }
                 ast::Decl::Flow(_) => counts[0] += 1,

@@ -274,6 +274,9 @@ fn symbol_detail(
                 if let Some(d) = &a.description {
                     s.push_str(&format!(" \"{d}\""));
                 }
+                if a.last_resort.is_some() {
+                    s.push_str(" only when no other");
+                }
                 s
             });
             (NameKind::Action, detail, None)

@@ -43,6 +43,7 @@ pub(super) fn run(c: &mut Checker) {
             _ => {}
         }
     }
+    needless_last_resorts(c, &reachable);
     let actions = named(&c.program.actions, |a| (&a.name, a.span));
     for (i, a) in actions.iter().enumerate() {
         if !reachable.contains(&Symbol::Action(ir::ActionId(i as u32))) {
@@ -195,4 +196,43 @@ fn reachable(c: &Checker) -> BTreeSet<Symbol> {
         }
     }
     seen
+}
+
+/// Warns of an `only when no other` on an action that no turn offers beside an action without
+/// it: there is never another move to wait for.
+fn needless_last_resorts(c: &mut Checker, reachable: &BTreeSet<Symbol>) {
+    let marked = |a: &ir::ActionId, c: &Checker| c.program.actions[a.index()].last_resort;
+    if !c.program.actions.iter().any(|a| a.last_resort.is_some()) {
+        return;
+    }
+    let mut beside_another = vec![false; c.program.actions.len()];
+    for block in &c.program.blocks {
+        for s in &block.stmts {
+            let ir::StmtKind::Turn { actions, .. } = &s.kind else {
+                continue;
+            };
+            if actions.iter().any(|a| marked(a, c).is_none()) {
+                for a in actions {
+                    beside_another[a.index()] = true;
+                }
+            }
+        }
+    }
+    for (i, a) in c.program.actions.clone().iter().enumerate() {
+        let Some(span) = a.last_resort else { continue };
+        if beside_another[i] || !reachable.contains(&Symbol::Action(ir::ActionId(i as u32))) {
+            continue;
+        }
+        c.error(
+            Diagnostic::warning(
+                "needless-no-other",
+                format!("`{}` is never offered beside another action", a.name),
+                span,
+            )
+            .with_label("every turn that offers it offers nothing else to wait for")
+            .with_help(
+                "remove `only when no other`, or offer it with the actions it stands in for",
+            ),
+        );
+    }
 }

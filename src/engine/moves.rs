@@ -46,6 +46,7 @@ impl Game {
         }
     }
 
+    /// The moves of `actions`; those marked `only when no other` only if the others have none.
     fn collect_moves(
         &self,
         program: &ir::Program,
@@ -55,13 +56,39 @@ impl Game {
         locals: &mut Vec<Value>,
     ) -> R<()> {
         let mut tried = 0usize;
+        let before = turn.moves.len();
+        self.collect_actions(program, player, (actions, false), turn, locals, &mut tried)?;
+        if turn.moves.len() == before
+            && actions
+                .iter()
+                .any(|a| program.actions[a.index()].last_resort.is_some())
+        {
+            self.collect_actions(program, player, (actions, true), turn, locals, &mut tried)?;
+        }
+        Ok(())
+    }
+
+    /// The moves of those of `actions` that are marked `only when no other` (`last_resorts`)
+    /// or those that are not, counting the combinations tried in `tried`.
+    fn collect_actions(
+        &self,
+        program: &ir::Program,
+        player: u8,
+        (actions, last_resorts): (&[ir::ActionId], bool),
+        turn: &mut Turn,
+        locals: &mut Vec<Value>,
+        tried: &mut usize,
+    ) -> R<()> {
         for &a in actions {
             let def = &program.actions[a.index()];
+            if def.last_resort.is_some() != last_resorts {
+                continue;
+            }
             let n = def.params.len();
-            if n == 0 && tried < MAX_MOVES {
+            if n == 0 && *tried < MAX_MOVES {
                 // An action without parameters is one move, if its requirements (every one of
                 // them reads no parameter) hold.
-                tried += 1;
+                *tried += 1;
                 // Without requirements it always is: no frame to set up.
                 if def.requires.is_empty() {
                     keep(turn, a, &[]);
@@ -105,8 +132,8 @@ impl Game {
                 .iter()
                 .try_fold(1usize, |acc, s| acc.checked_mul(*s))
                 .unwrap_or(usize::MAX);
-            tried = tried.saturating_add(combinations);
-            if tried > MAX_MOVES {
+            *tried = tried.saturating_add(combinations);
+            if *tried > MAX_MOVES {
                 return Err(err(
                     "move-limit",
                     format!(
@@ -602,6 +629,28 @@ impl Game {
                     return self.no_such_arguments(def, &combos, &rest, &shown);
                 };
                 let args = args.clone();
+                // A last resort waits for the other actions of the turn to have no move.
+                if def.last_resort.is_some() {
+                    let other = t
+                        .moves
+                        .iter()
+                        .enumerate()
+                        .find(|(_, (a, _))| program.actions[a.index()].last_resort.is_none());
+                    if let Some((i, &(other, start))) = other {
+                        let end = t.moves.get(i + 1).map_or(t.args.len(), |m| m.1 as usize);
+                        let label = move_label(
+                            &program,
+                            &self.state,
+                            &program.actions[other.index()],
+                            t.args.get(start as usize..end).unwrap_or_default(),
+                        );
+                        return format!(
+                            "another move is possible: {label} (`{}` is offered only when no \
+                             other move is)",
+                            def.name
+                        );
+                    }
+                }
                 let failing = self.first_failing(&program, def, player, &args);
                 // A range written with expressions is looked at after the requirements that
                 // read no parameter, as when moves are listed.

@@ -492,6 +492,9 @@ pub struct ActionDef {
     pub span: Span,
     /// How a turn lists its moves quickly.
     pub plan: MovePlan,
+    /// `only when no other` (where it is written): a turn offers it only when no action of
+    /// its offer without this has a move.
+    pub last_resort: Option<Span>,
 }
 
 /// A function of one player, or of none, evaluated at the end.

@@ -338,6 +338,11 @@ pub fn action_section(a: &ActionDecl, sources: &SourceMap) -> Section {
         None => blocks.push(Block::Para("(No description.)".to_string())),
     }
     blocks.extend(notes_block(sources, a.name.span));
+    if a.last_resort.is_some() {
+        blocks.push(Block::Para(
+            "Offered only when no other action of the turn is possible.".to_string(),
+        ));
+    }
     if !a.params.is_empty() {
         let chosen: Vec<String> = a
             .params

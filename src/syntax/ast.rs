@@ -365,6 +365,8 @@ pub struct ActionDecl {
     pub params: Vec<Param>,
     /// What the action does, for help text.
     pub description: Option<Text>,
+    /// `only when no other`, where it is written: offered only when no other action is.
+    pub last_resort: Option<Span>,
     /// Preconditions first, then effects.
     pub body: Block,
 }

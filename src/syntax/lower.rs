@@ -592,6 +592,7 @@ impl Lowerer {
             name,
             params: Vec::new(),
             description: None,
+            last_resort: None,
             body: Block {
                 stmts: Vec::new(),
                 span: Span::default(),
@@ -601,6 +602,7 @@ impl Lowerer {
             match p.as_rule() {
                 Rule::params => decl.params = self.params(p),
                 Rule::string => decl.description = Some(self.text(p)),
+                Rule::last_resort => decl.last_resort = Some(self.span(&p)),
                 Rule::block => decl.body = self.block(p),
                 _ => {}
             }

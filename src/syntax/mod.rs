@@ -674,6 +674,9 @@ fn rule_text(rule: Rule) -> &'static str {
         string | str_text | str_escape | interp => "a quoted text",
         name | enum_value => "a name",
         ask_words => "`(`",
+        last_resort => "`only when no other`",
+        word_no => "`no`",
+        word_other => "`other`",
         _ => "something else",
     }
 }
