@@ -1323,3 +1323,26 @@ fn an_action_only_when_no_other_waits_for_the_others_to_have_no_move() {
         ["unused-definition"]
     );
 }
+
+#[test]
+fn ranges_bounded_in_play_count_toward_the_move_limit_with_their_values_now() {
+    let src = |coins: &str| {
+        format!(
+            "game \"Two\" {{ players 2 }}\nplayer var coins: int = {coins}\n\
+             flow {{ for p in players {{ turn p }} }}\n\
+             action pay(n: int in 1..me.coins, m: int in 1..me.coins) {{ }}\n\
+             score(p) = p.coins\n"
+        )
+    };
+    let game = |coins: &str| {
+        let loaded = check_source("two.rules", &src(coins));
+        meeple::engine::Game::new(Arc::new(loaded.program.expect("clean")), 2, 1)
+    };
+    // 9 moves, not the 1000 x 1000 the ranges could reach.
+    assert_eq!(game("3").expect("starts").options(0).len(), 9);
+    // 400 x 400 is past the 100,000 moves a turn may try.
+    match game("400") {
+        Err(e) => assert_eq!(e.code, "move-limit", "{e:?}"),
+        Ok(_) => panic!("160,000 moves were listed"),
+    }
+}

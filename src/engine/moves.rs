@@ -102,14 +102,14 @@ impl Game {
             }
             // An odometer over the parameters' values: each index counts up to its domain's
             // size, the last fastest.
-            // A range written with expressions counts here as the widest it could be.
+            // A range written with expressions counts here as the widest the checker proved.
             let mut bounds: [Option<(i64, i64)>; MAX_PARAMS] =
                 std::array::from_fn(|i| def.params.get(i).and_then(|p| p.bounds));
-            // One bounded only at run time, as the widest it may be.
+            // One bounded only at run time counts as one value until its range is known.
             let mut sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
                 def.params.get(i).map_or(1, |p| {
                     if p.range.is_some() && p.bounds.is_none() {
-                        ir::MAX_PARAM_VALUES as usize
+                        1
                     } else {
                         self.domain_size(program, &p.ty, bounds[i])
                     }
@@ -128,26 +128,10 @@ impl Game {
             }
             // Every combination of values is tried: too many would take the move list past
             // what any person could choose from, and past memory.
-            let combinations = sizes[..n]
-                .iter()
-                .try_fold(1usize, |acc, s| acc.checked_mul(*s))
-                .unwrap_or(usize::MAX);
+            let combinations = combinations_of(&sizes[..n]);
             *tried = tried.saturating_add(combinations);
             if *tried > MAX_MOVES {
-                return Err(err(
-                    "move-limit",
-                    format!(
-                        "a turn would try more than {MAX_MOVES} moves: `{}` alone has {} combinations of its parameters' values",
-                        def.name,
-                        if combinations == usize::MAX {
-                            "countless".to_string()
-                        } else {
-                            combinations.to_string()
-                        }
-                    ),
-                    def.span,
-                    "give the parameters fewer values, or choose the rest inside the action with `choose`",
-                ));
+                return Err(move_limit(def, combinations));
             }
             // Requirements that read no parameter decide for every combination at once.
             let shared = def.plan.shared();
@@ -161,6 +145,14 @@ impl Game {
                 }
                 if sizes[..n].contains(&0) {
                     continue;
+                }
+                // A range bounded only at run time counts now with its values.
+                let now = combinations_of(&sizes[..n]);
+                if now > combinations {
+                    *tried = tried.saturating_add(now - combinations);
+                    if *tried > MAX_MOVES {
+                        return Err(move_limit(def, now));
+                    }
                 }
             }
             let mut domains = Domains {
@@ -748,6 +740,32 @@ fn requirement_slots(locals: &mut Vec<Value>, size: usize, player: u8) {
         locals.resize_with(size, || Value::None);
     }
     locals[0].put(Value::player(player));
+}
+
+/// How many combinations of values parameters of these sizes have (`usize::MAX` past it).
+fn combinations_of(sizes: &[usize]) -> usize {
+    sizes
+        .iter()
+        .try_fold(1usize, |acc, s| acc.checked_mul(*s))
+        .unwrap_or(usize::MAX)
+}
+
+/// The error of a turn that would try more than [`MAX_MOVES`] moves, `def` with `combinations`.
+fn move_limit(def: &ir::ActionDef, combinations: usize) -> Box<super::RuntimeError> {
+    err(
+        "move-limit",
+        format!(
+            "a turn would try more than {MAX_MOVES} moves: `{}` alone has {} combinations of its parameters' values",
+            def.name,
+            if combinations == usize::MAX {
+                "countless".to_string()
+            } else {
+                combinations.to_string()
+            }
+        ),
+        def.span,
+        "give the parameters fewer values, or choose the rest inside the action with `choose`",
+    )
 }
 
 /// The error of a parameter's range that holds more values now than a parameter may take.
