@@ -245,3 +245,23 @@ fn html_nests_steps_and_escapes() {
         "# A <b> & c\n\nuses `x < y`\n\n- if a:\n  - b\n    - c\n- d\n"
     );
 }
+
+#[test]
+fn the_new_decision_words_are_told() {
+    // `choose always ask`: asked with one option too.
+    assert_eq!(
+        steps("let x = choose always ask me \"Which?\" from xs"),
+        steps("let x = choose me \"Which?\" from xs")
+            + ", asked even when there is a single option"
+    );
+    // `only when no other`: a line of its own in the action's section.
+    let src = "action pass \"Pass\" only when no other { }";
+    let mut sources = crate::diag::SourceMap::default();
+    sources.add("t.rules", src);
+    let Some(Decl::Action(a)) = decls(src).pop() else {
+        panic!("not an action")
+    };
+    let section = super::decls::action_section(&a, &sources);
+    assert!(section.blocks.iter().any(|b| matches!(b,
+        Block::Para(p) if p == "Offered only when no other action of the turn is possible.")));
+}
