@@ -1,4 +1,4 @@
-//! Language features of round 2, each played: its rules written as a small game whose own
+//! Language features of rounds 2 and 3, each played: its rules written as a small game whose own
 //! scenarios say what must happen, and its diagnostics.
 
 use meeple::load::{check_source, Loaded};
@@ -1142,4 +1142,118 @@ flow {
         "{:?}",
         loaded.diagnostics
     );
+}
+
+const SETS: &str = r#"
+game "Sets" { players 3 }
+
+enum gem { red shown as "R", black shown as "K", white shown as "W" }
+kind chip[4] { }
+
+player var gems: list of gem = []
+player var chips: list of chip = []
+var named: list of player = []
+
+flow {
+  turn at_seat(1) only take2
+  turn at_seat(2) only name
+  eliminate at_seat(3)
+  turn at_seat(1) only name
+  turn at_seat(2) only grab
+}
+
+action take2(cs: exactly 2 of gem) "Two different gems" {
+  me.gems += cs
+}
+
+action name(ps: at most 2 of player) "Name up to two players" {
+  named = ps
+}
+
+action grab(cs: any of chip) "Any chips" {
+  require count(cs) <= 1 else "one chip at most"
+  me.chips += cs
+}
+
+score(p) = count(p.gems)
+
+scenario "sets of players, gems and chips" {
+  play "take2 W R"
+  expect P1.gems == [red, white]
+  play "name P3 P1"
+  expect named == [P1, P3]
+  play "name P2"
+  play "grab chip-3"
+  expect count(P2.chips) == 1
+}
+"#;
+
+#[test]
+fn a_set_parameter_is_one_move_a_set_typed_in_any_order() {
+    scenarios_pass(SETS);
+    let loaded = check_source("sets.rules", SETS);
+    let program = Arc::new(loaded.program.expect("checks"));
+    let mut game = meeple::engine::Game::new(program, 3, 1).expect("starts");
+    let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+    assert_eq!(labels, ["take2 R K", "take2 R W", "take2 K W"]);
+    assert_eq!(game.why(0, "take2 w  k"), None);
+    assert!(game.why(0, "take2 K K").is_some());
+    assert!(game.why(0, "take2 R").is_some());
+    game.apply_label(0, "take2 [W, K]").expect("any order");
+    assert_eq!(
+        game.history()[0].choice,
+        "take2 K W",
+        "recorded in its canonical order"
+    );
+    // Every set of at most 2 of 3 players: none, three singles, three pairs.
+    assert_eq!(game.options(1).len(), 7);
+    assert_eq!(game.options(1)[0].label, "name none");
+    game.apply_label(1, "name P3 P2").expect("legal");
+    // P3 is out of the game: no set names them any more.
+    let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+    assert_eq!(labels, ["name none", "name P1", "name P2", "name P1 P2"]);
+    game.apply_label(0, "name none").expect("legal");
+    // A requirement reads the set: of every set of chips, those of at most one are offered.
+    assert_eq!(game.options(1).len(), 5);
+    assert!(game
+        .why(1, "grab chip-2 chip-1")
+        .unwrap()
+        .contains("one chip at most"));
+}
+
+#[test]
+fn set_parameters_are_checked() {
+    let cases = [
+        ("x: exactly 4 of gem", "choose-count-too-large"),
+        ("x: at most -1 of gem", "choose-count-negative"),
+        ("x: exactly n of gem", "not-constant"),
+        ("x: exactly 3 of int in 1..30", "infinite-domain"),
+        ("x: exactly 2 of int in 1..me.n", "set-parameter"),
+        ("x: any of list of gem", "set-parameter"),
+    ];
+    for (param, code) in cases {
+        let src = format!(
+            r#"
+game "Sets" {{ players 2 }}
+enum gem {{ red, black, white }}
+player var n: int in 0..5 = 3
+flow {{ for p in players {{ turn p }} }}
+action a({param}) {{ }}
+"#
+        );
+        let loaded = check_source("sets.rules", &src);
+        assert!(
+            codes(&loaded).contains(&code),
+            "{param}: {:?}",
+            loaded.diagnostics
+        );
+    }
+    // Ten values, three at a time: 120 sets, few enough.
+    let src = r#"
+game "Sets" { players 2 }
+flow { for p in players { turn p } }
+action a(x: exactly 3 of int in 1..10) { }
+"#;
+    let loaded = check_source("sets.rules", src);
+    assert!(loaded.program.is_some(), "{:?}", loaded.diagnostics);
 }

@@ -17,6 +17,7 @@ mod matching;
 mod ranges;
 mod scenario;
 mod scope;
+mod sets;
 mod several;
 mod signatures;
 mod stmt;
@@ -37,6 +38,8 @@ pub const MAX_PARAMS: usize = crate::ir::MAX_PARAMS;
 
 /// The words `meeple play` reads as commands.
 pub use lints::COMMAND_WORDS;
+/// How many sets a set parameter's values make (the engine builds them).
+pub(crate) use sets::combinations;
 
 /// Functions the language defines, for editors.
 pub const BUILTIN_FUNCTIONS: &[&str] = scope::BUILTIN_FUNCTIONS;

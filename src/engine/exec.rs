@@ -261,25 +261,30 @@ impl Game {
             }
             self.state.entities[k] = Table::new(n as usize, kind.fields.len());
         }
+        let seats: ir::List = (0..self.state.players).map(Value::player).collect();
+        let instances: Vec<ir::List> = (0..program.kinds.len())
+            .map(|k| {
+                (0..self.state.entities[k].len() as u32)
+                    .map(|i| Value::entity(ir::KindId(k as u32), i))
+                    .collect()
+            })
+            .collect();
+        let enum_values: Vec<ir::List> = program
+            .enums
+            .iter()
+            .enumerate()
+            .map(|(e, def)| {
+                (0..def.values.len() as u16)
+                    .map(|i| Value::enum_value(ir::EnumId(e as u32), i))
+                    .collect()
+            })
+            .collect();
+        let sets = super::sets::all_sets(&program, &seats, &instances, &enum_values)?;
         self.state.domains = std::sync::Arc::new(super::Domains {
-            seats: (0..self.state.players).map(Value::player).collect(),
-            instances: (0..program.kinds.len())
-                .map(|k| {
-                    (0..self.state.entities[k].len() as u32)
-                        .map(|i| Value::entity(ir::KindId(k as u32), i))
-                        .collect()
-                })
-                .collect(),
-            enum_values: program
-                .enums
-                .iter()
-                .enumerate()
-                .map(|(e, def)| {
-                    (0..def.values.len() as u16)
-                        .map(|i| Value::enum_value(ir::EnumId(e as u32), i))
-                        .collect()
-                })
-                .collect(),
+            seats,
+            instances,
+            enum_values,
+            sets,
             code: std::sync::Arc::new(super::compile::Code::compile(&program)),
         });
         for item in &program.init_order {

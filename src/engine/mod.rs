@@ -22,6 +22,7 @@ mod observe;
 mod picture;
 mod replay;
 mod rng;
+mod sets;
 mod setup;
 mod several;
 mod spare;
@@ -862,8 +863,27 @@ impl Game {
         let options = self.options(player);
         match options.iter().position(|o| normalize(&o.label) == wanted) {
             Some(index) => self.apply_checked(player, index),
-            None => Err(self.refusal(player, input.trim())),
+            None => match self.move_in_any_order(player, input) {
+                Some(index) => self.apply_checked(player, index),
+                None => Err(self.refusal(player, input.trim())),
+            },
         }
+    }
+
+    /// The move of `player`'s turn that `input` names with a set argument's elements in
+    /// another order than its label's (`take3 W R K` for `take3 R K W`).
+    fn move_in_any_order(&self, player: u8, input: &str) -> Option<usize> {
+        let Some(Pending::Turn(t)) = &self.pending else {
+            return None;
+        };
+        if t.player != player {
+            return None;
+        }
+        (0..t.moves.len()).find(|&i| {
+            let (a, args) = t.get(&self.program, i);
+            let def = &self.program.actions[a.index()];
+            sets::typed_in_any_order(&self.program, &self.state, def, args, input)
+        })
     }
 
     /// The label of one option, as the player types it (rendered now; the fast path never
@@ -967,6 +987,7 @@ impl Game {
             .options(player)
             .iter()
             .any(|o| normalize(&o.label) == wanted)
+            || self.move_in_any_order(player, input).is_some()
         {
             return None;
         }

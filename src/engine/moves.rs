@@ -79,9 +79,11 @@ impl Game {
             let mut bounds: [Option<(i64, i64)>; MAX_PARAMS] =
                 std::array::from_fn(|i| def.params.get(i).and_then(|p| p.bounds));
             let mut sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
-                def.params
-                    .get(i)
-                    .map_or(1, |p| self.domain_size(program, &p.ty, bounds[i]))
+                if i < n {
+                    self.param_size(program, a, i, bounds[i])
+                } else {
+                    1
+                }
             });
             if n > sizes.len() {
                 return Err(err(
@@ -124,8 +126,8 @@ impl Game {
                 continue;
             }
             if self.param_ranges(program, def, locals, &mut bounds)? {
-                for (i, p) in def.params.iter().enumerate() {
-                    sizes[i] = self.domain_size(program, &p.ty, bounds[i]);
+                for (i, size) in sizes[..n].iter_mut().enumerate() {
+                    *size = self.param_size(program, a, i, bounds[i]);
                 }
                 if sizes[..n].contains(&0) {
                     continue;
@@ -185,14 +187,25 @@ impl Game {
         }
         let bounds = domains.bounds[d];
         // The values of a seat, enum or instance parameter, found once (see `domain_value`).
-        let listed = self.domain_list(&param.ty);
+        let listed = match param.set {
+            Some(_) => Some(self.set_values(a, d)),
+            None => self.domain_list(&param.ty),
+        };
         let value = |v: usize| match listed.and_then(|xs| xs.get(v)) {
             Some(x) => x.clone(),
             None => self.domain_value(&param.ty, bounds, v),
         };
+        // A set of seats is offered only while every seat in it is in the game.
+        let seats_out = param.set.is_some()
+            && param.ty == ir::Type::List(Box::new(ir::Type::Player))
+            && self.state.in_play.is_some();
+        let offered = |v: usize| !seats_out || self.seats_in_play(listed, v);
         if d + 1 == n && guards.is_empty() && requires.is_empty() {
             // The last parameter, with nothing left to check: every value is a move.
             while let Some(v) = values.next() {
+                if !offered(v) {
+                    continue;
+                }
                 turn.moves.push((a, turn.args.len() as u32));
                 turn.args.extend_from_slice(&locals[1..1 + d]);
                 turn.args.push(value(v));
@@ -204,6 +217,9 @@ impl Game {
         }
         let mut result = Ok(());
         while let Some(v) = values.next() {
+            if !offered(v) {
+                continue;
+            }
             locals[1 + d].put(value(v));
             let held = match self.all_hold(program, guards, locals) {
                 Ok(true) => self.all_hold(program, requires, locals),
@@ -320,6 +336,39 @@ impl Game {
         (i < self.domain_size(program, ty, bounds)).then_some(i)
     }
 
+    /// How many values parameter `d` of action `a` takes: its sets, for a set of values.
+    fn param_size(
+        &self,
+        program: &ir::Program,
+        a: ir::ActionId,
+        d: usize,
+        bounds: Option<(i64, i64)>,
+    ) -> usize {
+        let p = &program.actions[a.index()].params[d];
+        match p.set {
+            Some(_) => self.set_values(a, d).len(),
+            None => self.domain_size(program, &p.ty, bounds),
+        }
+    }
+
+    /// Every set parameter `d` of action `a` may take, built when the game started.
+    fn set_values(&self, a: ir::ActionId, d: usize) -> &[Value] {
+        self.state
+            .domains
+            .sets
+            .get(a.index())
+            .and_then(|params| params.get(d))
+            .map_or(&[], |sets| &sets[..])
+    }
+
+    /// True if every seat of set `v` of `sets` is still in the game.
+    fn seats_in_play(&self, sets: Option<&[Value]>, v: usize) -> bool {
+        match sets.and_then(|xs| xs.get(v)) {
+            Some(Value::List(seats)) => seats.iter().all(|s| self.state.players_in().contains(s)),
+            _ => true,
+        }
+    }
+
     /// How many values a parameter of this type takes.
     fn domain_size(
         &self,
@@ -367,16 +416,20 @@ impl Game {
     }
 
     /// Every combination of parameter values of an action (for explaining a typed move).
-    fn domains(&self, program: &ir::Program, def: &ir::ActionDef) -> Vec<Vec<Value>> {
+    fn domains(&self, program: &ir::Program, a: ir::ActionId) -> Vec<Vec<Value>> {
         let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
-        for param in &def.params {
-            let size = self.domain_size(program, &param.ty, param.bounds);
+        for (d, param) in program.actions[a.index()].params.iter().enumerate() {
+            let size = self.param_size(program, a, d, param.bounds);
+            let sets = self.set_values(a, d);
             combos = combos
                 .into_iter()
                 .flat_map(|c| {
                     (0..size).map(move |i| {
                         let mut c = c.clone();
-                        c.push(self.domain_value(&param.ty, param.bounds, i));
+                        c.push(match param.set {
+                            Some(_) => sets[i].clone(),
+                            None => self.domain_value(&param.ty, param.bounds, i),
+                        });
                         c
                     })
                 })
@@ -487,7 +540,10 @@ impl Game {
             for c in combos {
                 let v = shown(c).swap_remove(i);
                 if !values.iter().any(|(x, _)| *x == v) {
-                    values.push((v, show(&self.program, &self.state, &c[i])));
+                    values.push((
+                        v,
+                        super::sets::show_arg(&self.program, &self.state, param, &c[i]),
+                    ));
                 }
             }
             let Some(word) = typed.get(i) else { break };
@@ -501,7 +557,17 @@ impl Game {
                 );
             }
         }
-        format!("there is no such move: {}", usage())
+        let sets: Vec<String> = def
+            .params
+            .iter()
+            .filter(|p| p.set.is_some())
+            .map(|p| format!("<{}> names each value once, in any order", p.name))
+            .collect();
+        if sets.is_empty() {
+            format!("there is no such move: {}", usage())
+        } else {
+            format!("there is no such move: {} ({})", usage(), sets.join("; "))
+        }
     }
 
     /// Why a typed move is not legal for `player`, in the rules' own words, and the move it
@@ -546,14 +612,20 @@ impl Game {
                 let def = &program.actions[a.index()];
                 let rest: Vec<String> = words.map(str::to_lowercase).collect();
                 let typed = rest.join(" ");
-                let combos = self.domains(&program, def);
+                let combos = self.domains(&program, a);
                 // Each argument as typed: a value `shown as` a text with spaces is several words.
                 let shown = |c: &[Value]| -> Vec<String> {
                     c.iter()
-                        .map(|v| normalize(&show(&program, &self.state, v)))
+                        .zip(&def.params)
+                        .map(|(v, p)| {
+                            normalize(&super::sets::show_arg(&program, &self.state, p, v))
+                        })
                         .collect()
                 };
-                let Some(args) = combos.iter().find(|c| shown(c).join(" ") == typed) else {
+                let Some(args) = combos.iter().find(|c| {
+                    shown(c).join(" ") == typed
+                        || super::sets::typed_in_any_order(&program, &self.state, def, c, input)
+                }) else {
                     return self.no_such_arguments(def, &combos, &rest, &shown);
                 };
                 let args = args.clone();
@@ -779,7 +851,7 @@ fn label_showing(
         if hide_secrets && p.secret {
             s.push_str(HIDDEN_ARGUMENT);
         } else {
-            s.push_str(&show(program, state, a));
+            s.push_str(&super::sets::show_arg(program, state, p, a));
         }
     }
     s

@@ -460,6 +460,9 @@ pub struct ActionParam {
     pub bounds: Option<(i64, i64)>,
     /// Only the player who moves sees its value: others read the move with it hidden.
     pub secret: bool,
+    /// For a set of distinct values (`exactly 3 of gem`; `ty` is then `list of T`): the fewest
+    /// and the most elements it holds.
+    pub set: Option<(u32, u32)>,
     /// The ends of `int in lo..hi` when they are expressions (`1..me.coins`), evaluated with
     /// `me` bound each time moves are listed.
     pub range: Option<Box<(Expr, Expr)>>,

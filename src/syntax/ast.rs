@@ -324,8 +324,11 @@ pub struct DieDecl {
 pub struct Param {
     /// The parameter's name.
     pub name: Name,
-    /// Its declared type.
+    /// Its declared type (of each element, for a set).
     pub ty: TypeExpr,
+    /// `exactly 3 of`, `at most k of`, `any of`: an action's argument that is a set of distinct
+    /// values of `ty`.
+    pub count: Option<ChooseCount>,
     /// `secret`: an action's argument only its player sees, where its span is.
     pub secret: Option<Span>,
 }

@@ -515,10 +515,15 @@ impl Lowerer {
     fn params(&self, pair: Pair<Rule>) -> Vec<Param> {
         pair.into_inner()
             .map(|p| {
-                let mut inner = p.into_inner();
+                let mut inner = p.into_inner().peekable();
+                let name = self.name(inner.next().expect("grammar: param name"));
+                let count = inner
+                    .next_if(|p| p.as_rule() == Rule::choose_count)
+                    .map(|p| self.choose_count(p));
                 Param {
-                    name: self.name(inner.next().expect("grammar: param name")),
+                    name,
                     ty: self.type_expr(inner.next().expect("grammar: param type")),
+                    count,
                     secret: inner.next().map(|s| self.span(&s)),
                 }
             })
