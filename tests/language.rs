@@ -1257,3 +1257,60 @@ action a(x: exactly 3 of int in 1..10) { }
     let loaded = check_source("sets.rules", src);
     assert!(loaded.program.is_some(), "{:?}", loaded.diagnostics);
 }
+
+const TEMPURA: &str = r#"
+game "Tempura" { players 2 }
+
+enum dish { tempura, sashimi }
+
+kind card[6] shown as "{it.dish}" {
+  dish: dish = if index <= 4 then tempura else sashimi
+  hidden face: int = index
+}
+
+player var hand: list of card = []
+
+setup {
+  let p = at_seat(1)
+  for c in card {
+    p.hand += c
+  }
+  p.hand -= nth(card, 1)
+}
+
+flow {
+  secretly each p in players choose c "Show which?" from [x in card where x.dish == sashimi] then { }
+  turn at_seat(1)
+}
+
+action eat(c: card) "Eat a card" {
+  require c in me.hand else "not in hand"
+  me.hand -= c
+}
+
+score(p) = count(p.hand)
+"#;
+
+#[test]
+fn identical_items_are_typed_by_their_name_and_listed_once() {
+    let loaded = check_source("tempura.rules", TEMPURA);
+    let program = Arc::new(loaded.program.expect("checks"));
+    let mut game = meeple::engine::Game::new(program, 2, 1).expect("starts");
+    // A secret choice between two sashimi whose hidden faces differ: alike to the chooser.
+    assert_eq!(game.first_alike(0), [0, 0]);
+    game.apply_label(0, "sashimi")
+        .expect("the name of alike cards");
+    game.apply_label(1, "sashimi#2")
+        .expect("a label still names its card");
+    // A move's argument: tempura#2, #3, #4 alike; sashimi and sashimi#2 alike.
+    assert_eq!(game.first_alike(0), [0, 0, 0, 3, 3]);
+    assert_eq!(game.why(0, "eat tempura"), None);
+    assert!(game.why(0, "eat salmon").is_some());
+    game.apply_label(0, "eat tempura").expect("legal");
+    let last = game.history().last().expect("recorded");
+    assert_eq!(
+        last.choice, "eat tempura#2",
+        "the first in the options, by its label"
+    );
+    assert_eq!(game.history()[0].choice, "sashimi", "the first sashimi");
+}

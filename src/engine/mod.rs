@@ -4,6 +4,7 @@
 //! Invariants: deterministic for (program, seed, decisions); a failed move leaves the game as it
 //! was; every run is bounded by [`Limits`].
 
+mod alike;
 mod clamps;
 mod compile;
 mod decide;
@@ -865,7 +866,15 @@ impl Game {
             Some(index) => self.apply_checked(player, index),
             None => match self.move_in_any_order(player, input) {
                 Some(index) => self.apply_checked(player, index),
-                None => Err(self.refusal(player, input.trim())),
+                None => match self.named_by_shown_name(player, input) {
+                    alike::Named::Alike(index) => self.apply_checked(player, index),
+                    alike::Named::Different(labels) => Err(MoveError::Illegal {
+                        input: input.trim().to_string(),
+                        reason: alike::differ(&labels),
+                        close: None,
+                    }),
+                    alike::Named::Nothing => Err(self.refusal(player, input.trim())),
+                },
             },
         }
     }
@@ -990,6 +999,11 @@ impl Game {
             || self.move_in_any_order(player, input).is_some()
         {
             return None;
+        }
+        match self.named_by_shown_name(player, input) {
+            alike::Named::Alike(_) => return None,
+            alike::Named::Different(labels) => return Some(alike::differ(&labels)),
+            alike::Named::Nothing => {}
         }
         Some(match self.refusal(player, input.trim()) {
             MoveError::Illegal { reason, .. } => reason,
