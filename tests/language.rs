@@ -1314,3 +1314,89 @@ fn identical_items_are_typed_by_their_name_and_listed_once() {
     );
     assert_eq!(game.history()[0].choice, "sashimi", "the first sashimi");
 }
+
+const WINDOW: &str = r#"
+game "Window" { players 3 }
+
+player var money: int = 9
+var bid: int = 0
+var leader: player = none
+var asked: list of player = []
+
+flow {
+  window players only raise, decline until decline
+  log "sold at {bid}"
+}
+
+action raise {
+  require leader != me else "you lead already"
+  require me.money > bid else "too poor"
+  asked += me
+  bid += 1
+  leader = me
+}
+
+action decline {
+  asked += me
+}
+
+score(p) = p.money
+
+scenario "a raise restarts the round of declines" {
+  players 3
+  play P1 "decline"
+  play P2 "decline"
+  play P3 "raise"           # two declines, then a raise: P1 and P2 are asked again
+  play P1 "decline"
+  play P2 "raise"
+  play P3 "decline"
+  play P1 "decline"
+  expect refused P2 "raise" because "you lead already"
+  play P2 "decline"          # a full round since P2's raise: closed
+  expect asked == [P1, P2, P3, P1, P2, P3, P1, P2]
+  expect bid == 2
+  expect leader == P2
+}
+
+scenario "a full round of declines at once closes the window" {
+  players 3
+  play P1 "decline"
+  play P2 "decline"
+  play P3 "decline"
+  expect asked == [P1, P2, P3]
+  expect bid == 0
+}
+"#;
+
+#[test]
+fn a_window_closes_after_a_full_round_of_declines_and_a_raise_restarts_it() {
+    scenarios_pass(WINDOW);
+}
+
+#[test]
+fn a_window_closes_once_nobody_can_move() {
+    // Nobody may decline: every seat is passed over, and the flow goes on.
+    let src = WINDOW
+        .replace(
+            "action decline {",
+            "action decline {\n  require false else \"never\"",
+        )
+        .replace("player var money: int = 9", "player var money: int = 0")
+        .split("scenario")
+        .next()
+        .unwrap()
+        .to_string()
+        + "scenario \"closed\" {\n  players 3\n  expect bid == 0\n  expect asked == []\n}\n";
+    scenarios_pass(&src);
+}
+
+#[test]
+fn a_window_must_list_its_declining_action() {
+    let src = WINDOW.replace("only raise, decline until", "only raise until");
+    let loaded = check_source("test.rules", &src);
+    assert!(
+        codes(&loaded).contains(&"window-decline"),
+        "{:?}",
+        loaded.diagnostics
+    );
+}

@@ -843,6 +843,30 @@ impl Game {
                         return Ok(());
                     }
                 }
+                Instr::WindowStart(here) => {
+                    self.spend_at(program, here)?;
+                    let stmt = statement(program, here.at());
+                    if let S::Window {
+                        seat_slot,
+                        quiet_slot,
+                        ..
+                    } = stmt.kind
+                    {
+                        self.local_mut(seat_slot).put(Value::Int(0));
+                        self.local_mut(quiet_slot).put(Value::Int(0));
+                    }
+                }
+                Instr::Window { here, exit } => {
+                    let stmt = statement(program, here.at());
+                    self.spend_on(stmt.span)?;
+                    if !self.window_turn(program, stmt, here.at())? {
+                        self.jump(exit);
+                    } else if self.outcome.is_some()
+                        || (self.pending.is_some() && !self.picked(program, &mut picker)?)
+                    {
+                        return Ok(());
+                    }
+                }
                 Instr::If { here, skip, cond } => {
                     self.spend_at(program, here)?;
                     let holds = self.holds(program, here, cond)?;

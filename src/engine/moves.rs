@@ -583,7 +583,9 @@ impl Game {
         let program = self.program.clone();
         match &self.pending {
             Some(Pending::Turn(t)) => {
-                let S::Turn { actions, .. } = &program.block(t.at.0).stmts[t.at.1].kind else {
+                let (S::Turn { actions, .. } | S::Window { actions, .. }) =
+                    &program.block(t.at.0).stmts[t.at.1].kind
+                else {
                     return "the options are the actions listed".to_string();
                 };
                 let mut words = input.split_whitespace();

@@ -816,6 +816,17 @@ pub enum StmtKind {
         player: Expr,
         actions: Vec<ActionId>,
     },
+    /// Turns round the seats of `players`, each offered `actions`, until every seat has taken
+    /// `decline` since the last other move (or could not move, or is out of the game).
+    Window {
+        players: Expr,
+        actions: Vec<ActionId>,
+        decline: ActionId,
+        /// The place in `players` of the next seat asked.
+        seat_slot: Slot,
+        /// The seats in a row that declined (or were passed over) since the last other move.
+        quiet_slot: Slot,
+    },
     /// A line for everyone.
     Log(Text),
     /// A line for one player.

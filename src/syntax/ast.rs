@@ -571,6 +571,12 @@ pub enum StmtKind {
     While { cond: Expr, body: Block },
     /// `turn p` or `turn p only a, b`: p chooses one legal action.
     Turn { player: Expr, only: Vec<Name> },
+    /// `window ps only a, d until d`: turns round the seats of ps until a full round of d.
+    Window {
+        players: Expr,
+        only: Vec<Name>,
+        until: Name,
+    },
     /// `log "text {expr}"`: a line everyone sees.
     Log(Text),
     /// `tell p "text"`: a line only p sees.

@@ -675,6 +675,20 @@ impl Lowerer {
                     .collect();
                 StmtKind::Turn { player, only }
             }
+            Rule::window_stmt => {
+                let mut inner = pair.into_inner().skip(1);
+                let players = self.expr(inner.next().expect("grammar: players"));
+                let mut names: Vec<Name> = inner
+                    .filter(|p| p.as_rule() == Rule::name)
+                    .map(|p| self.name(p))
+                    .collect();
+                let until = names.pop().expect("grammar: until");
+                StmtKind::Window {
+                    players,
+                    only: names,
+                    until,
+                }
+            }
             Rule::log_stmt => StmtKind::Log(self.text(last(pair))),
             Rule::tell_stmt => {
                 let mut inner = pair.into_inner().skip(1);
