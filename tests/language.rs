@@ -1400,3 +1400,32 @@ fn a_window_must_list_its_declining_action() {
         loaded.diagnostics
     );
 }
+
+#[test]
+fn a_window_passes_over_a_seat_taken_out_during_it() {
+    // The seats are read as the window opens: P2 keeps its place, passed over as declining.
+    let src = WINDOW
+        .replace(
+            "action decline {",
+            "action quit {\n  asked += me\n  eliminate me \"quits\"\n}\n\naction decline {",
+        )
+        .replace(
+            "only raise, decline until",
+            "only raise, quit, decline until",
+        )
+        .split("scenario")
+        .next()
+        .unwrap()
+        .to_string()
+        + r#"scenario "P2 quits" {
+  players 3
+  play P1 "raise"
+  play P2 "quit"
+  play P3 "decline"
+  play P1 "decline"
+  expect asked == [P1, P2, P3, P1]
+  expect bid == 1
+}
+"#;
+    scenarios_pass(&src);
+}

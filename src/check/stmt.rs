@@ -99,7 +99,7 @@ impl Checker<'_> {
     }
 
     /// `window ps only a, d until d`: the seats and actions checked, `d` among the actions,
-    /// and two hidden slots for the engine's place in the round and count of declines.
+    /// and hidden slots for the seats, the engine's place in the round and count of declines.
     fn window(
         &mut self,
         players: &ast::Expr,
@@ -146,6 +146,7 @@ impl Checker<'_> {
         };
         // The round and the declines live in slots no name reaches (a space is in no name).
         scope.push();
+        let seats_slot = scope.shadow(" window seats", pt, until.span);
         let seat_slot = scope.shadow(" window seat", Type::Int, until.span);
         let quiet_slot = scope.shadow(" window quiet", Type::Int, until.span);
         scope.pop();
@@ -153,6 +154,7 @@ impl Checker<'_> {
             players: ps,
             actions,
             decline: decline.unwrap_or(ir::ActionId(0)),
+            seats_slot,
             seat_slot,
             quiet_slot,
         }

@@ -847,13 +847,17 @@ impl Game {
                     self.spend_at(program, here)?;
                     let stmt = statement(program, here.at());
                     if let S::Window {
+                        players,
+                        seats_slot,
                         seat_slot,
                         quiet_slot,
                         ..
-                    } = stmt.kind
+                    } = &stmt.kind
                     {
-                        self.local_mut(seat_slot).put(Value::Int(0));
-                        self.local_mut(quiet_slot).put(Value::Int(0));
+                        let seats = self.eval_with(|ev, l| ev.list(players, l))?;
+                        self.local_mut(*seats_slot).put(Value::List(seats));
+                        self.local_mut(*seat_slot).put(Value::Int(0));
+                        self.local_mut(*quiet_slot).put(Value::Int(0));
                     }
                 }
                 Instr::Window { here, exit } => {

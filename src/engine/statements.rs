@@ -33,8 +33,8 @@ impl Game {
         here: At,
     ) -> R<bool> {
         let S::Window {
-            players,
             actions,
+            seats_slot,
             seat_slot,
             quiet_slot,
             ..
@@ -42,7 +42,10 @@ impl Game {
         else {
             return Ok(false);
         };
-        let seats = self.eval_with(|ev, l| ev.list(players, l))?;
+        let seats = match self.local_at(*seats_slot) {
+            Value::List(seats) => seats.clone(),
+            _ => List::new(),
+        };
         let n = seats.len() as i64;
         let int = |v: &Value| match v {
             Value::Int(i) => *i,

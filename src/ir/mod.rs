@@ -822,6 +822,8 @@ pub enum StmtKind {
         players: Expr,
         actions: Vec<ActionId>,
         decline: ActionId,
+        /// `players` as the window opened: a seat taken out later keeps its place, passed over.
+        seats_slot: Slot,
         /// The place in `players` of the next seat asked.
         seat_slot: Slot,
         /// The seats in a row that declined (or were passed over) since the last other move.
