@@ -1,4 +1,4 @@
-//! Language features of round 2, each played: its rules written as a small game whose own
+//! Language features of rounds 2 and 3, each played: its rules written as a small game whose own
 //! scenarios say what must happen, and its diagnostics.
 
 use meeple::load::{check_source, Loaded};
@@ -1345,4 +1345,290 @@ fn ranges_bounded_in_play_count_toward_the_move_limit_with_their_values_now() {
         Err(e) => assert_eq!(e.code, "move-limit", "{e:?}"),
         Ok(_) => panic!("160,000 moves were listed"),
     }
+}
+
+const SETS: &str = r#"
+game "Sets" { players 3 }
+
+enum gem { red shown as "R", black shown as "K", white shown as "W" }
+kind chip[4] { }
+
+player var gems: list of gem = []
+player var chips: list of chip = []
+var named: list of player = []
+
+flow {
+  turn at_seat(1) only take2
+  turn at_seat(2) only name
+  eliminate at_seat(3)
+  turn at_seat(1) only name
+  turn at_seat(2) only grab
+}
+
+action take2(cs: exactly 2 of gem) "Two different gems" {
+  me.gems += cs
+}
+
+action name(ps: at most 2 of player) "Name up to two players" {
+  named = ps
+}
+
+action grab(cs: any of chip) "Any chips" {
+  require count(cs) <= 1 else "one chip at most"
+  me.chips += cs
+}
+
+score(p) = count(p.gems)
+
+scenario "sets of players, gems and chips" {
+  play "take2 W R"
+  expect P1.gems == [red, white]
+  play "name P3 P1"
+  expect named == [P1, P3]
+  play "name P2"
+  play "grab chip-3"
+  expect count(P2.chips) == 1
+}
+"#;
+
+#[test]
+fn a_set_parameter_is_one_move_a_set_typed_in_any_order() {
+    scenarios_pass(SETS);
+    let loaded = check_source("sets.rules", SETS);
+    let program = Arc::new(loaded.program.expect("checks"));
+    let mut game = meeple::engine::Game::new(program, 3, 1).expect("starts");
+    let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+    assert_eq!(labels, ["take2 R K", "take2 R W", "take2 K W"]);
+    assert_eq!(game.why(0, "take2 w  k"), None);
+    assert!(game.why(0, "take2 K K").is_some());
+    assert!(game.why(0, "take2 R").is_some());
+    game.apply_label(0, "take2 [W, K]").expect("any order");
+    assert_eq!(
+        game.history()[0].choice,
+        "take2 K W",
+        "recorded in its canonical order"
+    );
+    // Every set of at most 2 of 3 players: none, three singles, three pairs.
+    assert_eq!(game.options(1).len(), 7);
+    assert_eq!(game.options(1)[0].label, "name none");
+    game.apply_label(1, "name P3 P2").expect("legal");
+    // P3 is out of the game: no set names them any more.
+    let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
+    assert_eq!(labels, ["name none", "name P1", "name P2", "name P1 P2"]);
+    game.apply_label(0, "name none").expect("legal");
+    // A requirement reads the set: of every set of chips, those of at most one are offered.
+    assert_eq!(game.options(1).len(), 5);
+    assert!(game
+        .why(1, "grab chip-2 chip-1")
+        .unwrap()
+        .contains("one chip at most"));
+}
+
+#[test]
+fn set_parameters_are_checked() {
+    let cases = [
+        ("x: exactly 4 of gem", "choose-count-too-large"),
+        ("x: at most -1 of gem", "choose-count-negative"),
+        ("x: exactly n of gem", "not-constant"),
+        ("x: exactly 3 of int in 1..30", "infinite-domain"),
+        ("x: exactly 2 of int in 1..me.n", "set-parameter"),
+        ("x: any of list of gem", "set-parameter"),
+    ];
+    for (param, code) in cases {
+        let src = format!(
+            r#"
+game "Sets" {{ players 2 }}
+enum gem {{ red, black, white }}
+player var n: int in 0..5 = 3
+flow {{ for p in players {{ turn p }} }}
+action a({param}) {{ }}
+"#
+        );
+        let loaded = check_source("sets.rules", &src);
+        assert!(
+            codes(&loaded).contains(&code),
+            "{param}: {:?}",
+            loaded.diagnostics
+        );
+    }
+    // Ten values, three at a time: 120 sets, few enough.
+    let src = r#"
+game "Sets" { players 2 }
+flow { for p in players { turn p } }
+action a(x: exactly 3 of int in 1..10) { }
+"#;
+    let loaded = check_source("sets.rules", src);
+    assert!(loaded.program.is_some(), "{:?}", loaded.diagnostics);
+}
+
+const TEMPURA: &str = r#"
+game "Tempura" { players 2 }
+
+enum dish { tempura, sashimi }
+
+kind card[6] shown as "{it.dish}" {
+  dish: dish = if index <= 4 then tempura else sashimi
+  hidden face: int = index
+}
+
+player var hand: list of card = []
+
+setup {
+  let p = at_seat(1)
+  for c in card {
+    p.hand += c
+  }
+  p.hand -= nth(card, 1)
+}
+
+flow {
+  secretly each p in players choose c "Show which?" from [x in card where x.dish == sashimi] then { }
+  turn at_seat(1)
+}
+
+action eat(c: card) "Eat a card" {
+  require c in me.hand else "not in hand"
+  me.hand -= c
+}
+
+score(p) = count(p.hand)
+"#;
+
+#[test]
+fn identical_items_are_typed_by_their_name_and_listed_once() {
+    let loaded = check_source("tempura.rules", TEMPURA);
+    let program = Arc::new(loaded.program.expect("checks"));
+    let mut game = meeple::engine::Game::new(program, 2, 1).expect("starts");
+    // A secret choice between two sashimi whose hidden faces differ: alike to the chooser.
+    assert_eq!(game.first_alike(0), [0, 0]);
+    game.apply_label(0, "sashimi")
+        .expect("the name of alike cards");
+    game.apply_label(1, "sashimi#2")
+        .expect("a label still names its card");
+    // A move's argument: tempura#2, #3, #4 alike; sashimi and sashimi#2 alike.
+    assert_eq!(game.first_alike(0), [0, 0, 0, 3, 3]);
+    assert_eq!(game.why(0, "eat tempura"), None);
+    assert!(game.why(0, "eat salmon").is_some());
+    game.apply_label(0, "eat tempura").expect("legal");
+    let last = game.history().last().expect("recorded");
+    assert_eq!(
+        last.choice, "eat tempura#2",
+        "the first in the options, by its label"
+    );
+    assert_eq!(game.history()[0].choice, "sashimi", "the first sashimi");
+}
+
+const WINDOW: &str = r#"
+game "Window" { players 3 }
+
+player var money: int = 9
+var bid: int = 0
+var leader: player = none
+var asked: list of player = []
+
+flow {
+  window players only raise, decline until decline
+  log "sold at {bid}"
+}
+
+action raise {
+  require leader != me else "you lead already"
+  require me.money > bid else "too poor"
+  asked += me
+  bid += 1
+  leader = me
+}
+
+action decline {
+  asked += me
+}
+
+score(p) = p.money
+
+scenario "a raise restarts the round of declines" {
+  players 3
+  play P1 "decline"
+  play P2 "decline"
+  play P3 "raise"           # two declines, then a raise: P1 and P2 are asked again
+  play P1 "decline"
+  play P2 "raise"
+  play P3 "decline"
+  play P1 "decline"
+  expect refused P2 "raise" because "you lead already"
+  play P2 "decline"          # a full round since P2's raise: closed
+  expect asked == [P1, P2, P3, P1, P2, P3, P1, P2]
+  expect bid == 2
+  expect leader == P2
+}
+
+scenario "a full round of declines at once closes the window" {
+  players 3
+  play P1 "decline"
+  play P2 "decline"
+  play P3 "decline"
+  expect asked == [P1, P2, P3]
+  expect bid == 0
+}
+"#;
+
+#[test]
+fn a_window_closes_after_a_full_round_of_declines_and_a_raise_restarts_it() {
+    scenarios_pass(WINDOW);
+}
+
+#[test]
+fn a_window_closes_once_nobody_can_move() {
+    // Nobody may decline: every seat is passed over, and the flow goes on.
+    let src = WINDOW
+        .replace(
+            "action decline {",
+            "action decline {\n  require false else \"never\"",
+        )
+        .replace("player var money: int = 9", "player var money: int = 0")
+        .split("scenario")
+        .next()
+        .unwrap()
+        .to_string()
+        + "scenario \"closed\" {\n  players 3\n  expect bid == 0\n  expect asked == []\n}\n";
+    scenarios_pass(&src);
+}
+
+#[test]
+fn a_window_must_list_its_declining_action() {
+    let src = WINDOW.replace("only raise, decline until", "only raise until");
+    let loaded = check_source("test.rules", &src);
+    assert!(
+        codes(&loaded).contains(&"window-decline"),
+        "{:?}",
+        loaded.diagnostics
+    );
+}
+
+#[test]
+fn a_window_passes_over_a_seat_taken_out_during_it() {
+    // The seats are read as the window opens: P2 keeps its place, passed over as declining.
+    let src = WINDOW
+        .replace(
+            "action decline {",
+            "action quit {\n  asked += me\n  eliminate me \"quits\"\n}\n\naction decline {",
+        )
+        .replace(
+            "only raise, decline until",
+            "only raise, quit, decline until",
+        )
+        .split("scenario")
+        .next()
+        .unwrap()
+        .to_string()
+        + r#"scenario "P2 quits" {
+  players 3
+  play P1 "raise"
+  play P2 "quit"
+  play P3 "decline"
+  play P1 "decline"
+  expect asked == [P1, P2, P3, P1]
+  expect bid == 1
+}
+"#;
+    scenarios_pass(&src);
 }

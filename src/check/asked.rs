@@ -258,7 +258,12 @@ impl<'a> Finder<'a> {
             }
             S::Return | S::Break | S::Continue => env.1 .0 |= pc,
             // Who is out is told to all (the log says so), whatever decided it.
-            S::Turn { .. } | S::Log(_) | S::Tell { .. } | S::Finish(..) | S::Eliminate { .. } => {}
+            S::Turn { .. }
+            | S::Window { .. }
+            | S::Log(_)
+            | S::Tell { .. }
+            | S::Finish(..)
+            | S::Eliminate { .. } => {}
         }
     }
 

@@ -251,6 +251,7 @@ impl Checker<'_> {
 
     /// `secret` marks a move's argument: a def's or an effect's parameters are never shown.
     pub(super) fn no_secret_params(&mut self, params: &[ast::Param]) {
+        self.no_set_params(params);
         for span in params.iter().filter_map(|p| p.secret) {
             self.error(
                 Diagnostic::error(
@@ -267,6 +268,22 @@ impl Checker<'_> {
         }
     }
 
+    /// A set of values (`exactly 3 of gem`) is a move's argument, listed as one move a set: a
+    /// def, an effect or a table column takes a `list of T`.
+    pub(super) fn no_set_params(&mut self, params: &[ast::Param]) {
+        for count in params.iter().filter_map(|p| p.count.as_ref()) {
+            self.error(
+                Diagnostic::error(
+                    "set-parameter",
+                    "only an action's parameter can be a set of values",
+                    count.span,
+                )
+                .with_label("not an action's parameter")
+                .with_help("write `list of T`: the caller gives the list"),
+            );
+        }
+    }
+
     pub(super) fn action(&mut self, id: ir::ActionId, a: &ast::ActionDecl) {
         self.current = Some(Symbol::Action(id));
         let mut scope = Scope::new(true);
@@ -277,6 +294,19 @@ impl Checker<'_> {
             range_scope.shadow(" ", Type::Error, a.name.span);
         }
         for p in &a.params {
+            if let Some(count) = &p.count {
+                let set = self.set_param(p, count);
+                params.push(ir::ActionParam {
+                    name: p.name.text.clone(),
+                    ty: set.ty.clone(),
+                    bounds: set.bounds,
+                    secret: p.secret.is_some(),
+                    range: None,
+                    set: Some(set.sizes),
+                });
+                self.bind_param(&mut scope, &p.name, set.ty);
+                continue;
+            }
             let (ty, bounds, range) = match &p.ty {
                 ast::TypeExpr::Int {
                     bounds: Some(b), ..
@@ -325,6 +355,7 @@ impl Checker<'_> {
                 bounds,
                 secret: p.secret.is_some(),
                 range,
+                set: None,
             });
             self.bind_param(&mut scope, &p.name, ty);
         }

@@ -268,7 +268,19 @@ fn symbol_detail(
                 let params: Vec<String> = a
                     .params
                     .iter()
-                    .map(|p| format!("{}: {}", p.name, ty(&p.ty)))
+                    .map(|p| match (p.set, &p.ty) {
+                        // A set is shown as written: how many of which values.
+                        (Some((lo, hi)), Type::List(t)) if lo == hi => {
+                            format!("{}: exactly {lo} of {}", p.name, ty(t))
+                        }
+                        (Some((_, u32::MAX)), Type::List(t)) => {
+                            format!("{}: any of {}", p.name, ty(t))
+                        }
+                        (Some((_, hi)), Type::List(t)) => {
+                            format!("{}: at most {hi} of {}", p.name, ty(t))
+                        }
+                        _ => format!("{}: {}", p.name, ty(&p.ty)),
+                    })
                     .collect();
                 let mut s = format!("({})", params.join(", "));
                 if let Some(d) = &a.description {

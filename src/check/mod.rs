@@ -18,6 +18,7 @@ mod matching;
 mod ranges;
 mod scenario;
 mod scope;
+mod sets;
 mod several;
 mod signatures;
 mod stmt;
@@ -36,6 +37,8 @@ pub const MAX_PARAMS: usize = crate::ir::MAX_PARAMS;
 
 /// The words `meeple play` reads as commands.
 pub use lints::COMMAND_WORDS;
+/// How many sets a set parameter's values make (the engine builds them).
+pub(crate) use sets::combinations;
 
 /// Functions the language defines, for editors.
 pub const BUILTIN_FUNCTIONS: &[&str] = scope::BUILTIN_FUNCTIONS;

@@ -104,21 +104,13 @@ impl Checker<'_> {
                 }
                 ast::Decl::Def(dd) => {
                     self.no_secret_params(&dd.params);
-                    let params = dd
-                        .params
-                        .iter()
-                        .map(|p| self.resolve_type(&p.ty).0)
-                        .collect();
+                    let params = dd.params.iter().map(|p| self.param_type(p)).collect();
                     let ret = self.resolve_type(&dd.ret).0;
                     self.def_sigs.push((params, ret));
                 }
                 ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
                     self.no_secret_params(&p.params);
-                    let params: Vec<Type> = p
-                        .params
-                        .iter()
-                        .map(|p| self.resolve_type(&p.ty).0)
-                        .collect();
+                    let params: Vec<Type> = p.params.iter().map(|p| self.param_type(p)).collect();
                     if let Some(id) = self.own_proc(p) {
                         if self.proc_sigs.len() <= id.index() {
                             self.proc_sigs.resize(id.index() + 1, Vec::new());
@@ -131,6 +123,16 @@ impl Checker<'_> {
         }
         if self.score_def.is_some() {
             self.def_sigs.push((vec![Type::Player], Type::Int));
+        }
+    }
+
+    /// A def's or an effect's parameter's type: a list for a set written there by mistake
+    /// (`set-parameter`), so that its uses are not reported again.
+    fn param_type(&mut self, p: &ast::Param) -> Type {
+        let ty = self.resolve_type(&p.ty).0;
+        match p.count {
+            Some(_) => Type::List(Box::new(ty)),
+            None => ty,
         }
     }
 

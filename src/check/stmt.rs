@@ -58,6 +58,108 @@ impl Checker<'_> {
         id
     }
 
+    /// The actions `only` names, each an error when it names none.
+    fn named_actions(&mut self, only: &[ast::Name]) -> Vec<ir::ActionId> {
+        only.iter()
+            .filter_map(|n| match self.actions.get(&n.text).copied() {
+                Some(a) => {
+                    self.use_symbol(Symbol::Action(a));
+                    if self.index.is_some() {
+                        let key = (true, n.text.clone());
+                        if let Some(decl) = self.own_spans.get(&key) {
+                            self.note_use(n, *decl);
+                        }
+                    }
+                    Some(a)
+                }
+                _ => {
+                    let names: Vec<String> = self
+                        .program
+                        .actions
+                        .iter()
+                        .map(|a| a.name.clone())
+                        .collect();
+                    let mut d = Diagnostic::error(
+                        "unknown-action",
+                        format!("no action named `{}`", n.text),
+                        n.span,
+                    )
+                    .with_label("not an action");
+                    d = match super::scope::suggest(&n.text, names.iter().map(String::as_str)) {
+                        Some(x) => d.with_suggestion(&x),
+                        None => {
+                            d.with_help(format!("declare it with `action {} {{ ... }}`", n.text))
+                        }
+                    };
+                    self.error(d);
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// `window ps only a, d until d`: the seats and actions checked, `d` among the actions,
+    /// and hidden slots for the seats, the engine's place in the round and count of declines.
+    fn window(
+        &mut self,
+        players: &ast::Expr,
+        only: &[ast::Name],
+        until: &ast::Name,
+        scope: &mut Scope,
+    ) -> S {
+        let (ps, pt) = self.expr(players, scope);
+        self.expect_type(
+            &Type::List(Box::new(Type::Player)),
+            &pt,
+            players.span,
+            "the seats of the window",
+        );
+        let actions = self.named_actions(only);
+        let decline = match only.iter().any(|n| n.text == until.text) {
+            true => self
+                .named_actions(std::slice::from_ref(until))
+                .first()
+                .copied(),
+            false => {
+                // Named, it is meant to be offered: not reported unused as well.
+                if let Some(a) = self.actions.get(&until.text).copied() {
+                    self.use_symbol(Symbol::Action(a));
+                }
+                self.error(
+                    Diagnostic::error(
+                        "window-decline",
+                        format!("`{}` is not among the window's actions", until.text),
+                        until.span,
+                    )
+                    .with_label("not listed after `only`")
+                    .with_help(format!(
+                        "list it: `only {}, {}`",
+                        only.iter()
+                            .map(|n| n.text.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", "),
+                        until.text
+                    )),
+                );
+                None
+            }
+        };
+        // The round and the declines live in slots no name reaches (a space is in no name).
+        scope.push();
+        let seats_slot = scope.shadow(" window seats", pt, until.span);
+        let seat_slot = scope.shadow(" window seat", Type::Int, until.span);
+        let quiet_slot = scope.shadow(" window quiet", Type::Int, until.span);
+        scope.pop();
+        S::Window {
+            players: ps,
+            actions,
+            decline: decline.unwrap_or(ir::ActionId(0)),
+            seats_slot,
+            seat_slot,
+            quiet_slot,
+        }
+    }
+
     fn stmt(&mut self, s: &ast::Stmt, scope: &mut Scope) -> Option<ir::Stmt> {
         let span = s.span;
         let kind = match &s.kind {
@@ -130,46 +232,7 @@ impl Checker<'_> {
                     }
                     all
                 } else {
-                    only.iter()
-                        .filter_map(|n| match self.actions.get(&n.text).copied() {
-                            Some(a) => {
-                                self.use_symbol(Symbol::Action(a));
-                                if self.index.is_some() {
-                                    let key = (true, n.text.clone());
-                                    if let Some(decl) = self.own_spans.get(&key) {
-                                        self.note_use(n, *decl);
-                                    }
-                                }
-                                Some(a)
-                            }
-                            _ => {
-                                let names: Vec<String> = self
-                                    .program
-                                    .actions
-                                    .iter()
-                                    .map(|a| a.name.clone())
-                                    .collect();
-                                let mut d = Diagnostic::error(
-                                    "unknown-action",
-                                    format!("no action named `{}`", n.text),
-                                    n.span,
-                                )
-                                .with_label("not an action");
-                                d = match super::scope::suggest(
-                                    &n.text,
-                                    names.iter().map(String::as_str),
-                                ) {
-                                    Some(x) => d.with_suggestion(&x),
-                                    None => d.with_help(format!(
-                                        "declare it with `action {} {{ ... }}`",
-                                        n.text
-                                    )),
-                                };
-                                self.error(d);
-                                None
-                            }
-                        })
-                        .collect()
+                    self.named_actions(only)
                 };
                 if self.program.actions.is_empty() {
                     self.error(
@@ -184,6 +247,11 @@ impl Checker<'_> {
                 }
                 S::Turn { player: p, actions }
             }
+            StmtKind::Window {
+                players,
+                only,
+                until,
+            } => self.window(players, only, until, scope),
             StmtKind::Log(t) => S::Log(self.text(t, scope)),
             StmtKind::Tell { player, text } => {
                 let (p, t) = self.expr(player, scope);

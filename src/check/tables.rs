@@ -23,6 +23,7 @@ impl Checker<'_> {
 
     /// Pass 2: the columns' names and types.
     pub(super) fn table_columns(&mut self, id: ir::TableId, t: &ast::TableDecl) {
+        self.no_set_params(&t.columns);
         let mut seen: BTreeMap<&str, Span> = BTreeMap::new();
         let mut columns = Vec::new();
         for c in &t.columns {

@@ -37,6 +37,21 @@ impl Game {
         index: usize,
     ) {
         let (a, args) = turn.get(program, index);
+        // A window counts its declines in a row as each move starts; any other move restarts
+        // the count. (The window's frame is still the innermost one here.)
+        let (block, i) = turn.at;
+        if let ir::StmtKind::Window {
+            decline,
+            quiet_slot,
+            ..
+        } = program.block(block).stmts[i].kind
+        {
+            let quiet = match (a == decline, self.local_at(quiet_slot)) {
+                (true, Value::Int(q)) => q + 1,
+                _ => 0,
+            };
+            self.local_mut(quiet_slot).put(Value::Int(quiet));
+        }
         let def = &program.actions[a.index()];
         let body = self.state.domains.code.flat.action(a);
         self.push_frame(body, 1 + args.len(), def.body);

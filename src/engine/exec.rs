@@ -261,25 +261,30 @@ impl Game {
             }
             self.state.entities[k] = Table::new(n as usize, kind.fields.len());
         }
+        let seats: ir::List = (0..self.state.players).map(Value::player).collect();
+        let instances: Vec<ir::List> = (0..program.kinds.len())
+            .map(|k| {
+                (0..self.state.entities[k].len() as u32)
+                    .map(|i| Value::entity(ir::KindId(k as u32), i))
+                    .collect()
+            })
+            .collect();
+        let enum_values: Vec<ir::List> = program
+            .enums
+            .iter()
+            .enumerate()
+            .map(|(e, def)| {
+                (0..def.values.len() as u16)
+                    .map(|i| Value::enum_value(ir::EnumId(e as u32), i))
+                    .collect()
+            })
+            .collect();
+        let sets = super::sets::all_sets(&program, &seats, &instances, &enum_values)?;
         self.state.domains = std::sync::Arc::new(super::Domains {
-            seats: (0..self.state.players).map(Value::player).collect(),
-            instances: (0..program.kinds.len())
-                .map(|k| {
-                    (0..self.state.entities[k].len() as u32)
-                        .map(|i| Value::entity(ir::KindId(k as u32), i))
-                        .collect()
-                })
-                .collect(),
-            enum_values: program
-                .enums
-                .iter()
-                .enumerate()
-                .map(|(e, def)| {
-                    (0..def.values.len() as u16)
-                        .map(|i| Value::enum_value(ir::EnumId(e as u32), i))
-                        .collect()
-                })
-                .collect(),
+            seats,
+            instances,
+            enum_values,
+            sets,
             code: std::sync::Arc::new(super::compile::Code::compile(&program)),
         });
         for item in &program.init_order {
@@ -833,6 +838,34 @@ impl Game {
                     self.spend_on(stmt.span)?;
                     self.exec(program, stmt, here.at())?;
                     if self.outcome.is_some()
+                        || (self.pending.is_some() && !self.picked(program, &mut picker)?)
+                    {
+                        return Ok(());
+                    }
+                }
+                Instr::WindowStart(here) => {
+                    self.spend_at(program, here)?;
+                    let stmt = statement(program, here.at());
+                    if let S::Window {
+                        players,
+                        seats_slot,
+                        seat_slot,
+                        quiet_slot,
+                        ..
+                    } = &stmt.kind
+                    {
+                        let seats = self.eval_with(|ev, l| ev.list(players, l))?;
+                        self.local_mut(*seats_slot).put(Value::List(seats));
+                        self.local_mut(*seat_slot).put(Value::Int(0));
+                        self.local_mut(*quiet_slot).put(Value::Int(0));
+                    }
+                }
+                Instr::Window { here, exit } => {
+                    let stmt = statement(program, here.at());
+                    self.spend_on(stmt.span)?;
+                    if !self.window_turn(program, stmt, here.at())? {
+                        self.jump(exit);
+                    } else if self.outcome.is_some()
                         || (self.pending.is_some() && !self.picked(program, &mut picker)?)
                     {
                         return Ok(());

@@ -4,6 +4,7 @@
 //! Invariants: deterministic for (program, seed, decisions); a failed move leaves the game as it
 //! was; every run is bounded by [`Limits`].
 
+mod alike;
 mod clamps;
 mod compile;
 mod decide;
@@ -22,6 +23,7 @@ mod observe;
 mod picture;
 mod replay;
 mod rng;
+mod sets;
 mod setup;
 mod several;
 mod spare;
@@ -862,8 +864,35 @@ impl Game {
         let options = self.options(player);
         match options.iter().position(|o| normalize(&o.label) == wanted) {
             Some(index) => self.apply_checked(player, index),
-            None => Err(self.refusal(player, input.trim())),
+            None => match self.move_in_any_order(player, input) {
+                Some(index) => self.apply_checked(player, index),
+                None => match self.named_by_shown_name(player, input) {
+                    alike::Named::Alike(index) => self.apply_checked(player, index),
+                    alike::Named::Different(labels) => Err(MoveError::Illegal {
+                        input: input.trim().to_string(),
+                        reason: alike::differ(&labels),
+                        close: None,
+                    }),
+                    alike::Named::Nothing => Err(self.refusal(player, input.trim())),
+                },
+            },
         }
+    }
+
+    /// The move of `player`'s turn that `input` names with a set argument's elements in
+    /// another order than its label's (`take3 W R K` for `take3 R K W`).
+    fn move_in_any_order(&self, player: u8, input: &str) -> Option<usize> {
+        let Some(Pending::Turn(t)) = &self.pending else {
+            return None;
+        };
+        if t.player != player {
+            return None;
+        }
+        (0..t.moves.len()).find(|&i| {
+            let (a, args) = t.get(&self.program, i);
+            let def = &self.program.actions[a.index()];
+            sets::typed_in_any_order(&self.program, &self.state, def, args, input)
+        })
     }
 
     /// The label of one option, as the player types it (rendered now; the fast path never
@@ -967,8 +996,14 @@ impl Game {
             .options(player)
             .iter()
             .any(|o| normalize(&o.label) == wanted)
+            || self.move_in_any_order(player, input).is_some()
         {
             return None;
+        }
+        match self.named_by_shown_name(player, input) {
+            alike::Named::Alike(_) => return None,
+            alike::Named::Different(labels) => return Some(alike::differ(&labels)),
+            alike::Named::Nothing => {}
         }
         Some(match self.refusal(player, input.trim()) {
             MoveError::Illegal { reason, .. } => reason,

@@ -111,7 +111,7 @@ impl Game {
                     if p.range.is_some() && p.bounds.is_none() {
                         1
                     } else {
-                        self.domain_size(program, &p.ty, bounds[i])
+                        self.param_size(program, a, i, bounds[i])
                     }
                 })
             });
@@ -140,8 +140,8 @@ impl Game {
                 continue;
             }
             if self.param_ranges(program, def, locals, &mut bounds)? {
-                for (i, p) in def.params.iter().enumerate() {
-                    sizes[i] = self.domain_size(program, &p.ty, bounds[i]);
+                for (i, size) in sizes[..n].iter_mut().enumerate() {
+                    *size = self.param_size(program, a, i, bounds[i]);
                 }
                 if sizes[..n].contains(&0) {
                     continue;
@@ -209,14 +209,25 @@ impl Game {
         }
         let bounds = domains.bounds[d];
         // The values of a seat, enum or instance parameter, found once (see `domain_value`).
-        let listed = self.domain_list(&param.ty);
+        let listed = match param.set {
+            Some(_) => Some(self.set_values(a, d)),
+            None => self.domain_list(&param.ty),
+        };
         let value = |v: usize| match listed.and_then(|xs| xs.get(v)) {
             Some(x) => x.clone(),
             None => self.domain_value(&param.ty, bounds, v),
         };
+        // A set of seats is offered only while every seat in it is in the game.
+        let seats_out = param.set.is_some()
+            && param.ty == ir::Type::List(Box::new(ir::Type::Player))
+            && self.state.in_play.is_some();
+        let offered = |v: usize| !seats_out || self.seats_in_play(listed, v);
         if d + 1 == n && guards.is_empty() && requires.is_empty() {
             // The last parameter, with nothing left to check: every value is a move.
             while let Some(v) = values.next() {
+                if !offered(v) {
+                    continue;
+                }
                 turn.moves.push((a, turn.args.len() as u32));
                 turn.args.extend_from_slice(&locals[1..1 + d]);
                 turn.args.push(value(v));
@@ -228,6 +239,9 @@ impl Game {
         }
         let mut result = Ok(());
         while let Some(v) = values.next() {
+            if !offered(v) {
+                continue;
+            }
             locals[1 + d].put(value(v));
             let held = match self.all_hold(program, guards, locals) {
                 Ok(true) => self.all_hold(program, requires, locals),
@@ -355,6 +369,39 @@ impl Game {
         (i < self.domain_size(program, ty, bounds)).then_some(i)
     }
 
+    /// How many values parameter `d` of action `a` takes: its sets, for a set of values.
+    fn param_size(
+        &self,
+        program: &ir::Program,
+        a: ir::ActionId,
+        d: usize,
+        bounds: Option<(i64, i64)>,
+    ) -> usize {
+        let p = &program.actions[a.index()].params[d];
+        match p.set {
+            Some(_) => self.set_values(a, d).len(),
+            None => self.domain_size(program, &p.ty, bounds),
+        }
+    }
+
+    /// Every set parameter `d` of action `a` may take, built when the game started.
+    fn set_values(&self, a: ir::ActionId, d: usize) -> &[Value] {
+        self.state
+            .domains
+            .sets
+            .get(a.index())
+            .and_then(|params| params.get(d))
+            .map_or(&[], |sets| &sets[..])
+    }
+
+    /// True if every seat of set `v` of `sets` is still in the game.
+    fn seats_in_play(&self, sets: Option<&[Value]>, v: usize) -> bool {
+        match sets.and_then(|xs| xs.get(v)) {
+            Some(Value::List(seats)) => seats.iter().all(|s| self.state.players_in().contains(s)),
+            _ => true,
+        }
+    }
+
     /// How many values a parameter of this type takes.
     fn domain_size(
         &self,
@@ -407,10 +454,11 @@ impl Game {
     fn domains(
         &self,
         program: &ir::Program,
-        def: &ir::ActionDef,
+        a: ir::ActionId,
         player: u8,
         typed: &[String],
     ) -> Vec<Vec<Value>> {
+        let def = &program.actions[a.index()];
         let at_run_time = |p: &ir::ActionParam| p.range.is_some() && p.bounds.is_none();
         let mut now = [None; MAX_PARAMS];
         if def.params.iter().any(at_run_time) {
@@ -429,6 +477,8 @@ impl Game {
                     }
                 }
                 values
+            } else if param.set.is_some() {
+                self.set_values(a, i).to_vec()
             } else {
                 let size = self.domain_size(program, &param.ty, param.bounds);
                 (0..size)
@@ -551,7 +601,10 @@ impl Game {
             for c in combos {
                 let v = shown(c).swap_remove(i);
                 if !values.iter().any(|(x, _)| *x == v) {
-                    values.push((v, show(&self.program, &self.state, &c[i])));
+                    values.push((
+                        v,
+                        super::sets::show_arg(&self.program, &self.state, param, &c[i]),
+                    ));
                 }
             }
             let Some(word) = typed.get(i) else { break };
@@ -565,7 +618,17 @@ impl Game {
                 );
             }
         }
-        format!("there is no such move: {}", usage())
+        let sets: Vec<String> = def
+            .params
+            .iter()
+            .filter(|p| p.set.is_some())
+            .map(|p| format!("<{}> names each value once, in any order", p.name))
+            .collect();
+        if sets.is_empty() {
+            format!("there is no such move: {}", usage())
+        } else {
+            format!("there is no such move: {} ({})", usage(), sets.join("; "))
+        }
     }
 
     /// Why a typed move is not legal for `player`, in the rules' own words, and the move it
@@ -581,7 +644,9 @@ impl Game {
         let program = self.program.clone();
         match &self.pending {
             Some(Pending::Turn(t)) => {
-                let S::Turn { actions, .. } = &program.block(t.at.0).stmts[t.at.1].kind else {
+                let (S::Turn { actions, .. } | S::Window { actions, .. }) =
+                    &program.block(t.at.0).stmts[t.at.1].kind
+                else {
                     return "the options are the actions listed".to_string();
                 };
                 let mut words = input.split_whitespace();
@@ -610,14 +675,20 @@ impl Game {
                 let def = &program.actions[a.index()];
                 let rest: Vec<String> = words.map(str::to_lowercase).collect();
                 let typed = rest.join(" ");
-                let combos = self.domains(&program, def, player, &rest);
+                let combos = self.domains(&program, a, player, &rest);
                 // Each argument as typed: a value `shown as` a text with spaces is several words.
                 let shown = |c: &[Value]| -> Vec<String> {
                     c.iter()
-                        .map(|v| normalize(&show(&program, &self.state, v)))
+                        .zip(&def.params)
+                        .map(|(v, p)| {
+                            normalize(&super::sets::show_arg(&program, &self.state, p, v))
+                        })
                         .collect()
                 };
-                let Some(args) = combos.iter().find(|c| shown(c).join(" ") == typed) else {
+                let Some(args) = combos.iter().find(|c| {
+                    shown(c).join(" ") == typed
+                        || super::sets::typed_in_any_order(&program, &self.state, def, c, input)
+                }) else {
                     return self.no_such_arguments(def, &combos, &rest, &shown);
                 };
                 let args = args.clone();
@@ -916,7 +987,7 @@ fn label_showing(
         if hide_secrets && p.secret {
             s.push_str(HIDDEN_ARGUMENT);
         } else {
-            s.push_str(&show(program, state, a));
+            s.push_str(&super::sets::show_arg(program, state, p, a));
         }
     }
     s

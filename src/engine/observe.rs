@@ -95,7 +95,11 @@ impl Game {
                     .iter()
                     .zip(args)
                     .filter(|(p, _)| own || !p.secret)
-                    .map(|(_, v)| v.clone())
+                    // A set's elements are each in plain sight.
+                    .flat_map(|(_, v)| match v {
+                        Value::List(xs) => xs.iter().cloned().collect::<Vec<_>>(),
+                        other => vec![other.clone()],
+                    })
                     .collect()
             }
             Some(Pending::Choose {

@@ -338,6 +338,8 @@ pub struct Domains {
     pub instances: Vec<List>,
     /// Every value of each enum, by `EnumId`.
     pub enum_values: Vec<List>,
+    /// Every set a set parameter may take (`exactly 3 of gem`), by action then parameter.
+    pub sets: Vec<Vec<Vec<Value>>>,
     /// The program's roots compiled (none: every expression is walked).
     pub(crate) code: Arc<super::compile::Code>,
 }

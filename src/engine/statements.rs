@@ -23,6 +23,58 @@ pub(super) enum Asked {
 }
 
 impl Game {
+    /// The next turn of the `window` `stmt` at `here`: the next seat in its round that is in
+    /// the game and has a legal move is left to decide (true), each one passed over counted
+    /// with the declines; false once a full round has declined or been passed over.
+    pub(super) fn window_turn(
+        &mut self,
+        program: &ir::Program,
+        stmt: &ir::Stmt,
+        here: At,
+    ) -> R<bool> {
+        let S::Window {
+            actions,
+            seats_slot,
+            seat_slot,
+            quiet_slot,
+            ..
+        } = &stmt.kind
+        else {
+            return Ok(false);
+        };
+        let seats = match self.local_at(*seats_slot) {
+            Value::List(seats) => seats.clone(),
+            _ => List::new(),
+        };
+        let n = seats.len() as i64;
+        let int = |v: &Value| match v {
+            Value::Int(i) => *i,
+            _ => 0,
+        };
+        // Each seat passed over counts one more, so this ends within one round.
+        loop {
+            let quiet = int(self.local_at(*quiet_slot));
+            if quiet >= n {
+                return Ok(false);
+            }
+            let next = int(self.local_at(*seat_slot)).rem_euclid(n);
+            self.local_mut(*seat_slot).put(Value::Int((next + 1) % n));
+            let seat = match &seats[next as usize] {
+                Value::Player(p) => Some(p.get()),
+                _ => None,
+            };
+            if let Some(seat) = seat.filter(|s| !self.state.is_out(*s)) {
+                let turn = self.legal_moves(program, seat, actions, here)?;
+                if !turn.moves.is_empty() {
+                    self.pending = Some(Pending::Turn(turn));
+                    return Ok(true);
+                }
+                self.recycle(turn);
+            }
+            self.local_mut(*quiet_slot).put(Value::Int(quiet + 1));
+        }
+    }
+
     /// Runs a statement that does not jump (other than a binding, an assignment or a call,
     /// which the machine runs itself).
     pub(super) fn exec(&mut self, program: &ir::Program, stmt: &ir::Stmt, here: At) -> R<()> {
@@ -242,6 +294,7 @@ impl Game {
             | S::Repeat { .. }
             | S::For { .. }
             | S::Secretly { .. }
+            | S::Window { .. }
             | S::Match { .. }
             | S::Return
             | S::Break

@@ -465,6 +465,9 @@ pub struct ActionParam {
     pub bounds: Option<(i64, i64)>,
     /// Only the player who moves sees its value: others read the move with it hidden.
     pub secret: bool,
+    /// For a set of distinct values (`exactly 3 of gem`; `ty` is then `list of T`): the fewest
+    /// and the most elements it holds.
+    pub set: Option<(u32, u32)>,
     /// The ends of `int in lo..hi` when they are expressions (`1..me.coins`), evaluated with
     /// `me` bound each time moves are listed.
     pub range: Option<Box<(Expr, Expr)>>,
@@ -820,6 +823,19 @@ pub enum StmtKind {
     Turn {
         player: Expr,
         actions: Vec<ActionId>,
+    },
+    /// Turns round the seats of `players`, each offered `actions`, until every seat has taken
+    /// `decline` since the last other move (or could not move, or is out of the game).
+    Window {
+        players: Expr,
+        actions: Vec<ActionId>,
+        decline: ActionId,
+        /// `players` as the window opened: a seat taken out later keeps its place, passed over.
+        seats_slot: Slot,
+        /// The place in `players` of the next seat asked.
+        seat_slot: Slot,
+        /// The seats in a row that declined (or were passed over) since the last other move.
+        quiet_slot: Slot,
     },
     /// A line for everyone.
     Log(Text),

@@ -61,6 +61,10 @@ impl MovePlan {
         // before the membership, and how many parameters its list reads.
         let narrowing: Vec<Option<(usize, usize)>> = (0..n)
             .map(|d| {
+                // A set's values are its combinations, not the elements of a list.
+                if action.params[d].set.is_some() {
+                    return None;
+                }
                 let stage = action.requires.get(checked[d]..checked[d + 1])?;
                 let guards = stage.iter().take_while(|r| cannot_fail(&r.cond)).count();
                 match &stage.get(guards)?.cond.kind {

@@ -70,6 +70,7 @@ fn stmt_roots(kind: &mut StmtKind, f: &mut dyn FnMut(&mut Expr)) {
         | StmtKind::Random { from: e, .. }
         | StmtKind::Shuffle { from: e, .. }
         | StmtKind::Turn { player: e, .. }
+        | StmtKind::Window { players: e, .. }
         | StmtKind::Match { value: e, .. } => f(e),
         StmtKind::Assign { place, value, .. } => {
             place_root(place, f);

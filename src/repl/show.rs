@@ -83,17 +83,28 @@ pub fn moves(game: &Game, seat: u8, all: bool) -> String {
     let numeric = numeric(&options);
     let hash = if numeric { "#" } else { "" };
     let len = options.len();
+    // Options alike to an earlier one (identical cards) are listed once, with their count.
+    let first_alike = game.first_alike(seat);
+    let mut alike = vec![0usize; len];
+    for &f in &first_alike {
+        alike[f] += 1;
+    }
     for (i, o) in options.iter().enumerate() {
         gap(&mut out, i, len, all, hash);
-        if !shown(i, len, all) {
+        if !shown(i, len, all) || first_alike.get(i).is_some_and(|&f| f != i) {
             continue;
         }
+        let times = if alike[i] > 1 {
+            format!(" (×{}, alike)", alike[i])
+        } else {
+            String::new()
+        };
         match &o.detail {
             Some(d) => {
-                let _ = writeln!(out, "  {hash}{}. {} — {d}", i + 1, o.label);
+                let _ = writeln!(out, "  {hash}{}. {}{times} — {d}", i + 1, o.label);
             }
             None => {
-                let _ = writeln!(out, "  {hash}{}. {}", i + 1, o.label);
+                let _ = writeln!(out, "  {hash}{}. {}{times}", i + 1, o.label);
             }
         }
     }

@@ -217,7 +217,7 @@ fn actions(decls: &[Decl], sources: &SourceMap) -> Vec<Section> {
     let mut turns: Vec<(String, Vec<String>)> = Vec::new();
     for (place, body) in bodies(decls) {
         walk(body, &mut |s| {
-            if let StmtKind::Turn { only, .. } = &s.kind {
+            if let StmtKind::Turn { only, .. } | StmtKind::Window { only, .. } = &s.kind {
                 let only = only.iter().map(|n| n.text.clone()).collect();
                 if !turns.iter().any(|(p, o)| *p == place && *o == only) {
                     turns.push((place.clone(), only));

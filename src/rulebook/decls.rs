@@ -353,7 +353,11 @@ pub fn action_section(a: &ActionDecl, sources: &SourceMap) -> Section {
                 } else {
                     ""
                 };
-                format!("{} is {}{secret}", p.name.text, domain(&p.ty))
+                let what = match &p.count {
+                    Some(count) => set_words(count, &p.ty),
+                    None => domain(&p.ty),
+                };
+                format!("{} is {what}{secret}", p.name.text)
             })
             .collect();
         blocks.push(Block::Para(format!(
@@ -396,6 +400,20 @@ pub fn requirement(cond: &crate::syntax::ast::Expr, reason: &crate::syntax::ast:
 }
 
 /// The values an action parameter takes, in words.
+/// A set parameter's values in words: "exactly 3 different gems, typed in any order".
+fn set_words(count: &crate::syntax::ast::ChooseCount, t: &TypeExpr) -> String {
+    use crate::syntax::ast::CountKind;
+    let many = match &count.kind {
+        CountKind::Any => "any number of".to_string(),
+        CountKind::AtMost(k) => format!("at most {}", super::expr::term(k)),
+        CountKind::Exactly(k) => format!("exactly {}", super::expr::term(k)),
+    };
+    format!(
+        "{many} different {}, typed in any order",
+        super::expr::plural_type(t)
+    )
+}
+
 fn domain(t: &TypeExpr) -> String {
     match t {
         TypeExpr::Named(n) => format!("any {}", n.text),

@@ -506,7 +506,7 @@ pub fn type_words(t: &TypeExpr) -> String {
 }
 
 /// The element type of a list, in the plural where it reads naturally.
-fn plural_type(t: &TypeExpr) -> String {
+pub fn plural_type(t: &TypeExpr) -> String {
     match t {
         TypeExpr::Int { .. } => "numbers".to_string(),
         TypeExpr::Bool(_) => "yes-or-no values".to_string(),

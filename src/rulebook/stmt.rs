@@ -158,6 +158,21 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
                 format!("{who} {verb} a turn{}", only_words(only)),
             );
         }
+        StmtKind::Window {
+            players,
+            only,
+            until,
+        } => push(
+            out,
+            depth,
+            format!(
+                "the seats of {} take turns in order, round and round{}; this ends once every \
+                 seat has taken {} since the last other move",
+                expr(players),
+                only_words(only),
+                until.text
+            ),
+        ),
         StmtKind::Log(t) => push(out, depth, format!("announce {}", text(t))),
         StmtKind::Tell { player, text: t } => {
             let (who, you) = subject(player);

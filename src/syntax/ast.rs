@@ -326,8 +326,11 @@ pub struct DieDecl {
 pub struct Param {
     /// The parameter's name.
     pub name: Name,
-    /// Its declared type.
+    /// Its declared type (of each element, for a set).
     pub ty: TypeExpr,
+    /// `exactly 3 of`, `at most k of`, `any of`: an action's argument that is a set of distinct
+    /// values of `ty`.
+    pub count: Option<ChooseCount>,
     /// `secret`: an action's argument only its player sees, where its span is.
     pub secret: Option<Span>,
 }
@@ -572,6 +575,12 @@ pub enum StmtKind {
     While { cond: Expr, body: Block },
     /// `turn p` or `turn p only a, b`: p chooses one legal action.
     Turn { player: Expr, only: Vec<Name> },
+    /// `window ps only a, d until d`: turns round the seats of ps until a full round of d.
+    Window {
+        players: Expr,
+        only: Vec<Name>,
+        until: Name,
+    },
     /// `log "text {expr}"`: a line everyone sees.
     Log(Text),
     /// `tell p "text"`: a line only p sees.

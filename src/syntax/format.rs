@@ -167,7 +167,7 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
 }
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
-const LEADS: [&str; 36] = [
+const LEADS: [&str; 37] = [
     "and",
     "or",
     "not",
@@ -192,6 +192,7 @@ const LEADS: [&str; 36] = [
     "require",
     "repeat",
     "while",
+    "window",
     "only",
     "shuffle",
     "until",
@@ -261,7 +262,7 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 26] = [
+const STATEMENTS: [&str; 27] = [
     "set",
     "let",
     "expect",
@@ -276,6 +277,7 @@ const STATEMENTS: [&str; 26] = [
     "require",
     "if",
     "while",
+    "window",
     "repeat",
     "secretly",
     "rolls",

@@ -543,10 +543,15 @@ impl Lowerer {
     fn params(&self, pair: Pair<Rule>) -> Vec<Param> {
         pair.into_inner()
             .map(|p| {
-                let mut inner = p.into_inner();
+                let mut inner = p.into_inner().peekable();
+                let name = self.name(inner.next().expect("grammar: param name"));
+                let count = inner
+                    .next_if(|p| p.as_rule() == Rule::choose_count)
+                    .map(|p| self.choose_count(p));
                 Param {
-                    name: self.name(inner.next().expect("grammar: param name")),
+                    name,
                     ty: self.type_expr(inner.next().expect("grammar: param type")),
+                    count,
                     secret: inner.next().map(|s| self.span(&s)),
                 }
             })
@@ -699,6 +704,20 @@ impl Lowerer {
                     .map(|p| self.name(p))
                     .collect();
                 StmtKind::Turn { player, only }
+            }
+            Rule::window_stmt => {
+                let mut inner = pair.into_inner().skip(1);
+                let players = self.expr(inner.next().expect("grammar: players"));
+                let mut names: Vec<Name> = inner
+                    .filter(|p| p.as_rule() == Rule::name)
+                    .map(|p| self.name(p))
+                    .collect();
+                let until = names.pop().expect("grammar: until");
+                StmtKind::Window {
+                    players,
+                    only: names,
+                    until,
+                }
             }
             Rule::log_stmt => StmtKind::Log(self.text(last(pair))),
             Rule::tell_stmt => {

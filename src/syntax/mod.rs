@@ -118,6 +118,7 @@ pub const KEYWORDS: &[&str] = &[
     "when",
     "where",
     "while",
+    "window",
     "winners",
 ];
 
@@ -129,7 +130,7 @@ pub const MAX_NESTING: usize = 100;
 
 /// The reserved words (docs/language.md), sorted: they cannot name anything. The grammar
 /// takes any word for a name; the lowering refuses these.
-pub(crate) const RESERVED: [&str; 38] = [
+pub(crate) const RESERVED: [&str; 39] = [
     "and",
     "ask",
     "bool",
@@ -168,6 +169,7 @@ pub(crate) const RESERVED: [&str; 38] = [
     "var",
     "where",
     "while",
+    "window",
 ];
 
 /// Whether `word` is a reserved word. Asked of every name a file holds: most names are longer
@@ -401,6 +403,7 @@ const STATEMENT_STARTS: &[&str] = &[
     "for",
     "repeat",
     "while",
+    "window",
     "turn",
     "log",
     "tell",

@@ -83,8 +83,10 @@ pub(super) fn too_deep(text: &str) -> Option<usize> {
                     b"then" => Token::Then,
                     b"else" => Token::Else,
                     b"not" if !next_word_is(bytes, end, b"in") => Token::Prefix,
-                    b"let" | b"for" | b"repeat" | b"while" | b"turn" | b"log" | b"tell"
-                    | b"require" | b"end" | b"eliminate" | b"secretly" | b"var" => Token::Statement,
+                    b"let" | b"for" | b"repeat" | b"while" | b"window" | b"turn" | b"log"
+                    | b"tell" | b"require" | b"end" | b"eliminate" | b"secretly" | b"var" => {
+                        Token::Statement
+                    }
                     _ => Token::Name,
                 };
                 if scan.token(token) {

@@ -56,6 +56,11 @@ pub(crate) enum Instr {
     Turn(Here),
     /// `ask`: the game waits for a decision, unless a playout's picker answers it in place.
     Ask(Here),
+    /// `window`, entered: its round starts at the first seat, with no declines yet.
+    WindowStart(Here),
+    /// `window`: the next seat with a legal move gets a turn (the instruction after this one
+    /// jumps back here), or the window closes and the machine goes on at `exit`.
+    Window { here: Here, exit: u32 },
     /// `log` or `tell`.
     Log(Here),
     /// A statement that only writes to the log (an `if`, `match` or `for` around nothing but
@@ -336,7 +341,8 @@ impl Compiler<'_> {
             | Instr::RepeatStart { exit, .. }
             | Instr::ForNext { exit, .. }
             | Instr::Secretly { exit, .. }
-            | Instr::SecretNext { exit, .. } => *exit = to,
+            | Instr::SecretNext { exit, .. }
+            | Instr::Window { exit, .. } => *exit = to,
             Instr::Jump(t) | Instr::LogsOnly { past: t, .. } => *t = to,
             other => unreachable!("no jump to patch in {other:?}"),
         }
@@ -582,6 +588,13 @@ impl Compiler<'_> {
             }
             S::Ask { .. } => {
                 self.emit(Instr::Ask(here));
+            }
+            S::Window { .. } => {
+                self.emit(Instr::WindowStart(here));
+                let at = self.emit(Instr::Window { here, exit: 0 });
+                self.emit(Instr::Jump(at as u32));
+                let past = self.here();
+                self.patch(at, past);
             }
             S::Log(_) | S::Tell { .. } => {
                 self.emit(Instr::Log(here));
