@@ -726,15 +726,19 @@ mod tests {
             same_both_ways(&src, usize::MAX);
             same_both_ways(&src, 0);
         }
-        // The project's own files, split at their middle.
-        for own in [
-            include_str!("../../rules/small_print.rules"),
-            include_str!("../../rules/incorporated.rules"),
-            include_str!("../../rules/endgame.rules"),
-        ] {
-            same_both_ways(own, usize::MAX);
-            same_both_ways(own, 0);
+        // Every rules file of the project, split at its middle.
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("rules");
+        let mut read = 0;
+        for entry in std::fs::read_dir(dir).expect("rules/") {
+            let path = entry.expect("an entry").path();
+            if path.extension().is_some_and(|e| e == "rules") {
+                let own = std::fs::read_to_string(&path).expect("readable");
+                same_both_ways(&own, usize::MAX);
+                same_both_ways(&own, 0);
+                read += 1;
+            }
         }
+        assert!(read >= 3, "only {read} rules files");
     }
 
     #[test]
