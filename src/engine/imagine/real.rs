@@ -43,6 +43,32 @@ pub(super) struct Shadow {
 }
 
 impl Imagination {
+    /// Follows one alternative outcome of `event` at `pause`: its replayed `game` becomes a
+    /// shadow, or, where the rules refused it (None), the alternative is ruled out, as an
+    /// outcome that fails the rules is one the seat would have seen.
+    fn follow(
+        &mut self,
+        event: usize,
+        alternative: u32,
+        pause: usize,
+        deal: bool,
+        game: Option<Game>,
+    ) {
+        self.stats.replays += 1;
+        match game {
+            Some(game) => self.shadows.push(Shadow {
+                event,
+                alternative,
+                game,
+                reached: pause + 1,
+                deal,
+            }),
+            None => self.events[event]
+                .ruled_out
+                .push((alternative, vec![(pause, u64::MAX)])),
+        }
+    }
+
     /// Replays the moves of `game`'s trail made since the last call; false if `game` keeps no
     /// trail or its replay went astray (then nothing is imagined from the past).
     pub(super) fn catch_up(&mut self, game: &Game) -> bool {
@@ -236,21 +262,8 @@ impl Imagination {
                 if self.plain_shadows() >= MAX_SHADOWS {
                     break;
                 }
-                self.stats.replays += 1;
-                if let Some(game) = shadow_of(before, step, j, Proposal::Force(face)) {
-                    self.shadows.push(Shadow {
-                        event,
-                        alternative: face,
-                        game,
-                        reached: pause + 1,
-                        deal: false,
-                    });
-                } else {
-                    // A face that fails the rules is one the seat would have seen.
-                    self.events[event]
-                        .ruled_out
-                        .push((face, vec![(pause, u64::MAX)]));
-                }
+                let game = shadow_of(before, step, j, Proposal::Force(face));
+                self.follow(event, face, pause, false, game);
             }
         }
         // Each shuffle of plain values: every position's value swapped with the next different
@@ -276,22 +289,10 @@ impl Imagination {
                     // Swaps not followed are not told apart: their values are drawn again.
                     break;
                 }
-                self.stats.replays += 1;
                 let mut swapped = output.to_vec();
                 swapped.swap(i, other);
-                if let Some(game) = shadow_of(before, step, j, Proposal::Exact(swapped.into())) {
-                    self.shadows.push(Shadow {
-                        event,
-                        alternative: alternative as u32,
-                        game,
-                        reached: pause + 1,
-                        deal: false,
-                    });
-                } else {
-                    self.events[event]
-                        .ruled_out
-                        .push((alternative as u32, vec![(pause, u64::MAX)]));
-                }
+                let game = shadow_of(before, step, j, Proposal::Exact(swapped.into()));
+                self.follow(event, alternative as u32, pause, false, game);
             }
         }
         // Each shuffle of cards, once the seat's worlds have failed to agree: every two cards
@@ -330,22 +331,10 @@ impl Imagination {
                 ruled_out: Vec::new(),
             });
             for (alternative, &(a, b)) in pairs.iter().enumerate() {
-                self.stats.replays += 1;
                 let mut swapped = output.to_vec();
                 swapped.swap(a as usize, b as usize);
-                if let Some(game) = shadow_of(before, step, j, Proposal::Exact(swapped.into())) {
-                    self.shadows.push(Shadow {
-                        event,
-                        alternative: alternative as u32,
-                        game,
-                        reached: pause + 1,
-                        deal: true,
-                    });
-                } else {
-                    self.events[event]
-                        .ruled_out
-                        .push((alternative as u32, vec![(pause, u64::MAX)]));
-                }
+                let game = shadow_of(before, step, j, Proposal::Exact(swapped.into()));
+                self.follow(event, alternative as u32, pause, true, game);
             }
             self.deal_pairs.push((event, pairs));
         }
