@@ -34,6 +34,27 @@ fn json(o: &Output) -> serde_json::Value {
     serde_json::from_slice(&o.stdout).expect("one JSON document")
 }
 
+/// The decision at which a two-player game of random bots with `seed` stops with the run-time
+/// error `code`, played as `meeple play` plays it.
+fn decision_failing(program: &Arc<meeple::ir::Program>, seed: u64, code: &str) -> usize {
+    let mut game = Game::new(program.clone(), 2, seed).expect("starts");
+    let mut bots: Vec<RandomBot> = (0..2).map(|p| RandomBot::new(seed, p)).collect();
+    let mut decision = 0;
+    loop {
+        let seat = game.to_decide().expect("fails before its end");
+        decision += 1;
+        let i = bots[seat as usize].decide(&game, seat);
+        match game.play(seat, i) {
+            Ok(()) => {}
+            Err(MoveError::Runtime(e)) => {
+                assert_eq!(e.code, code);
+                return decision;
+            }
+            Err(e) => panic!("refused: {e}"),
+        }
+    }
+}
+
 fn program(path: &str) -> Arc<meeple::ir::Program> {
     common::program(path)
 }
@@ -337,22 +358,7 @@ fn a_failing_rule_is_reported_with_its_seed_decision_and_replay_command() {
             format!("meeple play {OVERDRAW} --players 2 --seed {seed} --bots random")
         );
         // The decision number is the one a full game (as `meeple play` plays it) fails at.
-        let mut game = Game::new(program.clone(), 2, seed).expect("starts");
-        let mut bots: Vec<RandomBot> = (0..2).map(|p| RandomBot::new(seed, p)).collect();
-        let mut decision = 0;
-        let failed_at = loop {
-            let seat = game.to_decide().expect("fails before its end");
-            decision += 1;
-            let i = bots[seat as usize].decide(&game, seat);
-            match game.play(seat, i) {
-                Ok(()) => {}
-                Err(MoveError::Runtime(e)) => {
-                    assert_eq!(e.code, "out-of-range");
-                    break decision;
-                }
-                Err(e) => panic!("refused: {e}"),
-            }
-        };
+        let failed_at = decision_failing(&program, seed, "out-of-range");
         assert_eq!(f["decision"], failed_at, "seed {seed}");
     }
 
@@ -753,22 +759,7 @@ fn numbers_clamped_and_invariants_broken_are_reported_never_zero_failed() {
         if f["index"].as_u64().expect("an index") % 100 != 0 {
             checked_at_end_only += 1;
         }
-        let mut game = Game::new(program.clone(), 2, seed).expect("starts");
-        let mut bots: Vec<RandomBot> = (0..2).map(|p| RandomBot::new(seed, p)).collect();
-        let mut decision = 0;
-        let failed_at = loop {
-            let seat = game.to_decide().expect("fails before its end");
-            decision += 1;
-            let i = bots[seat as usize].decide(&game, seat);
-            match game.play(seat, i) {
-                Ok(()) => {}
-                Err(MoveError::Runtime(e)) => {
-                    assert_eq!(e.code, "invariant-broken");
-                    break decision;
-                }
-                Err(e) => panic!("refused: {e}"),
-            }
-        };
+        let failed_at = decision_failing(&program, seed, "invariant-broken");
         assert_eq!(f["decision"], failed_at, "seed {seed}");
     }
     assert!(checked_at_end_only > 0);
