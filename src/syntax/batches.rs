@@ -94,12 +94,13 @@ fn run(
         let pairs = RulesParser::parse(rule, &text[at..]).ok()?;
         let end = at + pairs.clone().next()?.as_span().end();
         let before = items.len();
+        // Where this batch's items start: only a reader told where to stop looks at them.
+        starts.clear();
         let at_end = lowerer.items_at(pairs, at, &mut items, &mut starts);
         if let Some(place) = until {
-            if let Some(i) = starts[before..].iter().position(|&s| s >= place) {
-                let i = before + i;
+            if let Some(i) = starts.iter().position(|&s| s >= place) {
                 if starts[i] == place {
-                    items.truncate(i);
+                    items.truncate(before + i);
                     // The lowering's errors about items from there on are the other reader's.
                     let mut errors = lowerer.into_errors();
                     errors.retain(|e| (e.span.start as usize) < place);
