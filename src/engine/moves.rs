@@ -108,7 +108,7 @@ impl Game {
             // One bounded only at run time counts as one value until its range is known.
             let mut sizes: [usize; MAX_PARAMS] = std::array::from_fn(|i| {
                 def.params.get(i).map_or(1, |p| {
-                    if p.range.is_some() && p.bounds.is_none() {
+                    if p.bounded_in_play() {
                         1
                     } else {
                         self.param_size(program, a, i, bounds[i])
@@ -459,16 +459,15 @@ impl Game {
         typed: &[String],
     ) -> Vec<Vec<Value>> {
         let def = &program.actions[a.index()];
-        let at_run_time = |p: &ir::ActionParam| p.range.is_some() && p.bounds.is_none();
         let mut now = [None; MAX_PARAMS];
-        if def.params.iter().any(at_run_time) {
+        if def.params.iter().any(ir::ActionParam::bounded_in_play) {
             let mut locals = action_locals(def, player, def.params.len());
             // A range that fails (too wide) offers no value now; `out_of_range` says why.
             let _ = self.param_ranges(program, def, &mut locals, &mut now);
         }
         let mut combos: Vec<Vec<Value>> = vec![Vec::new()];
         for (i, param) in def.params.iter().enumerate() {
-            let values: Vec<Value> = if at_run_time(param) {
+            let values: Vec<Value> = if param.bounded_in_play() {
                 let mut values: Vec<Value> =
                     now[i].map_or(Vec::new(), |(lo, hi)| (lo..=hi).map(Value::Int).collect());
                 for n in typed.iter().filter_map(|w| w.parse::<i64>().ok()) {

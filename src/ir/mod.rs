@@ -473,6 +473,14 @@ pub struct ActionParam {
     pub range: Option<Box<(Expr, Expr)>>,
 }
 
+impl ActionParam {
+    /// Whether its range is measured each time moves are listed, as the checker proved no
+    /// bound for it.
+    pub fn bounded_in_play(&self) -> bool {
+        self.range.is_some() && self.bounds.is_none()
+    }
+}
+
 /// An action a player can take on a turn.
 #[derive(Debug, Clone)]
 pub struct ActionDef {
