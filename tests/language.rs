@@ -1632,3 +1632,87 @@ fn a_window_passes_over_a_seat_taken_out_during_it() {
 "#;
     scenarios_pass(&src);
 }
+
+#[test]
+fn a_seat_passed_over_in_a_window_is_said_aloud() {
+    // P2 may neither raise (no money) nor decline (public: its money is shown): passed over.
+    let src = WINDOW
+        .replace(
+            "action decline {",
+            "action decline {\n  require me.money > 0 else \"broke\"",
+        )
+        .split("scenario")
+        .next()
+        .unwrap()
+        .to_string()
+        + "setup {\n  let p2 = nth(players, 2)\n  p2.money = 0\n}\n";
+    let loaded = check_source("test.rules", &src);
+    let program = Arc::new(
+        loaded
+            .program
+            .unwrap_or_else(|| panic!("errors: {:?}", loaded.diagnostics)),
+    );
+    let mut game = meeple::engine::Game::new(program, 3, 1).expect("starts");
+    game.apply_label(0, "decline").expect("P1 declines");
+    use meeple::engine::Viewer;
+    let lines: Vec<String> = game
+        .log_lines(Viewer::Spectator)
+        .into_iter()
+        .map(|l| l.text)
+        .collect();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l == "P2 has no move and is passed over"),
+        "{lines:?}"
+    );
+    // P3 is asked next, as the line says.
+    game.apply_label(2, "decline").expect("P3 is asked");
+}
+
+#[test]
+fn a_window_whose_closing_action_reads_a_secret_is_refused() {
+    // Passing P2 over would tell everyone that its secret purse is empty.
+    let src = WINDOW
+        .replace(
+            "player var money: int = 9",
+            "player var money: int = 9\nplayer secret var purse: int = 1",
+        )
+        .replace(
+            "action decline {",
+            "action decline {\n  require me.purse > 0 else \"empty purse\"",
+        );
+    let loaded = check_source("test.rules", &src);
+    let found: Vec<_> = loaded
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.code == "window-hidden-pass")
+        .collect();
+    assert_eq!(found.len(), 1, "{:?}", loaded.diagnostics);
+    assert!(found[0].is_error());
+    // The same requirement on a public value is no secret: checked clean.
+    let public = src.replace("me.purse > 0", "me.money > 0");
+    let loaded = check_source("test.rules", &public);
+    assert!(
+        !codes(&loaded).contains(&"window-hidden-pass"),
+        "{:?}",
+        loaded.diagnostics
+    );
+    // A range read from the secret hides the legality as well.
+    let ranged = WINDOW
+        .replace(
+            "player var money: int = 9",
+            "player var money: int = 9\nplayer secret var purse: int = 1",
+        )
+        .replace(
+            "action decline {",
+            "action decline(n: int in 1..me.purse) {",
+        );
+    let loaded = check_source("test.rules", &ranged);
+    assert!(
+        codes(&loaded).contains(&"window-hidden-pass"),
+        "{:?}",
+        loaded.diagnostics
+    );
+}

@@ -15,6 +15,7 @@
 //! tight: a choice marked when it need not be costs its player one question.
 
 use super::hidden::children;
+use crate::diag::Span;
 use crate::ir::{
     self, BlockId, Builtin, Expr, ExprKind as E, Place, Program, QueryKind, StmtKind as S, VarDef,
     Visibility,
@@ -23,9 +24,15 @@ use std::cell::RefCell;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Marks every `choose` of `program` whose options, or how many it takes, depend on a value
-/// some seat may not see.
-pub(super) fn mark(program: &mut Program) {
-    let found = Finder::new(program).run();
+/// some seat may not see. Returns the `window`s whose closing action may be illegal for a
+/// reason some seat may not see, as (the window, where the action reads it): a seat with no
+/// legal move is passed over, and the others would read why.
+pub(super) fn mark(program: &mut Program) -> Vec<(Span, Span)> {
+    let (found, windows) = {
+        let mut finder = Finder::new(program);
+        let found = finder.run_to_fixpoint();
+        (found, finder.hidden_passes())
+    };
     for (block, i) in found {
         if let Some(S::Choose { asked, .. }) = program.blocks[block.index()]
             .stmts
@@ -35,6 +42,7 @@ pub(super) fn mark(program: &mut Program) {
             *asked = true;
         }
     }
+    windows
 }
 
 /// Which slots of a frame may hold a value some seat may not see.
@@ -89,7 +97,7 @@ impl<'a> Finder<'a> {
 
     /// Walks every body until what the procedures' parameters may hold settles, then once more
     /// to find the choices.
-    fn run(mut self) -> BTreeSet<(BlockId, usize)> {
+    fn run_to_fixpoint(&mut self) -> BTreeSet<(BlockId, usize)> {
         // Each pass only adds hidden parameters, so this ends; the bound is a safety net.
         for _ in 0..=self.params.iter().map(Vec::len).sum::<usize>() + 1 {
             let before = self.params.clone();
@@ -101,7 +109,43 @@ impl<'a> Finder<'a> {
                 break;
             }
         }
-        self.found
+        std::mem::take(&mut self.found)
+    }
+
+    /// Every `window` whose closing action's legality may depend on a value some seat may not
+    /// see, with where it reads it. Only when that action is illegal can a seat in the game be
+    /// passed over; when its legality is public, a seat passed over was forced, as a seat left
+    /// one move is, and the table learns no more than from a move.
+    fn hidden_passes(&self) -> Vec<(Span, Span)> {
+        let mut out = Vec::new();
+        for block in &self.program.blocks {
+            for stmt in &block.stmts {
+                if let S::Window { decline, .. } = &stmt.kind {
+                    if let Some(at) = self.hidden_legality(*decline) {
+                        out.push((stmt.span, at));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Where whether `action` has a legal move may come to depend on a value some seat may not
+    /// see: the requirement that reads one, or the whole action for an argument's range (`me`
+    /// is public; a `secret` argument is not).
+    fn hidden_legality(&self, action: ir::ActionId) -> Option<Span> {
+        let a = self.program.actions.get(action.index())?;
+        let params = std::iter::once(false).chain(a.params.iter().map(|p| p.secret));
+        let mut env = Env(params.collect(), Cut(false));
+        for (lo, hi) in a.params.iter().filter_map(|p| p.range.as_deref()) {
+            if self.value(lo, &mut env) | self.value(hi, &mut env) {
+                return Some(a.span);
+            }
+        }
+        a.requires
+            .iter()
+            .find(|r| self.value(&r.cond, &mut env))
+            .map(|r| r.span)
     }
 
     /// Every body with what its parameters may hold: procedures, then actions (`me` is public,

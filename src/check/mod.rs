@@ -84,7 +84,21 @@ fn run(
     checker.order_initial_values();
     lints::run(&mut checker);
     hidden::run(&mut checker);
-    asked::mark(&mut checker.program);
+    for (window, read) in asked::mark(&mut checker.program) {
+        checker.error(
+            Diagnostic::error(
+                "window-hidden-pass",
+                "a seat may be passed over in this window for a reason the others cannot see",
+                window,
+            )
+            .with_label("a seat with no legal move is passed over, in sight of all")
+            .with_secondary(read, "the closing action's legality reads a value some seat may not see")
+            .with_help(
+                "let the closing action be legal whatever the secrets are (a requirement on public \
+                 values only, or none): a seat that may always decline is always asked",
+            ),
+        );
+    }
     let diags = Diagnostics(std::mem::take(&mut checker.diags).finish());
     let index = checker
         .index

@@ -196,7 +196,7 @@ impl Game {
     }
 
     /// A line of the log written by the engine about a decision.
-    fn announce(&mut self, audience: Audience, text: String) {
+    pub(super) fn announce(&mut self, audience: Audience, text: String) {
         self.log.push(LogEntry {
             announcement: true,
             audience,

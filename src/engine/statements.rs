@@ -70,6 +70,15 @@ impl Game {
                     return Ok(true);
                 }
                 self.recycle(turn);
+                // Said aloud, as a decline is: the checker made sure the reason is public
+                // (`window-hidden-pass`).
+                if self.mode.record {
+                    let name = self.seat_name(seat);
+                    self.announce(
+                        Audience::All,
+                        format!("{name} has no move and is passed over"),
+                    );
+                }
             }
             self.local_mut(*quiet_slot).put(Value::Int(quiet + 1));
         }
