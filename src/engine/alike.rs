@@ -109,6 +109,33 @@ impl Game {
         }
     }
 
+    /// For each of `options` that `player` chooses several of, its shown name without the
+    /// number of an instance shown alike, and whether every option of that name is alike to
+    /// `player`; `None` for an option with no such instance. Past [`ALIKE_LIMIT`] options,
+    /// none: each is typed by its label.
+    pub(super) fn loose_names(&self, player: u8, options: &[Value]) -> Vec<Option<(String, bool)>> {
+        if options.len() > ALIKE_LIMIT {
+            return vec![None; options.len()];
+        }
+        let names: Vec<Option<String>> = options
+            .iter()
+            .map(|v| has_numbered(self, v).then(|| normalize(&loose_show(self, v))))
+            .collect();
+        names
+            .iter()
+            .zip(options)
+            .map(|(name, v)| {
+                let name = name.as_ref()?;
+                let alike_to_all = names
+                    .iter()
+                    .zip(options)
+                    .filter(|(other, _)| other.as_ref() == Some(name))
+                    .all(|(_, w)| alike(self, player, v, w));
+                Some((name.clone(), alike_to_all))
+            })
+            .collect()
+    }
+
     /// The values a `choose` or a secret choice of one element offers `player`.
     fn plain_options(&self, player: u8) -> Option<&[Value]> {
         match &self.pending {

@@ -153,7 +153,15 @@ impl Pick {
 /// Reads a typed choice of several against the elements' labels: each element by its label
 /// (`5`, `5#2`, or a repeated `5 5` for both fives), by `#N` for the N-th, or by a bare number
 /// N where no element is a number; `none` for none. Gives the positions, increasing.
-fn read_positions(labels: &[String], shown: &[String], input: &str) -> Result<Vec<usize>, String> {
+/// `loose`: for each option, its name without an instance's number and whether every option
+/// of that name is alike (see [`Game::loose_names`]); an option typed so is the first such one
+/// not taken yet.
+fn read_positions(
+    labels: &[String],
+    shown: &[String],
+    loose: &[Option<(String, bool)>],
+    input: &str,
+) -> Result<Vec<usize>, String> {
     // `[a, b]`, as the log shows a list, is read too (and saves written before choices of
     // several recorded subsets so).
     let trimmed = input.trim();
@@ -201,6 +209,12 @@ fn read_positions(labels: &[String], shown: &[String], input: &str) -> Result<Ve
                 }
             }
             .or_else(|| (len == 1 && !numeric).then(|| by_number(&typed)).flatten());
+            let pos = match pos {
+                Some(p) if !taken.contains(&p) => Some(p),
+                // `tempura` twice: the first is the label of one, the second names the next
+                // alike one.
+                other => by_loose_name(labels, loose, &typed, &taken)?.or(other),
+            };
             if let Some(p) = pos {
                 found = Some((p, len, words[i..i + len].join(" ")));
                 break;
@@ -221,6 +235,29 @@ fn read_positions(labels: &[String], shown: &[String], input: &str) -> Result<Ve
     }
     taken.sort_unstable();
     Ok(taken)
+}
+
+/// The first option not in `taken` that `typed` names without an instance's number, when
+/// every option of that name is alike; refused when they differ.
+fn by_loose_name(
+    labels: &[String],
+    loose: &[Option<(String, bool)>],
+    typed: &str,
+    taken: &[usize],
+) -> Result<Option<usize>, String> {
+    let named = || {
+        loose
+            .iter()
+            .enumerate()
+            .filter(move |(_, l)| l.as_ref().is_some_and(|(name, _)| name == typed))
+    };
+    if named().any(|(_, l)| l.as_ref().is_some_and(|(_, alike)| !alike)) {
+        let differing: Vec<String> = named()
+            .filter_map(|(p, _)| labels.get(p).cloned())
+            .collect();
+        return Err(super::alike::differ(&differing));
+    }
+    Ok(named().map(|(p, _)| p).find(|p| !taken.contains(p)))
 }
 
 impl Game {
@@ -365,11 +402,14 @@ impl Game {
         input: &str,
     ) -> Option<Result<(), MoveError>> {
         let several = self.several(player)?;
-        let shown: Vec<String> = match self.pick_of(player) {
-            Some((_, options)) => options
-                .iter()
-                .map(|v| super::show(&self.program, &self.state, v))
-                .collect(),
+        let (shown, loose): (Vec<String>, _) = match self.pick_of(player) {
+            Some((_, options)) => (
+                options
+                    .iter()
+                    .map(|v| super::show(&self.program, &self.state, v))
+                    .collect(),
+                self.loose_names(player, options),
+            ),
             None => return None,
         };
         let refuse = |reason: String| {
@@ -379,7 +419,7 @@ impl Game {
                 close: None,
             }))
         };
-        let positions = match read_positions(&several.labels, &shown, input) {
+        let positions = match read_positions(&several.labels, &shown, &loose, input) {
             Ok(p) => p,
             Err(reason) => return refuse(reason),
         };
@@ -470,32 +510,63 @@ mod tests {
     fn typed_choices_are_read_by_label_position_and_repeat() {
         let labels: Vec<String> = ["5", "3", "5#2"].map(String::from).to_vec();
         let shown: Vec<String> = ["5", "3", "5"].map(String::from).to_vec();
-        assert_eq!(read_positions(&labels, &shown, "3 5"), Ok(vec![0, 1]));
-        assert_eq!(read_positions(&labels, &shown, "5 5"), Ok(vec![0, 2]));
-        assert_eq!(read_positions(&labels, &shown, "#3, #2"), Ok(vec![1, 2]));
-        assert_eq!(read_positions(&labels, &shown, "none"), Ok(vec![]));
-        assert_eq!(read_positions(&labels, &shown, "[]"), Ok(vec![]));
+        assert_eq!(read_positions(&labels, &shown, &[], "3 5"), Ok(vec![0, 1]));
+        assert_eq!(read_positions(&labels, &shown, &[], "5 5"), Ok(vec![0, 2]));
         assert_eq!(
-            read_positions(&labels, &shown, "[5, 7]"),
+            read_positions(&labels, &shown, &[], "#3, #2"),
+            Ok(vec![1, 2])
+        );
+        assert_eq!(read_positions(&labels, &shown, &[], "none"), Ok(vec![]));
+        assert_eq!(read_positions(&labels, &shown, &[], "[]"), Ok(vec![]));
+        assert_eq!(
+            read_positions(&labels, &shown, &[], "[5, 7]"),
             Err(
                 "`7` is not one of the options; they are: 5, 3, 5#2 (or #N for the N-th)"
                     .to_string()
             )
         );
-        assert_eq!(read_positions(&labels, &shown, "[3, 5]"), Ok(vec![0, 1]));
         assert_eq!(
-            read_positions(&labels, &shown, "3 3"),
+            read_positions(&labels, &shown, &[], "[3, 5]"),
+            Ok(vec![0, 1])
+        );
+        assert_eq!(
+            read_positions(&labels, &shown, &[], "3 3"),
             Err("`3` is named twice".to_string())
         );
         assert!(
-            read_positions(&labels, &shown, "2").is_err(),
+            read_positions(&labels, &shown, &[], "2").is_err(),
             "2 is a value here"
         );
         let words: Vec<String> = ["red card", "blue"].map(String::from).to_vec();
         assert_eq!(
-            read_positions(&words, &words, "Blue red card"),
+            read_positions(&words, &words, &[], "Blue red card"),
             Ok(vec![0, 1])
         );
-        assert_eq!(read_positions(&words, &words, "2"), Ok(vec![1]));
+        assert_eq!(read_positions(&words, &words, &[], "2"), Ok(vec![1]));
+    }
+
+    #[test]
+    fn alike_options_are_typed_by_their_name_and_differing_ones_refused() {
+        let labels: Vec<String> = ["tempura", "tempura#2", "sashimi", "maki", "maki#2"]
+            .map(String::from)
+            .to_vec();
+        let alike = |name: &str, same: bool| Some((name.to_string(), same));
+        let loose = [
+            alike("tempura", true),
+            alike("tempura", true),
+            None,
+            alike("maki", false),
+            alike("maki", false),
+        ];
+        let read = |input| read_positions(&labels, &labels, &loose, input);
+        assert_eq!(read("tempura#2 tempura"), Ok(vec![0, 1]));
+        assert_eq!(read("tempura tempura"), Ok(vec![0, 1]));
+        assert_eq!(read("sashimi tempura"), Ok(vec![0, 2]));
+        assert!(read("tempura tempura tempura").is_err(), "only two");
+        assert_eq!(read("maki"), Ok(vec![3]), "the label of the first");
+        assert_eq!(
+            read("maki maki"),
+            Err("it names 2 options that differ; type one of maki, maki#2".to_string())
+        );
     }
 }
