@@ -953,3 +953,44 @@ score(p) = p.steps
     let page = get(addr(&server), &path(&server, Who::Seat(1))).body;
     assert!(page.contains(&format!("<span class=\"die\" title=\"d6\" role=\"img\" aria-label=\"d6 showing {rolled}\">{rolled}</span>")), "{page}");
 }
+
+#[test]
+fn identical_cards_are_one_button_with_their_count() {
+    // P1 holds three tempura cards, two of them alike, and a sashimi: three buttons.
+    let src = r#"
+game "Tempura" { players 2 }
+enum dish { tempura, sashimi }
+kind card[4] shown as "{it.dish}" {
+  dish: dish = if index <= 3 then tempura else sashimi
+  fresh: bool = index != 3
+}
+player var hand: list of card = []
+setup {
+  let p = at_seat(1)
+  for c in card {
+    p.hand += c
+  }
+}
+flow {
+  let p = at_seat(1)
+  let c = choose p "Keep which card?" from p.hand
+  p.hand -= c
+}
+score(p) = count(p.hand)
+"#;
+    let loaded = meeple::load::check_source("t.rules", src);
+    let program = Arc::new(loaded.program.expect("checks clean"));
+    let game = Game::new(program, 2, 1).expect("starts");
+    let page = render(&Sight::of(
+        &game,
+        Who::Seat(0),
+        "key".into(),
+        1,
+        false,
+        false,
+    ));
+    let buttons = move_buttons(&page);
+    assert_eq!(buttons, ["tempura", "tempura#3", "sashimi"], "{page}");
+    assert_eq!(page.matches("(×2, alike)").count(), 1, "{page}");
+    assert!(!page.contains("more: type one below"), "{page}");
+}

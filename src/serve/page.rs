@@ -45,14 +45,33 @@ pub struct Decision {
     pub prompt: String,
     /// A turn, a choice, a question or a secret choice.
     pub kind: DecisionKind,
-    /// The first options (at most [`MAX_BUTTONS`]), each with the action it takes on a turn.
-    pub options: Vec<(String, Option<String>)>,
+    /// The first options (at most [`MAX_BUTTONS`]), each with the action it takes on a turn;
+    /// an option alike to an earlier one (an identical card) is listed once, with its count.
+    pub options: Vec<Offered>,
     /// How many options there are in all.
     pub count: usize,
     /// A choice of several: its elements, how many to take, and those taken already.
     pub several: Option<crate::engine::Several>,
     /// On a turn, the actions with no legal move now: each links to why not.
     pub unavailable: Vec<String>,
+}
+
+/// An option drawn as a button.
+#[derive(Debug, Clone)]
+pub struct Offered {
+    /// As it is typed.
+    pub label: String,
+    /// The action it takes, on a turn.
+    pub action: Option<String>,
+    /// How many options it stands for: itself and those alike to it.
+    pub alike: usize,
+}
+
+impl Decision {
+    /// How many options the buttons stand for.
+    fn covered(&self) -> usize {
+        self.options.iter().map(|o| o.alike).sum()
+    }
 }
 
 impl Sight {
@@ -197,14 +216,37 @@ fn decision_of(game: &Game, seat: u8) -> Decision {
         prompt: game.prompt(seat).unwrap_or_default(),
         kind,
         unavailable,
-        options: labels
-            .into_iter()
-            .enumerate()
-            .map(|(i, l)| (l, game.option_action(seat, i).map(str::to_string)))
-            .collect(),
+        options: offered(game, seat, labels),
         count,
         several: game.several(seat),
     }
+}
+
+/// The buttons for `labels`, the first options of `seat`'s decision. Where they are all the
+/// options, those alike to an earlier one (identical cards) are folded into it, as the REPL
+/// lists them.
+fn offered(game: &Game, seat: u8, labels: Vec<String>) -> Vec<Offered> {
+    let first_alike = if labels.len() == game.option_count(seat) {
+        game.first_alike(seat)
+    } else {
+        (0..labels.len()).collect()
+    };
+    let mut alike = vec![0usize; labels.len()];
+    for &f in &first_alike {
+        if let Some(n) = alike.get_mut(f) {
+            *n += 1;
+        }
+    }
+    labels
+        .into_iter()
+        .enumerate()
+        .filter(|(i, _)| first_alike.get(*i).is_none_or(|f| f == i))
+        .map(|(i, label)| Offered {
+            label,
+            action: game.option_action(seat, i).map(str::to_string),
+            alike: alike.get(i).copied().unwrap_or(1).max(1),
+        })
+        .collect()
 }
 
 /// What a seat reads of a refused move.
@@ -432,15 +474,18 @@ fn decision(sight: &Sight, d: &Decision) -> Markup {
                     @for (group, options) in grouped(&d.options) {
                         div.group {
                             @if let Some(g) = group { h3 { (printable(g)) } }
-                            @for label in options {
+                            @for o in options {
                                 // The label as it is typed in the form; as it reads on the button.
-                                button.option type="submit" name="move" value=(label) { (printable(label)) }
+                                button.option type="submit" name="move" value=(o.label) {
+                                    (printable(&o.label))
+                                    @if o.alike > 1 { " " span.alike { "(×" (o.alike) ", alike)" } }
+                                }
                             }
                         }
                     }
                 }
-                @if d.count > d.options.len() {
-                    p.more { "…and " (d.count - d.options.len()) " more: type one below." }
+                @if d.count > d.covered() {
+                    p.more { "…and " (d.count - d.covered()) " more: type one below." }
                 }
                 @if !d.unavailable.is_empty() {
                     p.unavailable {
@@ -463,16 +508,17 @@ fn decision(sight: &Sight, d: &Decision) -> Markup {
 
 /// Options one after another, gathered under the action they take (runs of the same action);
 /// an action whose one move is its bare name needs no heading, and such moves share a row.
-fn grouped(options: &[(String, Option<String>)]) -> Vec<(Option<&str>, Vec<&str>)> {
-    let mut groups: Vec<(Option<&str>, Vec<&str>)> = Vec::new();
-    for (i, (label, action)) in options.iter().enumerate() {
-        let same = |j: usize| options.get(j).is_some_and(|(_, a)| a == action);
-        let bare =
-            action.as_deref() == Some(label.as_str()) && !(i > 0 && same(i - 1)) && !same(i + 1);
-        let heading = if bare { None } else { action.as_deref() };
+fn grouped(options: &[Offered]) -> Vec<(Option<&str>, Vec<&Offered>)> {
+    let mut groups: Vec<(Option<&str>, Vec<&Offered>)> = Vec::new();
+    for (i, o) in options.iter().enumerate() {
+        let same = |j: usize| options.get(j).is_some_and(|p| p.action == o.action);
+        let bare = o.action.as_deref() == Some(o.label.as_str())
+            && !(i > 0 && same(i - 1))
+            && !same(i + 1);
+        let heading = if bare { None } else { o.action.as_deref() };
         match groups.last_mut() {
-            Some((g, labels)) if *g == heading => labels.push(label),
-            _ => groups.push((heading, vec![label.as_str()])),
+            Some((g, offered)) if *g == heading => offered.push(o),
+            _ => groups.push((heading, vec![o])),
         }
     }
     groups
