@@ -1898,3 +1898,74 @@ fn players_put_out_of_the_game_are_counted_by_seat_and_when() {
     let text = stdout(&run(&["sim", GAME, "-p", "3", "-g", "10"]));
     assert!(!text.contains("Out of the game"), "{text}");
 }
+
+#[test]
+fn a_comparison_lists_the_numbers_each_side_clamped() {
+    // B widens the purse: its `earn` never clamps, while A's does in most games; the market
+    // caps itself in both.
+    let dir = scratch("compare-clamps");
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join(CLAMPED);
+    let wide = format!("{dir}/wide_purse.rules");
+    std::fs::write(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(&wide),
+        format!(
+            "variant \"Wide purse\" {{\n  base \"{}\"\n}}\n\nreplace player var coins: int in 0..100 = 4\n",
+            base.display()
+        ),
+    )
+    .expect("writes the variant");
+    let compare = |json: bool| {
+        let mut args = vec![
+            "sim",
+            CLAMPED,
+            "--against",
+            CLAMPED,
+            "--against-variant",
+            &wide,
+            "-p",
+            "2",
+            "-g",
+            "200",
+        ];
+        if json {
+            args.push("--json");
+        }
+        run(&args)
+    };
+    let doc = json(&compare(true));
+    let clamps = doc["comparison"]["clamps"]
+        .as_array()
+        .expect("clamps compared");
+    let at = |text: &str| {
+        clamps
+            .iter()
+            .find(|c| c["text"] == text)
+            .unwrap_or_else(|| panic!("{text} not in {clamps:?}"))
+    };
+    let earn = at("me.coins += 4");
+    assert!(
+        earn["a"]["games"].as_u64().expect("A's games") > 20,
+        "{earn}"
+    );
+    assert_eq!(earn["b"]["games"], 0, "{earn}");
+    assert_eq!(earn["b"]["times"], 0, "{earn}");
+    assert_eq!(earn["games"]["significant"], true, "{earn}");
+    let restock = at("stock += 2");
+    assert!(
+        restock["a"]["times"].as_u64().expect("A's") > 0,
+        "{restock}"
+    );
+    assert!(
+        restock["b"]["times"].as_u64().expect("B's") > 0,
+        "{restock}"
+    );
+
+    let o = compare(false);
+    let text = String::from_utf8_lossy(&o.stdout);
+    let section = text
+        .split("Numbers clamped to their bounds")
+        .nth(1)
+        .unwrap_or_else(|| panic!("no clamps section:\n{text}"));
+    assert!(section.contains("me.coins += 4"), "{section}");
+    assert!(section.contains("stock += 2"), "{section}");
+}

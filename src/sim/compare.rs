@@ -10,6 +10,7 @@
 //! different rules make different games of them. The choices made and the rules never run are
 //! compared statement by statement ([`super::compare_sites`]).
 
+use super::compare_clamps::{compare_clamps, ClampCompared};
 use super::compare_sites::{
     compare_choices, compare_never_ran, Blocks, ChoicesCompared, NeverRanCompared,
 };
@@ -157,6 +158,10 @@ pub struct Comparison {
     /// before these were compared have none).
     #[serde(default)]
     pub never_ran: NeverRanCompared,
+    /// The assignments that held a number to its bounds in A or in B, with the share of games
+    /// in which each did (documents written before these were compared have none).
+    #[serde(default)]
+    pub clamps: Vec<ClampCompared>,
 }
 
 /// The `meeple-sim-compare/1` document: both reports in full, and their differences.
@@ -300,6 +305,7 @@ impl Comparison {
             },
             choices: compare_choices(&a.choices, &b.choices),
             never_ran: compare_never_ran(Blocks::of(a), Blocks::of(b)),
+            clamps: compare_clamps(a, b),
         }
     }
 
@@ -321,6 +327,9 @@ impl Comparison {
         }
         out.push(("margin".into(), &self.margin));
         out.push(("failed".into(), &self.failed));
+        for c in &self.clamps {
+            out.push((format!("clamped {}", c.site.site.at), &c.games));
+        }
         for s in &self.choices.answered {
             for o in &s.options {
                 out.push((format!("choice {} {}", s.at, o.option), &o.difference));

@@ -111,6 +111,12 @@ fn key(site: &Site) -> Key {
     (place(&site.at), site.text.clone())
 }
 
+/// What tells a statement apart across two rule sets (its place, the file's path folded, and
+/// its first line), for the other statement-by-statement comparisons.
+pub(super) fn site_key(site: &Site) -> (String, String) {
+    key(site)
+}
+
 /// `file:line:column` with the file's path folded (`a/b/../c` is `a/c`); a place not of that
 /// form is kept as it is.
 fn place(at: &str) -> String {

@@ -14,6 +14,7 @@ mod charts;
 pub mod choices;
 pub mod clamps;
 pub mod compare;
+pub mod compare_clamps;
 pub mod compare_sites;
 pub mod coverage;
 pub mod html;

@@ -1,7 +1,9 @@
 //! The comparison of two batches as text: each statistic of A and B side by side, the
 //! difference `B − A` and its interval, and the statements asked or run on one side only.
 
+use super::clamps::ClampCount;
 use super::compare::{CompareReport, Difference};
+use super::compare_clamps::ClampCompared;
 use super::compare_sites::{ChoicesCompared, NeverRanCompared};
 use super::report::{Meta, Report};
 use super::text::{
@@ -179,6 +181,7 @@ pub fn render_comparison(report: &CompareReport) -> String {
         "",
     );
     compared_choices(&mut rows, &c.choices);
+    compared_clamps(&mut rows, &c.clamps);
     compared_never_ran(&mut rows, &c.never_ran, a.played);
     out.push_str(&rows.out);
     for (side, r) in [("A", a), ("B", b)] {
@@ -283,6 +286,35 @@ fn compared_choices(rows: &mut Rows, c: &ChoicesCompared) {
                 rows.heading(&format!("  {ONE_SIDE_OPTION}{more}"));
             }
         }
+    }
+}
+
+/// The numbers held to their bounds: each assignment that clamped in A or B, the share of
+/// games in which it did, and how many times over all of them.
+fn compared_clamps(rows: &mut Rows, clamps: &[ClampCompared]) {
+    if clamps.is_empty() {
+        return;
+    }
+    rows.heading("Numbers clamped to their bounds (share of games played in which each did)");
+    for c in clamps {
+        let absent = match (&c.a, &c.b) {
+            (None, _) => absent_from("A", false),
+            (_, None) => absent_from("B", false),
+            _ => String::new(),
+        };
+        rows.heading(&format!(
+            "{STATEMENT}{}{absent}",
+            statement(&c.site.site.at, &c.site.site.text)
+        ));
+        rows.rate(&format!("{OPTION}games"), &c.games);
+        let times = |n: &Option<ClampCount>| n.map_or("-".to_string(), |n| n.times.to_string());
+        rows.row(
+            &format!("{OPTION}times"),
+            &times(&c.a),
+            &times(&c.b),
+            "",
+            "",
+        );
     }
 }
 
