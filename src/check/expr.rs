@@ -515,7 +515,7 @@ impl Checker<'_> {
             };
         }
         let lowered: Vec<Typed> = args.iter().map(|a| self.expr(a, scope)).collect();
-        if let Some(b) = builtin(&name.text) {
+        if let Some(b) = Builtin::by_name(&name.text) {
             return self.builtin_call(b, name, lowered, args, span);
         }
         match self.symbols.get(&name.text).map(|s| s.0) {
@@ -853,33 +853,4 @@ impl Checker<'_> {
             .collect();
         ir::Text { parts }
     }
-}
-
-fn builtin(name: &str) -> Option<Builtin> {
-    Some(match name {
-        "count" => Builtin::Count,
-        "sum" => Builtin::Sum,
-        "min" => Builtin::Min,
-        "max" => Builtin::Max,
-        "duplicates" => Builtin::Duplicates,
-        "others" => Builtin::Others,
-        "seats_from" => Builtin::SeatsFrom,
-        "next" => Builtin::Next,
-        "prev" => Builtin::Prev,
-        "reverse" => Builtin::Reverse,
-        "abs" => Builtin::Abs,
-        "first" => Builtin::First,
-        "last" => Builtin::Last,
-        "seat" => Builtin::Seat,
-        "distinct" => Builtin::Distinct,
-        "sort" => Builtin::Sort,
-        "nth" => Builtin::Nth,
-        "take" => Builtin::Take,
-        "drop" => Builtin::Drop,
-        "position" => Builtin::Position,
-        "subsets" => Builtin::Subsets,
-        "at_seat" => Builtin::AtSeat,
-        "clamp" => Builtin::Clamp,
-        _ => return None,
-    })
 }

@@ -23,38 +23,25 @@ pub(crate) enum Symbol {
 /// Values the language defines; no declaration may reuse these names.
 pub(crate) const BUILTIN_VALUES: &[&str] = &["players", "player_count", "all_players"];
 
-/// Functions the language defines; no `def`, `effect` or `phase` may reuse these names
-/// (a variable may: `take` and `take(xs, 2)` cannot be confused).
-pub(crate) const BUILTIN_FUNCTIONS: &[&str] = &[
-    "count",
-    "sum",
-    "min",
-    "max",
-    "duplicates",
-    "others",
-    "seats_from",
-    "next",
-    "prev",
-    "reverse",
-    "abs",
-    "first",
-    "last",
-    "seat",
-    "distinct",
-    "sort",
-    "any",
-    "all",
-    "top",
-    "bottom",
-    "sorted",
-    "nth",
-    "take",
-    "drop",
-    "position",
-    "subsets",
-    "at_seat",
-    "clamp",
-];
+/// Functions the language defines (the built-ins of `ir::Builtin`, then the queries that read
+/// like calls); no `def`, `effect` or `phase` may reuse these names (a variable may: `take`
+/// and `take(xs, 2)` cannot be confused).
+pub(crate) const BUILTIN_FUNCTIONS: &[&str] = &FUNCTION_NAMES;
+
+const FUNCTION_NAMES: [&str; ir::Builtin::ALL.len() + ir::QUERY_NAMES.len()] = {
+    let mut names = [""; ir::Builtin::ALL.len() + ir::QUERY_NAMES.len()];
+    let mut i = 0;
+    while i < ir::Builtin::ALL.len() {
+        names[i] = ir::Builtin::ALL[i].name();
+        i += 1;
+    }
+    let mut q = 0;
+    while q < ir::QUERY_NAMES.len() {
+        names[i + q] = ir::QUERY_NAMES[q];
+        q += 1;
+    }
+    names
+};
 
 /// Local variables of one body, in nested blocks; each gets its own slot.
 pub(crate) struct Scope {

@@ -1071,6 +1071,68 @@ pub enum Builtin {
 }
 
 impl Builtin {
+    /// Every built-in function, in the order the checker lists them for suggestions. The
+    /// checker, the LSP and the tests of the editor grammar and the docs read their names here.
+    pub const ALL: [Builtin; 23] = [
+        Builtin::Count,
+        Builtin::Sum,
+        Builtin::Min,
+        Builtin::Max,
+        Builtin::Duplicates,
+        Builtin::Others,
+        Builtin::SeatsFrom,
+        Builtin::Next,
+        Builtin::Prev,
+        Builtin::Reverse,
+        Builtin::Abs,
+        Builtin::First,
+        Builtin::Last,
+        Builtin::Seat,
+        Builtin::Distinct,
+        Builtin::Sort,
+        Builtin::Nth,
+        Builtin::Take,
+        Builtin::Drop,
+        Builtin::Position,
+        Builtin::Subsets,
+        Builtin::AtSeat,
+        Builtin::Clamp,
+    ];
+
+    /// Its name, as rules call it.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Builtin::Count => "count",
+            Builtin::Sum => "sum",
+            Builtin::Min => "min",
+            Builtin::Max => "max",
+            Builtin::Duplicates => "duplicates",
+            Builtin::Others => "others",
+            Builtin::SeatsFrom => "seats_from",
+            Builtin::Next => "next",
+            Builtin::Prev => "prev",
+            Builtin::Reverse => "reverse",
+            Builtin::Abs => "abs",
+            Builtin::First => "first",
+            Builtin::Last => "last",
+            Builtin::Seat => "seat",
+            Builtin::Distinct => "distinct",
+            Builtin::Sort => "sort",
+            Builtin::Nth => "nth",
+            Builtin::Take => "take",
+            Builtin::Drop => "drop",
+            Builtin::Position => "position",
+            Builtin::Subsets => "subsets",
+            Builtin::AtSeat => "at_seat",
+            Builtin::Clamp => "clamp",
+        }
+    }
+
+    /// The built-in function called `name`, if one is.
+    pub fn by_name(name: &str) -> Option<Builtin> {
+        Builtin::ALL.into_iter().find(|b| b.name() == name)
+    }
+
     /// How many arguments it takes.
     pub fn arity(self) -> usize {
         match self {
@@ -1088,6 +1150,10 @@ impl Builtin {
         )
     }
 }
+
+/// The names of the queries that read like calls: `any(x in xs where ...)`, `all`, `top`,
+/// `bottom`, `sorted`.
+pub const QUERY_NAMES: [&str; 5] = ["any", "all", "top", "bottom", "sorted"];
 
 /// Queries that bind a variable over a list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1171,7 +1237,21 @@ pub enum ExprKind {
 
 #[cfg(test)]
 mod tests {
-    use super::{EnumId, KindId, List, Value};
+    use super::{Builtin, EnumId, KindId, List, Value, QUERY_NAMES};
+
+    #[test]
+    fn each_built_in_is_found_by_its_one_name() {
+        let mut names = std::collections::BTreeSet::new();
+        for b in Builtin::ALL {
+            assert_eq!(Builtin::by_name(b.name()), Some(b));
+            assert!(names.insert(b.name()), "{} twice", b.name());
+        }
+        for q in QUERY_NAMES {
+            assert!(names.insert(q), "{q} is a query and a built-in");
+            assert_eq!(Builtin::by_name(q), None);
+        }
+        assert_eq!(Builtin::by_name("join"), None);
+    }
 
     #[test]
     fn packed_values_keep_their_parts_their_order_and_how_they_print() {
