@@ -608,7 +608,7 @@ impl Game {
     /// The seat `player` names: a local read in place, as an evaluator reads it (no work
     /// spent), without setting one up.
     #[inline(always)]
-    fn seat_of(&mut self, player: &ir::Expr) -> R<u8> {
+    pub(super) fn seat_of(&mut self, player: &ir::Expr) -> R<u8> {
         if let Some(Value::Player(p)) = self.local(player) {
             return Ok(p.get());
         }
@@ -700,30 +700,23 @@ impl Game {
     ) -> R<Picked> {
         let S::Choose {
             slot,
-            player,
             prompt,
-            options,
             secret,
             count: None,
-            asked,
+            ..
         } = &stmt.kind
         else {
             return Ok(Picked::NotYet);
         };
-        let seat = self.seat_of(player)?;
-        self.still_in(seat, stmt.span)?;
-        let options = self.eval_with(|ev, l| ev.list(options, l))?;
+        let (seat, options) = match self.offer(program, stmt)? {
+            super::statements::Offer::Ask { seat, options, .. } => (seat, options),
+            super::statements::Offer::Only { option, .. } => {
+                *self.local_mut(*slot) = option;
+                return Ok(Picked::Taken);
+            }
+            super::statements::Offer::Nothing => return Ok(Picked::NotYet),
+        };
         let count = options.len();
-        if count == 0 {
-            return Err(super::statements::no_options(
-                self.seat_name(seat),
-                stmt.span,
-            ));
-        }
-        if count == 1 && !program.always_ask && !asked {
-            *self.local_mut(*slot) = options[0].clone();
-            return Ok(Picked::Taken);
-        }
         let index = (picker.pick)(seat, count);
         if index >= count {
             let prompt = self.eager_text(prompt)?;

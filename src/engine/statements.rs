@@ -22,7 +22,73 @@ pub(super) enum Asked {
     Waiting,
 }
 
+/// What a `choose` offers when it is reached, as both ways of taking it read it: the machine's,
+/// which leaves it pending (`Game::exec`), and the fast path's, which takes a bot's pick in
+/// place (`exec.rs`).
+pub(super) enum Offer {
+    /// A choice of several from which nothing may be picked: the empty list, unasked.
+    Nothing,
+    /// A choice of one element with a single option: no choice, taken without asking.
+    Only {
+        /// Who would have chosen.
+        seat: u8,
+        /// The option.
+        option: Value,
+    },
+    /// A question for `seat`.
+    Ask {
+        /// Who chooses.
+        seat: u8,
+        /// What from.
+        options: List,
+        /// For a choice of several, how many may be picked.
+        pick: Option<Pick>,
+    },
+}
+
 impl Game {
+    /// What the `choose` `stmt` offers now. Refused: a chooser out of the game, no option to
+    /// choose, a count that cannot be met. One option is no choice unless the game or the
+    /// choice says `always ask`, or the options depend on what some seat may not see (`asked`:
+    /// being spared the question would tell the table); a choice of several is always asked,
+    /// as picking none of one option is still a choice.
+    pub(super) fn offer(&mut self, program: &ir::Program, stmt: &ir::Stmt) -> R<Offer> {
+        let S::Choose {
+            player,
+            options,
+            count,
+            asked,
+            ..
+        } = &stmt.kind
+        else {
+            return Ok(Offer::Nothing);
+        };
+        let seat = self.seat_of(player)?;
+        self.still_in(seat, stmt.span)?;
+        let options = self.eval_with(|ev, l| ev.list(options, l))?;
+        let pick = match count {
+            Some(c) => match self.pick_for(c, seat, options.len(), stmt.span)? {
+                Some(pick) => Some(pick),
+                None => return Ok(Offer::Nothing),
+            },
+            None => None,
+        };
+        if pick.is_none() {
+            if options.is_empty() {
+                return Err(no_options(self.seat_name(seat), stmt.span));
+            }
+            if options.len() == 1 && !program.always_ask && !asked {
+                let option = options[0].clone();
+                return Ok(Offer::Only { seat, option });
+            }
+        }
+        Ok(Offer::Ask {
+            seat,
+            options,
+            pick,
+        })
+    }
+
     /// The next turn of the `window` `stmt` at `here`: the next seat in its round that is in
     /// the game and has a legal move is left to decide (true), each one passed over counted
     /// with the declines; false once a full round has declined or been passed over.
@@ -103,47 +169,31 @@ impl Game {
             }
             S::Choose {
                 slot,
-                player,
                 prompt,
-                options,
                 secret,
-                count,
-                asked,
-            } => {
-                let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                self.still_in(p, stmt.span)?;
-                let options = self.eval_with(|ev, l| ev.list(options, l))?;
-                let pick = match count {
-                    Some(c) => match self.pick_for(c, p, options.len(), stmt.span)? {
-                        Some(pick) => Some(pick),
-                        None => {
-                            // Nothing may be picked: the choice is the empty list, unasked.
-                            *self.local_mut(*slot) = List::new().into_value();
-                            return Ok(());
-                        }
-                    },
-                    None => None,
-                };
-                let prompt = self.eager_text(prompt)?;
-                if options.is_empty() && pick.is_none() {
-                    return Err(no_options(self.seat_name(p), stmt.span));
-                }
-                // One option is no choice: it is taken without asking, unless the game or the
-                // choice says `always ask`, or the options depend on what some seat may not see
-                // (`asked`: being spared the question would tell the table). It is no decision:
-                // nothing is recorded, undo passes over it. (A choice of several is asked:
-                // picking none of one option is still a choice.)
-                if options.len() == 1 && pick.is_none() && !program.always_ask && !asked {
+                ..
+            } => match self.offer(program, stmt)? {
+                // Nothing may be picked: the choice is the empty list, unasked.
+                Offer::Nothing => *self.local_mut(*slot) = List::new().into_value(),
+                // No decision: nothing is recorded, undo passes over it.
+                Offer::Only { seat, option } => {
                     if self.mode.record {
-                        let label = super::moves::option_label(program, &self.state, &options, 0);
-                        self.announce_choice(p, format!("{label} (the only option)"), *secret);
+                        let one = std::slice::from_ref(&option);
+                        let label = super::moves::option_label(program, &self.state, one, 0);
+                        self.announce_choice(seat, format!("{label} (the only option)"), *secret);
                     } else if self.replay.is_some() {
-                        self.observe_only_option(p, *secret, &options[0]);
+                        self.observe_only_option(seat, *secret, &option);
                     }
-                    *self.local_mut(*slot) = options[0].clone();
-                } else {
+                    *self.local_mut(*slot) = option;
+                }
+                Offer::Ask {
+                    seat,
+                    options,
+                    pick,
+                } => {
+                    let prompt = self.eager_text(prompt)?;
                     self.pending = Some(Pending::Choose {
-                        player: p,
+                        player: seat,
                         prompt,
                         options,
                         slot: *slot,
@@ -152,7 +202,7 @@ impl Game {
                         pick,
                     });
                 }
-            }
+            },
             S::Ask {
                 slot,
                 player,
