@@ -5,6 +5,7 @@ use crate::bots::{ask_bot, Bot, BotKind};
 use crate::diag::{Diagnostic, Span};
 use crate::engine::{FixedChance, Game, Holder, MoveError, RuntimeError};
 use crate::ir::{self, Program, Scenario, ScenarioStepKind as K, Value};
+use crate::settings::GameSettings;
 use std::sync::Arc;
 
 /// How one scenario went.
@@ -62,8 +63,9 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
     for (p, slot) in locals.iter_mut().enumerate().take(players as usize) {
         *slot = Value::player(p as u8);
     }
-    let mut unstarted =
-        Game::unstarted(program.clone(), players, scenario.seed).map_err(runtime)?;
+    let mut unstarted = GameSettings::new(players, scenario.seed)
+        .unstarted(program.clone())
+        .map_err(runtime)?;
     for step in &scenario.before_setup {
         match &step.kind {
             K::Set(place, value) => {
