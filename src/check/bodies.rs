@@ -21,99 +21,14 @@ impl Checker<'_> {
                         g += 1;
                         (g - 1, Symbol::Global(ir::GlobalId(g as u32 - 1)))
                     };
-                    self.current = Some(sym);
-                    let mut scope = Scope::new(false);
-                    let (init, ty) = self.expr(&v.init, &mut scope);
-                    let target = if v.per_player {
-                        &self.program.player_vars[slot]
-                    } else {
-                        &self.program.globals[slot]
-                    };
-                    let want = target.ty.clone();
-                    self.expect_type(&want, &ty, v.init.span, "the initial value");
-                    let target = if v.per_player {
-                        &mut self.program.player_vars[slot]
-                    } else {
-                        &mut self.program.globals[slot]
-                    };
-                    target.init = init;
-                    if let Some(c) = &v.visible_when {
-                        let visible = if v.per_player {
-                            self.visibility_condition(c, "owner", Type::Player, v.name.span)
-                        } else {
-                            self.visibility_condition(c, "", Type::Error, v.name.span)
-                        };
-                        let target = if v.per_player {
-                            &mut self.program.player_vars[slot]
-                        } else {
-                            &mut self.program.globals[slot]
-                        };
-                        target.visible_when = Some(Box::new(visible));
-                    }
-                    // Initial values may use comprehensions; the engine gives them a frame.
-                    self.note_init_locals(scope.max_slots());
+                    self.var_body(v, slot, sym);
                 }
                 ast::Decl::Kind(kd) => {
-                    let kind_id = ir::KindId(k as u32);
-                    self.current = Some(Symbol::Kind(kind_id));
-                    let mut scope = Scope::new(false);
-                    if let ast::KindCount::Count(count) = &kd.count {
-                        let (count_ir, ty) = self.expr(count, &mut scope);
-                        self.expect_type(&Type::Int, &ty, count.span, "the number of instances");
-                        self.program.kinds[k].count = count_ir;
-                    }
-                    if let Some(label) = &kd.label {
-                        let mut label_scope = Scope::new(false);
-                        label_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
-                        let text = self.text(label, &mut label_scope);
-                        self.program.kinds[k].label = Some((text, label_scope.max_slots()));
-                    }
-                    if let Some(listed) = &kd.listed {
-                        let mut listed_scope = Scope::new(false);
-                        listed_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
-                        let (cond, ty) = self.expr(listed, &mut listed_scope);
-                        self.expect_type(
-                            &Type::Bool,
-                            &ty,
-                            listed.span,
-                            "the `listed when` condition",
-                        );
-                        self.program.kinds[k].listed = Some(ir::EndFn {
-                            locals: listed_scope.max_slots(),
-                            body: cond,
-                        });
-                    }
-                    // Field initial values may use `index`, the instance's number from 1.
-                    let index = scope.shadow("index", Type::Int, kd.name.span);
-                    self.program.kinds[k].index_slot = Some(index);
-                    for (i, fd) in kd.fields.iter().enumerate() {
-                        let (init, ty) = self.expr(&fd.init, &mut scope);
-                        let visible = fd.visible_when.as_ref().map(|c| {
-                            self.visibility_condition(c, "it", Type::Entity(kind_id), kd.name.span)
-                        });
-                        if let Some(field) = self.program.kinds[k].fields.get(i) {
-                            let want = field.ty.clone();
-                            self.expect_type(&want, &ty, fd.init.span, "the initial value");
-                            self.program.kinds[k].fields[i].init = init;
-                            self.program.kinds[k].fields[i].visible_when = visible.map(Box::new);
-                        }
-                    }
-                    self.note_init_locals(scope.max_slots());
+                    self.kind_body(kd, k);
                     k += 1;
                 }
                 ast::Decl::Def(d) => {
-                    self.current = Some(Symbol::Def(ir::DefId(df as u32)));
-                    let mut scope = Scope::new(false);
-                    let (params, ret) = self.def_sigs[df].clone();
-                    for (p, ty) in d.params.iter().zip(params) {
-                        self.bind_param(&mut scope, &p.name, ty);
-                    }
-                    let (body, ty) = self.expr(&d.body, &mut scope);
-                    self.expect_type(&ret, &ty, d.body.span, "the result");
-                    let def = &mut self.program.defs[df];
-                    def.body = body;
-                    def.locals = scope.max_slots();
-                    def.gives_list = matches!(ret, Type::List(_));
+                    self.def_body(d, df);
                     df += 1;
                 }
                 ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
@@ -219,6 +134,104 @@ impl Checker<'_> {
             self.program.flow = flow;
         }
         self.current = None;
+    }
+
+    /// A variable's initial value and `visible when` condition, checked and lowered into
+    /// global or per-player variable `slot`.
+    fn var_body(&mut self, v: &ast::VarDecl, slot: usize, sym: Symbol) {
+        self.current = Some(sym);
+        let mut scope = Scope::new(false);
+        let (init, ty) = self.expr(&v.init, &mut scope);
+        let target = if v.per_player {
+            &self.program.player_vars[slot]
+        } else {
+            &self.program.globals[slot]
+        };
+        let want = target.ty.clone();
+        self.expect_type(&want, &ty, v.init.span, "the initial value");
+        let target = if v.per_player {
+            &mut self.program.player_vars[slot]
+        } else {
+            &mut self.program.globals[slot]
+        };
+        target.init = init;
+        if let Some(c) = &v.visible_when {
+            let visible = if v.per_player {
+                self.visibility_condition(c, "owner", Type::Player, v.name.span)
+            } else {
+                self.visibility_condition(c, "", Type::Error, v.name.span)
+            };
+            let target = if v.per_player {
+                &mut self.program.player_vars[slot]
+            } else {
+                &mut self.program.globals[slot]
+            };
+            target.visible_when = Some(Box::new(visible));
+        }
+        // Initial values may use comprehensions; the engine gives them a frame.
+        self.note_init_locals(scope.max_slots());
+    }
+
+    /// A kind's number of instances, label, `listed when` condition and field initial values,
+    /// checked and lowered into kind `k`.
+    fn kind_body(&mut self, kd: &ast::KindDecl, k: usize) {
+        let kind_id = ir::KindId(k as u32);
+        self.current = Some(Symbol::Kind(kind_id));
+        let mut scope = Scope::new(false);
+        if let ast::KindCount::Count(count) = &kd.count {
+            let (count_ir, ty) = self.expr(count, &mut scope);
+            self.expect_type(&Type::Int, &ty, count.span, "the number of instances");
+            self.program.kinds[k].count = count_ir;
+        }
+        if let Some(label) = &kd.label {
+            let mut label_scope = Scope::new(false);
+            label_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
+            let text = self.text(label, &mut label_scope);
+            self.program.kinds[k].label = Some((text, label_scope.max_slots()));
+        }
+        if let Some(listed) = &kd.listed {
+            let mut listed_scope = Scope::new(false);
+            listed_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
+            let (cond, ty) = self.expr(listed, &mut listed_scope);
+            self.expect_type(&Type::Bool, &ty, listed.span, "the `listed when` condition");
+            self.program.kinds[k].listed = Some(ir::EndFn {
+                locals: listed_scope.max_slots(),
+                body: cond,
+            });
+        }
+        // Field initial values may use `index`, the instance's number from 1.
+        let index = scope.shadow("index", Type::Int, kd.name.span);
+        self.program.kinds[k].index_slot = Some(index);
+        for (i, fd) in kd.fields.iter().enumerate() {
+            let (init, ty) = self.expr(&fd.init, &mut scope);
+            let visible = fd
+                .visible_when
+                .as_ref()
+                .map(|c| self.visibility_condition(c, "it", Type::Entity(kind_id), kd.name.span));
+            if let Some(field) = self.program.kinds[k].fields.get(i) {
+                let want = field.ty.clone();
+                self.expect_type(&want, &ty, fd.init.span, "the initial value");
+                self.program.kinds[k].fields[i].init = init;
+                self.program.kinds[k].fields[i].visible_when = visible.map(Box::new);
+            }
+        }
+        self.note_init_locals(scope.max_slots());
+    }
+
+    /// Def number `df`'s body, checked against its signature and lowered.
+    fn def_body(&mut self, d: &ast::DefDecl, df: usize) {
+        self.current = Some(Symbol::Def(ir::DefId(df as u32)));
+        let mut scope = Scope::new(false);
+        let (params, ret) = self.def_sigs[df].clone();
+        for (p, ty) in d.params.iter().zip(params) {
+            self.bind_param(&mut scope, &p.name, ty);
+        }
+        let (body, ty) = self.expr(&d.body, &mut scope);
+        self.expect_type(&ret, &ty, d.body.span, "the result");
+        let def = &mut self.program.defs[df];
+        def.body = body;
+        def.locals = scope.max_slots();
+        def.gives_list = matches!(ret, Type::List(_));
     }
 
     pub(super) fn note_init_locals(&mut self, n: usize) {

@@ -117,6 +117,7 @@ impl Checker<'_> {
 
     /// Checks and lowers one step other than `players`, `seed` and `before setup` (or one inside
     /// `before setup`, where only the steps that need no decision may stand).
+    // Long because it is one match over every kind of scenario step, an arm its check.
     fn step(
         &mut self,
         step: &ast::Step,

@@ -15,7 +15,7 @@
 
 use super::{Out, Seats, Session};
 use crate::diag::{render_all, RenderStyle};
-use crate::engine::{Game, Rng, Viewer};
+use crate::engine::{Game, Record, Rng, Viewer};
 use crate::ir::Program;
 use crate::load::load;
 use crate::settings::GameSettings;
@@ -29,6 +29,20 @@ const LISTED: usize = 6;
 
 /// The random stream of a seed from which the seed of a game started again by `reload` is drawn.
 const RESTART_STREAM: u64 = u64::from_le_bytes(*b"reload\0\0");
+
+/// How the game so far replayed under reloaded rules.
+struct Replay<'a> {
+    /// The decisions of the game so far.
+    history: &'a [Record],
+    /// How many of them the new rules took.
+    replayed: usize,
+    /// The first decision whose options differ under the new rules, and how.
+    first_difference: Option<(usize, String)>,
+    /// The decision the new rules refused: its index, whether it was secret, and why.
+    parted: Option<(usize, bool, String)>,
+    /// Whether the position differs though the same moves were offered.
+    changes_view: bool,
+}
 
 impl Session {
     /// Reloads the rules and replays the game onto them; the game is unchanged if they do not
@@ -110,6 +124,25 @@ impl Session {
         self.mark_all_read();
         self.presented = false;
 
+        let replay = Replay {
+            history: &history,
+            replayed,
+            first_difference,
+            parted,
+            changes_view,
+        };
+        self.tell_reloaded(replay, out)
+    }
+
+    /// Tells how the game so far came out under the new rules.
+    fn tell_reloaded(&self, replay: Replay<'_>, out: &mut Out<'_>) -> io::Result<()> {
+        let Replay {
+            history,
+            replayed,
+            first_difference,
+            parted,
+            changes_view,
+        } = replay;
         writeln!(out, "Reloaded `{}`.", self.files.rules)?;
         if let Some((number, what)) = &first_difference {
             writeln!(out, "The new rules part ways at decision {number}: {what}.")?;
