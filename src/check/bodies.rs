@@ -331,37 +331,7 @@ impl Checker<'_> {
                     (ty, bounds, None)
                 }
             };
-            let dynamic = ty == Type::Int
-                && bounds.is_none()
-                && !matches!(p.ty, ast::TypeExpr::Int { bounds: None, .. });
-            let finite = matches!(
-                ty,
-                Type::Player | Type::Bool | Type::Enum(_) | Type::Entity(_) | Type::Error
-            ) || (ty == Type::Int && (bounds.is_some() || dynamic));
-            // Every value becomes a move in the list: a range too wide to list is no better.
-            let width = bounds.map_or(0, |(lo, hi)| (hi as i128) - (lo as i128) + 1);
-            if width > i128::from(ir::MAX_PARAM_VALUES) {
-                self.error(
-                    Diagnostic::error(
-                        "infinite-domain",
-                        format!(
-                            "parameter `{}` has {width} values, more than players could list",
-                            p.name.text
-                        ),
-                        p.ty.span(),
-                    )
-                    .with_label(format!("at most {} values", ir::MAX_PARAM_VALUES))
-                    .with_help(
-                        "narrow the range, or choose from a list inside the action with `choose`",
-                    ),
-                );
-            } else if !finite {
-                self.error(
-                    Diagnostic::error("infinite-domain", format!("parameter `{}` has no finite set of values", p.name.text), p.ty.span())
-                        .with_label("players could not list every value of this")
-                        .with_help("use player, bool, an enum, a kind, or `int in lo..hi`; choose from a list inside the action with `choose`"),
-                );
-            }
+            self.param_domain(p, &ty, bounds);
             params.push(ir::ActionParam {
                 name: p.name.text.clone(),
                 ty: ty.clone(),
@@ -421,6 +391,42 @@ impl Checker<'_> {
         def.locals = scope.max_slots().max(range_scope.max_slots());
         def.require_locals = require_locals;
         def.plan = ir::MovePlan::of(def);
+    }
+
+    /// Reports parameter `p` of type `ty` if players could not list its values: a range
+    /// wider than [`ir::MAX_PARAM_VALUES`], or a type with no finite set of values.
+    fn param_domain(&mut self, p: &ast::Param, ty: &Type, bounds: Option<(i64, i64)>) {
+        let dynamic = *ty == Type::Int
+            && bounds.is_none()
+            && !matches!(p.ty, ast::TypeExpr::Int { bounds: None, .. });
+        let finite = matches!(
+            ty,
+            Type::Player | Type::Bool | Type::Enum(_) | Type::Entity(_) | Type::Error
+        ) || (*ty == Type::Int && (bounds.is_some() || dynamic));
+        // Every value becomes a move in the list: a range too wide to list is no better.
+        let width = bounds.map_or(0, |(lo, hi)| (hi as i128) - (lo as i128) + 1);
+        if width > i128::from(ir::MAX_PARAM_VALUES) {
+            self.error(
+                Diagnostic::error(
+                    "infinite-domain",
+                    format!(
+                        "parameter `{}` has {width} values, more than players could list",
+                        p.name.text
+                    ),
+                    p.ty.span(),
+                )
+                .with_label(format!("at most {} values", ir::MAX_PARAM_VALUES))
+                .with_help(
+                    "narrow the range, or choose from a list inside the action with `choose`",
+                ),
+            );
+        } else if !finite {
+            self.error(
+                Diagnostic::error("infinite-domain", format!("parameter `{}` has no finite set of values", p.name.text), p.ty.span())
+                    .with_label("players could not list every value of this")
+                    .with_help("use player, bool, an enum, a kind, or `int in lo..hi`; choose from a list inside the action with `choose`"),
+            );
+        }
     }
 
     /// The ends of a parameter's `int in lo..hi` written with expressions, checked as numbers
