@@ -32,19 +32,7 @@ impl Checker<'_> {
                     df += 1;
                 }
                 ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
-                    let Some(id) = self.own_proc(p) else {
-                        continue; // a duplicate, already reported
-                    };
-                    self.current = Some(Symbol::Proc(id));
-                    let mut scope = Scope::new(false);
-                    let params = self.proc_sigs.get(id.index()).cloned().unwrap_or_default();
-                    for (param, ty) in p.params.iter().zip(params) {
-                        self.bind_param(&mut scope, &param.name, ty);
-                    }
-                    let body = self.block(&p.body, &mut scope, false);
-                    let proc_ = &mut self.program.procs[id.index()];
-                    proc_.body = body;
-                    proc_.locals = scope.max_slots();
+                    self.proc_body(p);
                 }
                 ast::Decl::Action(a) => {
                     let Some(id) = self.actions.get(&a.name.text).copied() else {
@@ -90,35 +78,11 @@ impl Checker<'_> {
                     self.program.goal = Some(ir::Goal { end, shared });
                 }
                 ast::Decl::Winners(w) => {
-                    self.current = None;
-                    let mut scope = Scope::new(false);
-                    let (body, ty) = self.expr(&w.body, &mut scope);
-                    self.expect_type(
-                        &Type::List(Box::new(Type::Player)),
-                        &ty,
-                        w.body.span,
-                        "the winners",
-                    );
-                    self.program.winners = Some(ir::EndFn {
-                        locals: scope.max_slots(),
-                        body,
-                    });
+                    self.winners_body(w);
                 }
                 ast::Decl::Scenario(sc) => self.scenario(sc),
                 ast::Decl::Invariant(inv) => {
-                    self.current = None;
-                    let mut scope = Scope::new(false);
-                    let (cond, ty) = self.expr(&inv.cond, &mut scope);
-                    self.expect_type(&Type::Bool, &ty, inv.cond.span, "an invariant");
-                    self.program.invariants.push(ir::Invariant {
-                        name: inv.name.text.clone(),
-                        description: inv.description.as_ref().and_then(|d| d.literal()),
-                        check: ir::EndFn {
-                            locals: scope.max_slots(),
-                            body: cond,
-                        },
-                        span: inv.cond.span,
-                    });
+                    self.invariant_body(inv);
                 }
                 ast::Decl::Table(t) => {
                     self.table_rows(ir::TableId(tables), t);
@@ -134,6 +98,57 @@ impl Checker<'_> {
             self.program.flow = flow;
         }
         self.current = None;
+    }
+
+    /// An effect's or a phase's body, checked against its parameters and lowered.
+    fn proc_body(&mut self, p: &ast::ProcDecl) {
+        let Some(id) = self.own_proc(p) else {
+            return; // a duplicate, already reported
+        };
+        self.current = Some(Symbol::Proc(id));
+        let mut scope = Scope::new(false);
+        let params = self.proc_sigs.get(id.index()).cloned().unwrap_or_default();
+        for (param, ty) in p.params.iter().zip(params) {
+            self.bind_param(&mut scope, &param.name, ty);
+        }
+        let body = self.block(&p.body, &mut scope, false);
+        let proc_ = &mut self.program.procs[id.index()];
+        proc_.body = body;
+        proc_.locals = scope.max_slots();
+    }
+
+    /// The `winners` rule, a list of players, checked and lowered.
+    fn winners_body(&mut self, w: &ast::WinnersDecl) {
+        self.current = None;
+        let mut scope = Scope::new(false);
+        let (body, ty) = self.expr(&w.body, &mut scope);
+        self.expect_type(
+            &Type::List(Box::new(Type::Player)),
+            &ty,
+            w.body.span,
+            "the winners",
+        );
+        self.program.winners = Some(ir::EndFn {
+            locals: scope.max_slots(),
+            body,
+        });
+    }
+
+    /// An invariant's condition, checked and lowered.
+    fn invariant_body(&mut self, inv: &ast::InvariantDecl) {
+        self.current = None;
+        let mut scope = Scope::new(false);
+        let (cond, ty) = self.expr(&inv.cond, &mut scope);
+        self.expect_type(&Type::Bool, &ty, inv.cond.span, "an invariant");
+        self.program.invariants.push(ir::Invariant {
+            name: inv.name.text.clone(),
+            description: inv.description.as_ref().and_then(|d| d.literal()),
+            check: ir::EndFn {
+                locals: scope.max_slots(),
+                body: cond,
+            },
+            span: inv.cond.span,
+        });
     }
 
     /// A variable's initial value and `visible when` condition, checked and lowered into

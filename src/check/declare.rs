@@ -58,18 +58,7 @@ impl Checker<'_> {
                     });
                 }
                 ast::Decl::Def(d) => {
-                    let id = ir::DefId(self.program.defs.len() as u32);
-                    self.define(&d.name, Symbol::Def(id));
-                    self.program.defs.push(ir::DefDef {
-                        name: d.name.text.clone(),
-                        arity: d.params.len(),
-                        locals: 0,
-                        body: const_expr(ir::Value::None, d.body.span),
-                        remembered: false,
-                        reads: None,
-                        gives_list: false,
-                        span: d.name.span,
-                    });
+                    self.declare_def(d);
                 }
                 ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
                     let kind = if matches!(decl, ast::Decl::Effect(_)) {
@@ -81,20 +70,7 @@ impl Checker<'_> {
                     self.define(&p.name, Symbol::Proc(id));
                 }
                 ast::Decl::Action(a) => {
-                    let id = ir::ActionId(self.program.actions.len() as u32);
-                    self.define(&a.name, Symbol::Action(id));
-                    self.program.actions.push(ir::ActionDef {
-                        name: a.name.text.clone(),
-                        description: a.description.as_ref().and_then(|d| d.literal()),
-                        params: Vec::new(),
-                        requires: Vec::new(),
-                        require_locals: 0,
-                        locals: 0,
-                        body: ir::BlockId(0),
-                        span: a.name.span,
-                        plan: ir::MovePlan::every_combination(0, 0),
-                        last_resort: a.last_resort,
-                    });
+                    self.declare_action(a);
                 }
                 ast::Decl::Flow(_) => counts[0] += 1,
                 ast::Decl::Setup(_) => counts[1] += 1,
@@ -124,6 +100,40 @@ impl Checker<'_> {
                     .with_help("add `flow { ... }` saying how rounds and turns go, such as `flow { repeat 10 { for p in players { turn p } } }`"),
             );
         }
+    }
+
+    /// A def: its id, its body a placeholder until pass 3.
+    fn declare_def(&mut self, d: &ast::DefDecl) {
+        let id = ir::DefId(self.program.defs.len() as u32);
+        self.define(&d.name, Symbol::Def(id));
+        self.program.defs.push(ir::DefDef {
+            name: d.name.text.clone(),
+            arity: d.params.len(),
+            locals: 0,
+            body: const_expr(ir::Value::None, d.body.span),
+            remembered: false,
+            reads: None,
+            gives_list: false,
+            span: d.name.span,
+        });
+    }
+
+    /// An action: its id, its parameters and body placeholders until passes 2 and 3.
+    fn declare_action(&mut self, a: &ast::ActionDecl) {
+        let id = ir::ActionId(self.program.actions.len() as u32);
+        self.define(&a.name, Symbol::Action(id));
+        self.program.actions.push(ir::ActionDef {
+            name: a.name.text.clone(),
+            description: a.description.as_ref().and_then(|d| d.literal()),
+            params: Vec::new(),
+            requires: Vec::new(),
+            require_locals: 0,
+            locals: 0,
+            body: ir::BlockId(0),
+            span: a.name.span,
+            plan: ir::MovePlan::every_combination(0, 0),
+            last_resort: a.last_resort,
+        });
     }
 
     /// An enum: its id, its values' names and how each is shown.
