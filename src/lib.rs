@@ -3,7 +3,8 @@
 //!
 //! The pipeline, one folder a stage: [`syntax`] (pest → AST) → [`load`] (variants) →
 //! [`check`] (resolve, type, lint, lower to [`ir`]) → [`engine`] (state, flow, effects, views)
-//! → front ends ([`bots`], [`sim`], [`scenario`], [`golden`], [`repl`], [`rulebook`], [`cli`], [`lsp`]).
+//! → front ends ([`bots`], [`sim`], [`scenario`], [`golden`], [`repl`], [`rulebook`], [`cli`], [`lsp`]),
+//! each starting its games from one [`settings::GameSettings`].
 
 pub mod bots;
 pub mod check;
@@ -21,5 +22,6 @@ pub mod rulebook;
 pub mod save;
 pub mod scenario;
 pub mod serve;
+pub mod settings;
 pub mod sim;
 pub mod syntax;

@@ -427,58 +427,12 @@ impl Loader<'_> {
     }
 
     fn apply(&mut self, merged: &mut Merged, item: ast::Item) {
-        let find = |merged: &Merged, kind: ast::PartKind, name: &str| {
-            merged
-                .decls
-                .iter()
-                .position(|d| d.part().is_some_and(|(k, n)| k == kind && n.text == name))
-        };
-        let missing = |this: &mut Self,
-                       merged: &Merged,
-                       kind: ast::PartKind,
-                       name: &ast::Name,
-                       verb: &str,
-                       replace_at: Option<Span>| {
-            let same_kind: Vec<String> = merged
-                .decls
-                .iter()
-                .filter_map(|d| d.part())
-                .filter(|(k, _)| *k == kind)
-                .map(|(_, n)| n.text)
-                .collect();
-            let mut d = Diagnostic::error(
-                "variant-unknown-part",
-                format!(
-                    "the base game has no {} `{}` to {verb}",
-                    kind.keyword(),
-                    name.text
-                ),
-                name.span,
-            )
-            .with_label(format!("no such {} in the base", kind.keyword()));
-            d = match crate::diag::suggest_name(&name.text, same_kind.iter().map(String::as_str)) {
-                Some(s) => d.with_suggestion(&s),
-                None if kind.is_singleton() => {
-                    d.with_help(format!("use `add {}` to give the game one", kind.keyword()))
-                }
-                None => d.with_help(format!(
-                    "use `add {} {}` for a new part",
-                    kind.keyword(),
-                    name.text
-                )),
-            };
-            // `replace` of a part the base lacks: `add` is the fix (a misspelling is not).
-            if let (Some(at), true) = (replace_at, d.fixes.is_empty()) {
-                d = d.with_fix(at, "add");
-            }
-            this.diags.push(d);
-        };
         match item {
-            ast::Item::Remove { kind, name, .. } => match find(merged, kind, &name.text) {
+            ast::Item::Remove { kind, name, .. } => match find_part(merged, kind, &name.text) {
                 Some(i) => {
                     merged.decls.remove(i);
                 }
-                None => missing(self, merged, kind, &name, "remove", None),
+                None => self.missing_part(merged, kind, &name, "remove", None),
             },
             ast::Item::Decl {
                 patch: Some((patch, patch_span)),
@@ -498,10 +452,10 @@ impl Loader<'_> {
                     );
                     return;
                 };
-                match (patch, find(merged, kind, &name.text)) {
+                match (patch, find_part(merged, kind, &name.text)) {
                     (ast::Patch::Replace, Some(i)) => merged.decls[i] = decl,
                     (ast::Patch::Replace, None) => {
-                        missing(self, merged, kind, &name, "replace", Some(patch_span))
+                        self.missing_part(merged, kind, &name, "replace", Some(patch_span))
                     }
                     (ast::Patch::Add, None) => merged.decls.push(decl),
                     (ast::Patch::Add, Some(i)) => {
@@ -546,7 +500,7 @@ impl Loader<'_> {
                             self.diags.push(d);
                             return;
                         };
-                        let verb = match find(merged, kind, &name.text) {
+                        let verb = match find_part(merged, kind, &name.text) {
                             Some(_) => "replace ",
                             None => "add ",
                         };
@@ -561,6 +515,60 @@ impl Loader<'_> {
             }
         }
     }
+
+    /// Reports a part that a variant would `verb` (`remove`, `replace`) and the base lacks,
+    /// suggesting a part of the same kind by a near name; `replace_at` is where `replace` is
+    /// written, for the fix to `add`.
+    fn missing_part(
+        &mut self,
+        merged: &Merged,
+        kind: ast::PartKind,
+        name: &ast::Name,
+        verb: &str,
+        replace_at: Option<Span>,
+    ) {
+        let same_kind: Vec<String> = merged
+            .decls
+            .iter()
+            .filter_map(|d| d.part())
+            .filter(|(k, _)| *k == kind)
+            .map(|(_, n)| n.text)
+            .collect();
+        let mut d = Diagnostic::error(
+            "variant-unknown-part",
+            format!(
+                "the base game has no {} `{}` to {verb}",
+                kind.keyword(),
+                name.text
+            ),
+            name.span,
+        )
+        .with_label(format!("no such {} in the base", kind.keyword()));
+        d = match crate::diag::suggest_name(&name.text, same_kind.iter().map(String::as_str)) {
+            Some(s) => d.with_suggestion(&s),
+            None if kind.is_singleton() => {
+                d.with_help(format!("use `add {}` to give the game one", kind.keyword()))
+            }
+            None => d.with_help(format!(
+                "use `add {} {}` for a new part",
+                kind.keyword(),
+                name.text
+            )),
+        };
+        // `replace` of a part the base lacks: `add` is the fix (a misspelling is not).
+        if let (Some(at), true) = (replace_at, d.fixes.is_empty()) {
+            d = d.with_fix(at, "add");
+        }
+        self.diags.push(d);
+    }
+}
+
+/// Where the base (as merged so far) declares the part `kind` `name`.
+fn find_part(merged: &Merged, kind: ast::PartKind, name: &str) -> Option<usize> {
+    merged
+        .decls
+        .iter()
+        .position(|d| d.part().is_some_and(|(k, n)| k == kind && n.text == name))
 }
 
 /// Where the declaration whose name starts at `name` starts: the first word of the name's line,

@@ -107,8 +107,13 @@ fn random_games_agree_between_the_fast_path_and_a_full_game() {
             "one record a decision"
         );
         // the record replays to the same game
-        let replayed = meeple::save::replay(p.clone(), 3, seed, full.history(), &mut |_, _| {})
-            .expect("replays");
+        let replayed = meeple::save::replay(
+            p.clone(),
+            &meeple::settings::GameSettings::new(3, seed),
+            full.history(),
+            &mut |_, _| {},
+        )
+        .expect("replays");
         assert_eq!(replayed.canonical(), full.canonical(), "seed {seed}");
     }
 }

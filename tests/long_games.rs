@@ -7,6 +7,7 @@
 use meeple::engine::{Game, LogCursor, Viewer};
 use meeple::load::check_source;
 use meeple::save::chain;
+use meeple::settings::GameSettings;
 use std::sync::Arc;
 
 /// A game of `rounds` rounds in which every decision writes one line for all and one told to
@@ -97,7 +98,8 @@ fn a_chain_of_a_long_game_checks_against_its_replay() {
     let mut played = chain::Chain::start(&game);
     let mut links = vec![played.link];
     play(&mut game, 150, |game| links.push(played.next(game)));
-    let replayed = chain::links(program, 2, 3, game.history()).expect("replays");
+    let replayed =
+        chain::links(program, &GameSettings::new(2, 3), game.history()).expect("replays");
     assert_eq!(replayed, links);
     // Each link differs from the one before: every decision changed what it hashes.
     assert!(links.windows(2).all(|w| w[0] != w[1]));

@@ -5,6 +5,7 @@
 use meeple::bots::BotSpec;
 use meeple::engine::Game;
 use meeple::repl::{Asking, Files, Input, Line, Seats, Session, Style};
+use meeple::settings::GameSettings;
 use std::collections::VecDeque;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -72,10 +73,11 @@ fn play_limited(file: &Path, steps: Vec<Step>, max_decisions: Option<usize>) -> 
     let program = meeple::load::load(file, &[])
         .program
         .expect("the game checks");
-    let mut game = Game::new(Arc::new(program), 2, 7).expect("starts");
+    let mut settings = GameSettings::new(2, 7);
     if let Some(n) = max_decisions {
-        game.set_max_decisions(n);
+        settings = settings.max_decisions(n as u64);
     }
+    let game = settings.start(Arc::new(program)).expect("starts");
     let spec = BotSpec::default();
     let seats = Seats::new(&spec, 7, 2);
     let files = Files {

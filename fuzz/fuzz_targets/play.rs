@@ -4,7 +4,8 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use meeple::engine::{Game, Limits, Viewer};
+use meeple::engine::{Limits, Viewer};
+use meeple::settings::GameSettings;
 use meeple::load::check_source;
 use std::sync::Arc;
 
@@ -26,13 +27,17 @@ fuzz_target!(|data: &[u8]| {
     let program = Arc::new(program);
     let span = u16::from(program.max_players - program.min_players) + 1;
     let players = program.min_players + (u16::from(count) % span) as u8;
-    let limits = Limits {
-        steps_per_decision: 20_000,
-        loop_iterations: 2_000,
-        decisions: 2_000,
-        call_depth: 50,
+    let settings = GameSettings {
+        limits: Limits {
+            steps_per_decision: 20_000,
+            loop_iterations: 2_000,
+            decisions: 2_000,
+            call_depth: 50,
+            live_elements: 100_000,
+        },
+        ..GameSettings::new(players, seed)
     };
-    let Ok(mut game) = Game::with_limits(program, players, seed, limits) else {
+    let Ok(mut game) = settings.start(program) else {
         return;
     };
     let mut choices = choices.iter().cycle().take(500);

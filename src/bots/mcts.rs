@@ -190,30 +190,9 @@ impl MctsBot {
                     tree[c].available += 1;
                 }
             }
-            let tried = |k: &u64| tree[node].children.iter().any(|&c| tree[c].key == *k);
-            untried.clear();
-            untried.extend((0..keys.len()).filter(|&i| !tried(&keys[i])));
-            let (index, child, expanded) = if untried.is_empty() {
-                let best = tree[node]
-                    .children
-                    .iter()
-                    .copied()
-                    .filter(|&c| keys.contains(&tree[c].key))
-                    .max_by(|&a, &b| {
-                        tree[a]
-                            .ucb(&self.scale)
-                            .total_cmp(&tree[b].ucb(&self.scale))
-                    });
-                let Some(best) = best else { break };
-                let index = keys.iter().position(|k| *k == tree[best].key).unwrap_or(0);
-                (index, best, false)
-            } else {
-                let index = untried[self.random_below(untried.len())];
-                tree.push(Node::new(keys[index], p));
-                let child = tree.len() - 1;
-                tree[child].available = 1;
-                tree[node].children.push(child);
-                (index, child, true)
+            let Some((index, child, expanded)) = self.select(tree, node, keys, &mut untried, p)
+            else {
+                break;
             };
             if g.play(p, index).is_err() {
                 failed = true;
@@ -256,6 +235,45 @@ impl MctsBot {
         }
         self.path = path;
         self.untried = untried;
+    }
+
+    /// At `node`, where `p` decides among the options whose keys are `keys`: the option to
+    /// take, its child, and whether it was just added (an option never tried is added and
+    /// taken first; otherwise the best by UCB). `None` if no child is among the options.
+    #[inline]
+    fn select(
+        &mut self,
+        tree: &mut Vec<Node>,
+        node: usize,
+        keys: &[u64],
+        untried: &mut Vec<usize>,
+        p: u8,
+    ) -> Option<(usize, usize, bool)> {
+        let tried = |k: &u64| tree[node].children.iter().any(|&c| tree[c].key == *k);
+        untried.clear();
+        untried.extend((0..keys.len()).filter(|&i| !tried(&keys[i])));
+        if untried.is_empty() {
+            let best = tree[node]
+                .children
+                .iter()
+                .copied()
+                .filter(|&c| keys.contains(&tree[c].key))
+                .max_by(|&a, &b| {
+                    tree[a]
+                        .ucb(&self.scale)
+                        .total_cmp(&tree[b].ucb(&self.scale))
+                });
+            let best = best?;
+            let index = keys.iter().position(|k| *k == tree[best].key).unwrap_or(0);
+            Some((index, best, false))
+        } else {
+            let index = untried[self.random_below(untried.len())];
+            tree.push(Node::new(keys[index], p));
+            let child = tree.len() - 1;
+            tree[child].available = 1;
+            tree[node].children.push(child);
+            Some((index, child, true))
+        }
     }
 }
 

@@ -190,6 +190,7 @@ impl<'a> Finder<'a> {
         }
     }
 
+    // Long because it is one match over every statement kind, an arm how secrets flow.
     fn stmt(&mut self, id: BlockId, i: usize, s: &S, pc: bool, env: &mut Env, depth: usize) {
         let inner = |this: &mut Self, b: BlockId, pc2: bool, env: &mut Env| {
             this.block(b, pc || pc2, env, depth + 1);

@@ -21,115 +21,18 @@ impl Checker<'_> {
                         g += 1;
                         (g - 1, Symbol::Global(ir::GlobalId(g as u32 - 1)))
                     };
-                    self.current = Some(sym);
-                    let mut scope = Scope::new(false);
-                    let (init, ty) = self.expr(&v.init, &mut scope);
-                    let target = if v.per_player {
-                        &self.program.player_vars[slot]
-                    } else {
-                        &self.program.globals[slot]
-                    };
-                    let want = target.ty.clone();
-                    self.expect_type(&want, &ty, v.init.span, "the initial value");
-                    let target = if v.per_player {
-                        &mut self.program.player_vars[slot]
-                    } else {
-                        &mut self.program.globals[slot]
-                    };
-                    target.init = init;
-                    if let Some(c) = &v.visible_when {
-                        let visible = if v.per_player {
-                            self.visibility_condition(c, "owner", Type::Player, v.name.span)
-                        } else {
-                            self.visibility_condition(c, "", Type::Error, v.name.span)
-                        };
-                        let target = if v.per_player {
-                            &mut self.program.player_vars[slot]
-                        } else {
-                            &mut self.program.globals[slot]
-                        };
-                        target.visible_when = Some(Box::new(visible));
-                    }
-                    // Initial values may use comprehensions; the engine gives them a frame.
-                    self.note_init_locals(scope.max_slots());
+                    self.var_body(v, slot, sym);
                 }
                 ast::Decl::Kind(kd) => {
-                    let kind_id = ir::KindId(k as u32);
-                    self.current = Some(Symbol::Kind(kind_id));
-                    let mut scope = Scope::new(false);
-                    if let ast::KindCount::Count(count) = &kd.count {
-                        let (count_ir, ty) = self.expr(count, &mut scope);
-                        self.expect_type(&Type::Int, &ty, count.span, "the number of instances");
-                        self.program.kinds[k].count = count_ir;
-                    }
-                    if let Some(label) = &kd.label {
-                        let mut label_scope = Scope::new(false);
-                        label_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
-                        let text = self.text(label, &mut label_scope);
-                        self.program.kinds[k].label = Some((text, label_scope.max_slots()));
-                    }
-                    if let Some(listed) = &kd.listed {
-                        let mut listed_scope = Scope::new(false);
-                        listed_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
-                        let (cond, ty) = self.expr(listed, &mut listed_scope);
-                        self.expect_type(
-                            &Type::Bool,
-                            &ty,
-                            listed.span,
-                            "the `listed when` condition",
-                        );
-                        self.program.kinds[k].listed = Some(ir::EndFn {
-                            locals: listed_scope.max_slots(),
-                            body: cond,
-                        });
-                    }
-                    // Field initial values may use `index`, the instance's number from 1.
-                    let index = scope.shadow("index", Type::Int, kd.name.span);
-                    self.program.kinds[k].index_slot = Some(index);
-                    for (i, fd) in kd.fields.iter().enumerate() {
-                        let (init, ty) = self.expr(&fd.init, &mut scope);
-                        let visible = fd.visible_when.as_ref().map(|c| {
-                            self.visibility_condition(c, "it", Type::Entity(kind_id), kd.name.span)
-                        });
-                        if let Some(field) = self.program.kinds[k].fields.get(i) {
-                            let want = field.ty.clone();
-                            self.expect_type(&want, &ty, fd.init.span, "the initial value");
-                            self.program.kinds[k].fields[i].init = init;
-                            self.program.kinds[k].fields[i].visible_when = visible.map(Box::new);
-                        }
-                    }
-                    self.note_init_locals(scope.max_slots());
+                    self.kind_body(kd, k);
                     k += 1;
                 }
                 ast::Decl::Def(d) => {
-                    self.current = Some(Symbol::Def(ir::DefId(df as u32)));
-                    let mut scope = Scope::new(false);
-                    let (params, ret) = self.def_sigs[df].clone();
-                    for (p, ty) in d.params.iter().zip(params) {
-                        self.bind_param(&mut scope, &p.name, ty);
-                    }
-                    let (body, ty) = self.expr(&d.body, &mut scope);
-                    self.expect_type(&ret, &ty, d.body.span, "the result");
-                    let def = &mut self.program.defs[df];
-                    def.body = body;
-                    def.locals = scope.max_slots();
-                    def.gives_list = matches!(ret, Type::List(_));
+                    self.def_body(d, df);
                     df += 1;
                 }
                 ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
-                    let Some(id) = self.own_proc(p) else {
-                        continue; // a duplicate, already reported
-                    };
-                    self.current = Some(Symbol::Proc(id));
-                    let mut scope = Scope::new(false);
-                    let params = self.proc_sigs.get(id.index()).cloned().unwrap_or_default();
-                    for (param, ty) in p.params.iter().zip(params) {
-                        self.bind_param(&mut scope, &param.name, ty);
-                    }
-                    let body = self.block(&p.body, &mut scope, false);
-                    let proc_ = &mut self.program.procs[id.index()];
-                    proc_.body = body;
-                    proc_.locals = scope.max_slots();
+                    self.proc_body(p);
                 }
                 ast::Decl::Action(a) => {
                     let Some(id) = self.actions.get(&a.name.text).copied() else {
@@ -175,35 +78,11 @@ impl Checker<'_> {
                     self.program.goal = Some(ir::Goal { end, shared });
                 }
                 ast::Decl::Winners(w) => {
-                    self.current = None;
-                    let mut scope = Scope::new(false);
-                    let (body, ty) = self.expr(&w.body, &mut scope);
-                    self.expect_type(
-                        &Type::List(Box::new(Type::Player)),
-                        &ty,
-                        w.body.span,
-                        "the winners",
-                    );
-                    self.program.winners = Some(ir::EndFn {
-                        locals: scope.max_slots(),
-                        body,
-                    });
+                    self.winners_body(w);
                 }
                 ast::Decl::Scenario(sc) => self.scenario(sc),
                 ast::Decl::Invariant(inv) => {
-                    self.current = None;
-                    let mut scope = Scope::new(false);
-                    let (cond, ty) = self.expr(&inv.cond, &mut scope);
-                    self.expect_type(&Type::Bool, &ty, inv.cond.span, "an invariant");
-                    self.program.invariants.push(ir::Invariant {
-                        name: inv.name.text.clone(),
-                        description: inv.description.as_ref().and_then(|d| d.literal()),
-                        check: ir::EndFn {
-                            locals: scope.max_slots(),
-                            body: cond,
-                        },
-                        span: inv.cond.span,
-                    });
+                    self.invariant_body(inv);
                 }
                 ast::Decl::Table(t) => {
                     self.table_rows(ir::TableId(tables), t);
@@ -219,6 +98,155 @@ impl Checker<'_> {
             self.program.flow = flow;
         }
         self.current = None;
+    }
+
+    /// An effect's or a phase's body, checked against its parameters and lowered.
+    fn proc_body(&mut self, p: &ast::ProcDecl) {
+        let Some(id) = self.own_proc(p) else {
+            return; // a duplicate, already reported
+        };
+        self.current = Some(Symbol::Proc(id));
+        let mut scope = Scope::new(false);
+        let params = self.proc_sigs.get(id.index()).cloned().unwrap_or_default();
+        for (param, ty) in p.params.iter().zip(params) {
+            self.bind_param(&mut scope, &param.name, ty);
+        }
+        let body = self.block(&p.body, &mut scope, false);
+        let proc_ = &mut self.program.procs[id.index()];
+        proc_.body = body;
+        proc_.locals = scope.max_slots();
+    }
+
+    /// The `winners` rule, a list of players, checked and lowered.
+    fn winners_body(&mut self, w: &ast::WinnersDecl) {
+        self.current = None;
+        let mut scope = Scope::new(false);
+        let (body, ty) = self.expr(&w.body, &mut scope);
+        self.expect_type(
+            &Type::List(Box::new(Type::Player)),
+            &ty,
+            w.body.span,
+            "the winners",
+        );
+        self.program.winners = Some(ir::EndFn {
+            locals: scope.max_slots(),
+            body,
+        });
+    }
+
+    /// An invariant's condition, checked and lowered.
+    fn invariant_body(&mut self, inv: &ast::InvariantDecl) {
+        self.current = None;
+        let mut scope = Scope::new(false);
+        let (cond, ty) = self.expr(&inv.cond, &mut scope);
+        self.expect_type(&Type::Bool, &ty, inv.cond.span, "an invariant");
+        self.program.invariants.push(ir::Invariant {
+            name: inv.name.text.clone(),
+            description: inv.description.as_ref().and_then(|d| d.literal()),
+            check: ir::EndFn {
+                locals: scope.max_slots(),
+                body: cond,
+            },
+            span: inv.cond.span,
+        });
+    }
+
+    /// A variable's initial value and `visible when` condition, checked and lowered into
+    /// global or per-player variable `slot`.
+    fn var_body(&mut self, v: &ast::VarDecl, slot: usize, sym: Symbol) {
+        self.current = Some(sym);
+        let mut scope = Scope::new(false);
+        let (init, ty) = self.expr(&v.init, &mut scope);
+        let target = if v.per_player {
+            &self.program.player_vars[slot]
+        } else {
+            &self.program.globals[slot]
+        };
+        let want = target.ty.clone();
+        self.expect_type(&want, &ty, v.init.span, "the initial value");
+        let target = if v.per_player {
+            &mut self.program.player_vars[slot]
+        } else {
+            &mut self.program.globals[slot]
+        };
+        target.init = init;
+        if let Some(c) = &v.visible_when {
+            let visible = if v.per_player {
+                self.visibility_condition(c, "owner", Type::Player, v.name.span)
+            } else {
+                self.visibility_condition(c, "", Type::Error, v.name.span)
+            };
+            let target = if v.per_player {
+                &mut self.program.player_vars[slot]
+            } else {
+                &mut self.program.globals[slot]
+            };
+            target.visible_when = Some(Box::new(visible));
+        }
+        // Initial values may use comprehensions; the engine gives them a frame.
+        self.note_init_locals(scope.max_slots());
+    }
+
+    /// A kind's number of instances, label, `listed when` condition and field initial values,
+    /// checked and lowered into kind `k`.
+    fn kind_body(&mut self, kd: &ast::KindDecl, k: usize) {
+        let kind_id = ir::KindId(k as u32);
+        self.current = Some(Symbol::Kind(kind_id));
+        let mut scope = Scope::new(false);
+        if let ast::KindCount::Count(count) = &kd.count {
+            let (count_ir, ty) = self.expr(count, &mut scope);
+            self.expect_type(&Type::Int, &ty, count.span, "the number of instances");
+            self.program.kinds[k].count = count_ir;
+        }
+        if let Some(label) = &kd.label {
+            let mut label_scope = Scope::new(false);
+            label_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
+            let text = self.text(label, &mut label_scope);
+            self.program.kinds[k].label = Some((text, label_scope.max_slots()));
+        }
+        if let Some(listed) = &kd.listed {
+            let mut listed_scope = Scope::new(false);
+            listed_scope.shadow("it", Type::Entity(kind_id), kd.name.span);
+            let (cond, ty) = self.expr(listed, &mut listed_scope);
+            self.expect_type(&Type::Bool, &ty, listed.span, "the `listed when` condition");
+            self.program.kinds[k].listed = Some(ir::EndFn {
+                locals: listed_scope.max_slots(),
+                body: cond,
+            });
+        }
+        // Field initial values may use `index`, the instance's number from 1.
+        let index = scope.shadow("index", Type::Int, kd.name.span);
+        self.program.kinds[k].index_slot = Some(index);
+        for (i, fd) in kd.fields.iter().enumerate() {
+            let (init, ty) = self.expr(&fd.init, &mut scope);
+            let visible = fd
+                .visible_when
+                .as_ref()
+                .map(|c| self.visibility_condition(c, "it", Type::Entity(kind_id), kd.name.span));
+            if let Some(field) = self.program.kinds[k].fields.get(i) {
+                let want = field.ty.clone();
+                self.expect_type(&want, &ty, fd.init.span, "the initial value");
+                self.program.kinds[k].fields[i].init = init;
+                self.program.kinds[k].fields[i].visible_when = visible.map(Box::new);
+            }
+        }
+        self.note_init_locals(scope.max_slots());
+    }
+
+    /// Def number `df`'s body, checked against its signature and lowered.
+    fn def_body(&mut self, d: &ast::DefDecl, df: usize) {
+        self.current = Some(Symbol::Def(ir::DefId(df as u32)));
+        let mut scope = Scope::new(false);
+        let (params, ret) = self.def_sigs[df].clone();
+        for (p, ty) in d.params.iter().zip(params) {
+            self.bind_param(&mut scope, &p.name, ty);
+        }
+        let (body, ty) = self.expr(&d.body, &mut scope);
+        self.expect_type(&ret, &ty, d.body.span, "the result");
+        let def = &mut self.program.defs[df];
+        def.body = body;
+        def.locals = scope.max_slots();
+        def.gives_list = matches!(ret, Type::List(_));
     }
 
     pub(super) fn note_init_locals(&mut self, n: usize) {
@@ -318,37 +346,7 @@ impl Checker<'_> {
                     (ty, bounds, None)
                 }
             };
-            let dynamic = ty == Type::Int
-                && bounds.is_none()
-                && !matches!(p.ty, ast::TypeExpr::Int { bounds: None, .. });
-            let finite = matches!(
-                ty,
-                Type::Player | Type::Bool | Type::Enum(_) | Type::Entity(_) | Type::Error
-            ) || (ty == Type::Int && (bounds.is_some() || dynamic));
-            // Every value becomes a move in the list: a range too wide to list is no better.
-            let width = bounds.map_or(0, |(lo, hi)| (hi as i128) - (lo as i128) + 1);
-            if width > i128::from(ir::MAX_PARAM_VALUES) {
-                self.error(
-                    Diagnostic::error(
-                        "infinite-domain",
-                        format!(
-                            "parameter `{}` has {width} values, more than players could list",
-                            p.name.text
-                        ),
-                        p.ty.span(),
-                    )
-                    .with_label(format!("at most {} values", ir::MAX_PARAM_VALUES))
-                    .with_help(
-                        "narrow the range, or choose from a list inside the action with `choose`",
-                    ),
-                );
-            } else if !finite {
-                self.error(
-                    Diagnostic::error("infinite-domain", format!("parameter `{}` has no finite set of values", p.name.text), p.ty.span())
-                        .with_label("players could not list every value of this")
-                        .with_help("use player, bool, an enum, a kind, or `int in lo..hi`; choose from a list inside the action with `choose`"),
-                );
-            }
+            self.param_domain(p, &ty, bounds);
             params.push(ir::ActionParam {
                 name: p.name.text.clone(),
                 ty: ty.clone(),
@@ -408,6 +406,42 @@ impl Checker<'_> {
         def.locals = scope.max_slots().max(range_scope.max_slots());
         def.require_locals = require_locals;
         def.plan = ir::MovePlan::of(def);
+    }
+
+    /// Reports parameter `p` of type `ty` if players could not list its values: a range
+    /// wider than [`ir::MAX_PARAM_VALUES`], or a type with no finite set of values.
+    fn param_domain(&mut self, p: &ast::Param, ty: &Type, bounds: Option<(i64, i64)>) {
+        let dynamic = *ty == Type::Int
+            && bounds.is_none()
+            && !matches!(p.ty, ast::TypeExpr::Int { bounds: None, .. });
+        let finite = matches!(
+            ty,
+            Type::Player | Type::Bool | Type::Enum(_) | Type::Entity(_) | Type::Error
+        ) || (*ty == Type::Int && (bounds.is_some() || dynamic));
+        // Every value becomes a move in the list: a range too wide to list is no better.
+        let width = bounds.map_or(0, |(lo, hi)| (hi as i128) - (lo as i128) + 1);
+        if width > i128::from(ir::MAX_PARAM_VALUES) {
+            self.error(
+                Diagnostic::error(
+                    "infinite-domain",
+                    format!(
+                        "parameter `{}` has {width} values, more than players could list",
+                        p.name.text
+                    ),
+                    p.ty.span(),
+                )
+                .with_label(format!("at most {} values", ir::MAX_PARAM_VALUES))
+                .with_help(
+                    "narrow the range, or choose from a list inside the action with `choose`",
+                ),
+            );
+        } else if !finite {
+            self.error(
+                Diagnostic::error("infinite-domain", format!("parameter `{}` has no finite set of values", p.name.text), p.ty.span())
+                    .with_label("players could not list every value of this")
+                    .with_help("use player, bool, an enum, a kind, or `int in lo..hi`; choose from a list inside the action with `choose`"),
+            );
+        }
     }
 
     /// The ends of a parameter's `int in lo..hi` written with expressions, checked as numbers

@@ -28,53 +28,7 @@ impl Checker<'_> {
                 }
                 ast::Decl::Variant(_) | ast::Decl::Invariant(_) | ast::Decl::Scenario(_) => {}
                 ast::Decl::Enum(e) => {
-                    let id = ir::EnumId(self.program.enums.len() as u32);
-                    self.define(&e.name, Symbol::Enum(id));
-                    // A value is held as a 16-bit index: past that, values would alias.
-                    if let Some(first_too_many) = e.values.get(MAX_ENUM_VALUES) {
-                        self.error(
-                            Diagnostic::error(
-                                "too-many-values",
-                                format!(
-                                    "enum `{}` has {} values, more than {MAX_ENUM_VALUES}",
-                                    e.name.text,
-                                    e.values.len()
-                                ),
-                                first_too_many.span,
-                            )
-                            .with_label("one value too many")
-                            .with_help("use a number (`int in lo..hi`) or a kind for this many"),
-                        );
-                    }
-                    for (i, v) in e.values.iter().take(MAX_ENUM_VALUES).enumerate() {
-                        self.define(v, Symbol::EnumValue(id, i as u16));
-                    }
-                    let mut shown = Vec::new();
-                    for (v, label) in e.values.iter().zip(&e.shown) {
-                        shown.push(match label.as_ref().map(|l| (l.literal(), l.span)) {
-                            None => v.text.clone(),
-                            Some((Some(text), _)) => text,
-                            Some((None, span)) => {
-                                self.error(
-                                    Diagnostic::error(
-                                        "not-constant",
-                                        format!("how `{}` is shown must be a plain text", v.text),
-                                        span,
-                                    )
-                                    .with_label("has `{...}` in it")
-                                    .with_help(
-                                        "write the text itself, such as `jack shown as \"J\"`",
-                                    ),
-                                );
-                                v.text.clone()
-                            }
-                        });
-                    }
-                    self.program.enums.push(ir::EnumDef {
-                        name: e.name.text.clone(),
-                        values: e.values.iter().map(|v| v.text.clone()).collect(),
-                        shown,
-                    });
+                    self.declare_enum(e);
                 }
                 ast::Decl::Var(v) if v.per_player => {
                     self.internal_visible_when(&v.name, v.visibility, v.visible_when.as_deref());
@@ -92,27 +46,7 @@ impl Checker<'_> {
                     self.program.globals.push(placeholder_var(v));
                 }
                 ast::Decl::Kind(k) => {
-                    let id = ir::KindId(self.program.kinds.len() as u32);
-                    self.define(&k.name, Symbol::Kind(id));
-                    let (span, names) = match &k.count {
-                        ast::KindCount::Count(e) => (e.span, Vec::new()),
-                        ast::KindCount::Named(names) => {
-                            for (i, n) in names.iter().enumerate() {
-                                self.define(n, Symbol::Instance(id, i as u32));
-                            }
-                            (k.name.span, names.iter().map(|n| n.text.clone()).collect())
-                        }
-                    };
-                    self.program.kinds.push(ir::KindDef {
-                        name: k.name.text.clone(),
-                        count: const_expr(ir::Value::Int(names.len() as i64), span),
-                        names,
-                        index_slot: None,
-                        label: None,
-                        listed: None,
-                        fields: Vec::new(),
-                        mutable: false,
-                    });
+                    self.declare_kind(k);
                 }
                 ast::Decl::Table(t) => self.declare_table(t),
                 ast::Decl::Die(d) => {
@@ -124,18 +58,7 @@ impl Checker<'_> {
                     });
                 }
                 ast::Decl::Def(d) => {
-                    let id = ir::DefId(self.program.defs.len() as u32);
-                    self.define(&d.name, Symbol::Def(id));
-                    self.program.defs.push(ir::DefDef {
-                        name: d.name.text.clone(),
-                        arity: d.params.len(),
-                        locals: 0,
-                        body: const_expr(ir::Value::None, d.body.span),
-                        remembered: false,
-                        reads: None,
-                        gives_list: false,
-                        span: d.name.span,
-                    });
+                    self.declare_def(d);
                 }
                 ast::Decl::Effect(p) | ast::Decl::Phase(p) => {
                     let kind = if matches!(decl, ast::Decl::Effect(_)) {
@@ -147,20 +70,7 @@ impl Checker<'_> {
                     self.define(&p.name, Symbol::Proc(id));
                 }
                 ast::Decl::Action(a) => {
-                    let id = ir::ActionId(self.program.actions.len() as u32);
-                    self.define(&a.name, Symbol::Action(id));
-                    self.program.actions.push(ir::ActionDef {
-                        name: a.name.text.clone(),
-                        description: a.description.as_ref().and_then(|d| d.literal()),
-                        params: Vec::new(),
-                        requires: Vec::new(),
-                        require_locals: 0,
-                        locals: 0,
-                        body: ir::BlockId(0),
-                        span: a.name.span,
-                        plan: ir::MovePlan::every_combination(0, 0),
-                        last_resort: a.last_resort,
-                    });
+                    self.declare_action(a);
                 }
                 ast::Decl::Flow(_) => counts[0] += 1,
                 ast::Decl::Setup(_) => counts[1] += 1,
@@ -169,6 +79,141 @@ impl Checker<'_> {
                 ast::Decl::Goal(_) => counts[4] += 1,
             }
         }
+        self.one_of_each(counts);
+        match game {
+            Some(g) => self.game_header(g),
+            None => {
+                let span = merged.decls.first().map(decl_span).unwrap_or_default();
+                self.error(
+                    Diagnostic::error("missing-game", "this rules file has no `game` header", span)
+                        .with_label("expected a game header before here")
+                        .with_help("start the file with `game \"Name\" { players 2..4 }`"),
+                );
+            }
+        }
+        self.declare_score_def();
+        if counts[0] == 0 {
+            let span = merged.decls.first().map(decl_span).unwrap_or_default();
+            self.error(
+                Diagnostic::error("missing-flow", "this game has no `flow`", span)
+                    .with_label("the game needs a flow")
+                    .with_help("add `flow { ... }` saying how rounds and turns go, such as `flow { repeat 10 { for p in players { turn p } } }`"),
+            );
+        }
+    }
+
+    /// A def: its id, its body a placeholder until pass 3.
+    fn declare_def(&mut self, d: &ast::DefDecl) {
+        let id = ir::DefId(self.program.defs.len() as u32);
+        self.define(&d.name, Symbol::Def(id));
+        self.program.defs.push(ir::DefDef {
+            name: d.name.text.clone(),
+            arity: d.params.len(),
+            locals: 0,
+            body: const_expr(ir::Value::None, d.body.span),
+            remembered: false,
+            reads: None,
+            gives_list: false,
+            span: d.name.span,
+        });
+    }
+
+    /// An action: its id, its parameters and body placeholders until passes 2 and 3.
+    fn declare_action(&mut self, a: &ast::ActionDecl) {
+        let id = ir::ActionId(self.program.actions.len() as u32);
+        self.define(&a.name, Symbol::Action(id));
+        self.program.actions.push(ir::ActionDef {
+            name: a.name.text.clone(),
+            description: a.description.as_ref().and_then(|d| d.literal()),
+            params: Vec::new(),
+            requires: Vec::new(),
+            require_locals: 0,
+            locals: 0,
+            body: ir::BlockId(0),
+            span: a.name.span,
+            plan: ir::MovePlan::every_combination(0, 0),
+            last_resort: a.last_resort,
+        });
+    }
+
+    /// An enum: its id, its values' names and how each is shown.
+    fn declare_enum(&mut self, e: &ast::EnumDecl) {
+        let id = ir::EnumId(self.program.enums.len() as u32);
+        self.define(&e.name, Symbol::Enum(id));
+        // A value is held as a 16-bit index: past that, values would alias.
+        if let Some(first_too_many) = e.values.get(MAX_ENUM_VALUES) {
+            self.error(
+                Diagnostic::error(
+                    "too-many-values",
+                    format!(
+                        "enum `{}` has {} values, more than {MAX_ENUM_VALUES}",
+                        e.name.text,
+                        e.values.len()
+                    ),
+                    first_too_many.span,
+                )
+                .with_label("one value too many")
+                .with_help("use a number (`int in lo..hi`) or a kind for this many"),
+            );
+        }
+        for (i, v) in e.values.iter().take(MAX_ENUM_VALUES).enumerate() {
+            self.define(v, Symbol::EnumValue(id, i as u16));
+        }
+        let mut shown = Vec::new();
+        for (v, label) in e.values.iter().zip(&e.shown) {
+            shown.push(match label.as_ref().map(|l| (l.literal(), l.span)) {
+                None => v.text.clone(),
+                Some((Some(text), _)) => text,
+                Some((None, span)) => {
+                    self.error(
+                        Diagnostic::error(
+                            "not-constant",
+                            format!("how `{}` is shown must be a plain text", v.text),
+                            span,
+                        )
+                        .with_label("has `{...}` in it")
+                        .with_help("write the text itself, such as `jack shown as \"J\"`"),
+                    );
+                    v.text.clone()
+                }
+            });
+        }
+        self.program.enums.push(ir::EnumDef {
+            name: e.name.text.clone(),
+            values: e.values.iter().map(|v| v.text.clone()).collect(),
+            shown,
+        });
+    }
+
+    /// A kind: its id, and its named instances' names.
+    fn declare_kind(&mut self, k: &ast::KindDecl) {
+        let id = ir::KindId(self.program.kinds.len() as u32);
+        self.define(&k.name, Symbol::Kind(id));
+        let (span, names) = match &k.count {
+            ast::KindCount::Count(e) => (e.span, Vec::new()),
+            ast::KindCount::Named(names) => {
+                for (i, n) in names.iter().enumerate() {
+                    self.define(n, Symbol::Instance(id, i as u32));
+                }
+                (k.name.span, names.iter().map(|n| n.text.clone()).collect())
+            }
+        };
+        self.program.kinds.push(ir::KindDef {
+            name: k.name.text.clone(),
+            count: const_expr(ir::Value::Int(names.len() as i64), span),
+            names,
+            index_slot: None,
+            label: None,
+            listed: None,
+            fields: Vec::new(),
+            mutable: false,
+        });
+    }
+
+    /// Reports every `flow`, `setup`, `score`, `winners` and `goal` but the first, where
+    /// `counts` says there are several (in that order).
+    fn one_of_each(&mut self, counts: [usize; 5]) {
+        let merged = self.merged;
         for decl in &merged.decls {
             let (kind, kw, n) = match decl {
                 ast::Decl::Flow(b) => ("flow", &b.keyword, counts[0]),
@@ -189,26 +234,6 @@ impl Checker<'_> {
                     .with_help(format!("a game has one `{kind}`; merge them into one")),
                 );
             }
-        }
-        match game {
-            Some(g) => self.game_header(g),
-            None => {
-                let span = merged.decls.first().map(decl_span).unwrap_or_default();
-                self.error(
-                    Diagnostic::error("missing-game", "this rules file has no `game` header", span)
-                        .with_label("expected a game header before here")
-                        .with_help("start the file with `game \"Name\" { players 2..4 }`"),
-                );
-            }
-        }
-        self.declare_score_def();
-        if counts[0] == 0 {
-            let span = merged.decls.first().map(decl_span).unwrap_or_default();
-            self.error(
-                Diagnostic::error("missing-flow", "this game has no `flow`", span)
-                    .with_label("the game needs a flow")
-                    .with_help("add `flow { ... }` saying how rounds and turns go, such as `flow { repeat 10 { for p in players { turn p } } }`"),
-            );
         }
     }
 

@@ -44,6 +44,13 @@ pub(super) fn run(c: &mut Checker) {
         }
     }
     needless_last_resorts(c, &reachable);
+    offered_actions(c, &reachable);
+    unused_declarations(c);
+}
+
+/// Warns of the actions no reachable `turn` offers, and of those named like a command of
+/// `meeple play`.
+fn offered_actions(c: &mut Checker, reachable: &BTreeSet<Symbol>) {
     let actions = named(&c.program.actions, |a| (&a.name, a.span));
     for (i, a) in actions.iter().enumerate() {
         if !reachable.contains(&Symbol::Action(ir::ActionId(i as u32))) {
@@ -79,6 +86,10 @@ pub(super) fn run(c: &mut Checker) {
             );
         }
     }
+}
+
+/// Warns of the defs, variables, dice, enums, tables and kinds nothing uses.
+fn unused_declarations(c: &mut Checker) {
     for (i, d) in named(&c.program.defs, |d| (&d.name, d.span))
         .iter()
         .enumerate()

@@ -69,47 +69,62 @@ impl Checker<'_> {
             }
         }
         if let Some(e) = e {
-            let def = &self.program.enums[e.index()];
-            let missing: Vec<String> = (0..size)
-                .filter(|&i| table[i].is_none())
-                .map(|i| format!("`{}`", def.values[i]))
-                .collect();
-            let name = def.name.clone();
-            let else_span = arms.iter().find(|a| a.values.is_empty()).map(|a| a.span);
-            if otherwise.is_none() && !missing.is_empty() {
-                self.error(
-                    Diagnostic::error(
-                        "non-exhaustive-match",
-                        format!(
-                            "this `match` of a {name} has no arm for {}",
-                            missing.join(", ")
-                        ),
-                        value.span,
-                    )
-                    .with_label(format!("{} of {size} values not taken", missing.len()))
-                    .with_help(format!(
-                        "add an arm for {}, or an `else {{ }}` arm for the rest",
-                        missing.join(", ")
-                    )),
-                );
-            } else if let (Some(at), true) = (else_span, missing.is_empty()) {
-                self.error(
-                    Diagnostic::warning(
-                        "unreachable-arm",
-                        format!("every {name} already has an arm: `else` never runs"),
-                        at,
-                    )
-                    .with_label("never runs")
-                    .with_help("remove the `else` arm (a value added to the enum later would then be reported)")
-                    .with_fix(at, ""),
-                );
-            }
+            let taken: Vec<bool> = table.iter().map(Option::is_some).collect();
+            self.every_value_once(e, &taken, arms, value.span, otherwise.is_some());
         }
         S::Match {
             value: v,
             arms: table,
             none,
             otherwise,
+        }
+    }
+
+    /// Reports a `match` of enum `e` (at `at_value`) that leaves values without an arm and has
+    /// no `else`, or has an `else` that never runs; `taken` says which values have an arm.
+    fn every_value_once(
+        &mut self,
+        e: ir::EnumId,
+        taken: &[bool],
+        arms: &[ast::MatchArm],
+        at_value: crate::diag::Span,
+        has_else: bool,
+    ) {
+        let size = taken.len();
+        let def = &self.program.enums[e.index()];
+        let missing: Vec<String> = (0..size)
+            .filter(|&i| !taken[i])
+            .map(|i| format!("`{}`", def.values[i]))
+            .collect();
+        let name = def.name.clone();
+        let else_span = arms.iter().find(|a| a.values.is_empty()).map(|a| a.span);
+        if !has_else && !missing.is_empty() {
+            self.error(
+                Diagnostic::error(
+                    "non-exhaustive-match",
+                    format!(
+                        "this `match` of a {name} has no arm for {}",
+                        missing.join(", ")
+                    ),
+                    at_value,
+                )
+                .with_label(format!("{} of {size} values not taken", missing.len()))
+                .with_help(format!(
+                    "add an arm for {}, or an `else {{ }}` arm for the rest",
+                    missing.join(", ")
+                )),
+            );
+        } else if let (Some(at), true) = (else_span, missing.is_empty()) {
+            self.error(
+                Diagnostic::warning(
+                    "unreachable-arm",
+                    format!("every {name} already has an arm: `else` never runs"),
+                    at,
+                )
+                .with_label("never runs")
+                .with_help("remove the `else` arm (a value added to the enum later would then be reported)")
+                .with_fix(at, ""),
+            );
         }
     }
 

@@ -28,53 +28,7 @@ impl Checker<'_> {
         for (i, step) in sc.steps.iter().enumerate() {
             match &step.kind {
                 StepKind::Players(e) | StepKind::Seed(e) => {
-                    let is_players = matches!(step.kind, StepKind::Players(_));
-                    if i > 1
-                        || (i == 1
-                            && !matches!(
-                                sc.steps[0].kind,
-                                StepKind::Players(_) | StepKind::Seed(_)
-                            ))
-                    {
-                        self.error(
-                            Diagnostic::error(
-                                "misplaced-step",
-                                "`players` and `seed` come first in a scenario",
-                                step.span,
-                            )
-                            .with_label("after another step")
-                            .with_help("move it to the top of the scenario"),
-                        );
-                    }
-                    match consts::int(e) {
-                        Some(n) if is_players => {
-                            if n < self.players.0 || n > self.players.1 {
-                                self.error(
-                                    Diagnostic::error(
-                                        "invalid-players",
-                                        format!("the game is not for {n} players"),
-                                        e.span,
-                                    )
-                                    .with_label(format!(
-                                        "the game allows {} to {}",
-                                        self.players.0, self.players.1
-                                    ))
-                                    .with_help("choose a player count the game allows"),
-                                );
-                            }
-                            players = Some(n.clamp(1, 16) as u8);
-                        }
-                        Some(n) if n >= 0 => seed = n as u64,
-                        _ => self.error(
-                            Diagnostic::error(
-                                "not-constant",
-                                "this must be a constant number",
-                                e.span,
-                            )
-                            .with_label("not a constant")
-                            .with_help("write a number, such as `seed 7`"),
-                        ),
-                    }
+                    self.players_or_seed(sc, i, e, &mut players, &mut seed);
                 }
                 StepKind::BeforeSetup(inner) => {
                     let first = sc.steps[..i]
@@ -115,8 +69,60 @@ impl Checker<'_> {
         });
     }
 
+    /// Step `i` of `sc`, a `players` or `seed` step of value `e`: it must come first, and
+    /// its value be a constant (a player count the game allows).
+    fn players_or_seed(
+        &mut self,
+        sc: &ast::ScenarioDecl,
+        i: usize,
+        e: &ast::Expr,
+        players: &mut Option<u8>,
+        seed: &mut u64,
+    ) {
+        let is_players = matches!(sc.steps[i].kind, StepKind::Players(_));
+        if i > 1
+            || (i == 1 && !matches!(sc.steps[0].kind, StepKind::Players(_) | StepKind::Seed(_)))
+        {
+            self.error(
+                Diagnostic::error(
+                    "misplaced-step",
+                    "`players` and `seed` come first in a scenario",
+                    sc.steps[i].span,
+                )
+                .with_label("after another step")
+                .with_help("move it to the top of the scenario"),
+            );
+        }
+        match consts::int(e) {
+            Some(n) if is_players => {
+                if n < self.players.0 || n > self.players.1 {
+                    self.error(
+                        Diagnostic::error(
+                            "invalid-players",
+                            format!("the game is not for {n} players"),
+                            e.span,
+                        )
+                        .with_label(format!(
+                            "the game allows {} to {}",
+                            self.players.0, self.players.1
+                        ))
+                        .with_help("choose a player count the game allows"),
+                    );
+                }
+                *players = Some(n.clamp(1, 16) as u8);
+            }
+            Some(n) if n >= 0 => *seed = n as u64,
+            _ => self.error(
+                Diagnostic::error("not-constant", "this must be a constant number", e.span)
+                    .with_label("not a constant")
+                    .with_help("write a number, such as `seed 7`"),
+            ),
+        }
+    }
+
     /// Checks and lowers one step other than `players`, `seed` and `before setup` (or one inside
     /// `before setup`, where only the steps that need no decision may stand).
+    // Long because it is one match over every kind of scenario step, an arm its check.
     fn step(
         &mut self,
         step: &ast::Step,

@@ -63,42 +63,7 @@ impl Checker<'_> {
                 None
             }
         };
-        let sizes = match &count.kind {
-            CountKind::Any => (0, values.unwrap_or(i128::from(u32::MAX)) as i64),
-            CountKind::AtMost(k) | CountKind::Exactly(k) => {
-                let exactly = matches!(count.kind, CountKind::Exactly(_));
-                match consts::int(k) {
-                    Some(n) if n < 0 => {
-                        self.error(
-                            Diagnostic::error(
-                                "choose-count-negative",
-                                format!("a set cannot hold {n} elements"),
-                                k.span,
-                            )
-                            .with_label("fewer than none")
-                            .with_help("write a count of 0 or more"),
-                        );
-                        (0, 0)
-                    }
-                    Some(n) => (if exactly { n } else { 0 }, n),
-                    None => {
-                        self.error(
-                            Diagnostic::error(
-                                "not-constant",
-                                "how many elements a set parameter holds must be a constant",
-                                k.span,
-                            )
-                            .with_label("not a constant number")
-                            .with_help(
-                                "write a number, as in `exactly 3 of gem`, or choose inside the \
-                                 action with `choose exactly k of`",
-                            ),
-                        );
-                        (0, 0)
-                    }
-                }
-            }
-        };
+        let sizes = self.set_sizes(count, values);
         if let Some(n) = values {
             if sizes.0 as i128 > n {
                 self.error(
@@ -138,6 +103,47 @@ impl Checker<'_> {
             ty: Type::List(Box::new(elem)),
             bounds,
             sizes: (clamp(sizes.0), clamp(sizes.1)),
+        }
+    }
+
+    /// The fewest and most elements a set parameter of `count` holds (`any of`: up to
+    /// `values`, the values there are, if known).
+    fn set_sizes(&mut self, count: &ast::ChooseCount, values: Option<i128>) -> (i64, i64) {
+        match &count.kind {
+            CountKind::Any => (0, values.unwrap_or(i128::from(u32::MAX)) as i64),
+            CountKind::AtMost(k) | CountKind::Exactly(k) => {
+                let exactly = matches!(count.kind, CountKind::Exactly(_));
+                match consts::int(k) {
+                    Some(n) if n < 0 => {
+                        self.error(
+                            Diagnostic::error(
+                                "choose-count-negative",
+                                format!("a set cannot hold {n} elements"),
+                                k.span,
+                            )
+                            .with_label("fewer than none")
+                            .with_help("write a count of 0 or more"),
+                        );
+                        (0, 0)
+                    }
+                    Some(n) => (if exactly { n } else { 0 }, n),
+                    None => {
+                        self.error(
+                            Diagnostic::error(
+                                "not-constant",
+                                "how many elements a set parameter holds must be a constant",
+                                k.span,
+                            )
+                            .with_label("not a constant number")
+                            .with_help(
+                                "write a number, as in `exactly 3 of gem`, or choose inside the \
+                             action with `choose exactly k of`",
+                            ),
+                        );
+                        (0, 0)
+                    }
+                }
+            }
         }
     }
 }

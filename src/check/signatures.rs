@@ -31,57 +31,7 @@ impl Checker<'_> {
                     target.bounds_by_players = by_players;
                 }
                 ast::Decl::Kind(kd) => {
-                    let fields: Vec<ir::VarDef> = kd
-                        .fields
-                        .iter()
-                        .map(|fd| {
-                            let (ty, bounds) = self.resolve_type(&fd.ty);
-                            ir::VarDef {
-                                name: fd.name.text.clone(),
-                                ty,
-                                bounds,
-                                bounds_by_players: self.bounds_by_players(&fd.ty),
-                                visibility: fd.visibility,
-                                init: const_expr(ir::Value::None, fd.init.span),
-                                visible_when: None,
-                                span: fd.name.span,
-                            }
-                        })
-                        .collect();
-                    let mut seen = BTreeMap::new();
-                    for fd in kd
-                        .fields
-                        .iter()
-                        .filter(|f| f.visibility == ast::Visibility::Secret)
-                    {
-                        self.secret_without_owner(&fd.name, "a field");
-                    }
-                    for fd in &kd.fields {
-                        self.internal_visible_when(
-                            &fd.name,
-                            fd.visibility,
-                            fd.visible_when.as_deref(),
-                        );
-                    }
-                    for (i, fd) in kd.fields.iter().enumerate() {
-                        if !seen.contains_key(&fd.name.text) {
-                            let kind = ir::KindId(k as u32);
-                            self.note_decl(&fd.name, index::Pending::Field(kind, i));
-                        }
-                        if let Some(first) = seen.insert(fd.name.text.clone(), fd.name.span) {
-                            self.error(
-                                Diagnostic::error(
-                                    "duplicate-definition",
-                                    format!("field `{}` is defined twice", fd.name.text),
-                                    fd.name.span,
-                                )
-                                .with_label("defined again here")
-                                .with_secondary(first, "first defined here")
-                                .with_help("rename or remove one of the fields"),
-                            );
-                        }
-                    }
-                    self.program.kinds[k].fields = fields;
+                    self.kind_fields(kd, k);
                     k += 1;
                 }
                 ast::Decl::Die(dd) => {
@@ -124,6 +74,57 @@ impl Checker<'_> {
         if self.score_def.is_some() {
             self.def_sigs.push((vec![Type::Player], Type::Int));
         }
+    }
+
+    /// Kind `k`'s fields: their types and bounds, each name once.
+    fn kind_fields(&mut self, kd: &ast::KindDecl, k: usize) {
+        let fields: Vec<ir::VarDef> = kd
+            .fields
+            .iter()
+            .map(|fd| {
+                let (ty, bounds) = self.resolve_type(&fd.ty);
+                ir::VarDef {
+                    name: fd.name.text.clone(),
+                    ty,
+                    bounds,
+                    bounds_by_players: self.bounds_by_players(&fd.ty),
+                    visibility: fd.visibility,
+                    init: const_expr(ir::Value::None, fd.init.span),
+                    visible_when: None,
+                    span: fd.name.span,
+                }
+            })
+            .collect();
+        let mut seen = BTreeMap::new();
+        for fd in kd
+            .fields
+            .iter()
+            .filter(|f| f.visibility == ast::Visibility::Secret)
+        {
+            self.secret_without_owner(&fd.name, "a field");
+        }
+        for fd in &kd.fields {
+            self.internal_visible_when(&fd.name, fd.visibility, fd.visible_when.as_deref());
+        }
+        for (i, fd) in kd.fields.iter().enumerate() {
+            if !seen.contains_key(&fd.name.text) {
+                let kind = ir::KindId(k as u32);
+                self.note_decl(&fd.name, index::Pending::Field(kind, i));
+            }
+            if let Some(first) = seen.insert(fd.name.text.clone(), fd.name.span) {
+                self.error(
+                    Diagnostic::error(
+                        "duplicate-definition",
+                        format!("field `{}` is defined twice", fd.name.text),
+                        fd.name.span,
+                    )
+                    .with_label("defined again here")
+                    .with_secondary(first, "first defined here")
+                    .with_help("rename or remove one of the fields"),
+                );
+            }
+        }
+        self.program.kinds[k].fields = fields;
     }
 
     /// A def's or an effect's parameter's type: a list for a set written there by mistake

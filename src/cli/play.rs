@@ -11,6 +11,7 @@ use crate::engine::{Game, MoveError, RuntimeError};
 use crate::ir::Program;
 use crate::repl::{self, Files, Plain, ReplError, Seats, Session, Style, Terminal};
 use crate::save::{SaveError, SaveFile};
+use crate::settings::GameSettings;
 use clap::error::ErrorKind;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -31,8 +32,12 @@ fn repl_width(screen: bool) -> repl::Width {
         .map_or(repl::Width::Unbounded, repl::Width::Columns)
 }
 
+/// What a subcommand returns early with: a usage error, or the exit status of a failure
+/// already reported.
+type Outcome = Result<ExitCode, CliError>;
+
 /// Plays a game as the arguments say.
-pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
+pub(super) fn run(args: &PlayArgs) -> Outcome {
     if args.json && args.bots.is_none() && args.load.is_none() {
         return Err(json_needs_bots());
     }
@@ -43,60 +48,15 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         },
         None => None,
     };
-    let files = match (&save, &args.file) {
-        (Some(s), _) => Files {
-            rules: s.rules.clone(),
-            variants: s.variants.clone(),
-        },
-        (None, Some(file)) => Files {
-            rules: file.display().to_string(),
-            variants: args
-                .variants
-                .iter()
-                .map(|v| v.display().to_string())
-                .collect(),
-        },
-        (None, None) => {
-            return Err(usage_error(
-                "play",
-                ErrorKind::MissingRequiredArgument,
-                "a rules FILE (or --load SAVE) is required".into(),
-            ))
-        }
-    };
-
+    let files = play_files(args, save.as_ref())?;
     let Some(program) = load_game_reporting(save.as_ref(), &files.rules, &files.variants) else {
-        let mut message = format!(
-            "{}: the rules have errors; fix them and try again",
-            files.rules
-        );
-        if save.is_some() && !Path::new(&files.rules).exists() {
-            message.push_str(
-                "\n(a save names its rules relative to its own folder; a --json stream, or a save in format 1, relative to the folder the game was played in)",
-            );
-        }
-        return Ok(fail(&message));
+        return Ok(rules_have_errors(&files, save.is_some()));
     };
     let program = Arc::new(program);
-    let (min, max) = (program.min_players, program.max_players);
-
-    let players = match (&save, args.players) {
-        (Some(s), _) => s.players,
-        (None, Some(n)) => n,
-        (None, None) => min,
+    let players = match players_of(args, save.as_ref(), &program) {
+        Ok(n) => n,
+        Err(outcome) => return outcome,
     };
-    if !(min..=max).contains(&players) {
-        let message = format!(
-            "{} is for {} players, not {players}",
-            program.title,
-            program.player_counts()
-        );
-        if save.is_some() {
-            return Ok(fail(&format!("cannot resume: {message}")));
-        }
-        return Err(usage_error("play", ErrorKind::ValueValidation, message));
-    }
-
     let spec = match super::bots_for("play", args.bots.as_ref(), save.as_ref(), players) {
         Ok(spec) => spec,
         Err(outcome) => return outcome,
@@ -105,70 +65,28 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     if args.json && !all_bots {
         return Err(json_needs_bots());
     }
-
-    let seed = match (&save, args.seed) {
-        (Some(s), _) => s.seed,
-        (None, Some(s)) => s,
-        (None, None) => {
-            let s = fresh_seed();
-            // At a table with people the seed would tell them every hidden card: the REPL
-            // shows it when the game is over.
-            if spec.covers_all(players) {
-                eprint_text(&format!(
-                    "meeple: no --seed given; random seed {s} (replay with --seed {s})\n"
-                ));
-            }
-            s
-        }
+    let seed = seed_of(args, save.as_ref(), all_bots);
+    let settings = GameSettings::new(players, seed).max_decisions(args.max_decisions);
+    let table = Table {
+        program: &program,
+        players,
+        seed,
+        rules: &files.rules,
+        variant_files: &files.variants,
+        bots: spec.render(),
     };
-
-    let mut seats = Seats::new(&spec, seed, players);
-    // With bots in every seat, the record so far is written as the save is replayed (kept
-    // back until the replay has checked out).
     let mut stream = Stream::new(args.json);
-    let mut started_stream = false;
-    let started = match &save {
-        Some(s) => s.restore(program.clone(), &mut |g, r| {
-            if all_bots {
-                if started_stream {
-                    stream.decision(g);
-                } else {
-                    stream.header(g, &files.rules, &files.variants, spec.render());
-                    started_stream = true;
-                }
-            }
-            seats.keep_in_step(g, r)
-        }),
-        None => Game::new(program.clone(), players, seed).map_err(SaveError::Start),
+    let (game, seats) = match start(
+        &program,
+        &table,
+        &settings,
+        save.as_ref(),
+        &spec,
+        &mut stream,
+    ) {
+        Ok(started) => started,
+        Err(outcome) => return outcome,
     };
-    let mut game = match started {
-        Ok(g) => g,
-        Err(SaveError::Start(e)) => {
-            if all_bots {
-                // the record of a game that could not be set up: its header and the error
-                let table = Table {
-                    program: &program,
-                    players,
-                    seed,
-                    rules: &files.rules,
-                    variant_files: &files.variants,
-                    bots: spec.render(),
-                };
-                stream.header_before_setup(&table);
-                let nothing = Failure {
-                    seat: None,
-                    choice: None,
-                    save: None,
-                };
-                stream.failure(&program, &e, &nothing);
-                stream.flush_to(&mut io::stdout().lock())?;
-            }
-            return Ok(runtime_failure(&program, &e));
-        }
-        Err(e) => return Ok(fail(&format!("cannot resume: {e}"))),
-    };
-    game.set_max_decisions(usize::try_from(args.max_decisions).unwrap_or(usize::MAX));
-
     if !all_bots {
         if let Some(path) = &args.load {
             let n = game.history().len();
@@ -183,20 +101,186 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
         let failure_save = args.save_on_failure.clone();
         return hand_to_repl(game, seats, spec, files, save.is_some(), failure_save);
     }
-    if started_stream {
-        stream.decision(&game);
-    } else {
-        stream.header(&game, &files.rules, &files.variants, spec.render());
-    }
-    let mut out = io::stdout().lock();
-    stream.flush_to(&mut out)?;
-    let Some(mut bots) = seats.into_all() else {
+    stream.flush_to(&mut io::stdout().lock())?;
+    let Some(bots) = seats.into_all() else {
         return Ok(fail("a seat has no bot"));
     };
     let failure_path = args
         .save_on_failure
         .clone()
         .unwrap_or_else(|| PathBuf::from(format!("meeple-failure-{seed}.json")));
+    let at = BotTable {
+        files: &files,
+        spec: &spec,
+        failure_path: &failure_path,
+        json: args.json,
+    };
+    play_bots(game, bots, stream, &at)
+}
+
+/// The rules file and variants to play: a save's, or the arguments'.
+fn play_files(args: &PlayArgs, save: Option<&SaveFile>) -> Result<Files, CliError> {
+    match (save, &args.file) {
+        (Some(s), _) => Ok(Files {
+            rules: s.rules.clone(),
+            variants: s.variants.clone(),
+        }),
+        (None, Some(file)) => Ok(Files {
+            rules: file.display().to_string(),
+            variants: args
+                .variants
+                .iter()
+                .map(|v| v.display().to_string())
+                .collect(),
+        }),
+        (None, None) => Err(usage_error(
+            "play",
+            ErrorKind::MissingRequiredArgument,
+            "a rules FILE (or --load SAVE) is required".into(),
+        )),
+    }
+}
+
+/// The failure of rules that do not check (their diagnostics already shown).
+fn rules_have_errors(files: &Files, resuming: bool) -> ExitCode {
+    let mut message = format!(
+        "{}: the rules have errors; fix them and try again",
+        files.rules
+    );
+    if resuming && !Path::new(&files.rules).exists() {
+        message.push_str(
+            "\n(a save names its rules relative to its own folder; a --json stream, or a save in format 1, relative to the folder the game was played in)",
+        );
+    }
+    fail(&message)
+}
+
+/// The number of players: a save's, `--players`, or the game's fewest; refused outside the
+/// game's counts.
+fn players_of(args: &PlayArgs, save: Option<&SaveFile>, program: &Program) -> Result<u8, Outcome> {
+    let (min, max) = (program.min_players, program.max_players);
+    let players = match (save, args.players) {
+        (Some(s), _) => s.players,
+        (None, Some(n)) => n,
+        (None, None) => min,
+    };
+    if (min..=max).contains(&players) {
+        return Ok(players);
+    }
+    let message = format!(
+        "{} is for {} players, not {players}",
+        program.title,
+        program.player_counts()
+    );
+    if save.is_some() {
+        return Err(Ok(fail(&format!("cannot resume: {message}"))));
+    }
+    Err(Err(usage_error(
+        "play",
+        ErrorKind::ValueValidation,
+        message,
+    )))
+}
+
+/// The seed: a save's, `--seed`, or a fresh one, told on stderr when bots play every seat.
+fn seed_of(args: &PlayArgs, save: Option<&SaveFile>, all_bots: bool) -> u64 {
+    match (save, args.seed) {
+        (Some(s), _) => s.seed,
+        (None, Some(s)) => s,
+        (None, None) => {
+            let s = fresh_seed();
+            // At a table with people the seed would tell them every hidden card: the REPL
+            // shows it when the game is over.
+            if all_bots {
+                eprint_text(&format!(
+                    "meeple: no --seed given; random seed {s} (replay with --seed {s})\n"
+                ));
+            }
+            s
+        }
+    }
+}
+
+/// Starts the game of `program` with `settings`, or resumes `save`: the game, with its seats in step. With
+/// bots in every seat the stream has the record so far; a game that cannot be set up is
+/// reported (in the stream too) and ends the command.
+fn start(
+    program: &Arc<Program>,
+    table: &Table<'_>,
+    settings: &GameSettings,
+    save: Option<&SaveFile>,
+    spec: &BotSpec,
+    stream: &mut Stream,
+) -> Result<(Game, Seats), Outcome> {
+    let all_bots = spec.covers_all(settings.players);
+    let mut seats = Seats::new(spec, settings.seed, settings.players);
+    // With bots in every seat, the record so far is written as the save is replayed (kept
+    // back until the replay has checked out).
+    let mut started_stream = false;
+    let started = match save {
+        Some(s) => s.restore(program.clone(), &mut |g, r| {
+            if all_bots {
+                if started_stream {
+                    stream.decision(g);
+                } else {
+                    stream.header(g, table.rules, table.variant_files, spec.render());
+                    started_stream = true;
+                }
+            }
+            seats.keep_in_step(g, r)
+        }),
+        None => settings.start(program.clone()).map_err(SaveError::Start),
+    };
+    let mut game = match started {
+        Ok(g) => g,
+        Err(SaveError::Start(e)) => {
+            if all_bots {
+                // the record of a game that could not be set up: its header and the error
+                stream.header_before_setup(table);
+                let nothing = Failure {
+                    seat: None,
+                    choice: None,
+                    save: None,
+                };
+                stream.failure(program, &e, &nothing);
+                if let Err(io) = stream.flush_to(&mut io::stdout().lock()) {
+                    return Err(Err(io.into()));
+                }
+            }
+            return Err(Ok(runtime_failure(program, &e)));
+        }
+        Err(e) => return Err(Ok(fail(&format!("cannot resume: {e}")))),
+    };
+    // A save keeps no limit: the resumed game takes this one from where its record ends.
+    game.set_max_decisions(settings.limits.decisions);
+    if all_bots {
+        if started_stream {
+            stream.decision(&game);
+        } else {
+            stream.header(&game, table.rules, table.variant_files, spec.render());
+        }
+    }
+    Ok((game, seats))
+}
+
+/// What a game played by bots in every seat needs besides the game.
+struct BotTable<'a> {
+    files: &'a Files,
+    spec: &'a BotSpec,
+    /// Where the game is saved if a rule fails.
+    failure_path: &'a Path,
+    json: bool,
+}
+
+/// Plays the game to its end by `bots`, streaming each decision: a failing rule is reported,
+/// and the game just before it saved.
+fn play_bots(
+    mut game: Game,
+    mut bots: Vec<Box<dyn crate::bots::Bot>>,
+    mut stream: Stream,
+    at: &BotTable<'_>,
+) -> Outcome {
+    let mut out = io::stdout().lock();
     while !game.is_over() {
         let Some(&seat) = game.waiting_on().first() else {
             return Ok(fail("the game cannot go on: nobody is asked to decide"));
@@ -210,30 +294,10 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
             Ok(()) if game.history().len() == recorded => {}
             Ok(()) => stream.decision(&game),
             Err(MoveError::Runtime(e)) => {
-                let saved = save_failure(&game, &files, &spec, &failure_path);
-                let shown = match &saved {
-                    Ok(()) => Some(failure_path.display().to_string()),
-                    Err(_) => None,
-                };
-                let failure = Failure {
-                    seat: Some(seat),
-                    choice: (args.json || !secret).then_some(label.as_str()),
-                    save: shown.as_deref(),
-                };
-                stream.failure(&program, &e, &failure);
+                let choice = (at.json || !secret).then_some(label.as_str());
                 stream.flush_to(&mut out)?;
                 drop(out);
-                let code = runtime_failure(&program, &e);
-                match saved {
-                    Ok(()) => eprint_text(&format!(
-                        "meeple: the game just before decision {} is saved in `{}`; `meeple play --load {}` reopens it\n",
-                        game.history().len() + 1,
-                        failure_path.display(),
-                        failure_path.display()
-                    )),
-                    Err(err) => eprint_text(&format!("meeple: the game was not saved: {err}\n")),
-                }
-                return Ok(code);
+                return bot_move_failed(&game, seat, choice, &e, stream, at);
             }
             Err(e) => {
                 stream.flush_to(&mut out)?;
@@ -245,6 +309,42 @@ pub(super) fn run(args: &PlayArgs) -> Result<ExitCode, CliError> {
     stream.finish(&game);
     stream.flush_to(&mut out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Reports a rule that failed in `seat`'s move (`choice`, where it may be shown), in the
+/// stream and on stderr, and saves the game just before it.
+fn bot_move_failed(
+    game: &Game,
+    seat: u8,
+    choice: Option<&str>,
+    e: &RuntimeError,
+    mut stream: Stream,
+    at: &BotTable<'_>,
+) -> Outcome {
+    let program = game.program();
+    let saved = save_failure(game, at.files, at.spec, at.failure_path);
+    let shown = match &saved {
+        Ok(()) => Some(at.failure_path.display().to_string()),
+        Err(_) => None,
+    };
+    let failure = Failure {
+        seat: Some(seat),
+        choice,
+        save: shown.as_deref(),
+    };
+    stream.failure(program, e, &failure);
+    stream.flush_to(&mut io::stdout().lock())?;
+    let code = runtime_failure(program, e);
+    match saved {
+        Ok(()) => eprint_text(&format!(
+            "meeple: the game just before decision {} is saved in `{}`; `meeple play --load {}` reopens it\n",
+            game.history().len() + 1,
+            at.failure_path.display(),
+            at.failure_path.display()
+        )),
+        Err(err) => eprint_text(&format!("meeple: the game was not saved: {err}\n")),
+    }
+    Ok(code)
 }
 
 /// Saves the game (just before a failing decision) as the referee's record.

@@ -3,9 +3,10 @@
 
 use super::{eprint_text, fail, load_game_reporting, usage_error, CliError};
 use crate::bots::BotSpec;
-use crate::engine::Game;
+use crate::ir::Program;
 use crate::save::{SaveError, SaveFile};
 use crate::serve::{Server, Table, TableConfig, Who};
+use crate::settings::GameSettings;
 use clap::error::ErrorKind;
 use clap::Args;
 use std::fmt::Write as _;
@@ -120,7 +121,9 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode, CliError> {
         .unwrap_or_else(super::play::fresh_seed);
     let started = match &save {
         Some(s) => s.restore(program.clone(), &mut |_, _| {}),
-        None => Game::new(program.clone(), players, seed).map_err(SaveError::Start),
+        None => GameSettings::new(players, seed)
+            .start(program.clone())
+            .map_err(SaveError::Start),
     };
     let game = match started {
         Ok(g) => g,
@@ -151,6 +154,20 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode, CliError> {
         }
     };
     // Written whole, and a closed stdout does not stop the table: the links are told once.
+    tell(&links(args, &program, players, &spec, &server));
+    server.wait();
+    Ok(ExitCode::SUCCESS)
+}
+
+/// What the host is told once the table listens: for a replay, its link; for a game, each
+/// seat's link (or its bot), the onlookers', and how the game is kept.
+fn links(
+    args: &ServeArgs,
+    program: &Program,
+    players: u8,
+    spec: &BotSpec,
+    server: &Server,
+) -> String {
     let mut out = String::new();
     let title = crate::printable::escape(&program.title);
     if args.replay.is_some() {
@@ -161,9 +178,7 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode, CliError> {
             server.addr(),
             server.link(Who::Onlooker)
         );
-        tell(&out);
-        server.wait();
-        return Ok(ExitCode::SUCCESS);
+        return out;
     }
     let _ = writeln!(
         out,
@@ -206,9 +221,7 @@ pub(super) fn run(args: &ServeArgs) -> Result<ExitCode, CliError> {
             );
         }
     }
-    tell(&out);
-    server.wait();
-    Ok(ExitCode::SUCCESS)
+    out
 }
 
 /// Prints `text` on stdout, come what may: the table runs on if nobody reads it.

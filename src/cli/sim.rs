@@ -133,50 +133,72 @@ pub(super) fn run(args: &SimArgs) -> Result<ExitCode, CliError> {
     };
     bar.finish_and_clear();
 
-    let mut report = Report::new(a.meta, &records, &counts);
-    let mut page = Ok(());
-    if let Some((meta_b, played_b)) = against {
-        let Played {
-            records: records_b,
-            counts: counts_b,
-        } = played_b;
-        let report_b = Report::new(meta_b, &records_b, &counts_b);
-        let mut compared = CompareReport::new(report, &records, report_b, &records_b);
-        if let Some(path) = &args.more.html {
-            let sides = [
-                html::Side {
-                    label: "A",
-                    report: &compared.a,
-                    records: &records,
-                },
-                html::Side {
-                    label: "B",
-                    report: &compared.b,
-                    records: &records_b,
-                },
-            ];
-            page = write_page(path, &sides, &render_comparison(&compared), &inputs);
+    let report = Report::new(a.meta, &records, &counts);
+    match against {
+        Some((meta_b, played_b)) => {
+            let report_b = Report::new(meta_b, &played_b.records, &played_b.counts);
+            let b = (report_b, played_b.records);
+            report_comparison(args, (report, records), b, &inputs)
         }
-        if args.shard.is_some() && args.json {
-            compared.a.records = Some(records);
-            compared.b.records = Some(records_b);
-        }
-        // The report is printed even when the page could not be written: the games are played.
-        let printed = print_comparison(&compared, args.json)?;
-        return Ok(page.err().unwrap_or(printed));
+        None => report_one(args, report, records, &inputs),
     }
+}
+
+/// Prints the report of one batch, and writes its page if asked: the report is printed even
+/// when the page could not be written (the games are played), and the status says so.
+fn report_one(
+    args: &SimArgs,
+    mut report: Report,
+    records: Vec<GameRecord>,
+    inputs: &[PathBuf],
+) -> Result<ExitCode, CliError> {
+    let mut page = Ok(());
     if let Some(path) = &args.more.html {
         let side = html::Side {
             label: "",
             report: &report,
             records: &records,
         };
-        page = write_page(path, &[side], &render(&report), &inputs);
+        page = write_page(path, &[side], &render(&report), inputs);
     }
     if args.shard.is_some() && args.json {
         report.records = Some(records.clone());
     }
     let printed = print(&report, &records, args.json, args.csv)?;
+    Ok(page.err().unwrap_or(printed))
+}
+
+/// Prints the comparison of batches `a` and `b` (each report with its records), and writes its
+/// page if asked, as [`report_one`] does.
+fn report_comparison(
+    args: &SimArgs,
+    (report, records): (Report, Vec<GameRecord>),
+    (report_b, records_b): (Report, Vec<GameRecord>),
+    inputs: &[PathBuf],
+) -> Result<ExitCode, CliError> {
+    let mut page = Ok(());
+    let mut compared = CompareReport::new(report, &records, report_b, &records_b);
+    if let Some(path) = &args.more.html {
+        let sides = [
+            html::Side {
+                label: "A",
+                report: &compared.a,
+                records: &records,
+            },
+            html::Side {
+                label: "B",
+                report: &compared.b,
+                records: &records_b,
+            },
+        ];
+        page = write_page(path, &sides, &render_comparison(&compared), inputs);
+    }
+    if args.shard.is_some() && args.json {
+        compared.a.records = Some(records);
+        compared.b.records = Some(records_b);
+    }
+    // The report is printed even when the page could not be written: the games are played.
+    let printed = print_comparison(&compared, args.json)?;
     Ok(page.err().unwrap_or(printed))
 }
 

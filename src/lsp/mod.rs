@@ -123,6 +123,7 @@ impl Server<'_> {
         self.out.flush()
     }
 
+    // Long because it is one match over the requests the server answers, an arm each.
     fn request(&mut self, r: Request) -> Reply {
         if r.method == req::Initialize::METHOD {
             self.initialized = true;

@@ -81,6 +81,7 @@ fn leaf(
     )
 }
 
+// Long because it is one match over every kind of declaration, an arm its outline entry.
 fn decl_symbol(decl: &Decl, text: &str, lines: &Lines) -> Option<DocumentSymbol> {
     let whole = extent(decl, text);
     let snippet = |span: Span| {

@@ -133,13 +133,11 @@ impl Session {
         let undone = history[last].clone();
         let bots_after = history.len() - last - 1;
         let keep = history[..last].to_vec();
-        let (program, players, seed) = (
-            self.game.program().clone(),
-            self.game.players(),
-            self.game.seed(),
-        );
-        let mut seats = Seats::new(&self.spec, seed, players);
-        let replayed = save::replay(program, players, seed, &keep, &mut |g, r| {
+        let settings = self.settings();
+        let players = settings.players;
+        let mut seats = Seats::new(&self.spec, settings.seed, players);
+        let program = self.game.program().clone();
+        let replayed = save::replay(program, &settings, &keep, &mut |g, r| {
             seats.keep_in_step(g, r)
         });
         // Taking a move back must not be a free look: refused once chance was drawn on (a
@@ -165,8 +163,7 @@ impl Session {
             }
         }
         match replayed {
-            Ok(mut game) => {
-                game.set_max_decisions(self.game.max_decisions());
+            Ok(game) => {
                 self.game = game;
                 self.seats = seats;
                 // The replayed log is the old one without its last lines: what was read of it

@@ -34,6 +34,7 @@ use crate::bots::BotSpec;
 use crate::engine::{DecisionKind, Game, LogCursor, Record, Viewer};
 use crate::ir::{Program, StmtKind, Visibility};
 use crate::printable::escape;
+use crate::settings::GameSettings;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -215,6 +216,17 @@ impl Session {
             s.mark_all_read();
         }
         s
+    }
+
+    /// How the session's game was set up: its players and seed, whether every choice asks,
+    /// and its decision limit. A game started again in the session (`undo`, `reload`) takes
+    /// them from here.
+    fn settings(&self) -> GameSettings {
+        GameSettings {
+            always_ask: self.game.program().always_ask,
+            ..GameSettings::new(self.game.players(), self.game.seed())
+        }
+        .max_decisions(self.game.max_decisions() as u64)
     }
 
     /// Saves a game that a failing rule stops to `path` (`--save-on-failure`) rather than to a

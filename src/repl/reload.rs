@@ -15,9 +15,10 @@
 
 use super::{Out, Seats, Session};
 use crate::diag::{render_all, RenderStyle};
-use crate::engine::{Game, Rng, Viewer};
+use crate::engine::{Game, Record, Rng, Viewer};
 use crate::ir::Program;
 use crate::load::load;
+use crate::settings::GameSettings;
 use std::collections::BTreeSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -28,6 +29,20 @@ const LISTED: usize = 6;
 
 /// The random stream of a seed from which the seed of a game started again by `reload` is drawn.
 const RESTART_STREAM: u64 = u64::from_le_bytes(*b"reload\0\0");
+
+/// How the game so far replayed under reloaded rules.
+struct Replay<'a> {
+    /// The decisions of the game so far.
+    history: &'a [Record],
+    /// How many of them the new rules took.
+    replayed: usize,
+    /// The first decision whose options differ under the new rules, and how.
+    first_difference: Option<(usize, String)>,
+    /// The decision the new rules refused: its index, whether it was secret, and why.
+    parted: Option<(usize, bool, String)>,
+    /// Whether the position differs though the same moves were offered.
+    changes_view: bool,
+}
 
 impl Session {
     /// Reloads the rules and replays the game onto them; the game is unchanged if they do not
@@ -61,17 +76,16 @@ impl Session {
             );
         }
         let secrets = self.private || super::has_private_info(&program);
-        // A game loaded from an old save asks every choice: so does its replay.
-        let program = crate::save::asking_always(Arc::new(program), self.game.program().always_ask);
+        // A game loaded from an old save asks every choice: so does its replay (the settings
+        // keep `always_ask`), and its decision limit holds.
+        let settings = self.settings();
+        let program = Arc::new(program);
         if secrets {
-            return self.start_again(program, out);
+            return self.start_again(program, settings, out);
         }
-        let seed = self.game.seed();
-        let mut new = match Game::new(program, players, seed) {
-            Ok(mut g) => {
-                g.set_max_decisions(self.game.max_decisions());
-                g
-            }
+        let seed = settings.seed;
+        let mut new = match settings.start(program) {
+            Ok(g) => g,
             Err(e) => {
                 self.refused_now = true;
                 return writeln!(
@@ -80,7 +94,8 @@ impl Session {
                 );
             }
         };
-        let Ok(mut old) = Game::new(self.game.program().clone(), players, seed) else {
+        let old_rules = GameSettings::new(players, seed);
+        let Ok(mut old) = old_rules.start(self.game.program().clone()) else {
             self.refused_now = true;
             return writeln!(out, "Not reloaded: the old game cannot be rebuilt.");
         };
@@ -109,6 +124,25 @@ impl Session {
         self.mark_all_read();
         self.presented = false;
 
+        let replay = Replay {
+            history: &history,
+            replayed,
+            first_difference,
+            parted,
+            changes_view,
+        };
+        self.tell_reloaded(replay, out)
+    }
+
+    /// Tells how the game so far came out under the new rules.
+    fn tell_reloaded(&self, replay: Replay<'_>, out: &mut Out<'_>) -> io::Result<()> {
+        let Replay {
+            history,
+            replayed,
+            first_difference,
+            parted,
+            changes_view,
+        } = replay;
         writeln!(out, "Reloaded `{}`.", self.files.rules)?;
         if let Some((number, what)) = &first_difference {
             writeln!(out, "The new rules part ways at decision {number}: {what}.")?;
@@ -155,10 +189,17 @@ impl Session {
     }
 
     /// At a table with secrets: saves the game so far, then starts a new game under `program`.
-    fn start_again(&mut self, program: Arc<Program>, out: &mut Out<'_>) -> io::Result<()> {
-        let players = self.game.players();
-        let seed = Rng::new(self.game.seed(), RESTART_STREAM).below(u64::MAX);
-        let mut new = match Game::new(program, players, seed) {
+    fn start_again(
+        &mut self,
+        program: Arc<Program>,
+        settings: GameSettings,
+        out: &mut Out<'_>,
+    ) -> io::Result<()> {
+        let settings = GameSettings {
+            seed: Rng::new(settings.seed, RESTART_STREAM).below(u64::MAX),
+            ..settings
+        };
+        let new = match settings.start(program) {
             Ok(g) => g,
             Err(e) => {
                 self.refused_now = true;
@@ -169,7 +210,6 @@ impl Session {
                 );
             }
         };
-        new.set_max_decisions(self.game.max_decisions());
         writeln!(out, "Reloaded `{}`.", self.files.rules)?;
         writeln!(
             out,
@@ -188,7 +228,7 @@ impl Session {
         }
         writeln!(out, "A new game starts under the new rules.")?;
         self.private = super::has_private_info(new.program());
-        self.seats = Seats::new(&self.spec, seed, players);
+        self.seats = Seats::new(&self.spec, settings.seed, settings.players);
         self.game = new;
         self.saved = self.game.history().to_vec();
         // The new game's setup log is new to everyone.

@@ -6,6 +6,7 @@
 
 use crate::engine::Game;
 use crate::ir::{Program, Value};
+use crate::settings::GameSettings;
 use std::sync::Arc;
 
 /// The seed of the games started to measure the components.
@@ -17,7 +18,7 @@ pub fn sizes(program: &Arc<Program>) -> Option<(Vec<String>, Vec<Vec<String>>)> 
     let counts: Vec<u8> = (program.min_players..=program.max_players).collect();
     let mut games = Vec::new();
     for &n in &counts {
-        match Game::new(program.clone(), n, SEED) {
+        match GameSettings::new(n, SEED).start(program.clone()) {
             Ok(g) => games.push(g),
             Err(_) => return None,
         }
@@ -116,7 +117,9 @@ pub fn instances(
     columns: &[&str],
 ) -> Option<(Vec<String>, Vec<Vec<String>>)> {
     let k = program.kinds.iter().position(|x| x.name == kind)?;
-    let game = Game::new(program.clone(), program.min_players, SEED).ok()?;
+    let game = GameSettings::new(program.min_players, SEED)
+        .start(program.clone())
+        .ok()?;
     let state = game.state();
     let values = state.entities.get(k)?;
     if values.is_empty() || values.len() > MAX_LISTED {

@@ -19,6 +19,7 @@
 use super::{replay_onto, ReplayError};
 use crate::engine::{Game, LogCursor, Record};
 use crate::ir::Program;
+use crate::settings::GameSettings;
 use std::sync::Arc;
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -110,14 +111,14 @@ impl Chain {
     }
 }
 
-/// Every link of a game's record: link 0, then one a decision, found by replaying them.
+/// Every link of a game's record: link 0, then one a decision, found by replaying them on a
+/// game started with `settings`.
 pub fn links(
     program: Arc<Program>,
-    players: u8,
-    seed: u64,
+    settings: &GameSettings,
     decisions: &[Record],
 ) -> Result<Vec<u64>, ReplayError> {
-    let game = Game::new(program, players, seed).map_err(ReplayError::Start)?;
+    let game = settings.start(program).map_err(ReplayError::Start)?;
     let mut out = Vec::with_capacity(decisions.len() + 1);
     let mut chain = Chain::start(&game);
     out.push(chain.link);

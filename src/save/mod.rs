@@ -22,9 +22,10 @@ pub use error::SaveError;
 pub use rules::RulesFrom;
 
 use crate::diag::{FileId, SourceMap};
-use crate::engine::{Game, MoveError, Record, RuntimeError};
+use crate::engine::{Game, Limits, MoveError, Record, RuntimeError};
 use crate::files::{self, Output};
 use crate::ir::Program;
+use crate::settings::GameSettings;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -137,8 +138,7 @@ impl SaveFile {
         };
         let links = chain::links(
             game.program().clone(),
-            game.players(),
-            game.seed(),
+            &GameSettings::new(game.players(), game.seed()),
             game.history(),
         )
         .map_err(|e| match e {
@@ -335,6 +335,15 @@ impl SaveFile {
         Ok(())
     }
 
+    /// How the saved game was set up: its players and seed, and whether every choice asks.
+    /// The rest is the default: a save keeps no limits.
+    pub fn settings(&self) -> GameSettings {
+        GameSettings {
+            always_ask: self.always_ask,
+            ..GameSettings::new(self.players, self.seed)
+        }
+    }
+
     /// Starts the saved game on `program` and replays its decisions; `before` is called ahead of
     /// each decision (to keep bots in step). The program's title must match the save's.
     pub fn restore(
@@ -350,8 +359,7 @@ impl SaveFile {
         }
         // Asked before the replay: if it parts from the record, this says why.
         let changed = self.changed_sources(&program);
-        let program = asking_always(program, self.always_ask);
-        let game = Game::new(program, self.players, self.seed).map_err(SaveError::Start)?;
+        let game = self.settings().start(program).map_err(SaveError::Start)?;
         let mut records = Vec::with_capacity(self.decisions.len());
         for (i, d) in self.decisions.iter().enumerate() {
             let Some(player) = game.seat_by_name(&d.player) else {
@@ -479,17 +487,25 @@ impl fmt::Display for ReplayError {
 
 impl std::error::Error for ReplayError {}
 
-/// Starts a game and replays `decisions` onto it with [`Game::apply_label`]; `before` is called
-/// ahead of each decision.
+/// Starts a game with `settings` and replays `decisions` onto it with [`Game::apply_label`];
+/// `before` is called ahead of each decision.
+///
+/// The record is replayed within the default decision limit and `settings`' limit holds from
+/// its end on: a record the game took is not refused for its length.
 pub fn replay(
     program: Arc<Program>,
-    players: u8,
-    seed: u64,
+    settings: &GameSettings,
     decisions: &[Record],
     before: &mut dyn FnMut(&Game, &Record),
 ) -> Result<Game, ReplayError> {
-    let game = Game::new(program, players, seed).map_err(ReplayError::Start)?;
-    replay_onto(game, decisions, before)
+    let replaying = GameSettings {
+        limits: Limits::default(),
+        ..*settings
+    };
+    let game = replaying.start(program).map_err(ReplayError::Start)?;
+    let mut game = replay_onto(game, decisions, before)?;
+    game.set_max_decisions(settings.limits.decisions);
+    Ok(game)
 }
 
 fn replay_onto(
@@ -506,17 +522,6 @@ fn replay_onto(
             })?;
     }
     Ok(game)
-}
-
-/// The program, made to ask every choice if `always` and its rules do not say so already: how
-/// a game saved before a choice of one option was taken without asking replays the same.
-pub fn asking_always(program: Arc<Program>, always: bool) -> Arc<Program> {
-    if !always || program.always_ask {
-        return program;
-    }
-    let mut asking = (*program).clone();
-    asking.always_ask = true;
-    Arc::new(asking)
 }
 
 fn same_path(a: &str, b: &str) -> bool {

@@ -3,8 +3,9 @@
 
 use crate::bots::{ask_bot, Bot, BotKind};
 use crate::diag::{Diagnostic, Span};
-use crate::engine::{FixedChance, Game, Holder, MoveError, RuntimeError};
+use crate::engine::{FixedChance, Game, Holder, MoveError, RuntimeError, Unstarted};
 use crate::ir::{self, Program, Scenario, ScenarioStepKind as K, Value};
+use crate::settings::GameSettings;
 use std::sync::Arc;
 
 /// How one scenario went.
@@ -62,33 +63,7 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
     for (p, slot) in locals.iter_mut().enumerate().take(players as usize) {
         *slot = Value::player(p as u8);
     }
-    let mut unstarted =
-        Game::unstarted(program.clone(), players, scenario.seed).map_err(runtime)?;
-    for step in &scenario.before_setup {
-        match &step.kind {
-            K::Set(place, value) => {
-                let v = unstarted
-                    .game()
-                    .eval_in(value, &mut locals)
-                    .map_err(runtime)?;
-                unstarted
-                    .set_place(place, v, &mut locals)
-                    .map_err(runtime)?;
-            }
-            K::Move(m) => {
-                let m = plan_move(unstarted.game(), m, &mut locals)?;
-                unstarted
-                    .move_item(&m.item, m.lists, m.at, step.span)
-                    .map_err(runtime)?;
-            }
-            K::Rolls(_) | K::Picks(_) | K::Shuffles(_) => {
-                for c in chance(unstarted.game(), &step.kind, &mut locals)? {
-                    unstarted.fix_chance(c, step.span);
-                }
-            }
-            _ => plain_step(unstarted.game(), step, &mut locals)?,
-        }
-    }
+    let unstarted = before_setup(program, scenario, players, &mut locals)?;
     let mut game = unstarted.start().map_err(runtime)?;
     let mut bots: Vec<Box<dyn Bot>> = (0..players)
         .map(|p| BotKind::Random.make(scenario.seed, p))
@@ -111,104 +86,20 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
         }
         match &step.kind {
             K::Play { seat, moves } => {
-                // Choices of one option taken without asking since the move before: a move
-                // that fails after one may have been meant for the choice it passed over.
-                let mut passed_over: Vec<String> = Vec::new();
-                for m in moves {
-                    let who = seat_for(&game, seat.as_ref(), &mut locals, span, m)?;
-                    let cursor = game.log_end();
-                    let applied = game.apply_label(who, m);
-                    if applied.is_ok() {
-                        let (lines, _) = game.log_since(crate::engine::Viewer::Referee, cursor);
-                        passed_over = lines
-                            .into_iter()
-                            .filter(|l| l.ends_with("(the only option)"))
-                            .collect();
-                    }
-                    if let Err(e) = applied {
-                        if let MoveError::Runtime(r) = e {
-                            // Pointing at the rule that failed, and at the move that ran it.
-                            return Err(Box::new(r.to_diagnostic().with_secondary(
-                                span,
-                                format!("{} played `{m}` here", game.seat_name(who)),
-                            )));
-                        }
-                        let help = match passed_over.last() {
-                            Some(line) => format!(
-                                "a choice of one option is no decision: it was taken without \
-                                 asking (`{line}`), so `{m}` was tried at the decision after it; \
-                                 leave the forced choice out of `play`"
-                            ),
-                            None => "check the moves with `meeple play` and `moves`".to_string(),
-                        };
-                        return Err(fail(
-                            span,
-                            format!("{} cannot play `{m}`: {e}", game.seat_name(who)),
-                            "this move was refused",
-                            &help,
-                        ));
-                    }
-                }
+                play_moves(&mut game, seat.as_ref(), moves, &mut locals, span)?;
             }
             K::ExpectRefused { seat, mv, because } => {
-                let who = seat_for(&game, seat.as_ref(), &mut locals, span, mv)?;
-                // Tried on a copy: the game does not change, and a move undone because a rule
-                // or an invariant failed counts as refused, as it would be in play.
-                let mut trial = game.clone();
-                let reason = match trial.apply_label(who, mv) {
-                    Ok(()) => {
-                        return Err(fail(
-                            span,
-                            format!(
-                                "expected `{mv}` to be refused, but {} may play it",
-                                game.seat_name(who)
-                            ),
-                            "this move was allowed",
-                            "the rules do not forbid what this scenario expects them to",
-                        ))
-                    }
-                    Err(MoveError::Illegal { reason, .. }) => reason,
-                    Err(e) => e.to_string(),
-                };
-                if let Some(want) = because {
-                    if !reason.to_lowercase().contains(&want.to_lowercase()) {
-                        return Err(fail(
-                            span,
-                            format!("`{mv}` was refused, but not because \"{want}\""),
-                            format!("refused because: {reason}"),
-                            "the move is refused by another rule than this scenario expects",
-                        ));
-                    }
-                }
+                expect_refused(
+                    &game,
+                    seat.as_ref(),
+                    mv,
+                    because.as_deref(),
+                    &mut locals,
+                    span,
+                )?;
             }
             K::ExpectOver(over) => {
-                if *over && !game.is_over() {
-                    let names: Vec<String> = game
-                        .waiting_on()
-                        .iter()
-                        .map(|p| game.seat_name(*p))
-                        .collect();
-                    return Err(fail(
-                        span,
-                        "expected the game to be over, but it goes on",
-                        format!("{} must decide", names.join(", ")),
-                        "the end of the game does not come when this scenario expects",
-                    ));
-                }
-                if !*over {
-                    if let Some(outcome) = game.outcome() {
-                        let reason = outcome
-                            .reason
-                            .as_ref()
-                            .map_or(String::new(), |r| format!(": {r}"));
-                        return Err(fail(
-                            span,
-                            format!("expected the game to go on, but it is over{reason}"),
-                            "the game has ended",
-                            "the end of the game comes before this scenario expects",
-                        ));
-                    }
-                }
+                expect_over(&game, *over, span)?;
             }
             K::RunUntil(cond) => loop {
                 // Stops when the condition holds or when the game ends, whichever comes first.
@@ -247,37 +138,7 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
                 }
             }
             K::ExpectWinners(expected) => {
-                let want = game.eval_in(expected, &mut locals).map_err(runtime)?;
-                let outcome = game.end_now().map_err(runtime)?.clone();
-                let want = want.seats();
-                if want != outcome.winners {
-                    let names = |ps: &[u8]| {
-                        if ps.is_empty() {
-                            "nobody".to_string()
-                        } else {
-                            ps.iter()
-                                .map(|p| game.seat_name(*p))
-                                .collect::<Vec<_>>()
-                                .join(", ")
-                        }
-                    };
-                    let scores: Vec<String> = outcome
-                        .scores
-                        .iter()
-                        .enumerate()
-                        .map(|(p, s)| format!("{} {s}", game.seat_name(p as u8)))
-                        .collect();
-                    return Err(fail(
-                        expected.span,
-                        format!(
-                            "expected {} to win, but {} won",
-                            names(&want),
-                            names(&outcome.winners)
-                        ),
-                        format!("scores: {}", scores.join(", ")),
-                        "the scoring or the tie-break does not do what this scenario expects",
-                    ));
-                }
+                expect_winners(&mut game, expected, &mut locals)?;
             }
             K::Finish => {
                 game.end_now().map_err(runtime)?;
@@ -291,6 +152,204 @@ fn steps(program: &Arc<Program>, scenario: &Scenario) -> Result<(), Box<Diagnost
             "chance fixed here was never drawn on",
             "not all of this was used",
             "the rules rolled, picked or shuffled less than this scenario expects; fix only what is drawn",
+        ));
+    }
+    Ok(())
+}
+
+/// The game of `scenario` with its `before setup` steps applied: initial values set, setup
+/// not run.
+fn before_setup(
+    program: &Arc<Program>,
+    scenario: &Scenario,
+    players: u8,
+    locals: &mut [Value],
+) -> Result<Unstarted, Box<Diagnostic>> {
+    let mut unstarted = GameSettings::new(players, scenario.seed)
+        .unstarted(program.clone())
+        .map_err(runtime)?;
+    for step in &scenario.before_setup {
+        match &step.kind {
+            K::Set(place, value) => {
+                let v = unstarted.game().eval_in(value, locals).map_err(runtime)?;
+                unstarted.set_place(place, v, locals).map_err(runtime)?;
+            }
+            K::Move(m) => {
+                let m = plan_move(unstarted.game(), m, locals)?;
+                unstarted
+                    .move_item(&m.item, m.lists, m.at, step.span)
+                    .map_err(runtime)?;
+            }
+            K::Rolls(_) | K::Picks(_) | K::Shuffles(_) => {
+                for c in chance(unstarted.game(), &step.kind, locals)? {
+                    unstarted.fix_chance(c, step.span);
+                }
+            }
+            _ => plain_step(unstarted.game(), step, locals)?,
+        }
+    }
+    Ok(unstarted)
+}
+
+/// A `play` step: `moves` played in turn by `seat` (or whoever decides), the first refused
+/// failing the scenario.
+fn play_moves(
+    game: &mut Game,
+    seat: Option<&ir::Expr>,
+    moves: &[String],
+    locals: &mut [Value],
+    span: Span,
+) -> Result<(), Box<Diagnostic>> {
+    // Choices of one option taken without asking since the move before: a move
+    // that fails after one may have been meant for the choice it passed over.
+    let mut passed_over: Vec<String> = Vec::new();
+    for m in moves {
+        let who = seat_for(game, seat, locals, span, m)?;
+        let cursor = game.log_end();
+        let applied = game.apply_label(who, m);
+        if applied.is_ok() {
+            let (lines, _) = game.log_since(crate::engine::Viewer::Referee, cursor);
+            passed_over = lines
+                .into_iter()
+                .filter(|l| l.ends_with("(the only option)"))
+                .collect();
+        }
+        if let Err(e) = applied {
+            if let MoveError::Runtime(r) = e {
+                // Pointing at the rule that failed, and at the move that ran it.
+                return Err(Box::new(r.to_diagnostic().with_secondary(
+                    span,
+                    format!("{} played `{m}` here", game.seat_name(who)),
+                )));
+            }
+            let help = match passed_over.last() {
+                Some(line) => format!(
+                    "a choice of one option is no decision: it was taken without \
+                     asking (`{line}`), so `{m}` was tried at the decision after it; \
+                     leave the forced choice out of `play`"
+                ),
+                None => "check the moves with `meeple play` and `moves`".to_string(),
+            };
+            return Err(fail(
+                span,
+                format!("{} cannot play `{m}`: {e}", game.seat_name(who)),
+                "this move was refused",
+                &help,
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An `expect refused` step: `mv` tried on a copy of the game must be refused, for a
+/// reason that says `because` if given.
+fn expect_refused(
+    game: &Game,
+    seat: Option<&ir::Expr>,
+    mv: &str,
+    because: Option<&str>,
+    locals: &mut [Value],
+    span: Span,
+) -> Result<(), Box<Diagnostic>> {
+    let who = seat_for(game, seat, locals, span, mv)?;
+    // Tried on a copy: the game does not change, and a move undone because a rule
+    // or an invariant failed counts as refused, as it would be in play.
+    let mut trial = game.clone();
+    let reason = match trial.apply_label(who, mv) {
+        Ok(()) => {
+            return Err(fail(
+                span,
+                format!(
+                    "expected `{mv}` to be refused, but {} may play it",
+                    game.seat_name(who)
+                ),
+                "this move was allowed",
+                "the rules do not forbid what this scenario expects them to",
+            ))
+        }
+        Err(MoveError::Illegal { reason, .. }) => reason,
+        Err(e) => e.to_string(),
+    };
+    if let Some(want) = because {
+        if !reason.to_lowercase().contains(&want.to_lowercase()) {
+            return Err(fail(
+                span,
+                format!("`{mv}` was refused, but not because \"{want}\""),
+                format!("refused because: {reason}"),
+                "the move is refused by another rule than this scenario expects",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An `expect over` (or `expect not over`) step.
+fn expect_over(game: &Game, over: bool, span: Span) -> Result<(), Box<Diagnostic>> {
+    if over && !game.is_over() {
+        let names: Vec<String> = game
+            .waiting_on()
+            .iter()
+            .map(|p| game.seat_name(*p))
+            .collect();
+        return Err(fail(
+            span,
+            "expected the game to be over, but it goes on",
+            format!("{} must decide", names.join(", ")),
+            "the end of the game does not come when this scenario expects",
+        ));
+    }
+    if !over {
+        if let Some(outcome) = game.outcome() {
+            let reason = outcome
+                .reason
+                .as_ref()
+                .map_or(String::new(), |r| format!(": {r}"));
+            return Err(fail(
+                span,
+                format!("expected the game to go on, but it is over{reason}"),
+                "the game has ended",
+                "the end of the game comes before this scenario expects",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// An `expect winners` step: the game ended now, its winners those `expected` names.
+fn expect_winners(
+    game: &mut Game,
+    expected: &ir::Expr,
+    locals: &mut [Value],
+) -> Result<(), Box<Diagnostic>> {
+    let want = game.eval_in(expected, locals).map_err(runtime)?;
+    let outcome = game.end_now().map_err(runtime)?.clone();
+    let want = want.seats();
+    if want != outcome.winners {
+        let names = |ps: &[u8]| {
+            if ps.is_empty() {
+                "nobody".to_string()
+            } else {
+                ps.iter()
+                    .map(|p| game.seat_name(*p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            }
+        };
+        let scores: Vec<String> = outcome
+            .scores
+            .iter()
+            .enumerate()
+            .map(|(p, s)| format!("{} {s}", game.seat_name(p as u8)))
+            .collect();
+        return Err(fail(
+            expected.span,
+            format!(
+                "expected {} to win, but {} won",
+                names(&want),
+                names(&outcome.winners)
+            ),
+            format!("scores: {}", scores.join(", ")),
+            "the scoring or the tie-break does not do what this scenario expects",
         ));
     }
     Ok(())

@@ -12,6 +12,7 @@ use super::token::{Token, Tokens};
 use crate::bots::{BotSpec, Policy};
 use crate::engine::{Game, MoveError, RuntimeError, Viewer};
 use crate::save::SaveFile;
+use crate::settings::GameSettings;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
@@ -391,8 +392,13 @@ impl Table {
         };
         let total = history.len();
         let at = at.min(total);
-        let game = crate::save::replay(program, players, seed, &history[..at], &mut |_, _| {})
-            .map_err(|e| StepRefusal::Replay(e.to_string()))?;
+        let game = crate::save::replay(
+            program,
+            &GameSettings::new(players, seed),
+            &history[..at],
+            &mut |_, _| {},
+        )
+        .map_err(|e| StepRefusal::Replay(e.to_string()))?;
         let mut views: Vec<String> = (0..players).map(|p| game.seat_name(p)).collect();
         views.push("onlookers".into());
         views.push("referee".into());

@@ -4,6 +4,7 @@
 use super::html::Side;
 use super::stats::{mean, percentile, sorted};
 use plotters::coord::ranged1d::{KeyPointHint, NoDefaultFormatting, Ranged, ValueFormatter};
+use plotters::coord::types::RangedCoordf64;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
@@ -253,70 +254,21 @@ pub(super) fn length(root: &Area, size: Size, sides: &[Side]) -> Result<(), Stri
         .iter()
         .map(|s| s.finished().map(|r| r.decisions).collect())
         .collect();
-    let lo = lengths.iter().flatten().copied().min().unwrap_or(0);
-    // The axis ends at the longest 99th percentile of the sides, so that a long tail of a few
-    // games does not squeeze the rest into a few bins; the games beyond are counted in a note.
-    let hi = lengths
-        .iter()
-        .filter(|ls| !ls.is_empty())
-        .map(|ls| {
-            let s = sorted(ls.iter().map(|l| *l as f64).collect());
-            percentile(&s, 99.0) as u64
-        })
-        .max()
-        .unwrap_or(1)
-        .max(lo);
-    let longest = lengths.iter().flatten().copied().max().unwrap_or(hi);
-    let beyond = lengths.iter().flatten().filter(|l| **l > hi).count();
-    let width = bin_width(hi - lo + 1, 60);
-    let start = lo / width * width;
-    let bins = ((hi - start) / width + 1) as usize;
-    let shares: Vec<Vec<f64>> = lengths
-        .iter()
-        .map(|ls| {
-            let mut counts = vec![0u64; bins];
-            for l in ls.iter().filter(|l| **l <= hi) {
-                counts[((l - start) / width) as usize] += 1;
-            }
-            let n = ls.len().max(1) as f64;
-            counts.iter().map(|c| 100.0 * *c as f64 / n).collect()
-        })
-        .collect();
+    let Histogram {
+        start,
+        width,
+        bins,
+        beyond,
+        longest,
+        shares,
+    } = histogram(&lengths);
     let highest = shares.iter().flatten().copied().fold(0.0, f64::max);
     let top = nice_top(highest * 1.2);
     // Lengths are whole numbers: bin `b` holds `start + b·w` to `start + (b+1)·w − 1` and is
     // drawn half a decision either side of them, so a tick sits under the value it names.
     let edge = |b: usize| (start + b as u64 * width) as f64 - 0.5;
     let (x0, x1) = (edge(0), edge(bins));
-    let mut chart = ChartBuilder::on(root)
-        .margin(12)
-        .margin_right(28)
-        .x_label_area_size(60)
-        .y_label_area_size(size.y_area())
-        .build_cartesian_2d(x0..x1, 0.0..top)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .disable_x_mesh()
-        .light_line_style(WHITE)
-        .bold_line_style(GRID)
-        .axis_style(INK)
-        .x_labels(if size.narrow { 6 } else { 12 })
-        .y_labels(8)
-        .x_label_formatter(&|x| {
-            if (x - x.round()).abs() < 1e-9 {
-                format!("{x:.0}")
-            } else {
-                String::new()
-            }
-        })
-        .y_label_formatter(&|y| format!("{y:.1}%"))
-        .x_desc(format!("decisions per game (bins of {width})"))
-        .y_desc("share of finished games")
-        .label_style((FONT, LABEL).into_font().color(&INK))
-        .axis_desc_style((FONT, DESC).into_font().color(&INK))
-        .draw()
-        .map_err(err)?;
+    let mut chart = length_axes(root, size, (x0, x1), top, width)?;
     let overlaid = sides.len() > 1;
     for (i, s) in shares.iter().enumerate() {
         let colour = COLOURS[i % 2];
@@ -351,6 +303,137 @@ pub(super) fn length(root: &Area, size: Size, sides: &[Side]) -> Result<(), Stri
                 .map_err(err)?;
         }
     }
+    draw_means(&mut chart, &lengths, sides, top, (x0, x1))?;
+    if beyond > 0 {
+        let games = if beyond == 1 { "game" } else { "games" };
+        let note = if size.narrow {
+            format!("{beyond} longer not drawn")
+        } else {
+            format!("{beyond} longer {games}, up to {longest}, not drawn")
+        };
+        chart
+            .draw_series([Text::new(
+                note,
+                (x1, top * 0.97 - top * 0.08 * sides.len() as f64),
+                (FONT, INNER)
+                    .into_font()
+                    .color(&INK)
+                    .pos(Pos::new(HPos::Right, VPos::Top)),
+            )])
+            .map_err(err)?;
+    }
+    Ok(())
+}
+
+/// Finished games' lengths binned for a histogram, one row of shares per side.
+struct Histogram {
+    /// The low end of the first bin.
+    start: u64,
+    /// Decisions per bin.
+    width: u64,
+    bins: usize,
+    /// Games longer than the last bin, not drawn.
+    beyond: usize,
+    /// The longest game.
+    longest: u64,
+    /// Each side's share of its finished games in each bin, in percent.
+    shares: Vec<Vec<f64>>,
+}
+
+/// Bins the lengths of each side's games into at most 60 bins of a round width.
+fn histogram(lengths: &[Vec<u64>]) -> Histogram {
+    let lo = lengths.iter().flatten().copied().min().unwrap_or(0);
+    // The axis ends at the longest 99th percentile of the sides, so that a long tail of a few
+    // games does not squeeze the rest into a few bins; the games beyond are counted in a note.
+    let hi = lengths
+        .iter()
+        .filter(|ls| !ls.is_empty())
+        .map(|ls| {
+            let s = sorted(ls.iter().map(|l| *l as f64).collect());
+            percentile(&s, 99.0) as u64
+        })
+        .max()
+        .unwrap_or(1)
+        .max(lo);
+    let longest = lengths.iter().flatten().copied().max().unwrap_or(hi);
+    let beyond = lengths.iter().flatten().filter(|l| **l > hi).count();
+    let width = bin_width(hi - lo + 1, 60);
+    let start = lo / width * width;
+    let bins = ((hi - start) / width + 1) as usize;
+    let shares: Vec<Vec<f64>> = lengths
+        .iter()
+        .map(|ls| {
+            let mut counts = vec![0u64; bins];
+            for l in ls.iter().filter(|l| **l <= hi) {
+                counts[((l - start) / width) as usize] += 1;
+            }
+            let n = ls.len().max(1) as f64;
+            counts.iter().map(|c| 100.0 * *c as f64 / n).collect()
+        })
+        .collect();
+    Histogram {
+        start,
+        width,
+        bins,
+        beyond,
+        longest,
+        shares,
+    }
+}
+
+/// A chart with numbers on both axes.
+type Plane<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// The axes of the chart of lengths: decisions per game from `x0` to `x1` in bins of
+/// `width`, shares of games up to `top` percent.
+fn length_axes<'a, 'b>(
+    root: &'a Area<'b>,
+    size: Size,
+    (x0, x1): (f64, f64),
+    top: f64,
+    width: u64,
+) -> Result<Plane<'a, 'b>, String> {
+    let mut chart = ChartBuilder::on(root)
+        .margin(12)
+        .margin_right(28)
+        .x_label_area_size(60)
+        .y_label_area_size(size.y_area())
+        .build_cartesian_2d(x0..x1, 0.0..top)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .light_line_style(WHITE)
+        .bold_line_style(GRID)
+        .axis_style(INK)
+        .x_labels(if size.narrow { 6 } else { 12 })
+        .y_labels(8)
+        .x_label_formatter(&|x| {
+            if (x - x.round()).abs() < 1e-9 {
+                format!("{x:.0}")
+            } else {
+                String::new()
+            }
+        })
+        .y_label_formatter(&|y| format!("{y:.1}%"))
+        .x_desc(format!("decisions per game (bins of {width})"))
+        .y_desc("share of finished games")
+        .label_style((FONT, LABEL).into_font().color(&INK))
+        .axis_desc_style((FONT, DESC).into_font().color(&INK))
+        .draw()
+        .map_err(err)?;
+    Ok(chart)
+}
+
+/// Draws each side's mean length as a dashed line from 0 to `top`, labelled, the chart
+/// running from `x0` to `x1`.
+fn draw_means(
+    chart: &mut Plane<'_, '_>,
+    lengths: &[Vec<u64>],
+    sides: &[Side],
+    top: f64,
+    (x0, x1): (f64, f64),
+) -> Result<(), String> {
     for (i, ls) in lengths.iter().enumerate() {
         if ls.is_empty() {
             continue;
@@ -387,24 +470,6 @@ pub(super) fn length(root: &Area, size: Size, sides: &[Side]) -> Result<(), Stri
                     .into_font()
                     .color(&colour)
                     .pos(Pos::new(anchor, VPos::Top)),
-            )])
-            .map_err(err)?;
-    }
-    if beyond > 0 {
-        let games = if beyond == 1 { "game" } else { "games" };
-        let note = if size.narrow {
-            format!("{beyond} longer not drawn")
-        } else {
-            format!("{beyond} longer {games}, up to {longest}, not drawn")
-        };
-        chart
-            .draw_series([Text::new(
-                note,
-                (x1, top * 0.97 - top * 0.08 * sides.len() as f64),
-                (FONT, INNER)
-                    .into_font()
-                    .color(&INK)
-                    .pos(Pos::new(HPos::Right, VPos::Top)),
             )])
             .map_err(err)?;
     }

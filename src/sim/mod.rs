@@ -42,6 +42,7 @@ pub use run::{
 use crate::bots::{ask_bot, Bot, BotKind, RandomBot};
 use crate::engine::{Game, MoveError, RuntimeError, Viewer};
 use crate::ir::Program;
+use crate::settings::GameSettings;
 use std::sync::Arc;
 
 /// Why a simulated game stopped before its end.
@@ -76,7 +77,9 @@ pub fn play_to_end(game: &mut Game, bots: &mut [Box<dyn Bot>]) -> Result<(), Sim
 
 /// A whole game by random bots: deterministic for (program, players, seed).
 pub fn random_game(program: Arc<Program>, players: u8, seed: u64) -> Result<Game, SimError> {
-    let mut game = Game::new(program, players, seed).map_err(SimError::Start)?;
+    let mut game = GameSettings::new(players, seed)
+        .start(program)
+        .map_err(SimError::Start)?;
     let mut bots: Vec<Box<dyn Bot>> = (0..players)
         .map(|p| BotKind::Random.make(seed, p))
         .collect();
@@ -87,7 +90,9 @@ pub fn random_game(program: Arc<Program>, players: u8, seed: u64) -> Result<Game
 /// A whole game by random bots on the fast path: the same game as [`random_game`] (the same
 /// choices from the same seed), played without log, labels, backups or invariant checks.
 pub fn random_playout(program: Arc<Program>, players: u8, seed: u64) -> Result<Game, SimError> {
-    let mut game = Game::playout(program, players, seed).map_err(SimError::Start)?;
+    let mut game = GameSettings::playout(players, seed)
+        .start(program)
+        .map_err(SimError::Start)?;
     let mut bots: Vec<RandomBot> = (0..players).map(|p| RandomBot::new(seed, p)).collect();
     game.play_out(usize::MAX, |seat, count| bots[seat as usize].pick(count))
         .map_err(SimError::Move)?;

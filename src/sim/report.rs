@@ -318,6 +318,147 @@ pub struct Report {
     pub records: Option<Vec<GameRecord>>,
 }
 
+/// Each of `players` seats' wins over the finished games, alone and shared; then the wins
+/// by one seat alone, the games won by several, and those nobody won.
+fn wins(
+    seats: &[String],
+    players: usize,
+    finished: &[&GameRecord],
+) -> (Vec<SeatWins>, u64, u64, u64) {
+    let mut sole = vec![0u64; players];
+    let mut shared = vec![0u64; players];
+    let (mut shared_wins, mut nobody_wins) = (0, 0);
+    for r in finished {
+        match r.winners.as_slice() {
+            [] => nobody_wins += 1,
+            [w] => sole[*w as usize] += 1,
+            many => {
+                shared_wins += 1;
+                for w in many {
+                    shared[*w as usize] += 1;
+                }
+            }
+        }
+    }
+    let wins: Vec<SeatWins> = (0..players)
+        .map(|p| SeatWins {
+            seat: seats[p].clone(),
+            win: Proportion::new(sole[p], finished.len() as u64),
+            shared: shared[p],
+        })
+        .collect();
+    let sole_wins = sole.iter().sum();
+    (wins, sole_wins, shared_wins, nobody_wins)
+}
+
+/// The reasons the finished games ended, each with its number of games, most first.
+fn endings(seats: &[String], finished: &[&GameRecord]) -> Vec<Ending> {
+    let mut by_reason: BTreeMap<Option<String>, u64> = BTreeMap::new();
+    for r in finished {
+        *by_reason.entry(r.reason.clone()).or_default() += 1;
+    }
+    let mut endings: Vec<Ending> = super::outcomes::group_endings(by_reason, seats)
+        .into_iter()
+        .map(|(reason, games)| Ending { reason, games })
+        .collect();
+    endings.sort_by_key(|e| std::cmp::Reverse(e.games));
+    endings
+}
+
+/// How many decisions the finished games took.
+fn length(finished: &[&GameRecord]) -> Length {
+    let lengths = sorted(finished.iter().map(|r| r.decisions as f64).collect());
+    Length {
+        mean: mean(&lengths),
+        median: median(&lengths),
+        p5: percentile(&lengths, 5.0),
+        p95: percentile(&lengths, 95.0),
+        min: finished.iter().map(|r| r.decisions).min().unwrap_or(0),
+        max: finished.iter().map(|r| r.decisions).max().unwrap_or(0),
+    }
+}
+
+/// The scores of each of `players` seats over the finished games, in seat order.
+fn seat_scores(seats: &[String], players: usize, finished: &[&GameRecord]) -> Vec<SeatScores> {
+    (0..players)
+        .map(|p| {
+            let s: Vec<i64> = finished
+                .iter()
+                .filter_map(|r| r.scores.get(p).copied())
+                .collect();
+            SeatScores {
+                seat: seats[p].clone(),
+                mean: mean(&s.iter().map(|v| *v as f64).collect::<Vec<_>>()),
+                min: s.iter().copied().min().unwrap_or(0),
+                max: s.iter().copied().max().unwrap_or(0),
+            }
+        })
+        .collect()
+}
+
+/// How often each action was taken over every game played, and its share of all.
+fn action_counts(names: &[String], records: &[GameRecord]) -> Vec<ActionCount> {
+    let mut taken = vec![0u64; names.len()];
+    for r in records {
+        for (t, c) in taken.iter_mut().zip(&r.actions) {
+            *t = t.saturating_add(*c);
+        }
+    }
+    let turns = taken.iter().fold(0u64, |n, t| n.saturating_add(*t));
+    names
+        .iter()
+        .zip(&taken)
+        .map(|(name, t)| ActionCount {
+            name: name.clone(),
+            taken: *t,
+            share: if turns == 0 {
+                0.0
+            } else {
+                *t as f64 / turns as f64
+            },
+        })
+        .collect()
+}
+
+/// Legal options per decision over every game played.
+fn branching(records: &[GameRecord]) -> Branching {
+    // Saturating: a merged batch's counts come from files, checked but large.
+    let decisions = records
+        .iter()
+        .fold(0u64, |n, r| n.saturating_add(r.decisions));
+    let options = records
+        .iter()
+        .fold(0u64, |n, r| n.saturating_add(r.options));
+    Branching {
+        decisions,
+        mean: if decisions == 0 {
+            0.0
+        } else {
+            options as f64 / decisions as f64
+        },
+        max: records.iter().map(|r| r.max_options).max().unwrap_or(0),
+    }
+}
+
+/// Every game in which a rule failed, in game order, with the command that plays it again.
+fn failures(meta: &Meta, records: &[GameRecord]) -> Vec<FailureReport> {
+    records
+        .iter()
+        .filter_map(|r| {
+            let f = r.failure.as_ref()?;
+            Some(FailureReport {
+                index: r.index,
+                seed: r.seed,
+                decision: f.decision,
+                code: f.code.clone(),
+                message: f.message.clone(),
+                at: f.at.clone(),
+                reproduce: meta.reproduce(r.seed),
+            })
+        })
+        .collect()
+}
+
 /// Each seat's eliminations over the finished games, in seat order: empty when none put
 /// anyone out.
 fn eliminations(seats: &[String], finished: &[&GameRecord]) -> Vec<SeatOut> {
@@ -355,31 +496,9 @@ impl Report {
         let n = finished.len() as u64;
         let players = meta.players as usize;
 
-        let mut sole = vec![0u64; players];
-        let mut shared = vec![0u64; players];
-        let (mut shared_wins, mut nobody_wins) = (0, 0);
-        for r in &finished {
-            match r.winners.as_slice() {
-                [] => nobody_wins += 1,
-                [w] => sole[*w as usize] += 1,
-                many => {
-                    shared_wins += 1;
-                    for w in many {
-                        shared[*w as usize] += 1;
-                    }
-                }
-            }
-        }
-        let wins: Vec<SeatWins> = (0..players)
-            .map(|p| SeatWins {
-                seat: meta.seats[p].clone(),
-                win: Proportion::new(sole[p], n),
-                shared: shared[p],
-            })
-            .collect();
+        let (wins, sole_wins, shared_wins, nobody_wins) = wins(&meta.seats, players, &finished);
         // Without a sole winner in any game (every win shared, or nobody's), seat 1 has no
         // rate of sole wins to hold against an even share: a cooperative game has no verdict.
-        let sole_wins: u64 = sole.iter().sum();
         let first_seat = (n > 0 && players > 0 && sole_wins > 0).then(|| {
             let expected = 1.0 / players as f64;
             FirstSeat {
@@ -390,40 +509,11 @@ impl Report {
             }
         });
 
-        let mut by_reason: BTreeMap<Option<String>, u64> = BTreeMap::new();
-        for r in &finished {
-            *by_reason.entry(r.reason.clone()).or_default() += 1;
-        }
-        let mut endings: Vec<Ending> = super::outcomes::group_endings(by_reason, &meta.seats)
-            .into_iter()
-            .map(|(reason, games)| Ending { reason, games })
-            .collect();
-        endings.sort_by_key(|e| std::cmp::Reverse(e.games));
+        let endings = endings(&meta.seats, &finished);
 
-        let lengths = sorted(finished.iter().map(|r| r.decisions as f64).collect());
-        let length = Length {
-            mean: mean(&lengths),
-            median: median(&lengths),
-            p5: percentile(&lengths, 5.0),
-            p95: percentile(&lengths, 95.0),
-            min: finished.iter().map(|r| r.decisions).min().unwrap_or(0),
-            max: finished.iter().map(|r| r.decisions).max().unwrap_or(0),
-        };
+        let length = length(&finished);
 
-        let scores = (0..players)
-            .map(|p| {
-                let s: Vec<i64> = finished
-                    .iter()
-                    .filter_map(|r| r.scores.get(p).copied())
-                    .collect();
-                SeatScores {
-                    seat: meta.seats[p].clone(),
-                    mean: mean(&s.iter().map(|v| *v as f64).collect::<Vec<_>>()),
-                    min: s.iter().copied().min().unwrap_or(0),
-                    max: s.iter().copied().max().unwrap_or(0),
-                }
-            })
-            .collect();
+        let scores = seat_scores(&meta.seats, players, &finished);
 
         let margins = sorted(finished.iter().filter_map(|r| margin(r)).collect());
         let margin = Margin {
@@ -432,27 +522,7 @@ impl Report {
             median: median(&margins),
         };
 
-        let mut taken = vec![0u64; meta.action_names.len()];
-        for r in records {
-            for (t, c) in taken.iter_mut().zip(&r.actions) {
-                *t = t.saturating_add(*c);
-            }
-        }
-        let turns = taken.iter().fold(0u64, |n, t| n.saturating_add(*t));
-        let actions: Vec<ActionCount> = meta
-            .action_names
-            .iter()
-            .zip(&taken)
-            .map(|(name, t)| ActionCount {
-                name: name.clone(),
-                taken: *t,
-                share: if turns == 0 {
-                    0.0
-                } else {
-                    *t as f64 / turns as f64
-                },
-            })
-            .collect();
+        let actions = action_counts(&meta.action_names, records);
         let never_taken = actions
             .iter()
             .filter(|a| a.taken == 0)
@@ -466,38 +536,9 @@ impl Report {
         let never_ran = never_ran(&meta.rule_blocks, &blocks_run, &taken);
         let clamps = clamped(&meta.clamp_sites, &counts.clamps);
 
-        // Saturating: a merged batch's counts come from files, checked but large.
-        let decisions = records
-            .iter()
-            .fold(0u64, |n, r| n.saturating_add(r.decisions));
-        let options = records
-            .iter()
-            .fold(0u64, |n, r| n.saturating_add(r.options));
-        let branching = Branching {
-            decisions,
-            mean: if decisions == 0 {
-                0.0
-            } else {
-                options as f64 / decisions as f64
-            },
-            max: records.iter().map(|r| r.max_options).max().unwrap_or(0),
-        };
+        let branching = branching(records);
 
-        let failures = records
-            .iter()
-            .filter_map(|r| {
-                let f = r.failure.as_ref()?;
-                Some(FailureReport {
-                    index: r.index,
-                    seed: r.seed,
-                    decision: f.decision,
-                    code: f.code.clone(),
-                    message: f.message.clone(),
-                    at: f.at.clone(),
-                    reproduce: meta.reproduce(r.seed),
-                })
-            })
-            .collect::<Vec<_>>();
+        let failures = failures(&meta, records);
 
         let goal_kind = meta.goal;
         let meta_seats = meta.seats.clone();

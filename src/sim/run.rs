@@ -6,9 +6,10 @@ use super::choices::{decision_spans, ChoiceTotals, Tally};
 use super::clamps::{clamp_statements, ClampCount, ClampTally};
 use super::coverage::rule_block_ids;
 use crate::bots::{BotKind, Policy};
-use crate::engine::{Game, Limits, Mode, MoveError, RuntimeError};
+use crate::engine::{Game, MoveError, RuntimeError};
 use crate::ir::BlockId;
 use crate::ir::Program;
+use crate::settings::GameSettings;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -219,23 +220,16 @@ pub fn play_game(
         goals: Vec::new(),
         eliminated: Vec::new(),
     };
-    let limits = Limits {
-        decisions: usize::try_from(batch.max_decisions).unwrap_or(usize::MAX),
-        ..Limits::default()
-    };
+    let mut settings =
+        GameSettings::playout(batch.players, seed).max_decisions(batch.max_decisions);
+    settings.mode = settings.mode.with_coverage();
     // Bots that imagine the game from what their seat saw need the game's trail.
-    let mode = if batch.bots.iter().any(|b| b.imagines()) {
-        Mode::playout().with_coverage().with_trail()
-    } else {
-        Mode::playout().with_coverage()
-    };
-    let checked = Mode {
-        invariants: true,
-        ..mode
-    };
+    if batch.bots.iter().any(|b| b.imagines()) {
+        settings.mode = settings.mode.with_trail();
+    }
     let sampled = index % INVARIANT_SAMPLE == 0;
-    let start = |mode| Game::with_mode(program.clone(), batch.players, seed, limits, mode);
-    let mut game = match start(if sampled { checked } else { mode }) {
+    settings.mode.invariants = sampled;
+    let mut game = match settings.start(program.clone()) {
         Ok(g) => g,
         Err(e) => {
             record.failure = Some(failure(program, 0, &e));
@@ -245,7 +239,9 @@ pub fn play_game(
     play_to_end(program, batch, &mut game, &mut record, tally);
     if record.failure.is_none() && !sampled {
         if let Err(e) = game.check_invariants_now() {
-            broken_at_end(program, batch, &mut record, tally, &e, start(checked));
+            settings.mode.invariants = true;
+            let again = settings.start(program.clone());
+            broken_at_end(program, batch, &mut record, tally, &e, again);
         }
     }
     clamps.count(&game);

@@ -69,11 +69,9 @@ impl Rows {
     }
 }
 
-/// The comparison of two batches as text: what was played, then every statistic of A and B
-/// with `B − A` and its 95% interval, `*` marking the intervals that exclude 0.
-pub fn render_comparison(report: &CompareReport) -> String {
-    let (a, b, c) = (&report.a, &report.b, &report.comparison);
-    let mut out = String::new();
+/// What the two batches played: their games and files, the seats, seeds and bots, how many
+/// finished, and how the differences are given.
+fn compared_header(out: &mut String, a: &Report, b: &Report) {
     let title = |r: &Report| {
         if r.meta.variants.is_empty() {
             r.meta.game.clone()
@@ -100,7 +98,7 @@ pub fn render_comparison(report: &CompareReport) -> String {
         m.seed,
         m.bots_spec()
     );
-    decision_limit(&mut out, m);
+    decision_limit(out, m);
     let _ = writeln!(
         out,
         "A: {} finished, {} failed; B: {} finished, {} failed\n",
@@ -112,6 +110,14 @@ pub fn render_comparison(report: &CompareReport) -> String {
          Rates: Newcombe's hybrid score interval (from the two Wilson intervals), in points.\n\
          Means: Welch's normal approximation.\n"
     );
+}
+
+/// The comparison of two batches as text: what was played, then every statistic of A and B
+/// with `B − A` and its 95% interval, `*` marking the intervals that exclude 0.
+pub fn render_comparison(report: &CompareReport) -> String {
+    let (a, b, c) = (&report.a, &report.b, &report.comparison);
+    let mut out = String::new();
+    compared_header(&mut out, a, b);
 
     let mut labels: Vec<usize> = vec![24];
     labels.extend(c.wins.iter().map(|w| w.seat.chars().count()));

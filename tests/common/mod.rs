@@ -10,6 +10,7 @@ use meeple::diag::{render_all, RenderStyle};
 use meeple::engine::{Game, Limits, Rng};
 use meeple::ir::Program;
 use meeple::load::{load_with, Loaded};
+use meeple::settings::GameSettings;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -137,7 +138,11 @@ pub fn play_random(
     limits: Limits,
     max_moves: usize,
 ) -> Played {
-    let mut game = match Game::with_limits(program, players, seed, limits) {
+    let settings = GameSettings {
+        limits,
+        ..GameSettings::new(players, seed)
+    };
+    let mut game = match settings.start(program) {
         Ok(g) => g,
         Err(e) => return Played::Failed(format!("start: {e}")),
     };
