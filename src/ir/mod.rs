@@ -908,6 +908,28 @@ pub enum TextPart {
     Lit(String),
     /// A value to render.
     Expr(Expr),
+    /// `{if cond then "..." else "..."}`: one of two texts.
+    If {
+        /// The condition.
+        cond: Expr,
+        /// Rendered when it holds.
+        then: Text,
+        /// Rendered when it does not (empty when the designer wrote no `else`).
+        otherwise: Text,
+    },
+    /// `{each x in xs where cond "..." sep ", "}`: a text rendered once per element kept.
+    Each {
+        /// The bound variable's slot.
+        slot: Slot,
+        /// The list.
+        source: Expr,
+        /// Which elements.
+        filter: Option<Expr>,
+        /// Rendered for each element.
+        body: Text,
+        /// Rendered between two elements.
+        sep: Text,
+    },
 }
 
 /// An expression with the span it came from.

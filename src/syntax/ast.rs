@@ -707,7 +707,7 @@ impl Text {
         for part in &self.parts {
             match part {
                 TextPart::Lit(s) => out.push_str(s),
-                TextPart::Expr(_) => return None,
+                TextPart::Expr(_) | TextPart::If { .. } | TextPart::Each { .. } => return None,
             }
         }
         Some(out)
@@ -721,6 +721,28 @@ pub enum TextPart {
     Lit(String),
     /// `{expr}`
     Expr(Expr),
+    /// `{if cond then "..." else "..."}`: a part written only when `cond` holds (or the other).
+    If {
+        /// The condition.
+        cond: Expr,
+        /// Written when it holds.
+        then: Text,
+        /// Written when it does not (a text, or another `if`'s text); nothing if absent.
+        otherwise: Option<Text>,
+    },
+    /// `{each x in xs where cond "..." sep ", "}`: a part written once for each element kept.
+    Each {
+        /// The bound variable.
+        var: Name,
+        /// The list it ranges over.
+        source: Expr,
+        /// `where` filter.
+        filter: Option<Expr>,
+        /// Written for each element.
+        body: Text,
+        /// Written between two elements; nothing if absent.
+        sep: Option<Text>,
+    },
 }
 
 /// An expression with its span.

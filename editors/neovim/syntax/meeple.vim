@@ -21,7 +21,10 @@ syn keyword meepleScenario move to
 syn keyword meepleOperator and or not
 syn keyword meepleConstant true false none me
 syn match meepleNumber "\<\d\+\>"
-syn region meepleInterpolation matchgroup=meepleDelimiter start="{" end="}" contained contains=meepleNumber,meepleConstant,meepleOperator
+" `sep` before a text, in a text's `{each ...}`: a word only there.
+syn match meepleStatement "\<sep\ze\s*\"" contained
+" A text's `{if ... then "..."}` and `{each ... "..."}` hold texts of their own.
+syn region meepleInterpolation matchgroup=meepleDelimiter start="{" end="}" contained contains=meepleNumber,meepleConstant,meepleOperator,meepleStatement,meepleString
 syn region meepleString start=+"+ skip=+\\\\\|\\"+ end=+"+ contains=meepleInterpolation
 syn match meepleComment "#.*$" contains=@Spell
 
