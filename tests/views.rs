@@ -15,6 +15,17 @@ fn program(src: &str) -> Arc<meeple::ir::Program> {
     )
 }
 
+/// The codes of `src`'s errors, in order.
+fn errors(src: &str) -> Vec<&'static str> {
+    check_source("test.rules", src)
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.severity == meeple::diag::Severity::Error)
+        .map(|d| d.code)
+        .collect()
+}
+
 /// The codes of `src`'s diagnostics, in order.
 fn codes(src: &str) -> Vec<&'static str> {
     check_source("test.rules", src)
@@ -124,4 +135,143 @@ score(p) = 0
 "#;
     let err = Game::new(program(src), 2, 1).expect_err("too long");
     assert_eq!(err.code, "text-too-long");
+}
+
+const SHOWS: &str = r#"
+game "Shows" { players 2 }
+
+enum gem { red, blue }
+
+player secret var hand: list of gem = []
+player var cards: list of gem = []
+hidden var pile: list of gem = [red, red, blue]
+
+show pile_left = count(pile)
+player show bonuses = [count(c in owner.cards where c == g) for g in gem]
+player show reds_held = count(c in owner.hand where c == red) * 1000 + 777
+player show held = "{each g in gem where count(c in owner.hand where c == g) > 0 "{count(c in owner.hand where c == g)} {g}" sep ", "}"
+
+flow {
+  for p in players {
+    p.hand = if p == first(players) then [red, red, blue] else [blue]
+    p.cards = [blue]
+  }
+  for p in players {
+    turn p
+  }
+}
+
+action pass "Pass" { }
+
+score(p) = 0
+"#;
+
+#[test]
+fn a_shown_value_of_public_things_is_in_every_view() {
+    let game = Game::new(program(SHOWS), 2, 1).expect("starts");
+    for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Spectator] {
+        let view = game.view(viewer);
+        assert!(view.contains("pile_left 3"), "{view}");
+        assert_eq!(view.matches("bonuses [0, 1]").count(), 2, "{view}");
+    }
+}
+
+#[test]
+fn a_shown_value_of_the_owners_secrets_is_shown_to_the_owner_alone() {
+    let game = Game::new(program(SHOWS), 2, 1).expect("starts");
+    let p1 = game.view(Viewer::Player(0));
+    assert!(p1.contains("reds_held 2777"), "{p1}");
+    assert!(p1.contains("held 2 red, 1 blue"), "{p1}");
+    assert!(!p1.contains("reds_held 777"), "{p1}");
+    let p2 = game.view(Viewer::Player(1));
+    assert!(p2.contains("reds_held 777"), "{p2}");
+    assert!(p2.contains("held 1 blue"), "{p2}");
+    let referee = game.view(Viewer::Referee);
+    assert!(referee.contains("reds_held 2777") && referee.contains("reds_held 777"));
+    // P1's secret reaches neither P2, nor an onlooker, nor their pages.
+    for viewer in [Viewer::Player(1), Viewer::Spectator] {
+        let view = game.view(viewer);
+        let page = meeple::serve::page::render(&meeple::serve::page::Sight::looking(
+            &game,
+            viewer,
+            "token".into(),
+        ));
+        for text in [&view, &page] {
+            assert!(!text.contains("2777"), "{text}");
+            assert!(!text.contains("2 red"), "{text}");
+        }
+        assert!(view.contains("reds_held ?"), "{view}");
+    }
+    let page = meeple::serve::page::render(&meeple::serve::page::Sight::looking(
+        &game,
+        Viewer::Player(0),
+        "token".into(),
+    ));
+    assert!(page.contains("2777") && page.contains("bonuses"), "{page}");
+}
+
+#[test]
+fn a_shown_value_that_reads_what_its_viewers_may_not_see_is_refused() {
+    let base = r#"
+game "Leaks" { players 2 }
+player secret var hand: list of int = []
+hidden var pile: list of int = [1, 2]
+hidden var code: int = 3
+player var open: bool = false
+player hidden var fate: int = 0 visible when owner.open
+kind card[2] { secret value: int = 1 }
+def next_hand(p: player): int = sum(next(p).hand)
+def own_sum(p: player): int = sum(p.hand)
+flow { turn first(players) }
+action pass "Pass" { }
+score(p) = 0
+"#;
+    for show in [
+        "show a = first(pile)",
+        "show a = code",
+        "show a = sum(first(players).hand)",
+        "player show a = sum(next(owner).hand)",
+        "player show a = next_hand(owner)",
+        "player show a = own_sum(owner)",
+        "player show a = owner.fate",
+        "player show a = first(card).value",
+        "player show a = [sum(p.hand) for p in [owner]]",
+        "player show a = \"{each x in next(owner).hand \"{x}\"}\"",
+        "player show a = \"{if code > 2 then \"high\"}\"",
+    ] {
+        let src = format!("{base}{show}\n");
+        assert_eq!(errors(&src), ["show-reads-secret"], "{show}");
+    }
+    for fine in [
+        "show a = count(pile) + count(first(players).hand)",
+        "player show a = sum(owner.hand) + count(next(owner).hand)",
+        "player show a = if owner.open then 1 else 0",
+    ] {
+        let src = format!("{base}{fine}\n");
+        assert_eq!(errors(&src), Vec::<&str>::new(), "{fine}");
+    }
+}
+
+#[test]
+fn two_shown_values_of_one_name_or_a_variables_name_are_refused() {
+    let src = r#"
+game "X" { players 2 }
+player var coins: int = 0
+var round: int = 0
+player show coins = 1
+show round = 2
+show twice = 1
+show twice = 2
+player show twice = 3
+flow { }
+score(p) = 0
+"#;
+    assert_eq!(
+        errors(src),
+        [
+            "duplicate-definition",
+            "duplicate-definition",
+            "duplicate-definition"
+        ]
+    );
 }

@@ -190,6 +190,7 @@ impl Checker<'_> {
                     });
                 }
                 ast::Decl::Scenario(sc) => self.scenario(sc),
+                ast::Decl::Show(s) => self.show_decl(s),
                 ast::Decl::Invariant(inv) => {
                     self.current = None;
                     let mut scope = Scope::new(false);

@@ -213,7 +213,7 @@ fn text_read(program: &Program, t: &ir::Text, own: &dyn Fn(&Expr) -> bool) -> Re
 }
 
 /// Every expression a text interpolates, its conditions and lists included.
-pub(crate) fn text_exprs<'a>(t: &'a ir::Text, out: &mut Vec<&'a Expr>) {
+pub(super) fn text_exprs<'a>(t: &'a ir::Text, out: &mut Vec<&'a Expr>) {
     for part in &t.parts {
         match part {
             TextPart::Lit(_) => {}

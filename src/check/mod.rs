@@ -20,6 +20,7 @@ mod scenario;
 mod scope;
 mod sets;
 mod several;
+mod shows;
 mod signatures;
 mod stmt;
 mod tables;
@@ -84,6 +85,7 @@ fn run(
     checker.order_initial_values();
     lints::run(&mut checker);
     hidden::run(&mut checker);
+    shows::run(&mut checker);
     asked::mark(&mut checker.program);
     let diags = Diagnostics(std::mem::take(&mut checker.diags).finish());
     let index = checker
@@ -183,6 +185,7 @@ impl<'a> Checker<'a> {
                 goal: None,
                 winners: None,
                 invariants: Vec::new(),
+                shows: Vec::new(),
                 scenarios: Vec::new(),
                 sources: merged.sources.clone(),
                 init_locals: 0,

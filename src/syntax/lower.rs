@@ -183,6 +183,7 @@ impl Lowerer {
             Rule::kw_score => PartKind::Score,
             Rule::kw_goal => PartKind::Goal,
             Rule::kw_invariant => PartKind::Invariant,
+            Rule::kw_show => PartKind::Show,
             _ => PartKind::Winners,
         }
     }
@@ -206,6 +207,25 @@ impl Lowerer {
             Rule::goal_decl => Decl::Goal(self.score_decl(pair)),
             Rule::winners_decl => Decl::Winners(self.winners_decl(pair)),
             Rule::scenario_decl => Decl::Scenario(self.scenario_decl(pair)),
+            Rule::show_decl => {
+                let mut per_player = false;
+                let mut name = None;
+                let mut value = None;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::per_player => per_player = true,
+                        Rule::name => name = Some(self.name(p)),
+                        Rule::expr => value = Some(ShowValue::Expr(self.expr(p))),
+                        Rule::string => value = Some(ShowValue::Text(self.text(p))),
+                        _ => {}
+                    }
+                }
+                Decl::Show(ShowDecl {
+                    name: name.expect("grammar: show name"),
+                    per_player,
+                    value: value.expect("grammar: show value"),
+                })
+            }
             Rule::invariant_decl => {
                 let mut inner = pair.into_inner().skip(1);
                 let name = self.name(inner.next().expect("grammar: invariant name"));
