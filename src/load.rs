@@ -594,6 +594,7 @@ fn declaration_start(text: &str, name: usize) -> Option<usize> {
         "table",
         "die",
         "invariant",
+        "show",
     ];
     words
         .split_whitespace()

@@ -325,7 +325,11 @@ fn the_quoted_refusal_is_what_the_engine_says() {
 fn the_quoted_views_are_what_the_players_see() {
     let doc = doc_text();
     let in_doc: String = doc.lines().map(|l| format!("{l}\n")).collect();
-    for (file, players, seed, seat) in [("peek.rules", 2, 1, 1), ("show.rules", 2, 1, 0)] {
+    for (file, players, seed, seat) in [
+        ("peek.rules", 2, 1, 1),
+        ("show.rules", 2, 1, 0),
+        ("gems.rules", 2, 1, 0),
+    ] {
         let game = Game::new(example_file(&doc, file), players, seed).expect("the game starts");
         let view = game.view(Viewer::Player(seat));
         let quoted: String = view.lines().map(|l| format!("{l}\n")).collect();

@@ -81,6 +81,7 @@ impl Checker<'_> {
                     self.winners_body(w);
                 }
                 ast::Decl::Scenario(sc) => self.scenario(sc),
+                ast::Decl::Show(s) => self.show_decl(s),
                 ast::Decl::Invariant(inv) => {
                     self.invariant_body(inv);
                 }

@@ -26,7 +26,10 @@ impl Checker<'_> {
                     }
                     game = Some(g);
                 }
-                ast::Decl::Variant(_) | ast::Decl::Invariant(_) | ast::Decl::Scenario(_) => {}
+                ast::Decl::Variant(_)
+                | ast::Decl::Invariant(_)
+                | ast::Decl::Show(_)
+                | ast::Decl::Scenario(_) => {}
                 ast::Decl::Enum(e) => {
                     self.declare_enum(e);
                 }

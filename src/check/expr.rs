@@ -843,14 +843,59 @@ impl Checker<'_> {
 
     /// Checks a text's interpolations.
     pub(crate) fn text(&mut self, t: &ast::Text, scope: &mut Scope) -> ir::Text {
-        let parts = t
-            .parts
-            .iter()
-            .map(|p| match p {
-                ast::TextPart::Lit(s) => ir::TextPart::Lit(s.clone()),
-                ast::TextPart::Expr(e) => ir::TextPart::Expr(self.expr(e, scope).0),
-            })
-            .collect();
+        let parts = t.parts.iter().map(|p| self.text_part(p, scope)).collect();
         ir::Text { parts }
+    }
+
+    fn text_part(&mut self, p: &ast::TextPart, scope: &mut Scope) -> ir::TextPart {
+        match p {
+            ast::TextPart::Lit(s) => ir::TextPart::Lit(s.clone()),
+            ast::TextPart::Expr(e) => ir::TextPart::Expr(self.expr(e, scope).0),
+            ast::TextPart::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let (c, t) = self.expr(cond, scope);
+                self.expect_type(&Type::Bool, &t, cond.span, "a text's `if` condition");
+                ir::TextPart::If {
+                    cond: c,
+                    then: self.text(then, scope),
+                    otherwise: otherwise
+                        .as_ref()
+                        .map(|o| self.text(o, scope))
+                        .unwrap_or_default(),
+                }
+            }
+            ast::TextPart::Each {
+                var,
+                source,
+                filter,
+                body,
+                sep,
+            } => {
+                let (src, st) = self.expr(source, scope);
+                let elem = self.element_of(&st, source.span, "what a text's `each` ranges over");
+                scope.push();
+                let slot = self.bind_local(scope, var, elem);
+                let filter = filter.as_ref().map(|f| {
+                    let (x, t) = self.expr(f, scope);
+                    self.expect_type(&Type::Bool, &t, f.span, "the `where` condition");
+                    x
+                });
+                let body = self.text(body, scope);
+                scope.pop();
+                ir::TextPart::Each {
+                    slot,
+                    source: src,
+                    filter,
+                    body,
+                    sep: sep
+                        .as_ref()
+                        .map(|s| self.text(s, scope))
+                        .unwrap_or_default(),
+                }
+            }
+        }
     }
 }

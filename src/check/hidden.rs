@@ -54,14 +54,7 @@ fn requirements(program: &Program, action: &ir::ActionDef, found: &mut Vec<Diagn
         .map(|r| read(program, &r.cond, &own, &mut BTreeSet::new()))
         .collect();
     for (i, r) in action.requires.iter().enumerate() {
-        let reason = r
-            .reason
-            .parts
-            .iter()
-            .fold(None, |worst: Read, part| match part {
-                TextPart::Expr(e) => worst.max(read(program, e, &own, &mut BTreeSet::new())),
-                TextPart::Lit(_) => worst,
-            });
+        let reason = text_read(program, &r.reason, &own);
         if let Some((_, what)) = reason {
             found.push(warning(
                 r.span,
@@ -208,6 +201,46 @@ fn read(
     children(e)
         .into_iter()
         .fold(this, |worst, c| worst.max(read(program, c, own, seen)))
+}
+
+/// The most hidden value a text reads, in its parts and the texts inside them.
+fn text_read(program: &Program, t: &ir::Text, own: &dyn Fn(&Expr) -> bool) -> Read {
+    let mut exprs = Vec::new();
+    text_exprs(t, &mut exprs);
+    exprs.into_iter().fold(None, |worst, e| {
+        worst.max(read(program, e, own, &mut BTreeSet::new()))
+    })
+}
+
+/// Every expression a text interpolates, its conditions and lists included.
+pub(super) fn text_exprs<'a>(t: &'a ir::Text, out: &mut Vec<&'a Expr>) {
+    for part in &t.parts {
+        match part {
+            TextPart::Lit(_) => {}
+            TextPart::Expr(e) => out.push(e),
+            TextPart::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                out.push(cond);
+                text_exprs(then, out);
+                text_exprs(otherwise, out);
+            }
+            TextPart::Each {
+                source,
+                filter,
+                body,
+                sep,
+                ..
+            } => {
+                out.push(source);
+                out.extend(filter);
+                text_exprs(body, out);
+                text_exprs(sep, out);
+            }
+        }
+    }
 }
 
 /// How hidden a variable is from a player (`own`: the variable is that player's own).

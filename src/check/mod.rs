@@ -20,6 +20,7 @@ mod scenario;
 mod scope;
 mod sets;
 mod several;
+mod shows;
 mod signatures;
 mod stmt;
 mod tables;
@@ -84,21 +85,9 @@ fn run(
     checker.order_initial_values();
     lints::run(&mut checker);
     hidden::run(&mut checker);
-    for (window, read) in asked::mark(&mut checker.program) {
-        checker.error(
-            Diagnostic::error(
-                "window-hidden-pass",
-                "a seat may be passed over in this window for a reason the others cannot see",
-                window,
-            )
-            .with_label("a seat with no legal move is passed over, in sight of all")
-            .with_secondary(read, "the closing action's legality reads a value some seat may not see")
-            .with_help(
-                "let the closing action be legal whatever the secrets are (a requirement on public \
-                 values only, or none): a seat that may always decline is always asked",
-            ),
-        );
-    }
+    shows::run(&mut checker);
+    let hidden_passes = asked::mark(&mut checker.program);
+    checker.refuse_hidden_passes(hidden_passes);
     let diags = Diagnostics(std::mem::take(&mut checker.diags).finish());
     let index = checker
         .index
@@ -197,12 +186,36 @@ impl<'a> Checker<'a> {
                 goal: None,
                 winners: None,
                 invariants: Vec::new(),
+                shows: Vec::new(),
                 scenarios: Vec::new(),
                 sources: merged.sources.clone(),
                 init_locals: 0,
                 init_order: Vec::new(),
                 variables: Default::default(),
             },
+        }
+    }
+
+    /// `window-hidden-pass` for each window whose closing action's legality reads a value
+    /// some seat may not see, as (the window, where it reads it).
+    fn refuse_hidden_passes(&mut self, found: Vec<(Span, Span)>) {
+        for (window, read) in found {
+            self.error(
+                Diagnostic::error(
+                    "window-hidden-pass",
+                    "a seat may be passed over in this window for a reason the others cannot see",
+                    window,
+                )
+                .with_label("a seat with no legal move is passed over, in sight of all")
+                .with_secondary(
+                    read,
+                    "the closing action's legality reads a value some seat may not see",
+                )
+                .with_help(
+                    "let the closing action be legal whatever the secrets are (a requirement on \
+                     public values only, or none): a seat that may always decline is always asked",
+                ),
+            );
         }
     }
 

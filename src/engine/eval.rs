@@ -1093,24 +1093,77 @@ impl<'a> Eval<'a> {
     /// Renders a text with its interpolations.
     pub fn text(&mut self, t: &ir::Text, locals: &mut [Value]) -> R<String> {
         let mut out = String::new();
+        self.text_into(t, locals, &mut out)?;
+        Ok(out)
+    }
+
+    /// Renders a text at the end of `out`: its `if` and `each` parts render their own texts.
+    pub fn text_into(&mut self, t: &ir::Text, locals: &mut [Value], out: &mut String) -> R<()> {
         for p in &t.parts {
-            match p {
-                ir::TextPart::Lit(s) => out.push_str(s),
-                ir::TextPart::Expr(e) => {
-                    let v = self.expr(e, locals)?;
-                    out.push_str(&super::show(self.program, self.state, &v));
-                    if out.len() > MAX_TEXT {
-                        return Err(err(
-                            "text-too-long",
-                            format!("this makes a text longer than {MAX_TEXT} bytes"),
-                            e.span,
-                            "show a count or a few items rather than a whole long list",
-                        ));
-                    }
+            self.text_part(p, locals, out)?;
+        }
+        Ok(())
+    }
+
+    /// Renders one part of a text at the end of `out`.
+    pub fn text_part(&mut self, p: &ir::TextPart, locals: &mut [Value], out: &mut String) -> R<()> {
+        let too_long = |span| {
+            err(
+                "text-too-long",
+                format!("this makes a text longer than {MAX_TEXT} bytes"),
+                span,
+                "show a count or a few items rather than a whole long list",
+            )
+        };
+        match p {
+            ir::TextPart::Lit(s) => out.push_str(s),
+            ir::TextPart::Expr(e) => {
+                let v = self.expr(e, locals)?;
+                out.push_str(&super::show(self.program, self.state, &v));
+                if out.len() > MAX_TEXT {
+                    return Err(too_long(e.span));
                 }
             }
+            ir::TextPart::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                let branch = if self.bool(cond, locals)? {
+                    then
+                } else {
+                    otherwise
+                };
+                self.text_into(branch, locals, out)?;
+            }
+            ir::TextPart::Each {
+                slot,
+                source,
+                filter,
+                body,
+                sep,
+            } => {
+                let mut first = true;
+                self.each(
+                    *slot,
+                    source,
+                    filter.as_ref(),
+                    None,
+                    locals,
+                    |ev, _, locals| {
+                        if !std::mem::take(&mut first) {
+                            ev.text_into(sep, locals, out)?;
+                        }
+                        ev.text_into(body, locals, out)?;
+                        if out.len() > MAX_TEXT {
+                            return Err(too_long(source.span));
+                        }
+                        Ok(())
+                    },
+                )?;
+            }
         }
-        Ok(out)
+        Ok(())
     }
 }
 

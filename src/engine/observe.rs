@@ -403,14 +403,26 @@ impl Game {
         read.parts.push((key(READ, line, LENGTH, 0), 1));
         let mut result = Ok(());
         for (part, p) in text.parts.iter().enumerate() {
-            if let crate::ir::TextPart::Expr(e) = p {
-                match self.eval(e) {
-                    Ok(v) => self.note_read(&mut read, key(READ, line, part as u64, 0), &v),
-                    Err(e) => {
-                        result = Err(e);
-                        break;
-                    }
+            let at = key(READ, line, part as u64, 0);
+            let noted = match p {
+                crate::ir::TextPart::Lit(_) => continue,
+                crate::ir::TextPart::Expr(e) => {
+                    self.eval(e).map(|v| self.note_read(&mut read, at, &v))
                 }
+                // A conditional or repeated part is noted as the words it renders: what the
+                // seat reads, though the instances it names are not noted as accounted for.
+                other => self
+                    .eval_with(|ev, l| {
+                        let mut words = String::new();
+                        ev.text_part(other, l, &mut words).map(|()| words)
+                    })
+                    .map(|words| {
+                        read.parts.push((at, super::replay::hash_of(words)));
+                    }),
+            };
+            if let Err(e) = noted {
+                result = Err(e);
+                break;
             }
         }
         if let Some(r) = self.replay.as_mut() {

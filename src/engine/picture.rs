@@ -5,9 +5,10 @@
 //! the REPL and the web table show the same things to the same viewer; what is hidden is
 //! decided here once (by `view::visible`), never by a front end.
 
+use super::eval::Eval;
 use super::view::{listed, visible, waiting_line, Viewer};
 use super::{show, Game};
-use crate::ir::{Value, VarDef, Visibility};
+use crate::ir::{SeenBy, ShowDef, Value, VarDef, Visibility};
 use std::fmt::Write;
 
 /// What one viewer may see of a game.
@@ -131,23 +132,7 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
     let name = def.name.clone();
     if visible(game, def, subject, viewer) {
         let text = show(&game.program, &game.state, v);
-        let look = match v {
-            Value::Int(n) => {
-                let bounds = def.bounds_for(game.state.players);
-                match bounds.and_then(|b| die_between(&game.program, b)) {
-                    Some(die) => Look::Die { value: *n, die },
-                    None => Look::Number { value: *n, bounds },
-                }
-            }
-            Value::Bool(b) => Look::Truth(b.get()),
-            Value::Player(p) => Look::Seat(p.get()),
-            Value::List(xs) => Look::Things(
-                xs.iter()
-                    .map(|x| show(&game.program, &game.state, x))
-                    .collect(),
-            ),
-            Value::None | Value::Enum(_) | Value::Entity(_) => Look::Word,
-        };
+        let look = look(game, v, def.bounds_for(game.state.players));
         return Shown { name, text, look };
     }
     let (text, look) = match v {
@@ -157,6 +142,66 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
         _ => ("?".to_string(), Look::Unknown),
     };
     Shown { name, text, look }
+}
+
+/// How a value the viewer may see is drawn, a number kept within `bounds` as a track or a die.
+fn look(game: &Game, v: &Value, bounds: Option<(i64, i64)>) -> Look {
+    match v {
+        Value::Int(n) => match bounds.and_then(|b| die_between(&game.program, b)) {
+            Some(die) => Look::Die { value: *n, die },
+            None => Look::Number { value: *n, bounds },
+        },
+        Value::Bool(b) => Look::Truth(b.get()),
+        Value::Player(p) => Look::Seat(p.get()),
+        Value::List(xs) => Look::Things(
+            xs.iter()
+                .map(|x| show(&game.program, &game.state, x))
+                .collect(),
+        ),
+        Value::None | Value::Enum(_) | Value::Entity(_) => Look::Word,
+    }
+}
+
+/// A `show` value as `viewer` may see it: `seat` is the seat a `player show` is for. Who may
+/// see it was proved by the checker from what it reads (`check::shows`); it is worked out
+/// only for a viewer who may, so a hidden one costs nothing and can tell nothing, not even by
+/// failing.
+fn derived(game: &Game, def: &ShowDef, seat: Option<u8>, viewer: Viewer) -> Shown {
+    let name = def.name.clone();
+    let sees = match (def.seen_by, viewer) {
+        (SeenBy::Everyone, _) | (SeenBy::Owner, Viewer::Referee) => true,
+        (SeenBy::Owner, Viewer::Player(p)) => seat == Some(p),
+        (SeenBy::Owner, Viewer::Spectator) => false,
+    };
+    if !sees {
+        let text = "?".to_string();
+        return Shown {
+            name,
+            text,
+            look: Look::Unknown,
+        };
+    }
+    let mut locals = vec![Value::None; def.value.locals.max(1)];
+    if let Some(p) = seat {
+        locals[0] = Value::player(p);
+    }
+    let mut eval = Eval::new(&game.program, &game.state);
+    let value = match &def.text {
+        Some(t) => eval.text(t, &mut locals).map(|text| (text, Look::Word)),
+        None => eval.expr(&def.value.body, &mut locals).map(|v| {
+            let look = look(game, &v, None);
+            (show(&game.program, &game.state, &v), look)
+        }),
+    };
+    match value {
+        Ok((text, look)) => Shown { name, text, look },
+        // What it reads every viewer of it sees, so its failure tells them nothing new.
+        Err(e) => Shown {
+            name,
+            text: format!("(fails: {})", e.code),
+            look: Look::Unknown,
+        },
+    }
 }
 
 /// The die whose faces are exactly the numbers `lo..=hi`, if one is declared: a number kept
@@ -195,6 +240,13 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
                     || g.visible_when.is_some())
         })
         .map(|(g, v)| shown(game, g, v, &Value::None, viewer))
+        .chain(
+            program
+                .shows
+                .iter()
+                .filter(|s| !s.per_player)
+                .map(|s| derived(game, s, None, viewer)),
+        )
         .collect();
     let waiting = game.waiting_on();
     let seats = (0..state.players)
@@ -209,6 +261,13 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
                 .zip(state.player_vars.row(p as usize))
                 .filter(|(d, _)| d.visibility != Visibility::Internal)
                 .map(|(d, v)| shown(game, d, v, &Value::player(p), viewer))
+                .chain(
+                    program
+                        .shows
+                        .iter()
+                        .filter(|s| s.per_player)
+                        .map(|s| derived(game, s, Some(p), viewer)),
+                )
                 .collect(),
         })
         .collect();

@@ -550,6 +550,30 @@ pub struct Invariant {
     pub span: Span,
 }
 
+/// A value views show, worked out whenever a view is drawn and stored nowhere (`show`).
+#[derive(Debug, Clone)]
+pub struct ShowDef {
+    /// Its name, as views label it.
+    pub name: String,
+    /// One value a seat (slot 0: the seat, `owner`), or one for the table.
+    pub per_player: bool,
+    /// The value, in a frame of `locals` slots.
+    pub value: EndFn,
+    /// A text shown instead of the value, in the same frame (then `value` is `none`).
+    pub text: Option<Text>,
+    /// Who may see it, proved by the checker from what it reads.
+    pub seen_by: SeenBy,
+}
+
+/// Who may see a [`ShowDef`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SeenBy {
+    /// It reads only what every seat and onlooker sees.
+    Everyone,
+    /// It reads its owner's own secrets too: only that seat (and a referee) sees it.
+    Owner,
+}
+
 /// A designer's test: a position set up or played from a seed, and what must then hold.
 #[derive(Debug, Clone)]
 pub struct Scenario {
@@ -692,6 +716,8 @@ pub struct Program {
     pub winners: Option<EndFn>,
     /// Facts that must hold after every decision.
     pub invariants: Vec<Invariant>,
+    /// Values views show, in the order declared.
+    pub shows: Vec<ShowDef>,
     /// The designer's tests written in the file checked.
     pub scenarios: Vec<Scenario>,
     /// The source files, for rendering errors.
@@ -908,6 +934,28 @@ pub enum TextPart {
     Lit(String),
     /// A value to render.
     Expr(Expr),
+    /// `{if cond then "..." else "..."}`: one of two texts.
+    If {
+        /// The condition.
+        cond: Expr,
+        /// Rendered when it holds.
+        then: Text,
+        /// Rendered when it does not (empty when the designer wrote no `else`).
+        otherwise: Text,
+    },
+    /// `{each x in xs where cond "..." sep ", "}`: a text rendered once per element kept.
+    Each {
+        /// The bound variable's slot.
+        slot: Slot,
+        /// The list.
+        source: Expr,
+        /// Which elements.
+        filter: Option<Expr>,
+        /// Rendered for each element.
+        body: Text,
+        /// Rendered between two elements.
+        sep: Text,
+    },
 }
 
 /// An expression with the span it came from.

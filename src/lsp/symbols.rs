@@ -256,6 +256,13 @@ fn decl_symbol(decl: &Decl, text: &str, lines: &Lines) -> Option<DocumentSymbol>
             i.name.span,
             Vec::new(),
         ),
+        Decl::Show(s) => (
+            s.name.text.clone(),
+            SymbolKind::PROPERTY,
+            Some(if s.per_player { "player show" } else { "show" }.into()),
+            s.name.span,
+            Vec::new(),
+        ),
     };
     Some(symbol(
         &name,
@@ -308,6 +315,7 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
         Decl::Score(s) | Decl::Goal(s) => spans.extend([s.keyword.span, s.body.span]),
         Decl::Winners(w) => spans.extend([w.keyword.span, w.body.span]),
         Decl::Invariant(i) => spans.extend([i.name.span, i.cond.span]),
+        Decl::Show(s) => spans.extend([s.name.span, s.value.span()]),
     }
     let start = spans
         .iter()

@@ -4,7 +4,7 @@
 
 use super::decls::{self, action_section, def_lines, proc_section};
 use super::stmt::{self, Line};
-use super::survey::{bodies, hidden, invariants, the_end, walk};
+use super::survey::{bodies, hidden, invariants, shows, the_end, walk};
 use super::{start, variants, Block, Book, Section, VariantFile};
 use crate::diag::SourceMap;
 use crate::ir::Program;
@@ -53,6 +53,7 @@ fn chapters(
     sections.push(hidden(decls));
     sections.push(the_end(decls, sources));
     sections.extend(invariants(decls));
+    sections.extend(shows(decls));
     sections.extend(variants::sections(variant_files, sources));
     Book { title, sections }
 }

@@ -9,7 +9,8 @@ use super::{Block, Section};
 use crate::diag::SourceMap;
 use crate::syntax::ast::{
     ActionDecl, DefDecl, DieDecl, EnumDecl, ExprKind, FieldDecl, InvariantDecl, KindCount,
-    KindDecl, Param, ProcDecl, Stmt, StmtKind, TableDecl, TypeExpr, VarDecl, Visibility,
+    KindDecl, Param, ProcDecl, ShowDecl, ShowValue, Stmt, StmtKind, TableDecl, TypeExpr, VarDecl,
+    Visibility,
 };
 
 /// Who may see a value, in words; empty for a public one.
@@ -420,6 +421,19 @@ fn domain(t: &TypeExpr) -> String {
         TypeExpr::Player(_) => "any player".to_string(),
         TypeExpr::Bool(_) => "yes or no".to_string(),
         other => type_words(other),
+    }
+}
+
+/// A `show` as one item: what views show, worked out when they are drawn.
+pub fn show_item(s: &ShowDecl) -> String {
+    let value = match &s.value {
+        ShowValue::Expr(e) => expr(e),
+        ShowValue::Text(t) => text(t),
+    };
+    if s.per_player {
+        format!("{}, for each player (the owner): {value}", s.name.text)
+    } else {
+        format!("{}: {value}", s.name.text)
     }
 }
 

@@ -479,6 +479,34 @@ pub fn text_inner(t: &Text) -> String {
                 }
                 out.push(']');
             }
+            TextPart::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                out.push_str(&format!("[if {}: “{}”", expr(cond), text_inner(then)));
+                if let Some(o) = otherwise {
+                    out.push_str(&format!(", otherwise “{}”", text_inner(o)));
+                }
+                out.push(']');
+            }
+            TextPart::Each {
+                var,
+                source,
+                filter,
+                body,
+                sep,
+            } => {
+                out.push_str(&format!("[for each {} in {}", var.text, expr(source)));
+                if let Some(f) = filter {
+                    out.push_str(&format!(" where {}", expr(f)));
+                }
+                out.push_str(&format!(": “{}”", text_inner(body)));
+                if let Some(s) = sep {
+                    out.push_str(&format!(", separated by “{}”", text_inner(s)));
+                }
+                out.push(']');
+            }
         }
     }
     out

@@ -265,6 +265,32 @@ pub(super) fn invariants(decls: &[Decl]) -> Vec<Section> {
     )]
 }
 
+/// "What the views show": the `show` values, worked out when a view is drawn.
+pub(super) fn shows(decls: &[Decl]) -> Vec<Section> {
+    let items: Vec<String> = decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Show(s) => Some(decls::show_item(s)),
+            _ => None,
+        })
+        .collect();
+    if items.is_empty() {
+        return Vec::new();
+    }
+    vec![section(
+        2,
+        "What the views show",
+        vec![
+            Block::Para(
+                "Besides the variables, every view shows these values, worked out from the game \
+                 as it stands; one that reads a player's own secrets is shown to that player only:"
+                    .to_string(),
+            ),
+            Block::Items(items),
+        ],
+    )]
+}
+
 /// What is hidden of one variable or field, if anything: who sees it, and what others see.
 fn hidden_item(
     what: &str,

@@ -80,6 +80,8 @@ pub enum PartKind {
     Invariant,
     /// `table`.
     Table,
+    /// `show` (for the game or per player).
+    Show,
 }
 
 impl PartKind {
@@ -101,6 +103,7 @@ impl PartKind {
             PartKind::Winners => "winners",
             PartKind::Invariant => "invariant",
             PartKind::Table => "table",
+            PartKind::Show => "show",
         }
     }
 
@@ -150,6 +153,8 @@ pub enum Decl {
     Winners(WinnersDecl),
     /// `invariant cubes_kept "the cubes are all somewhere" = ...`
     Invariant(InvariantDecl),
+    /// `show deck_left = count(deck)`: a value views show.
+    Show(ShowDecl),
     /// `scenario "name" { ... }`: a designer's test.
     Scenario(ScenarioDecl),
 }
@@ -175,6 +180,7 @@ impl Decl {
             Decl::Goal(d) => named(PartKind::Goal, &d.keyword),
             Decl::Winners(d) => named(PartKind::Winners, &d.keyword),
             Decl::Invariant(d) => named(PartKind::Invariant, &d.name),
+            Decl::Show(d) => named(PartKind::Show, &d.name),
         }
     }
 }
@@ -412,6 +418,37 @@ pub struct InvariantDecl {
     pub description: Option<Text>,
     /// Must hold after every decision.
     pub cond: Expr,
+}
+
+/// `show deck_left = count(deck)`, `player show bonuses = ...`: a value views show, worked out
+/// when they are drawn.
+#[derive(Debug, Clone)]
+pub struct ShowDecl {
+    /// Its name, as views label it.
+    pub name: Name,
+    /// `player show`: one value a seat, `owner` standing for the seat.
+    pub per_player: bool,
+    /// What is shown.
+    pub value: ShowValue,
+}
+
+/// What a `show` shows.
+#[derive(Debug, Clone)]
+pub enum ShowValue {
+    /// A value, written as views write values.
+    Expr(Expr),
+    /// A text, written as it reads.
+    Text(Text),
+}
+
+impl ShowValue {
+    /// Where it is written.
+    pub fn span(&self) -> Span {
+        match self {
+            ShowValue::Expr(e) => e.span,
+            ShowValue::Text(t) => t.span,
+        }
+    }
 }
 
 /// `scenario "name" { steps }`
@@ -707,7 +744,7 @@ impl Text {
         for part in &self.parts {
             match part {
                 TextPart::Lit(s) => out.push_str(s),
-                TextPart::Expr(_) => return None,
+                TextPart::Expr(_) | TextPart::If { .. } | TextPart::Each { .. } => return None,
             }
         }
         Some(out)
@@ -721,6 +758,28 @@ pub enum TextPart {
     Lit(String),
     /// `{expr}`
     Expr(Expr),
+    /// `{if cond then "..." else "..."}`: a part written only when `cond` holds (or the other).
+    If {
+        /// The condition.
+        cond: Expr,
+        /// Written when it holds.
+        then: Text,
+        /// Written when it does not (a text, or another `if`'s text); nothing if absent.
+        otherwise: Option<Text>,
+    },
+    /// `{each x in xs where cond "..." sep ", "}`: a part written once for each element kept.
+    Each {
+        /// The bound variable.
+        var: Name,
+        /// The list it ranges over.
+        source: Expr,
+        /// `where` filter.
+        filter: Option<Expr>,
+        /// Written for each element.
+        body: Text,
+        /// Written between two elements; nothing if absent.
+        sep: Option<Text>,
+    },
 }
 
 /// An expression with its span.

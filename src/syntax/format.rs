@@ -293,7 +293,7 @@ const STATEMENTS: [&str; 27] = [
 ];
 
 /// Words that open a declaration: the name after them is not a statement.
-const DECLARES: [&str; 14] = [
+const DECLARES: [&str; 15] = [
     "action",
     "table",
     "effect",
@@ -303,6 +303,7 @@ const DECLARES: [&str; 14] = [
     "enum",
     "die",
     "invariant",
+    "show",
     "scenario",
     "add",
     "replace",

@@ -183,6 +183,7 @@ impl Lowerer {
             Rule::kw_score => PartKind::Score,
             Rule::kw_goal => PartKind::Goal,
             Rule::kw_invariant => PartKind::Invariant,
+            Rule::kw_show => PartKind::Show,
             _ => PartKind::Winners,
         }
     }
@@ -206,6 +207,25 @@ impl Lowerer {
             Rule::goal_decl => Decl::Goal(self.score_decl(pair)),
             Rule::winners_decl => Decl::Winners(self.winners_decl(pair)),
             Rule::scenario_decl => Decl::Scenario(self.scenario_decl(pair)),
+            Rule::show_decl => {
+                let mut per_player = false;
+                let mut name = None;
+                let mut value = None;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::per_player => per_player = true,
+                        Rule::name => name = Some(self.name(p)),
+                        Rule::expr => value = Some(ShowValue::Expr(self.expr(p))),
+                        Rule::string => value = Some(ShowValue::Text(self.text(p))),
+                        _ => {}
+                    }
+                }
+                Decl::Show(ShowDecl {
+                    name: name.expect("grammar: show name"),
+                    per_player,
+                    value: value.expect("grammar: show value"),
+                })
+            }
             Rule::invariant_decl => {
                 let mut inner = pair.into_inner().skip(1);
                 let name = self.name(inner.next().expect("grammar: invariant name"));
@@ -1062,11 +1082,77 @@ impl Lowerer {
                         parts.push(TextPart::Lit(s));
                     }
                 }
-                Rule::interp => parts.push(TextPart::Expr(self.expr(last(p)))),
+                Rule::interp => parts.push(self.interp(last(p))),
                 _ => {}
             }
         }
         Text { parts, span }
+    }
+
+    /// What stands between a text's braces: a value, or a conditional or repeated part.
+    fn interp(&self, pair: Pair<Rule>) -> TextPart {
+        match pair.as_rule() {
+            Rule::text_if => {
+                let span = self.span(&pair);
+                let mut inner = pair.into_inner().filter(|p| {
+                    p.as_rule() != Rule::kw_if
+                        && p.as_rule() != Rule::kw_then
+                        && p.as_rule() != Rule::kw_else
+                });
+                let cond = self.expr(inner.next().expect("grammar: cond"));
+                let then = inner.next().expect("grammar: then");
+                if then.as_rule() == Rule::expr {
+                    // `{if c then 1 else 2}`: the `if` expression.
+                    let otherwise = inner.next().expect("grammar: else");
+                    return TextPart::Expr(Expr {
+                        kind: ExprKind::If {
+                            cond: Box::new(cond),
+                            then: Box::new(self.expr(then)),
+                            otherwise: Box::new(self.expr(otherwise)),
+                        },
+                        span,
+                    });
+                }
+                let then = self.text(then);
+                let otherwise = inner.next().map(|p| match p.as_rule() {
+                    Rule::string => self.text(p),
+                    _ => Text {
+                        span: self.span(&p),
+                        parts: vec![self.interp(p)],
+                    },
+                });
+                TextPart::If {
+                    cond,
+                    then,
+                    otherwise,
+                }
+            }
+            Rule::text_each => {
+                let mut var = None;
+                let mut exprs = Vec::new();
+                let mut texts = Vec::new();
+                let mut filter_at = None;
+                for p in pair.into_inner() {
+                    match p.as_rule() {
+                        Rule::name => var = Some(self.name(p)),
+                        Rule::kw_where => filter_at = Some(exprs.len()),
+                        Rule::expr => exprs.push(self.expr(p)),
+                        Rule::string => texts.push(self.text(p)),
+                        _ => {}
+                    }
+                }
+                let mut exprs = exprs.into_iter();
+                let mut texts = texts.into_iter();
+                TextPart::Each {
+                    var: var.expect("grammar: name"),
+                    source: exprs.next().expect("grammar: source"),
+                    filter: filter_at.and_then(|_| exprs.next()),
+                    body: texts.next().expect("grammar: body"),
+                    sep: texts.next(),
+                }
+            }
+            _ => TextPart::Expr(self.expr(pair)),
+        }
     }
 
     pub(super) fn expr(&self, pair: Pair<Rule>) -> Expr {

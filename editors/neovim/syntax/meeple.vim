@@ -5,7 +5,7 @@ if exists("b:current_syntax")
 endif
 
 syn keyword meepleDeclaration game variant base excludes enum var kind table die def effect phase
-syn keyword meepleDeclaration action setup flow score goal winners invariant scenario
+syn keyword meepleDeclaration action setup flow score goal winners invariant scenario show
 syn keyword meepleDeclaration add replace remove
 syn keyword meepleModifier player public secret hidden internal secretly shown visible when named
 syn keyword meepleModifier listed source seats always ask
@@ -21,7 +21,10 @@ syn keyword meepleScenario move to
 syn keyword meepleOperator and or not
 syn keyword meepleConstant true false none me
 syn match meepleNumber "\<\d\+\>"
-syn region meepleInterpolation matchgroup=meepleDelimiter start="{" end="}" contained contains=meepleNumber,meepleConstant,meepleOperator
+" `sep` before a text, in a text's `{each ...}`: a word only there.
+syn match meepleStatement "\<sep\ze\s*\"" contained
+" A text's `{if ... then "..."}` and `{each ... "..."}` hold texts of their own.
+syn region meepleInterpolation matchgroup=meepleDelimiter start="{" end="}" contained contains=meepleNumber,meepleConstant,meepleOperator,meepleStatement,meepleString
 syn region meepleString start=+"+ skip=+\\\\\|\\"+ end=+"+ contains=meepleInterpolation
 syn match meepleComment "#.*$" contains=@Spell
 

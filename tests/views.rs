@@ -1,0 +1,277 @@
+//! Views laid out by the designer: texts with conditional and repeated parts (`{if ...}`,
+//! `{each ...}`).
+
+use meeple::engine::{Game, Viewer};
+use meeple::load::check_source;
+use std::sync::Arc;
+
+/// The program of `src`, which must check without errors.
+fn program(src: &str) -> Arc<meeple::ir::Program> {
+    let loaded = check_source("test.rules", src);
+    Arc::new(
+        loaded
+            .program
+            .unwrap_or_else(|| panic!("errors: {:?}", loaded.diagnostics)),
+    )
+}
+
+/// The codes of `src`'s errors, in order.
+fn errors(src: &str) -> Vec<&'static str> {
+    check_source("test.rules", src)
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.severity == meeple::diag::Severity::Error)
+        .map(|d| d.code)
+        .collect()
+}
+
+/// The codes of `src`'s diagnostics, in order.
+fn codes(src: &str) -> Vec<&'static str> {
+    check_source("test.rules", src)
+        .diagnostics
+        .0
+        .iter()
+        .map(|d| d.code)
+        .collect()
+}
+
+const GEMS: &str = r#"
+game "Gems" { players 2 }
+
+enum gem { white, blue, green }
+
+kind card[2] shown as "{it.tier}:{each g in gem where cost(it, g) > 0 "{g}{cost(it, g)}"}" {
+  tier: int = 1
+  white_cost: int = 0
+  blue_cost: int = 2
+  green_cost: int = 1
+}
+
+def cost(c: card, g: gem): int =
+  if g == white then c.white_cost else if g == blue then c.blue_cost else c.green_cost
+def held(p: player, g: gem): int = count(x in p.gems where x == g)
+
+player var gems: list of gem = []
+
+flow {
+  log "{first(card)}"
+  for p in players {
+    if p == first(players) { p.gems = [white, blue, blue] }
+    log "{p}: {each g in gem where held(p, g) > 0 "{held(p, g)} {g}" sep ", "}{if count(p.gems) == 0 then "nothing"}."
+    log "{p} has {if count(p.gems) > 2 then "many" else if count(p.gems) > 0 then "some" else "none"} ({if count(p.gems) > 0 then 1 else 0})"
+    log "{each q in players "[{each g in q.gems "{g}" sep "+"}]" sep " "}"
+  }
+  turn first(players)
+}
+
+action pass "Pass" { }
+
+score(p) = count(p.gems)
+"#;
+
+#[test]
+fn if_and_each_parts_write_what_holds_and_each_element_kept() {
+    let game = Game::new(program(GEMS), 2, 1).expect("starts");
+    let log = game.log(Viewer::Spectator);
+    let want = [
+        "1:blue2green1",
+        "P1: 1 white, 2 blue.",
+        "P1 has many (1)",
+        "[white+blue+blue] []",
+        "P2: nothing.",
+        "P2 has none (0)",
+        "[white+blue+blue] []",
+    ];
+    assert_eq!(log, want);
+}
+
+#[test]
+fn a_text_each_over_what_is_not_a_list_and_an_if_over_a_number_are_type_mismatches() {
+    let src = r#"
+game "X" { players 2 }
+flow { log "{each x in 3 "{x}"}{if 2 then "a"}" }
+score(p) = 0
+"#;
+    assert_eq!(codes(src), ["type-mismatch", "type-mismatch"]);
+}
+
+#[test]
+fn a_text_part_that_is_not_closed_is_a_syntax_error() {
+    for body in [
+        r#"{each x in players}"#,
+        r#"{each x in players "{x}" sep}"#,
+        r#"{if true then "a" else 1}"#,
+    ] {
+        let src = format!("game \"X\" {{ players 2 }}\nflow {{ log \"{body}\" }}\nscore(p) = 0\n");
+        assert_eq!(codes(&src), ["syntax-error"], "{body}");
+    }
+}
+
+#[test]
+fn the_reason_of_a_requirement_reads_secrets_inside_each_parts_too() {
+    let src = r#"
+game "X" { players 2 }
+player secret var stash: list of int = [1, 2]
+flow { for p in players { turn p } }
+action look(at: player) "Look" {
+  require at != me else "not {each n in at.stash "{n}"}"
+}
+score(p) = 0
+"#;
+    assert_eq!(codes(src), ["hidden-in-check"]);
+}
+
+#[test]
+fn a_long_each_stops_the_text_rather_than_the_program() {
+    let src = r#"
+game "X" { players 2 }
+var xs: list of int = []
+flow {
+  repeat 20000 { xs += 12345 }
+  log "{each x in xs "{x}" sep ", "}"
+}
+score(p) = 0
+"#;
+    let err = Game::new(program(src), 2, 1).expect_err("too long");
+    assert_eq!(err.code, "text-too-long");
+}
+
+const SHOWS: &str = r#"
+game "Shows" { players 2 }
+
+enum gem { red, blue }
+
+player secret var hand: list of gem = []
+player var cards: list of gem = []
+hidden var pile: list of gem = [red, red, blue]
+
+show pile_left = count(pile)
+player show bonuses = [count(c in owner.cards where c == g) for g in gem]
+player show reds_held = count(c in owner.hand where c == red) * 1000 + 777
+player show held = "{each g in gem where count(c in owner.hand where c == g) > 0 "{count(c in owner.hand where c == g)} {g}" sep ", "}"
+
+flow {
+  for p in players {
+    p.hand = if p == first(players) then [red, red, blue] else [blue]
+    p.cards = [blue]
+  }
+  for p in players {
+    turn p
+  }
+}
+
+action pass "Pass" { }
+
+score(p) = 0
+"#;
+
+#[test]
+fn a_shown_value_of_public_things_is_in_every_view() {
+    let game = Game::new(program(SHOWS), 2, 1).expect("starts");
+    for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Spectator] {
+        let view = game.view(viewer);
+        assert!(view.contains("pile_left 3"), "{view}");
+        assert_eq!(view.matches("bonuses [0, 1]").count(), 2, "{view}");
+    }
+}
+
+#[test]
+fn a_shown_value_of_the_owners_secrets_is_shown_to_the_owner_alone() {
+    let game = Game::new(program(SHOWS), 2, 1).expect("starts");
+    let p1 = game.view(Viewer::Player(0));
+    assert!(p1.contains("reds_held 2777"), "{p1}");
+    assert!(p1.contains("held 2 red, 1 blue"), "{p1}");
+    assert!(!p1.contains("reds_held 777"), "{p1}");
+    let p2 = game.view(Viewer::Player(1));
+    assert!(p2.contains("reds_held 777"), "{p2}");
+    assert!(p2.contains("held 1 blue"), "{p2}");
+    let referee = game.view(Viewer::Referee);
+    assert!(referee.contains("reds_held 2777") && referee.contains("reds_held 777"));
+    // P1's secret reaches neither P2, nor an onlooker, nor their pages.
+    for viewer in [Viewer::Player(1), Viewer::Spectator] {
+        let view = game.view(viewer);
+        let page = meeple::serve::page::render(&meeple::serve::page::Sight::looking(
+            &game,
+            viewer,
+            "token".into(),
+        ));
+        for text in [&view, &page] {
+            assert!(!text.contains("2777"), "{text}");
+            assert!(!text.contains("2 red"), "{text}");
+        }
+        assert!(view.contains("reds_held ?"), "{view}");
+    }
+    let page = meeple::serve::page::render(&meeple::serve::page::Sight::looking(
+        &game,
+        Viewer::Player(0),
+        "token".into(),
+    ));
+    assert!(page.contains("2777") && page.contains("bonuses"), "{page}");
+}
+
+#[test]
+fn a_shown_value_that_reads_what_its_viewers_may_not_see_is_refused() {
+    let base = r#"
+game "Leaks" { players 2 }
+player secret var hand: list of int = []
+hidden var pile: list of int = [1, 2]
+hidden var code: int = 3
+player var open: bool = false
+player hidden var fate: int = 0 visible when owner.open
+kind card[2] { secret value: int = 1 }
+def next_hand(p: player): int = sum(next(p).hand)
+def own_sum(p: player): int = sum(p.hand)
+flow { turn first(players) }
+action pass "Pass" { }
+score(p) = 0
+"#;
+    for show in [
+        "show a = first(pile)",
+        "show a = code",
+        "show a = sum(first(players).hand)",
+        "player show a = sum(next(owner).hand)",
+        "player show a = next_hand(owner)",
+        "player show a = own_sum(owner)",
+        "player show a = owner.fate",
+        "player show a = first(card).value",
+        "player show a = [sum(p.hand) for p in [owner]]",
+        "player show a = \"{each x in next(owner).hand \"{x}\"}\"",
+        "player show a = \"{if code > 2 then \"high\"}\"",
+    ] {
+        let src = format!("{base}{show}\n");
+        assert_eq!(errors(&src), ["show-reads-secret"], "{show}");
+    }
+    for fine in [
+        "show a = count(pile) + count(first(players).hand)",
+        "player show a = sum(owner.hand) + count(next(owner).hand)",
+        "player show a = if owner.open then 1 else 0",
+    ] {
+        let src = format!("{base}{fine}\n");
+        assert_eq!(errors(&src), Vec::<&str>::new(), "{fine}");
+    }
+}
+
+#[test]
+fn two_shown_values_of_one_name_or_a_variables_name_are_refused() {
+    let src = r#"
+game "X" { players 2 }
+player var coins: int = 0
+var round: int = 0
+player show coins = 1
+show round = 2
+show twice = 1
+show twice = 2
+player show twice = 3
+flow { }
+score(p) = 0
+"#;
+    assert_eq!(
+        errors(src),
+        [
+            "duplicate-definition",
+            "duplicate-definition",
+            "duplicate-definition"
+        ]
+    );
+}
