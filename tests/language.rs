@@ -1632,3 +1632,46 @@ fn a_window_passes_over_a_seat_taken_out_during_it() {
 "#;
     scenarios_pass(&src);
 }
+
+const POSITIONS: &str = r#"
+game "Positions" { players 2 }
+
+enum colour { red, blue }
+player var hand: list of int = [3, 1, 4]
+player var told: list of colour = [red, blue, red]
+var last_read: int = 0
+
+flow {
+  last_read = first(players).hand[count(first(players).hand)]
+}
+
+scenario "an index reads the element at its position, from 1" {
+  expect P1.hand[1] == 3 and P1.hand[3] == 4 and P1.told[2] == blue
+  expect [10, 20, 30][2] == 20 and last_read == 4
+  expect -P1.hand[1] == -3 and P1.hand[1 + 1] * 2 == 2
+}
+"#;
+
+#[test]
+fn an_index_reads_a_position_and_one_outside_stops_the_game() {
+    scenarios_pass(POSITIONS);
+    let loaded = check_source(
+        "test.rules",
+        &POSITIONS.replace("count(first(players).hand)]", "0]"),
+    );
+    let program = Arc::new(loaded.program.expect("checks"));
+    let reports = meeple::scenario::run_all(&program);
+    let failure = format!("{:?}", reports[0].failure);
+    assert!(
+        failure.contains("out-of-range") && failure.contains("position 0 of a list of 3"),
+        "{failure}"
+    );
+}
+
+#[test]
+fn an_index_of_what_is_not_a_list_or_by_what_is_not_a_number_is_refused() {
+    let bad = POSITIONS.replace("P1.told[2]", "P1.told[blue]");
+    assert_eq!(codes(&check_source("test.rules", &bad)), ["type-mismatch"]);
+    let bad = POSITIONS.replace("last_read = first(players).hand[", "last_read = last_read[");
+    assert_eq!(codes(&check_source("test.rules", &bad)), ["not-indexable"]);
+}

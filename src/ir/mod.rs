@@ -1068,13 +1068,15 @@ pub enum Builtin {
     AtSeat,
     /// A number held between two bounds.
     Clamp,
+    /// `xs[i]`: the element at position i (from 1) of a list; no name calls it.
+    Index,
 }
 
 impl Builtin {
     /// How many arguments it takes.
     pub fn arity(self) -> usize {
         match self {
-            Builtin::Nth | Builtin::Take | Builtin::Drop | Builtin::Position => 2,
+            Builtin::Nth | Builtin::Take | Builtin::Drop | Builtin::Position | Builtin::Index => 2,
             Builtin::Clamp => 3,
             _ => 1,
         }

@@ -834,6 +834,8 @@ pub enum ExprKind {
     Call { name: Name, args: Vec<Expr> },
     /// `e.field`
     Field { base: Box<Expr>, field: Name },
+    /// `xs[i]`: the element at position i (from 1) of a list, or at enum value i of a map.
+    Index { base: Box<Expr>, index: Box<Expr> },
     /// `a + b`
     Binary {
         op: BinOp,

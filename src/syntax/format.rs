@@ -348,6 +348,10 @@ fn space_between(prev: &Token, next: &Token, sign: bool) -> bool {
     if (is(next, "(") || is(next, "[")) && prev.kind == Word && !is_reserved(prev) {
         return next.spaced;
     }
+    // `f(x)[2]`, `[a, b][i]`: an index after a closing bracket, as written.
+    if is(next, "[") && (is(prev, ")") || is(prev, "]")) {
+        return next.spaced;
+    }
     true
 }
 

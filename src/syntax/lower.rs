@@ -38,7 +38,7 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::op_div, Assoc::Left)
                 | Op::infix(Rule::op_mod, Assoc::Left))
             .op(Op::prefix(Rule::op_neg))
-            .op(Op::postfix(Rule::field_access))
+            .op(Op::postfix(Rule::field_access) | Op::postfix(Rule::index))
     })
 }
 
@@ -1104,9 +1104,11 @@ impl Lowerer {
         let mut inner = pair.clone().into_inner();
         let first = inner.next().expect("grammar: operand");
         if !matches!(first.as_rule(), Rule::op_not | Rule::op_neg)
-            && inner.clone().all(|p| p.as_rule() == Rule::field_access)
+            && inner
+                .clone()
+                .all(|p| matches!(p.as_rule(), Rule::field_access | Rule::index))
         {
-            return inner.fold(self.primary(first), |lhs, op| self.field(lhs, op));
+            return inner.fold(self.primary(first), |lhs, op| self.postfix(lhs, op));
         }
         pratt()
             .map_primary(|p| self.primary(p))
@@ -1125,7 +1127,7 @@ impl Lowerer {
                     span,
                 }
             })
-            .map_postfix(|lhs, op| self.field(lhs, op))
+            .map_postfix(|lhs, op| self.postfix(lhs, op))
             .map_infix(|lhs, op, rhs| {
                 let op = match op.as_rule() {
                     Rule::op_or => BinOp::Or,
@@ -1158,8 +1160,18 @@ impl Lowerer {
             .parse(pair.into_inner())
     }
 
-    /// `lhs.name`, from a `field_access` pair.
-    fn field(&self, lhs: Expr, op: Pair<Rule>) -> Expr {
+    /// `lhs.name` or `lhs[i]`, from a `field_access` or an `index` pair.
+    fn postfix(&self, lhs: Expr, op: Pair<Rule>) -> Expr {
+        if op.as_rule() == Rule::index {
+            let span = lhs.span.to(self.span(&op));
+            return Expr {
+                kind: ExprKind::Index {
+                    base: Box::new(lhs),
+                    index: Box::new(self.expr(last(op))),
+                },
+                span,
+            };
+        }
         let field = self.name(last(op));
         let span = lhs.span.to(field.span);
         Expr {
@@ -1299,6 +1311,7 @@ fn is_operator(rule: Rule) -> bool {
         Rule::op_not
             | Rule::op_neg
             | Rule::field_access
+            | Rule::index
             | Rule::op_or
             | Rule::op_and
             | Rule::op_eq

@@ -674,6 +674,7 @@ fn rule_text(rule: Rule) -> &'static str {
         | op_range | op_add | op_sub | op_mul | op_div | op_mod | infix_ahead => "an operator",
         op_not | op_neg => "an expression",
         field_access => "`.`",
+        index => "`[`",
         string | str_text | str_escape | interp => "a quoted text",
         name | enum_value => "a name",
         ask_words => "`(`",
@@ -908,7 +909,7 @@ mod tests {
         assert_eq!(e[0].code, "syntax-error");
         assert!(
             e[0].message
-                .starts_with("expected `(`, `.` or an operator, found `3"),
+                .starts_with("expected `(`, `.`, `[` or an operator, found `3"),
             "{}",
             e[0].message
         );
