@@ -1675,3 +1675,64 @@ fn an_index_of_what_is_not_a_list_or_by_what_is_not_a_number_is_refused() {
     let bad = POSITIONS.replace("last_read = first(players).hand[", "last_read = last_read[");
     assert_eq!(codes(&check_source("test.rules", &bad)), ["not-indexable"]);
 }
+
+const UPDATES: &str = r#"
+game "Updates" { players 2 }
+
+enum colour { red, blue }
+kind stack[2] { tower: list of int = [1, 2, 3] }
+player var hand: list of int = [3, 1, 4]
+player var told: list of colour = [red, blue, red]
+var board: list of int = [0, 0]
+
+action mark(i: int in 1..3) {
+  me.told[i] = blue
+  me.hand[i] += 10
+}
+
+flow {
+  let xs = [5, 6]
+  xs[2] = 7
+  board[1] = xs[2]
+  board[2] -= 4
+  let s = first(stack)
+  s.tower[3] = 30
+  turn first(players)
+}
+
+scenario "an element of a local, a variable, a player's variable and a field is set" {
+  expect board == [7, -4]
+  expect first(stack).tower == [1, 2, 30] and last(stack).tower == [1, 2, 3]
+  play P1 "mark 1"
+  expect P1.hand == [13, 1, 4] and P1.told == [blue, blue, red] and P2.hand == [3, 1, 4]
+}
+"#;
+
+#[test]
+fn an_element_is_set_added_to_or_taken_from_at_its_position() {
+    scenarios_pass(UPDATES);
+    let outside = UPDATES.replace("board[2] -= 4", "board[3] -= 4");
+    let program = Arc::new(
+        check_source("test.rules", &outside)
+            .program
+            .expect("checks"),
+    );
+    let failure = format!("{:?}", meeple::scenario::run_all(&program)[0].failure);
+    assert!(failure.contains("position 3 of a list of 2"), "{failure}");
+}
+
+#[test]
+fn an_element_written_is_checked_against_the_list_s_elements() {
+    for (from, to, code) in [
+        ("me.told[i] = blue", "me.told[i] = 3", "type-mismatch"),
+        ("me.told[i] = blue", "me.told[blue] = blue", "type-mismatch"),
+        ("me.told[i] = blue", "me.told[i] += 1", "type-mismatch"),
+        ("board[2] -= 4", "board[2] -= red", "type-mismatch"),
+        ("board[1] = xs[2]", "board[1] = xs", "type-mismatch"),
+        ("s.tower[3] = 30", "s[1] = 30", "not-indexable"),
+        ("board[1] = xs[2]", "nobody[1] = 2", "unknown-name"),
+    ] {
+        let bad = UPDATES.replace(from, to);
+        assert_eq!(codes(&check_source("test.rules", &bad)), [code], "{to}");
+    }
+}

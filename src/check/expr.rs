@@ -661,6 +661,8 @@ impl Checker<'_> {
                 e
             }
             Builtin::Subsets => list_of(list_of(elem())),
+            // Written only by `xs[i] = v`, which checks it itself.
+            Builtin::Replace => types[0].clone(),
             Builtin::Nth | Builtin::Index => {
                 let e = elem();
                 self.expect_type(&Type::Int, &types[1], raw[1].span, &arg(1));

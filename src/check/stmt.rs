@@ -2,7 +2,7 @@
 
 use super::scope::{Scope, Symbol};
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Span};
 use crate::ir::{self, StmtKind as S, Type};
 use crate::syntax::ast::{self, AssignOp, LetValue, StmtKind};
 
@@ -164,7 +164,18 @@ impl Checker<'_> {
         let span = s.span;
         let kind = match &s.kind {
             StmtKind::Let { name, value } => self.let_stmt(name, value, scope)?,
-            StmtKind::Assign { place, op, value } => self.assign(place, *op, value, scope)?,
+            StmtKind::Assign {
+                place,
+                index: None,
+                op,
+                value,
+            } => self.assign(place, *op, value, scope)?,
+            StmtKind::Assign {
+                place,
+                index: Some((index, target)),
+                op,
+                value,
+            } => self.assign_at(place, index, *target, *op, value, scope)?,
             StmtKind::If {
                 cond,
                 then,
@@ -610,6 +621,72 @@ impl Checker<'_> {
             op,
             value: v,
             element,
+        })
+    }
+
+    /// `xs[i] = v`, `xs[i] += n`, `xs[i] -= n`: the list written back whole with the element
+    /// at position `i` replaced (`Builtin::Replace`), so that both run paths, the clamps, the
+    /// visibility and the bots see an ordinary assignment of the list.
+    fn assign_at(
+        &mut self,
+        place: &[ast::Name],
+        index: &ast::Expr,
+        target: Span,
+        op: AssignOp,
+        value: &ast::Expr,
+        scope: &mut Scope,
+    ) -> Option<S> {
+        let (v, vt) = self.expr(value, scope);
+        let (i, it) = self.expr(index, scope);
+        let (place, ty) = self.place(place, scope)?;
+        let elem = self.index_element(&ty, target)?;
+        self.expect_type(&Type::Int, &it, index.span, "a position in a list");
+        let read = || {
+            let kind = match &place {
+                ir::Place::Local(s) => ir::ExprKind::Local(*s),
+                ir::Place::Global(g) => ir::ExprKind::Global(*g),
+                ir::Place::PlayerVar(b, id) => ir::ExprKind::PlayerVar(Box::new(b.clone()), *id),
+                ir::Place::Field(b, k, f) => ir::ExprKind::Field(Box::new(b.clone()), *k, *f),
+            };
+            ir::Expr::new(kind, target)
+        };
+        let new = match op {
+            AssignOp::Set => {
+                self.expect_type(&elem, &vt, value.span, "the new element");
+                v
+            }
+            AssignOp::Add | AssignOp::Sub => {
+                self.expect_type(
+                    &Type::Int,
+                    &elem,
+                    target,
+                    "the element changed by `+=` or `-=`",
+                );
+                self.expect_type(&Type::Int, &vt, value.span, "the amount");
+                let old = ir::Expr::new(
+                    ir::ExprKind::Builtin(ir::Builtin::Index, vec![read(), i.clone()]),
+                    target,
+                );
+                let bin = if op == AssignOp::Add {
+                    ast::BinOp::Add
+                } else {
+                    ast::BinOp::Sub
+                };
+                ir::Expr::new(
+                    ir::ExprKind::Binary(bin, Box::new(old), Box::new(v)),
+                    target.to(value.span),
+                )
+            }
+        };
+        let whole = ir::Expr::new(
+            ir::ExprKind::Builtin(ir::Builtin::Replace, vec![read(), i, new]),
+            target,
+        );
+        Some(S::Assign {
+            place,
+            op: AssignOp::Set,
+            value: whole,
+            element: false,
         })
     }
 

@@ -1070,6 +1070,8 @@ pub enum Builtin {
     Clamp,
     /// `xs[i]`: the element at position i (from 1) of a list; no name calls it.
     Index,
+    /// The list with the element at position i replaced (`xs[i] = v`); no name calls it.
+    Replace,
 }
 
 impl Builtin {
@@ -1077,7 +1079,7 @@ impl Builtin {
     pub fn arity(self) -> usize {
         match self {
             Builtin::Nth | Builtin::Take | Builtin::Drop | Builtin::Position | Builtin::Index => 2,
-            Builtin::Clamp => 3,
+            Builtin::Clamp | Builtin::Replace => 3,
             _ => 1,
         }
     }

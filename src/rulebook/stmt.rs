@@ -58,10 +58,14 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
         }
         StmtKind::Assign {
             place: p,
+            index,
             op,
             value,
         } => {
-            let p = place(p);
+            let p = match index {
+                Some((i, _)) => format!("item {} of {}", term(i), place(p)),
+                None => place(p),
+            };
             let line = match op {
                 AssignOp::Set => format!("set {p} to {}", super::expr::value(value)),
                 AssignOp::Add => format!("add {} to {p}", term_or_list(value)),

@@ -550,9 +550,11 @@ pub enum AssignOp {
 pub enum StmtKind {
     /// `let x = expr`, `let x = choose ...`, `let x = roll ...`
     Let { name: Name, value: LetValue },
-    /// `p.coins += 3`
+    /// `p.coins += 3`, or `p.hand[i] = x` for an element of a list.
     Assign {
         place: Vec<Name>,
+        /// `[i]`: the position written, and the span of the whole target (`p.hand[i]`).
+        index: Option<(Expr, Span)>,
         op: AssignOp,
         value: Expr,
     },

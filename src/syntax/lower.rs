@@ -866,8 +866,17 @@ impl Lowerer {
     }
 
     fn assign_stmt(&self, pair: Pair<Rule>) -> StmtKind {
-        let mut inner = pair.into_inner();
-        let place = self.place(inner.next().expect("grammar: place"));
+        let mut inner = pair.into_inner().peekable();
+        let place_pair = inner.next().expect("grammar: place");
+        let place_span = self.span(&place_pair);
+        let place = self.place(place_pair);
+        let index = match inner.next_if(|p| p.as_rule() == Rule::index) {
+            Some(i) => {
+                let target = place_span.to(self.span(&i));
+                Some((self.expr(last(i)), target))
+            }
+            None => None,
+        };
         let op = match inner.next().expect("grammar: op").as_str() {
             "+=" => AssignOp::Add,
             "-=" => AssignOp::Sub,
@@ -875,6 +884,7 @@ impl Lowerer {
         };
         StmtKind::Assign {
             place,
+            index,
             op,
             value: self.expr(inner.next().expect("grammar: value")),
         }
