@@ -445,7 +445,8 @@ fn pop_takes_the_top_and_minus_one_equal_piece() {
     scenarios_pass(POP);
     for (body, code) in [
         ("  let x = pop 3 of xs", "out-of-range"),
-        ("  let x = pop [1] ", ""),
+        // Not a place: read as the position 1 of a variable `pop`, which is not declared.
+        ("  let x = pop [1] ", "unknown-name"),
         ("  let ys = []\n  let y = pop ys", "out-of-range"),
         ("  let x = pop -1 of xs", "out-of-range"),
     ] {
@@ -453,8 +454,8 @@ fn pop_takes_the_top_and_minus_one_equal_piece() {
             "game \"P\" {{ players 2 }}\nvar xs: list of int = [1, 2]\nflow {{\n{body}\n}}\n"
         );
         let loaded = check_source("t.rules", &src);
-        if code.is_empty() {
-            assert_eq!(codes(&loaded), vec!["syntax-error"], "{src}");
+        if code == "unknown-name" {
+            assert!(codes(&loaded).contains(&code), "{src}");
             continue;
         }
         let program = Arc::new(loaded.program.unwrap_or_else(|| panic!("{src}")));
