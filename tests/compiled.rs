@@ -74,6 +74,9 @@ flow {
     table[1] += count(table)
     let fp = first(players)
     fp.hand[3] -= 1
+    let out = pop table at 2
+    remove table at count(table)
+    table += out
     let indexed = table[2] + [10, 20, 30][count(players)] + first(players).hand[3] + count([[5], [1, 2]][2])
     let g = count(c in cube where c.weight == w) + count([c in cube where c.weight != 2])
     let h = first([c in cube where t == c.weight], first(cube)).weight + g
@@ -307,6 +310,8 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
         ("out-of-range", "let xs = [1, 2]\n  xs[count(players) + 1] = 3"),
         ("out-of-range", "let xs = [1, 2]\n  xs[count(players) - 2] += 3"),
         ("overflow", "let xs = [9223372036854775807]\n  xs[1] += count(players)"),
+        ("out-of-range", "let xs = [1, 2]\n  let x = pop xs at count(players) + 1"),
+        ("out-of-range", "let xs = [1, 2]\n  remove xs at count(players) - 2"),
         ("out-of-range", "let x = [c.weight for c in cube][count(players) - 2]"),
         (
             "no-value",

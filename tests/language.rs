@@ -1737,3 +1737,65 @@ fn an_element_written_is_checked_against_the_list_s_elements() {
         assert_eq!(codes(&check_source("test.rules", &bad)), [code], "{to}");
     }
 }
+
+const REMOVALS: &str = r#"
+game "Removals" { players 2 }
+
+enum colour { red, blue, green }
+kind stack[1] { tower: list of int = [1, 2, 3] }
+player var hand: list of int = [3, 1, 4]
+player var told: list of colour = [red, blue, green]
+var taken: list of int = []
+var remove: int = 0
+
+action play(i: int in 1..3) {
+  let c = pop me.hand at i
+  remove me.told at i
+  taken += c
+}
+
+flow {
+  let xs = [5, 6, 7]
+  let middle = pop xs at 2
+  taken += middle
+  taken += xs
+  let s = first(stack)
+  remove s.tower at 1
+  remove = 1
+  turn first(players)
+}
+
+scenario "an element is taken out at its position, named or dropped" {
+  expect taken == [6, 5, 7] and first(stack).tower == [2, 3] and remove == 1
+  play P1 "play 2"
+  expect P1.hand == [3, 4] and P1.told == [red, green] and last(taken) == 1
+  expect P2.hand == [3, 1, 4]
+}
+"#;
+
+#[test]
+fn pop_at_and_remove_at_take_the_element_at_a_position() {
+    scenarios_pass(REMOVALS);
+    let outside = REMOVALS.replace("remove s.tower at 1", "remove s.tower at 4");
+    let program = Arc::new(
+        check_source("test.rules", &outside)
+            .program
+            .expect("checks"),
+    );
+    let failure = format!("{:?}", meeple::scenario::run_all(&program)[0].failure);
+    assert!(failure.contains("position 4 of a list of 3"), "{failure}");
+    for (from, to, code) in [
+        ("pop xs at 2", "pop 2 of xs at 2", "pop-count-and-position"),
+        ("pop xs at 2", "pop xs at red", "type-mismatch"),
+        ("remove s.tower at 1", "remove remove at 1", "type-mismatch"),
+        (
+            "remove s.tower at 1",
+            "remove s.tower at none",
+            "type-mismatch",
+        ),
+        ("remove s.tower at 1", "remove s at 1", "type-mismatch"),
+    ] {
+        let bad = REMOVALS.replace(from, to);
+        assert_eq!(codes(&check_source("test.rules", &bad)), [code], "{to}");
+    }
+}

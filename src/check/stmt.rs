@@ -176,6 +176,7 @@ impl Checker<'_> {
                 op,
                 value,
             } => self.assign_at(place, index, *target, *op, value, scope)?,
+            StmtKind::Remove { place, at } => self.remove_at(place, at, scope)?,
             StmtKind::If {
                 cond,
                 then,
@@ -520,12 +521,25 @@ impl Checker<'_> {
                 self.element_of(&t, e.span, "what `shuffle` shuffles");
                 (S::Shuffle { slot: 0, from: x }, t)
             }
-            LetValue::Pop { count, place } => {
-                let count = count.as_ref().map(|c| {
+            LetValue::Pop { count, place, at } => {
+                if let (Some(c), Some(i)) = (count, at) {
+                    self.error(
+                        Diagnostic::error(
+                            "pop-count-and-position",
+                            "`pop` takes either the last few (`pop n of xs`) or one at a position (`pop xs at i`), not both",
+                            c.span.to(i.span),
+                        )
+                        .with_label("a count and a position")
+                        .with_help("take one element at a time: `let x = pop xs at i`"),
+                    );
+                }
+                // Read as `pop xs at i` after the report, so that the name is still bound.
+                let count = count.as_ref().filter(|_| at.is_none()).map(|c| {
                     let (x, t) = self.expr(c, scope);
                     self.expect_type(&Type::Int, &t, c.span, "how many are taken off");
                     x
                 });
+                let at = at.as_ref().map(|i| self.position(i, scope));
                 let (target, ty) = self.place(place, scope)?;
                 let span = place[0].span.to(place[place.len() - 1].span);
                 let elem = self.element_of(&ty, span, "what `pop` takes from");
@@ -535,6 +549,7 @@ impl Checker<'_> {
                         slot: 0,
                         count,
                         place: target,
+                        at,
                     },
                     ty,
                 )
@@ -577,7 +592,14 @@ impl Checker<'_> {
             S::Roll { count, die, .. } => S::Roll { slot, count, die },
             S::Random { from, .. } => S::Random { slot, from },
             S::Shuffle { from, .. } => S::Shuffle { slot, from },
-            S::Pop { count, place, .. } => S::Pop { slot, count, place },
+            S::Pop {
+                count, place, at, ..
+            } => S::Pop {
+                slot,
+                count,
+                place,
+                at,
+            },
             other => other,
         })
     }
@@ -621,6 +643,28 @@ impl Checker<'_> {
             op,
             value: v,
             element,
+        })
+    }
+
+    /// A position in a list (`pop xs at i`, `remove xs at i`): a number.
+    fn position(&mut self, i: &ast::Expr, scope: &mut Scope) -> ir::Expr {
+        let (x, t) = self.expr(i, scope);
+        self.expect_type(&Type::Int, &t, i.span, "a position in a list");
+        x
+    }
+
+    /// `remove xs at i`: `pop xs at i` into a slot no name reaches, the element dropped.
+    fn remove_at(&mut self, place: &[ast::Name], at: &ast::Expr, scope: &mut Scope) -> Option<S> {
+        let at = self.position(at, scope);
+        let (target, ty) = self.place(place, scope)?;
+        let span = place[0].span.to(place[place.len() - 1].span);
+        let elem = self.element_of(&ty, span, "what `remove` takes from");
+        let slot = scope.shadow(" removed", elem, span);
+        Some(S::Pop {
+            slot,
+            count: None,
+            place: target,
+            at: Some(at),
         })
     }
 

@@ -793,11 +793,13 @@ pub enum StmtKind {
     Random { slot: Slot, from: Expr },
     /// Shuffle a list.
     Shuffle { slot: Slot, from: Expr },
-    /// Take the last element (or the last `count`, in order) off a list variable.
+    /// Take the last element (or the last `count`, in order) off a list variable, or the one
+    /// at position `at` (from 1).
     Pop {
         slot: Slot,
         count: Option<Expr>,
         place: Place,
+        at: Option<Expr>,
     },
     /// Write to a place.
     Assign {

@@ -591,6 +591,8 @@ pub enum StmtKind {
     Require { cond: Expr, reason: Text },
     /// `end game` or `end game "why"`, with `winners xs` when the ending decides who wins.
     Finish(Option<Text>, Option<Expr>),
+    /// `remove xs at i`: the element at position i taken out of a list variable and dropped.
+    Remove { place: Vec<Name>, at: Expr },
     /// `eliminate p` or `eliminate p "why"`: the player is out of the game.
     Eliminate { player: Expr, reason: Option<Text> },
     /// `secretly each p in ps choose [any of | at most k of | exactly k of] x "prompt" from xs
@@ -666,10 +668,12 @@ pub enum LetValue {
     Random(Expr),
     /// `shuffle xs`: the list in an order drawn by the game's RNG.
     Shuffle(Expr),
-    /// `pop xs` or `pop n of xs`: the last element, or the last n, taken off a list variable.
+    /// `pop xs` or `pop n of xs`: the last element, or the last n, taken off a list variable;
+    /// `pop xs at i`: the element at position i.
     Pop {
         count: Option<Expr>,
         place: Vec<Name>,
+        at: Option<Expr>,
     },
 }
 

@@ -262,7 +262,7 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 27] = [
+const STATEMENTS: [&str; 28] = [
     "set",
     "let",
     "expect",
@@ -290,6 +290,7 @@ const STATEMENTS: [&str; 27] = [
     "match",
     "eliminate",
     "move",
+    "remove",
 ];
 
 /// Words that open a declaration: the name after them is not a statement.

@@ -680,6 +680,13 @@ impl Lowerer {
         let kind = match pair.as_rule() {
             Rule::let_stmt => self.let_stmt(pair),
             Rule::assign_stmt => self.assign_stmt(pair),
+            Rule::remove_stmt => {
+                let mut inner = pair.into_inner().skip(1);
+                StmtKind::Remove {
+                    place: self.place(inner.next().expect("grammar: place")),
+                    at: self.expr(inner.nth(1).expect("grammar: position")),
+                }
+            }
             Rule::if_stmt => self.if_stmt(pair),
             Rule::for_stmt => self.for_stmt(pair),
             Rule::repeat_stmt => {
@@ -839,14 +846,16 @@ impl Lowerer {
             Rule::pop_expr => {
                 let mut count = None;
                 let mut place = Vec::new();
+                let mut at = None;
                 for p in v.into_inner() {
                     match p.as_rule() {
                         Rule::expr => count = Some(self.expr(p)),
                         Rule::place => place = self.place(p),
+                        Rule::pop_at => at = Some(self.expr(last(p))),
                         _ => {}
                     }
                 }
-                LetValue::Pop { count, place }
+                LetValue::Pop { count, place, at }
             }
             Rule::shuffle_expr => LetValue::Shuffle(self.expr(last(v))),
             _ => LetValue::Expr(self.expr(v)),

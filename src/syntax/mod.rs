@@ -411,6 +411,7 @@ const STATEMENT_STARTS: &[&str] = &[
     "end",
     "eliminate",
     "secretly",
+    "remove",
     "return",
     "break",
     "continue",
@@ -616,6 +617,7 @@ fn is_statement_start(rule: Rule) -> bool {
             | kw_end
             | kw_eliminate
             | kw_secretly
+            | kw_remove
             | name
             | place
             | assign_stmt
@@ -660,7 +662,8 @@ fn rule_text(rule: Rule) -> &'static str {
         block => "`{`",
         let_stmt | if_stmt | for_stmt | repeat_stmt | while_stmt | turn_stmt | log_stmt
         | tell_stmt | require_stmt | end_stmt | eliminate_stmt | secretly_stmt | assign_stmt
-        | call_stmt => "a statement",
+        | call_stmt | remove_stmt => "a statement",
+        pop_at => "`at`",
         assign_op => "`=`, `+=` or `-=`",
         place => "a variable",
         choose_expr | ask_expr | roll_expr | random_expr => "an expression",
