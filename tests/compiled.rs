@@ -70,6 +70,14 @@ flow {
     table += n
     let t = nth([10, 20, 30], 2) + count(table) + count([x in [1, 2, 3, 4] where x > 2])
     let nested = count(first([[], [1, 2], [3]])) + count(nth([[5], [1, 2], [3]], 2))
+    table[2] = clamp(w, 0, 9)
+    table[1] += count(table)
+    let fp = first(players)
+    fp.hand[3] -= 1
+    let out = pop table at 2
+    remove table at count(table)
+    table += out
+    let indexed = table[2] + [10, 20, 30][count(players)] + first(players).hand[3] + count([[5], [1, 2]][2])
     let g = count(c in cube where c.weight == w) + count([c in cube where c.weight != 2])
     let h = first([c in cube where t == c.weight], first(cube)).weight + g
     let k = count(c in cube where c.heavy and c.weight >= 2) + count([c in cube where not c.heavy or t in c.tags])
@@ -298,6 +306,13 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
         ),
         ("overflow", "let x = 9223372036854775807 + count(players)"),
         ("out-of-range", "let x = nth([1, 2], count(players) + 1)"),
+        ("out-of-range", "let x = [1, 2][count(players) + 1]"),
+        ("out-of-range", "let xs = [1, 2]\n  xs[count(players) + 1] = 3"),
+        ("out-of-range", "let xs = [1, 2]\n  xs[count(players) - 2] += 3"),
+        ("overflow", "let xs = [9223372036854775807]\n  xs[1] += count(players)"),
+        ("out-of-range", "let xs = [1, 2]\n  let x = pop xs at count(players) + 1"),
+        ("out-of-range", "let xs = [1, 2]\n  remove xs at count(players) - 2"),
+        ("out-of-range", "let x = [c.weight for c in cube][count(players) - 2]"),
         (
             "no-value",
             "if max([c.weight for c in cube where c.weight > 9]) > 1 { }",

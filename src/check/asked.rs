@@ -230,8 +230,14 @@ impl<'a> Finder<'a> {
                 let h = self.value(from, env);
                 env.taint(*slot, h || pc);
             }
-            S::Pop { slot, count, place } => {
-                let c = count.as_ref().is_some_and(|c| self.value(c, env));
+            S::Pop {
+                slot,
+                count,
+                place,
+                at,
+            } => {
+                let c = count.as_ref().is_some_and(|c| self.value(c, env))
+                    | at.as_ref().is_some_and(|i| self.value(i, env));
                 let h = self.place(place, env);
                 env.taint(*slot, h || c || pc);
             }

@@ -73,6 +73,7 @@ impl Checker<'_> {
                 let (b, bt) = self.expr(base, scope);
                 self.field_expr(b, &bt, field, span)
             }
+            ExprKind::Index { base, index } => self.index_expr(base, index, span, scope),
             ExprKind::Binary { op, lhs, rhs } => self.binary(*op, lhs, rhs, span, scope),
             ExprKind::Unary { op, operand } => {
                 let (x, t) = self.expr(operand, scope);
@@ -122,6 +123,45 @@ impl Checker<'_> {
             ExprKind::Comprehension(c) => self.query(QueryKind::List, c, span, scope),
             ExprKind::ByPlayers(entries) => self.by_players(entries, span, scope),
         }
+    }
+
+    /// `xs[i]`: the element at position `i` (from 1) of a list, as `nth(xs, i)` reads it.
+    fn index_expr(
+        &mut self,
+        base: &ast::Expr,
+        index: &ast::Expr,
+        span: Span,
+        scope: &mut Scope,
+    ) -> Typed {
+        let (b, bt) = self.expr(base, scope);
+        let (i, it) = self.expr(index, scope);
+        let elem = match self.index_element(&bt, base.span) {
+            Some(e) => e,
+            None => return error_expr(span),
+        };
+        self.expect_type(&Type::Int, &it, index.span, "a position in a list");
+        (mk(K::Builtin(Builtin::Index, vec![b, i]), span), elem)
+    }
+
+    /// The element type of what is indexed (`xs` of `xs[i]`); `None`, reported, if it is
+    /// not a list.
+    pub(crate) fn index_element(&mut self, t: &Type, span: Span) -> Option<Type> {
+        if let Some(e) = t.element() {
+            return Some(e);
+        }
+        self.error(
+            Diagnostic::error(
+                "not-indexable",
+                format!(
+                    "only a list can be indexed with `[...]`, but this is {}",
+                    self.type_name(t)
+                ),
+                span,
+            )
+            .with_label(format!("this is {}", self.type_name(t)))
+            .with_help("index a list (`xs[i]`, positions from 1), or compare the value itself"),
+        );
+        None
     }
 
     fn unify(&mut self, a: &Type, b: &Type, span: Span, what: &str) -> Type {
@@ -621,7 +661,9 @@ impl Checker<'_> {
                 e
             }
             Builtin::Subsets => list_of(list_of(elem())),
-            Builtin::Nth => {
+            // Written only by `xs[i] = v`, which checks it itself.
+            Builtin::Replace => types[0].clone(),
+            Builtin::Nth | Builtin::Index => {
                 let e = elem();
                 self.expect_type(&Type::Int, &types[1], raw[1].span, &arg(1));
                 e

@@ -2,7 +2,7 @@
 
 use super::scope::{Scope, Symbol};
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Span};
 use crate::ir::{self, StmtKind as S, Type};
 use crate::syntax::ast::{self, AssignOp, LetValue, StmtKind};
 
@@ -164,7 +164,19 @@ impl Checker<'_> {
         let span = s.span;
         let kind = match &s.kind {
             StmtKind::Let { name, value } => self.let_stmt(name, value, scope)?,
-            StmtKind::Assign { place, op, value } => self.assign(place, *op, value, scope)?,
+            StmtKind::Assign {
+                place,
+                index: None,
+                op,
+                value,
+            } => self.assign(place, *op, value, scope)?,
+            StmtKind::Assign {
+                place,
+                index: Some((index, target)),
+                op,
+                value,
+            } => self.assign_at(place, index, *target, *op, value, scope)?,
+            StmtKind::Remove { place, at } => self.remove_at(place, at, scope)?,
             StmtKind::If {
                 cond,
                 then,
@@ -509,12 +521,25 @@ impl Checker<'_> {
                 self.element_of(&t, e.span, "what `shuffle` shuffles");
                 (S::Shuffle { slot: 0, from: x }, t)
             }
-            LetValue::Pop { count, place } => {
-                let count = count.as_ref().map(|c| {
+            LetValue::Pop { count, place, at } => {
+                if let (Some(c), Some(i)) = (count, at) {
+                    self.error(
+                        Diagnostic::error(
+                            "pop-count-and-position",
+                            "`pop` takes either the last few (`pop n of xs`) or one at a position (`pop xs at i`), not both",
+                            c.span.to(i.span),
+                        )
+                        .with_label("a count and a position")
+                        .with_help("take one element at a time: `let x = pop xs at i`"),
+                    );
+                }
+                // Read as `pop xs at i` after the report, so that the name is still bound.
+                let count = count.as_ref().filter(|_| at.is_none()).map(|c| {
                     let (x, t) = self.expr(c, scope);
                     self.expect_type(&Type::Int, &t, c.span, "how many are taken off");
                     x
                 });
+                let at = at.as_ref().map(|i| self.position(i, scope));
                 let (target, ty) = self.place(place, scope)?;
                 let span = place[0].span.to(place[place.len() - 1].span);
                 let elem = self.element_of(&ty, span, "what `pop` takes from");
@@ -524,6 +549,7 @@ impl Checker<'_> {
                         slot: 0,
                         count,
                         place: target,
+                        at,
                     },
                     ty,
                 )
@@ -566,7 +592,14 @@ impl Checker<'_> {
             S::Roll { count, die, .. } => S::Roll { slot, count, die },
             S::Random { from, .. } => S::Random { slot, from },
             S::Shuffle { from, .. } => S::Shuffle { slot, from },
-            S::Pop { count, place, .. } => S::Pop { slot, count, place },
+            S::Pop {
+                count, place, at, ..
+            } => S::Pop {
+                slot,
+                count,
+                place,
+                at,
+            },
             other => other,
         })
     }
@@ -610,6 +643,94 @@ impl Checker<'_> {
             op,
             value: v,
             element,
+        })
+    }
+
+    /// A position in a list (`pop xs at i`, `remove xs at i`): a number.
+    fn position(&mut self, i: &ast::Expr, scope: &mut Scope) -> ir::Expr {
+        let (x, t) = self.expr(i, scope);
+        self.expect_type(&Type::Int, &t, i.span, "a position in a list");
+        x
+    }
+
+    /// `remove xs at i`: `pop xs at i` into a slot no name reaches, the element dropped.
+    fn remove_at(&mut self, place: &[ast::Name], at: &ast::Expr, scope: &mut Scope) -> Option<S> {
+        let at = self.position(at, scope);
+        let (target, ty) = self.place(place, scope)?;
+        let span = place[0].span.to(place[place.len() - 1].span);
+        let elem = self.element_of(&ty, span, "what `remove` takes from");
+        let slot = scope.shadow(" removed", elem, span);
+        Some(S::Pop {
+            slot,
+            count: None,
+            place: target,
+            at: Some(at),
+        })
+    }
+
+    /// `xs[i] = v`, `xs[i] += n`, `xs[i] -= n`: the list written back whole with the element
+    /// at position `i` replaced (`Builtin::Replace`), so that both run paths, the clamps, the
+    /// visibility and the bots see an ordinary assignment of the list.
+    fn assign_at(
+        &mut self,
+        place: &[ast::Name],
+        index: &ast::Expr,
+        target: Span,
+        op: AssignOp,
+        value: &ast::Expr,
+        scope: &mut Scope,
+    ) -> Option<S> {
+        let (v, vt) = self.expr(value, scope);
+        let (i, it) = self.expr(index, scope);
+        let (place, ty) = self.place(place, scope)?;
+        let elem = self.index_element(&ty, target)?;
+        self.expect_type(&Type::Int, &it, index.span, "a position in a list");
+        let read = || {
+            let kind = match &place {
+                ir::Place::Local(s) => ir::ExprKind::Local(*s),
+                ir::Place::Global(g) => ir::ExprKind::Global(*g),
+                ir::Place::PlayerVar(b, id) => ir::ExprKind::PlayerVar(Box::new(b.clone()), *id),
+                ir::Place::Field(b, k, f) => ir::ExprKind::Field(Box::new(b.clone()), *k, *f),
+            };
+            ir::Expr::new(kind, target)
+        };
+        let new = match op {
+            AssignOp::Set => {
+                self.expect_type(&elem, &vt, value.span, "the new element");
+                v
+            }
+            AssignOp::Add | AssignOp::Sub => {
+                self.expect_type(
+                    &Type::Int,
+                    &elem,
+                    target,
+                    "the element changed by `+=` or `-=`",
+                );
+                self.expect_type(&Type::Int, &vt, value.span, "the amount");
+                let old = ir::Expr::new(
+                    ir::ExprKind::Builtin(ir::Builtin::Index, vec![read(), i.clone()]),
+                    target,
+                );
+                let bin = if op == AssignOp::Add {
+                    ast::BinOp::Add
+                } else {
+                    ast::BinOp::Sub
+                };
+                ir::Expr::new(
+                    ir::ExprKind::Binary(bin, Box::new(old), Box::new(v)),
+                    target.to(value.span),
+                )
+            }
+        };
+        let whole = ir::Expr::new(
+            ir::ExprKind::Builtin(ir::Builtin::Replace, vec![read(), i, new]),
+            target,
+        );
+        Some(S::Assign {
+            place,
+            op: AssignOp::Set,
+            value: whole,
+            element: false,
         })
     }
 

@@ -975,6 +975,31 @@ impl<'a> Eval<'a> {
                 }
                 xs[i as usize - 1].clone()
             }
+            (Builtin::Index, Value::List(xs), Value::Int(i)) => {
+                if i < 1 || i as usize > xs.len() {
+                    return Err(err(
+                        "out-of-range",
+                        format!("position {i} of a list of {}", xs.len()),
+                        span,
+                        "positions count from 1 to the length of the list; check `count(...)` first",
+                    ));
+                }
+                xs[i as usize - 1].clone()
+            }
+            (Builtin::Replace, Value::List(mut xs), Value::Int(i)) => {
+                if i < 1 || i as usize > xs.len() {
+                    return Err(err(
+                        "out-of-range",
+                        format!("position {i} of a list of {}", xs.len()),
+                        span,
+                        "positions count from 1 to the length of the list; check `count(...)` first",
+                    ));
+                }
+                // The list is copied once, as `take` builds its elements.
+                self.build(xs.len());
+                xs.make_mut()[i as usize - 1] = d;
+                Value::List(xs)
+            }
             (Builtin::Take, Value::List(xs), Value::Int(n)) => {
                 let kept = xs.len().min(n.max(0) as usize);
                 self.build(kept);

@@ -254,7 +254,58 @@ impl Game {
                 let i = self.pick_index(&items, stmt.span)?;
                 *self.local_mut(*slot) = items[i].clone();
             }
-            S::Pop { slot, count, place } => {
+            S::Pop {
+                slot,
+                count,
+                place,
+                at: Some(at),
+            } => {
+                debug_assert!(
+                    count.is_none(),
+                    "the checker refuses a count with a position"
+                );
+                let i = self.eval_with(|ev, l| ev.int(at, l))?;
+                let slot_at = self.resolve_place(place)?.0;
+                let have = match self.target(slot_at) {
+                    Value::List(xs) => xs.len(),
+                    _ => {
+                        return Err(err(
+                            "type-mismatch",
+                            "`pop` of a value that is not a list",
+                            stmt.span,
+                            "this is a bug in the checker",
+                        ))
+                    }
+                };
+                if i < 1 || i as usize > have {
+                    return Err(err(
+                        "out-of-range",
+                        format!("position {i} of a list of {have}"),
+                        at.span,
+                        "positions count from 1 to the length of the list; check `count(...)` first",
+                    ));
+                }
+                // The elements after it move up one, as a removal scans the list.
+                if !self.state.work.spend(super::eval::scan_work(have)) {
+                    return Err(super::exec::work_spent(self.state.work.budget(), stmt.span));
+                }
+                let Value::List(xs) = self.target(slot_at) else {
+                    return Err(err(
+                        "type-mismatch",
+                        "`pop` of a value that is not a list",
+                        stmt.span,
+                        "this is a bug in the checker",
+                    ));
+                };
+                let taken = xs.make_mut().remove(i as usize - 1);
+                *self.local_mut(*slot) = taken;
+            }
+            S::Pop {
+                slot,
+                count,
+                place,
+                at: None,
+            } => {
                 let n = match count {
                     Some(c) => Some(self.eval_with(|ev, l| ev.int(c, l))?),
                     None => None,

@@ -819,11 +819,13 @@ pub enum StmtKind {
     Random { slot: Slot, from: Expr },
     /// Shuffle a list.
     Shuffle { slot: Slot, from: Expr },
-    /// Take the last element (or the last `count`, in order) off a list variable.
+    /// Take the last element (or the last `count`, in order) off a list variable, or the one
+    /// at position `at` (from 1).
     Pop {
         slot: Slot,
         count: Option<Expr>,
         place: Place,
+        at: Option<Expr>,
     },
     /// Write to a place.
     Assign {
@@ -1116,6 +1118,10 @@ pub enum Builtin {
     AtSeat,
     /// A number held between two bounds.
     Clamp,
+    /// `xs[i]`: the element at position i (from 1) of a list; no name calls it.
+    Index,
+    /// The list with the element at position i replaced (`xs[i] = v`); no name calls it.
+    Replace,
 }
 
 impl Builtin {
@@ -1184,8 +1190,8 @@ impl Builtin {
     /// How many arguments it takes.
     pub fn arity(self) -> usize {
         match self {
-            Builtin::Nth | Builtin::Take | Builtin::Drop | Builtin::Position => 2,
-            Builtin::Clamp => 3,
+            Builtin::Nth | Builtin::Take | Builtin::Drop | Builtin::Position | Builtin::Index => 2,
+            Builtin::Clamp | Builtin::Replace => 3,
             _ => 1,
         }
     }

@@ -76,9 +76,14 @@ fn stmt_roots(kind: &mut StmtKind, f: &mut dyn FnMut(&mut Expr)) {
             place_root(place, f);
             f(value);
         }
-        StmtKind::Pop { count, place, .. } => {
+        StmtKind::Pop {
+            count, place, at, ..
+        } => {
             if let Some(c) = count {
                 f(c);
+            }
+            if let Some(i) = at {
+                f(i);
             }
             place_root(place, f);
         }

@@ -103,6 +103,7 @@ fn mentions(e: &crate::syntax::ast::Expr, name: &str) -> bool {
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Me => false,
         ExprKind::Call { args, .. } | ExprKind::List(args) => any(args),
         ExprKind::Field { base, .. } => mentions(base, name),
+        ExprKind::Index { base, index } => mentions(base, name) || mentions(index, name),
         ExprKind::Binary { lhs, rhs, .. } => mentions(lhs, name) || mentions(rhs, name),
         ExprKind::Unary { operand, .. } => mentions(operand, name),
         ExprKind::If {

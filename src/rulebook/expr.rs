@@ -103,6 +103,10 @@ fn phrase(e: &Expr) -> (String, u8) {
             _ => (format!("{} {}", possessive(base), field.text), ATOM),
         },
         ExprKind::Call { name, args } => call(&name.text, args),
+        // `xs[i]` reads as `nth(xs, i)` does: "item i of xs".
+        ExprKind::Index { base, index } => {
+            (format!("item {} of {}", term(index), list_arg(base)), ATOM)
+        }
         ExprKind::Binary { op, lhs, rhs } => binary(*op, lhs, rhs),
         ExprKind::Unary {
             op: UnOp::Not,
@@ -602,6 +606,10 @@ fn rename_bound(e: &mut Expr) {
             args.iter_mut().for_each(rename_bound)
         }
         ExprKind::Field { base, .. } => rename_bound(base),
+        ExprKind::Index { base, index } => {
+            rename_bound(base);
+            rename_bound(index);
+        }
         ExprKind::Binary { lhs, rhs, .. } => {
             rename_bound(lhs);
             rename_bound(rhs);

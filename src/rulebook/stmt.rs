@@ -57,12 +57,23 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
                 format!("let {} be {}", name.text, let_value(value)),
             );
         }
+        StmtKind::Remove { place: p, at } => {
+            push(
+                out,
+                depth,
+                format!("take item {} out of {}", term(at), place(p)),
+            );
+        }
         StmtKind::Assign {
             place: p,
+            index,
             op,
             value,
         } => {
-            let p = place(p);
+            let p = match index {
+                Some((i, _)) => format!("item {} of {}", term(i), place(p)),
+                None => place(p),
+            };
             let line = match op {
                 AssignOp::Set => format!("set {p} to {}", super::expr::value(value)),
                 AssignOp::Add => format!("add {} to {p}", term_or_list(value)),
@@ -364,7 +375,14 @@ pub fn let_value(v: &LetValue) -> String {
             _ => format!("one of {} drawn at random", expr(xs)),
         },
         LetValue::Shuffle(xs) => format!("{} shuffled", term(xs)),
-        LetValue::Pop { count, place: p } => match count {
+        LetValue::Pop {
+            place: p,
+            at: Some(i),
+            ..
+        } => format!("item {} of {}, taken out of it", term(i), place(p)),
+        LetValue::Pop {
+            count, place: p, ..
+        } => match count {
             None => format!("the last of {}, taken off it", place(p)),
             Some(n) => format!("the last {} of {}, taken off it", term(n), place(p)),
         },

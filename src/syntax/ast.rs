@@ -587,9 +587,11 @@ pub enum AssignOp {
 pub enum StmtKind {
     /// `let x = expr`, `let x = choose ...`, `let x = roll ...`
     Let { name: Name, value: LetValue },
-    /// `p.coins += 3`
+    /// `p.coins += 3`, or `p.hand[i] = x` for an element of a list.
     Assign {
         place: Vec<Name>,
+        /// `[i]`: the position written, and the span of the whole target (`p.hand[i]`).
+        index: Option<(Expr, Span)>,
         op: AssignOp,
         value: Expr,
     },
@@ -626,6 +628,8 @@ pub enum StmtKind {
     Require { cond: Expr, reason: Text },
     /// `end game` or `end game "why"`, with `winners xs` when the ending decides who wins.
     Finish(Option<Text>, Option<Expr>),
+    /// `remove xs at i`: the element at position i taken out of a list variable and dropped.
+    Remove { place: Vec<Name>, at: Expr },
     /// `eliminate p` or `eliminate p "why"`: the player is out of the game.
     Eliminate { player: Expr, reason: Option<Text> },
     /// `secretly each p in ps choose [any of | at most k of | exactly k of] x "prompt" from xs
@@ -701,10 +705,12 @@ pub enum LetValue {
     Random(Expr),
     /// `shuffle xs`: the list in an order drawn by the game's RNG.
     Shuffle(Expr),
-    /// `pop xs` or `pop n of xs`: the last element, or the last n, taken off a list variable.
+    /// `pop xs` or `pop n of xs`: the last element, or the last n, taken off a list variable;
+    /// `pop xs at i`: the element at position i.
     Pop {
         count: Option<Expr>,
         place: Vec<Name>,
+        at: Option<Expr>,
     },
 }
 
@@ -893,6 +899,8 @@ pub enum ExprKind {
     Call { name: Name, args: Vec<Expr> },
     /// `e.field`
     Field { base: Box<Expr>, field: Name },
+    /// `xs[i]`: the element at position i (from 1) of a list, or at enum value i of a map.
+    Index { base: Box<Expr>, index: Box<Expr> },
     /// `a + b`
     Binary {
         op: BinOp,

@@ -262,7 +262,7 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 27] = [
+const STATEMENTS: [&str; 28] = [
     "set",
     "let",
     "expect",
@@ -290,6 +290,7 @@ const STATEMENTS: [&str; 27] = [
     "match",
     "eliminate",
     "move",
+    "remove",
 ];
 
 /// Words that open a declaration: the name after them is not a statement.
@@ -347,6 +348,10 @@ fn space_between(prev: &Token, next: &Token, sign: bool) -> bool {
     // A name before `(` or `[` may be a call (`f(x)`, `pile[5]`) or a clause keyword that
     // is free as a name (`from [a, b]`): keep whether the designer wrote a space.
     if (is(next, "(") || is(next, "[")) && prev.kind == Word && !is_reserved(prev) {
+        return next.spaced;
+    }
+    // `f(x)[2]`, `[a, b][i]`: an index after a closing bracket, as written.
+    if is(next, "[") && (is(prev, ")") || is(prev, "]")) {
         return next.spaced;
     }
     true

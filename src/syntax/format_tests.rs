@@ -50,6 +50,15 @@ fn a_space_before_a_bracket_after_a_name_is_kept_as_written() {
 }
 
 #[test]
+fn an_index_is_tight_after_a_name_and_kept_as_written_after_a_bracket() {
+    let src = "def f(): int = xs[ 2 ]+me.hand[count(xs)]+[1, 2][1]+g(1) [2]\n";
+    assert_eq!(
+        stable(src),
+        "def f(): int = xs[2] + me.hand[count(xs)] + [1, 2][1] + g(1) [2]\n"
+    );
+}
+
+#[test]
 fn blocks_are_indented_two_spaces_a_level() {
     let src = "flow {\nwhile true {\n        for p in players {\nturn p\n}\n    }\n}\n";
     assert_eq!(

@@ -38,7 +38,7 @@ fn pratt() -> &'static PrattParser<Rule> {
                 | Op::infix(Rule::op_div, Assoc::Left)
                 | Op::infix(Rule::op_mod, Assoc::Left))
             .op(Op::prefix(Rule::op_neg))
-            .op(Op::postfix(Rule::field_access))
+            .op(Op::postfix(Rule::field_access) | Op::postfix(Rule::index))
     })
 }
 
@@ -700,6 +700,13 @@ impl Lowerer {
         let kind = match pair.as_rule() {
             Rule::let_stmt => self.let_stmt(pair),
             Rule::assign_stmt => self.assign_stmt(pair),
+            Rule::remove_stmt => {
+                let mut inner = pair.into_inner().skip(1);
+                StmtKind::Remove {
+                    place: self.place(inner.next().expect("grammar: place")),
+                    at: self.expr(inner.nth(1).expect("grammar: position")),
+                }
+            }
             Rule::if_stmt => self.if_stmt(pair),
             Rule::for_stmt => self.for_stmt(pair),
             Rule::repeat_stmt => {
@@ -859,14 +866,16 @@ impl Lowerer {
             Rule::pop_expr => {
                 let mut count = None;
                 let mut place = Vec::new();
+                let mut at = None;
                 for p in v.into_inner() {
                     match p.as_rule() {
                         Rule::expr => count = Some(self.expr(p)),
                         Rule::place => place = self.place(p),
+                        Rule::pop_at => at = Some(self.expr(last(p))),
                         _ => {}
                     }
                 }
-                LetValue::Pop { count, place }
+                LetValue::Pop { count, place, at }
             }
             Rule::shuffle_expr => LetValue::Shuffle(self.expr(last(v))),
             _ => LetValue::Expr(self.expr(v)),
@@ -886,8 +895,17 @@ impl Lowerer {
     }
 
     fn assign_stmt(&self, pair: Pair<Rule>) -> StmtKind {
-        let mut inner = pair.into_inner();
-        let place = self.place(inner.next().expect("grammar: place"));
+        let mut inner = pair.into_inner().peekable();
+        let place_pair = inner.next().expect("grammar: place");
+        let place_span = self.span(&place_pair);
+        let place = self.place(place_pair);
+        let index = match inner.next_if(|p| p.as_rule() == Rule::index) {
+            Some(i) => {
+                let target = place_span.to(self.span(&i));
+                Some((self.expr(last(i)), target))
+            }
+            None => None,
+        };
         let op = match inner.next().expect("grammar: op").as_str() {
             "+=" => AssignOp::Add,
             "-=" => AssignOp::Sub,
@@ -895,6 +913,7 @@ impl Lowerer {
         };
         StmtKind::Assign {
             place,
+            index,
             op,
             value: self.expr(inner.next().expect("grammar: value")),
         }
@@ -1190,9 +1209,11 @@ impl Lowerer {
         let mut inner = pair.clone().into_inner();
         let first = inner.next().expect("grammar: operand");
         if !matches!(first.as_rule(), Rule::op_not | Rule::op_neg)
-            && inner.clone().all(|p| p.as_rule() == Rule::field_access)
+            && inner
+                .clone()
+                .all(|p| matches!(p.as_rule(), Rule::field_access | Rule::index))
         {
-            return inner.fold(self.primary(first), |lhs, op| self.field(lhs, op));
+            return inner.fold(self.primary(first), |lhs, op| self.postfix(lhs, op));
         }
         pratt()
             .map_primary(|p| self.primary(p))
@@ -1211,7 +1232,7 @@ impl Lowerer {
                     span,
                 }
             })
-            .map_postfix(|lhs, op| self.field(lhs, op))
+            .map_postfix(|lhs, op| self.postfix(lhs, op))
             .map_infix(|lhs, op, rhs| {
                 let op = match op.as_rule() {
                     Rule::op_or => BinOp::Or,
@@ -1244,8 +1265,18 @@ impl Lowerer {
             .parse(pair.into_inner())
     }
 
-    /// `lhs.name`, from a `field_access` pair.
-    fn field(&self, lhs: Expr, op: Pair<Rule>) -> Expr {
+    /// `lhs.name` or `lhs[i]`, from a `field_access` or an `index` pair.
+    fn postfix(&self, lhs: Expr, op: Pair<Rule>) -> Expr {
+        if op.as_rule() == Rule::index {
+            let span = lhs.span.to(self.span(&op));
+            return Expr {
+                kind: ExprKind::Index {
+                    base: Box::new(lhs),
+                    index: Box::new(self.expr(last(op))),
+                },
+                span,
+            };
+        }
         let field = self.name(last(op));
         let span = lhs.span.to(field.span);
         Expr {
@@ -1385,6 +1416,7 @@ fn is_operator(rule: Rule) -> bool {
         Rule::op_not
             | Rule::op_neg
             | Rule::field_access
+            | Rule::index
             | Rule::op_or
             | Rule::op_and
             | Rule::op_eq

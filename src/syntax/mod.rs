@@ -412,6 +412,7 @@ const STATEMENT_STARTS: &[&str] = &[
     "end",
     "eliminate",
     "secretly",
+    "remove",
     "return",
     "break",
     "continue",
@@ -618,6 +619,7 @@ fn is_statement_start(rule: Rule) -> bool {
             | kw_end
             | kw_eliminate
             | kw_secretly
+            | kw_remove
             | name
             | place
             | assign_stmt
@@ -662,7 +664,8 @@ fn rule_text(rule: Rule) -> &'static str {
         block => "`{`",
         let_stmt | if_stmt | for_stmt | repeat_stmt | while_stmt | turn_stmt | log_stmt
         | tell_stmt | require_stmt | end_stmt | eliminate_stmt | secretly_stmt | assign_stmt
-        | call_stmt => "a statement",
+        | call_stmt | remove_stmt => "a statement",
+        pop_at => "`at`",
         assign_op => "`=`, `+=` or `-=`",
         place => "a variable",
         choose_expr | ask_expr | roll_expr | random_expr => "an expression",
@@ -676,6 +679,7 @@ fn rule_text(rule: Rule) -> &'static str {
         | op_range | op_add | op_sub | op_mul | op_div | op_mod | infix_ahead => "an operator",
         op_not | op_neg => "an expression",
         field_access => "`.`",
+        index => "`[`",
         string | str_text | str_escape | interp => "a quoted text",
         name | enum_value => "a name",
         ask_words => "`(`",
@@ -910,7 +914,7 @@ mod tests {
         assert_eq!(e[0].code, "syntax-error");
         assert!(
             e[0].message
-                .starts_with("expected `(`, `.` or an operator, found `3"),
+                .starts_with("expected `(`, `.`, `[` or an operator, found `3"),
             "{}",
             e[0].message
         );

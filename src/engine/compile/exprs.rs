@@ -903,6 +903,17 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
                 ev.builtin2(b, x, y, Value::None, span)
             })
         }
+        // `clamp(x, lo, hi)`, and `xs[i] = v`'s list with one element replaced.
+        (_, [a, c, d]) => {
+            let (a, c, d) = (value(a), value(c), value(d));
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let x = a(ev, l)?;
+                let y = c(ev, l)?;
+                let z = d(ev, l)?;
+                ev.builtin2(b, x, y, z, span)
+            })
+        }
         _ => walked(e),
     }
 }
