@@ -125,6 +125,11 @@ fn reserved_words(grammar: &str) -> BTreeSet<String> {
     words
 }
 
+/// Statement keywords left free as names on purpose, each because its statement cannot be read
+/// as an assignment or a call: `remove xs at i` (`remove = 3` and `remove(x)` still assign and
+/// call; `remove` also opens a variant's `remove action cheat`).
+const UNRESERVED: &[&str] = &["remove"];
+
 #[test]
 fn every_statement_keyword_opens_a_statement_and_is_reserved() {
     let grammar = grammar();
@@ -142,9 +147,9 @@ fn every_statement_keyword_opens_a_statement_and_is_reserved() {
              through: add it to stmt_word's ranges and to the comment above it"
         );
         assert!(
-            reserved.contains(&word),
+            reserved.contains(&word) || UNRESERVED.contains(&word.as_str()),
             "`{word}` ({statement}) is not in the `keyword` rule: a statement could open with \
-             it as a name"
+             it as a name (if that is meant, list it in UNRESERVED with the reason)"
         );
     }
 }

@@ -1153,7 +1153,7 @@ impl Builtin {
         Builtin::Clamp,
     ];
 
-    /// Its name, as rules call it.
+    /// Its name, as rules call it (for the two written with brackets, how they are written).
     pub const fn name(self) -> &'static str {
         match self {
             Builtin::Count => "count",
@@ -1179,6 +1179,9 @@ impl Builtin {
             Builtin::Subsets => "subsets",
             Builtin::AtSeat => "at_seat",
             Builtin::Clamp => "clamp",
+            // Written with brackets, not called by name: not in `ALL`.
+            Builtin::Index => "xs[i]",
+            Builtin::Replace => "xs[i] = v",
         }
     }
 
@@ -1305,6 +1308,10 @@ mod tests {
             assert_eq!(Builtin::by_name(q), None);
         }
         assert_eq!(Builtin::by_name("join"), None);
+        for bracketed in [Builtin::Index, Builtin::Replace] {
+            assert!(!Builtin::ALL.contains(&bracketed));
+            assert_eq!(Builtin::by_name(bracketed.name()), None);
+        }
     }
 
     #[test]
