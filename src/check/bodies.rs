@@ -164,7 +164,7 @@ impl Checker<'_> {
             &self.program.globals[slot]
         };
         let want = target.ty.clone();
-        self.expect_type(&want, &ty, v.init.span, "the initial value");
+        let init = self.value_for(&want, init, &ty, v.init.span, "the initial value");
         let target = if v.per_player {
             &mut self.program.player_vars[slot]
         } else {
@@ -226,7 +226,7 @@ impl Checker<'_> {
                 .map(|c| self.visibility_condition(c, "it", Type::Entity(kind_id), kd.name.span));
             if let Some(field) = self.program.kinds[k].fields.get(i) {
                 let want = field.ty.clone();
-                self.expect_type(&want, &ty, fd.init.span, "the initial value");
+                let init = self.value_for(&want, init, &ty, fd.init.span, "the initial value");
                 self.program.kinds[k].fields[i].init = init;
                 self.program.kinds[k].fields[i].visible_when = visible.map(Box::new);
             }

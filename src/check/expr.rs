@@ -139,7 +139,7 @@ impl Checker<'_> {
             Some(e) => e,
             None => return error_expr(span),
         };
-        self.expect_type(&Type::Int, &it, index.span, "a position in a list");
+        let i = self.index_key(&bt, i, &it, index.span);
         (mk(K::Builtin(Builtin::Index, vec![b, i]), span), elem)
     }
 
@@ -149,11 +149,14 @@ impl Checker<'_> {
         if let Some(e) = t.element() {
             return Some(e);
         }
+        if let Type::Map(e, _) = t {
+            return Some((**e).clone());
+        }
         self.error(
             Diagnostic::error(
                 "not-indexable",
                 format!(
-                    "only a list can be indexed with `[...]`, but this is {}",
+                    "only a list or a map can be indexed with `[...]`, but this is {}",
                     self.type_name(t)
                 ),
                 span,
@@ -634,7 +637,21 @@ impl Checker<'_> {
             self.arity_error(name, arity, args.len(), span);
             return error_expr(span);
         }
-        let types: Vec<Type> = args.iter().map(|(_, t)| t.clone()).collect();
+        let mut types: Vec<Type> = args.iter().map(|(_, t)| t.clone()).collect();
+        // The built-ins that only read values take a map's values as a list (`sum(p.gems)`);
+        // the others would reach its positions or change its length.
+        let reads_values = matches!(
+            b,
+            Builtin::Count
+                | Builtin::Sum
+                | Builtin::Min
+                | Builtin::Max
+                | Builtin::Sort
+                | Builtin::Distinct
+        );
+        if let (true, Some(Type::Map(e, _))) = (reads_values, types.first()) {
+            types[0] = Type::List(e.clone());
+        }
         let arg = |i: usize| format!("argument {} of `{}`", i + 1, name.text);
         let list_of = |t: Type| Type::List(Box::new(t));
         // The element type of the first argument, when it must be a list.
@@ -892,7 +909,10 @@ impl Checker<'_> {
     fn text_part(&mut self, p: &ast::TextPart, scope: &mut Scope) -> ir::TextPart {
         match p {
             ast::TextPart::Lit(s) => ir::TextPart::Lit(s.clone()),
-            ast::TextPart::Expr(e) => ir::TextPart::Expr(self.expr(e, scope).0),
+            ast::TextPart::Expr(e) => match self.expr(e, scope) {
+                (m, Type::Map(_, key)) => self.map_text(m, key, scope),
+                (x, _) => ir::TextPart::Expr(x),
+            },
             ast::TextPart::If {
                 cond,
                 then,

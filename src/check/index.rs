@@ -311,6 +311,14 @@ fn type_text(program: &ir::Program, t: &Type) -> String {
             .get(k.index())
             .map_or("?".into(), |k| k.name.clone()),
         Type::List(inner) => format!("list of {}", type_text(program, inner)),
+        Type::Map(inner, e) => format!(
+            "{} by {}",
+            type_text(program, inner),
+            program
+                .enums
+                .get(e.index())
+                .map_or("?".into(), |e| e.name.clone())
+        ),
         Type::Nothing => "none".into(),
         Type::Error => "?".into(),
     }

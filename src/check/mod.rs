@@ -14,6 +14,7 @@ mod hidden;
 pub mod index;
 mod init_order;
 mod lints;
+mod maps;
 mod matching;
 mod ranges;
 mod scenario;
@@ -398,6 +399,13 @@ impl<'a> Checker<'a> {
                 self.type_name(inner)
                     .trim_start_matches("a ")
                     .trim_start_matches("an ")
+            ),
+            Type::Map(inner, e) => format!(
+                "a map of {} by `{}`",
+                self.type_name(inner)
+                    .trim_start_matches("a ")
+                    .trim_start_matches("an "),
+                self.program.enums[e.index()].name
             ),
             Type::Nothing => "`none`".into(),
             Type::Error => "unknown".into(),

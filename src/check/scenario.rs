@@ -189,7 +189,7 @@ impl Checker<'_> {
             StepKind::Set { place, value } => {
                 let (p, ty) = self.place(place, scope)?;
                 let (v, vt) = self.expr(value, scope);
-                self.expect_type(&ty, &vt, value.span, "the new value");
+                let v = self.value_for(&ty, v, &vt, value.span, "the new value");
                 K::Set(p, v)
             }
             StepKind::Move { item, from, to, at } => {

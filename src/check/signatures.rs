@@ -270,6 +270,7 @@ impl Checker<'_> {
             ast::TypeExpr::List(inner, _) => {
                 (Type::List(Box::new(self.resolve_type(inner).0)), None)
             }
+            ast::TypeExpr::Map(inner, key, _) => (self.map_type(inner, key), None),
             ast::TypeExpr::Named(n) => match self.symbols.get(&n.text).map(|s| s.0) {
                 Some(Symbol::Enum(id)) => {
                     self.note_symbol_use(n);

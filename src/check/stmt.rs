@@ -611,11 +611,11 @@ impl Checker<'_> {
         value: &ast::Expr,
         scope: &mut Scope,
     ) -> Option<S> {
-        let (v, vt) = self.expr(value, scope);
+        let (mut v, vt) = self.expr(value, scope);
         let (target, ty) = self.place(place, scope)?;
         let mut element = false;
         match (op, ty.element()) {
-            (AssignOp::Set, _) => self.expect_type(&ty, &vt, value.span, "the new value"),
+            (AssignOp::Set, _) => v = self.value_for(&ty, v, &vt, value.span, "the new value"),
             // `xs += ys` joins lists; `xs += x` adds one element; `-=` removes likewise.
             (AssignOp::Add | AssignOp::Sub, Some(elem)) if ty != Type::Error => {
                 if !ty.accepts(&vt) {
@@ -684,7 +684,7 @@ impl Checker<'_> {
         let (i, it) = self.expr(index, scope);
         let (place, ty) = self.place(place, scope)?;
         let elem = self.index_element(&ty, target)?;
-        self.expect_type(&Type::Int, &it, index.span, "a position in a list");
+        let i = self.index_key(&ty, i, &it, index.span);
         let read = || {
             let kind = match &place {
                 ir::Place::Local(s) => ir::ExprKind::Local(*s),

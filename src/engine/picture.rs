@@ -8,7 +8,7 @@
 use super::eval::Eval;
 use super::view::{listed, visible, waiting_line, Viewer};
 use super::{show, Game};
-use crate::ir::{SeenBy, ShowDef, Value, VarDef, Visibility};
+use crate::ir::{SeenBy, ShowDef, Type, Value, VarDef, Visibility};
 use std::fmt::Write;
 
 /// What one viewer may see of a game.
@@ -131,6 +131,11 @@ pub enum Status {
 fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) -> Shown {
     let name = def.name.clone();
     if visible(game, def, subject, viewer) {
+        if let Some(entries) = map_entries(game, def, v) {
+            let text = entries.join(", ");
+            let look = Look::Things(entries);
+            return Shown { name, text, look };
+        }
         let text = show(&game.program, &game.state, v);
         let look = look(game, v, def.bounds_for(game.state.players));
         return Shown { name, text, look };
@@ -142,6 +147,21 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
         _ => ("?".to_string(), Look::Unknown),
     };
     Shown { name, text, look }
+}
+
+/// A map's entries as players read them, `red 2`, in its enum's order; `None` for a value
+/// that is not a map (the run time keeps a map as a list, so only the declared type tells).
+fn map_entries(game: &Game, def: &VarDef, v: &Value) -> Option<Vec<String>> {
+    let (Type::Map(_, e), Value::List(xs)) = (&def.ty, v) else {
+        return None;
+    };
+    let keys = &game.program.enums.get(e.index())?.shown;
+    (keys.len() == xs.len()).then(|| {
+        keys.iter()
+            .zip(xs.iter())
+            .map(|(k, x)| format!("{k} {}", show(&game.program, &game.state, x)))
+            .collect()
+    })
 }
 
 /// How a value the viewer may see is drawn, a number kept within `bounds` as a track or a die.

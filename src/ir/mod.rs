@@ -69,6 +69,9 @@ pub enum Type {
     Entity(KindId),
     /// A list.
     List(Box<Type>),
+    /// `T by E`: one `T` for each value of an enum, kept at run time as a list in the enum's
+    /// order; indexed by a value of the enum, never by a position.
+    Map(Box<Type>, EnumId),
     /// `none`: fits any player, enum or instance.
     Nothing,
     /// A type already reported as wrong; fits everything, so one mistake is reported once.
@@ -83,6 +86,7 @@ impl Type {
             (Type::Player | Type::Enum(_) | Type::Entity(_) | Type::Nothing, Type::Nothing) => true,
             (Type::Nothing, Type::Player | Type::Enum(_) | Type::Entity(_)) => true,
             (Type::List(a), Type::List(b)) => a.accepts(b),
+            (Type::Map(a, e), Type::Map(b, f)) => e == f && a.accepts(b),
             (a, b) => a == b,
         }
     }

@@ -533,6 +533,7 @@ pub fn type_words(t: &TypeExpr) -> String {
         TypeExpr::Bool(_) => "yes or no".to_string(),
         TypeExpr::Player(_) => "a player".to_string(),
         TypeExpr::List(inner, _) => format!("a list of {}", plural_type(inner)),
+        TypeExpr::Map(inner, e, _) => format!("{} for each {}", type_words(inner), e.text),
         TypeExpr::Named(n) => article(&n.text),
     }
 }
@@ -544,6 +545,9 @@ pub fn plural_type(t: &TypeExpr) -> String {
         TypeExpr::Bool(_) => "yes-or-no values".to_string(),
         TypeExpr::Player(_) => "players".to_string(),
         TypeExpr::List(inner, _) => format!("lists of {}", plural_type(inner)),
+        TypeExpr::Map(inner, e, _) => {
+            format!("tables of {} by {}", plural_type(inner), e.text)
+        }
         TypeExpr::Named(n) => plural(&n.text),
     }
 }

@@ -536,6 +536,8 @@ pub enum TypeExpr {
     Player(Span),
     /// `list of T`
     List(Box<TypeExpr>, Span),
+    /// `T by E`: one `T` for each value of the enum `E`.
+    Map(Box<TypeExpr>, Name, Span),
     /// An enum or kind name.
     Named(Name),
 }
@@ -547,7 +549,8 @@ impl TypeExpr {
             TypeExpr::Int { span, .. }
             | TypeExpr::Bool(span)
             | TypeExpr::Player(span)
-            | TypeExpr::List(_, span) => *span,
+            | TypeExpr::List(_, span)
+            | TypeExpr::Map(_, _, span) => *span,
             TypeExpr::Named(n) => n.span,
         }
     }

@@ -666,11 +666,26 @@ impl Lowerer {
     fn type_expr(&self, pair: Pair<Rule>) -> TypeExpr {
         let span = self.span(&pair);
         let t = pair.into_inner().next().expect("grammar: type");
+        self.type_part(t, span)
+    }
+
+    /// One alternative of `type_expr`; `span` is the whole type's.
+    fn type_part(&self, t: Pair<Rule>, span: Span) -> TypeExpr {
         match t.as_rule() {
+            Rule::type_map => {
+                let mut inner = t.into_inner();
+                let elem = inner.next().expect("grammar: map element type");
+                let elem_span = self.span(&elem);
+                let elem = self.type_part(elem, elem_span);
+                let key = inner
+                    .find(|p| p.as_rule() == Rule::name)
+                    .expect("grammar: map enum");
+                TypeExpr::Map(Box::new(elem), self.name(key), span)
+            }
             Rule::type_list => {
                 let inner = t
                     .into_inner()
-                    .find(|p| p.as_rule() == Rule::type_expr)
+                    .find(|p| p.as_rule() == Rule::type_elem)
                     .expect("grammar: list element type");
                 TypeExpr::List(Box::new(self.type_expr(inner)), span)
             }

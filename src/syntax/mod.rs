@@ -660,7 +660,8 @@ fn rule_text(rule: Rule) -> &'static str {
         variant_prop | prop_base | prop_excludes => "a variant property (base, excludes)",
         field_decl => "a field (`name: type = value`)",
         params | param => "parameters",
-        type_expr | type_list | type_int | type_bool | type_player | type_named => "a type",
+        type_expr | type_map | type_elem | type_list | type_int | type_bool | type_player
+        | type_named => "a type",
         block => "`{`",
         let_stmt | if_stmt | for_stmt | repeat_stmt | while_stmt | turn_stmt | log_stmt
         | tell_stmt | require_stmt | end_stmt | eliminate_stmt | secretly_stmt | assign_stmt
