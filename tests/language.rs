@@ -1883,3 +1883,133 @@ fn pop_at_and_remove_at_take_the_element_at_a_position() {
         assert_eq!(codes(&check_source("test.rules", &bad)), [code], "{to}");
     }
 }
+
+const MAPS: &str = r#"
+game "Maps" { players 2 }
+
+enum gem { red, blue, black }
+enum suit { hearts, spades }
+kind crate[2] { load: int by gem = [1, 2, 3] }
+player var gems: int by gem = 0
+player secret var hidden_gems: int by gem = 2
+var bank: int by gem = [4, 4, 2]
+var seen: bool by gem = false
+player var piles: list of int by suit = []
+
+action take(c: gem) {
+  me.gems[c] += 1
+  bank[c] -= 1
+  seen[c] = true
+  me.piles[hearts] = me.piles[hearts] + [count(me.piles[hearts]) + 1]
+}
+
+flow {
+  let m = bank
+  m[red] = 9
+  let s = first(crate)
+  s.load[blue] -= 2
+  log "m is {m}, the bank {bank}, {sum(m)} in all"
+  for p in players {
+    p.gems[red] = 2
+  }
+  turn first(players)
+}
+
+scenario "an entry is read and changed by its key" {
+  expect bank[red] == 4 and first(crate).load == last(crate).load == false
+  expect first(crate).load[blue] == 0 and last(crate).load[blue] == 2
+  play P1 "take black"
+  expect P1.gems[black] == 1 and P1.gems[red] == 2 and P2.gems[black] == 0
+  expect bank[black] == 1 and seen[black] and not seen[red]
+  expect sum(P1.gems) == 3 and max(P1.gems) == 2 and count(P1.gems) == 3
+  expect P1.piles[hearts] == [1] and P1.piles[spades] == []
+}
+
+scenario "a map is set whole by one value or one value per key" {
+  set P2.gems = [0, 3, 0]
+  expect P2.gems[blue] == 3 and sum(P2.gems) == 3
+  set P2.gems = 5
+  expect sum(P2.gems) == 15 and P2.gems == P1.gems == false
+}
+"#;
+
+#[test]
+fn a_map_is_read_and_changed_by_its_enum_s_values() {
+    scenarios_pass(MAPS);
+}
+
+#[test]
+fn a_map_shows_as_its_entries_and_hides_them_with_its_variable() {
+    let program = Arc::new(check_source("test.rules", MAPS).program.expect("checks"));
+    let game = meeple::engine::Game::new(program, 2, 1).expect("starts");
+    let log = game.log(meeple::engine::Viewer::Spectator).join("\n");
+    assert!(
+        log.contains("m is red 9, blue 4, black 2, the bank red 4, blue 4, black 2, 15 in all"),
+        "{log}"
+    );
+    let spectator = game.view(meeple::engine::Viewer::Spectator);
+    assert!(
+        spectator.contains("gems red 2, blue 0, black 0"),
+        "{spectator}"
+    );
+    assert!(
+        spectator.contains("seen red no, blue no, black no"),
+        "{spectator}"
+    );
+    assert!(!spectator.contains("hidden_gems red"), "{spectator}");
+    let owner = game.view(meeple::engine::Viewer::Player(0));
+    assert!(
+        owner.contains("hidden_gems red 2, blue 2, black 2"),
+        "{owner}"
+    );
+}
+
+#[test]
+fn a_map_s_mistakes_have_their_codes() {
+    for (from, to, code) in [
+        ("me.gems[c] += 1", "me.gems[1] += 1", "wrong-map-key"),
+        ("me.gems[c] += 1", "me.gems[hearts] += 1", "wrong-map-key"),
+        (
+            "expect bank[red] == 4",
+            "expect bank[none] == 4",
+            "wrong-map-key",
+        ),
+        (
+            "expect bank[red] == 4",
+            "expect bank[1] == 4",
+            "wrong-map-key",
+        ),
+        (
+            "var bank: int by gem",
+            "var bank: int by crate",
+            "map-key-not-enum",
+        ),
+        (
+            "player var gems: int by gem",
+            "player var gems: int in 0..9 by gem",
+            "bounded-map",
+        ),
+        ("= [4, 4, 2]", "= [4, 4]", "map-size"),
+        ("= [4, 4, 2]", "= true", "type-mismatch"),
+        ("m[red] = 9", "m[red] = red", "type-mismatch"),
+        ("m[red] = 9", "m = [1, 2, 3, 4]", "map-size"),
+        ("m[red] = 9", "m += [1]", "type-mismatch"),
+        ("m[red] = 9", "remove m at 1", "type-mismatch"),
+        ("{sum(m)} in all", "{nth(m, 1)} in all", "type-mismatch"),
+        (
+            "action take(c: gem)",
+            "action take(c: gem, m: int by gem)",
+            "infinite-domain",
+        ),
+    ] {
+        let bad = MAPS.replace(from, to);
+        assert_ne!(bad, MAPS, "{from}");
+        let got = codes(&check_source("test.rules", &bad));
+        assert!(got.contains(&code), "{to}: {got:?}");
+        assert!(
+            got.iter()
+                .all(|c| *c == code || *c == "type-mismatch" || c.starts_with("unused")),
+            "{to}: {got:?}"
+        );
+    }
+}

@@ -31,7 +31,19 @@ impl Checker<'_> {
             scope.shadow("owner", Type::Player, s.name.span);
         }
         let (body, text) = match &s.value {
-            ast::ShowValue::Expr(e) => (self.expr(e, &mut scope).0, None),
+            ast::ShowValue::Expr(e) => match self.expr(e, &mut scope) {
+                // A map shows its entries, `red 2, blue 0`, as its variable does.
+                (m, Type::Map(_, key)) => {
+                    let part = self.map_text(m, key, &mut scope);
+                    let none = Expr {
+                        kind: ExprKind::Const(ir::Value::None),
+                        span: e.span,
+                        root: ir::NOT_ROOT,
+                    };
+                    (none, Some(ir::Text { parts: vec![part] }))
+                }
+                (x, _) => (x, None),
+            },
             ast::ShowValue::Text(t) => {
                 let none = Expr {
                     kind: ExprKind::Const(ir::Value::None),
