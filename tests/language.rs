@@ -1895,6 +1895,7 @@ player secret var hidden_gems: int by gem = 2
 var bank: int by gem = [4, 4, 2]
 var seen: bool by gem = false
 player var piles: list of int by suit = []
+show bank_now = bank
 
 action take(c: gem) {
   me.gems[c] += 1
