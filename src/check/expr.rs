@@ -936,15 +936,13 @@ impl Checker<'_> {
                 body,
                 sep,
             } => {
-                let (src, st) = self.expr(source, scope);
-                let elem = self.element_of(&st, source.span, "what a text's `each` ranges over");
-                scope.push();
-                let slot = self.bind_local(scope, var, elem);
-                let filter = filter.as_ref().map(|f| {
-                    let (x, t) = self.expr(f, scope);
-                    self.expect_type(&Type::Bool, &t, f.span, "the `where` condition");
-                    x
-                });
+                let (src, slot, filter) = self.loop_binding(
+                    var,
+                    source,
+                    filter.as_ref(),
+                    scope,
+                    "what a text's `each` ranges over",
+                );
                 let body = self.text(body, scope);
                 scope.pop();
                 ir::TextPart::Each {

@@ -356,6 +356,28 @@ impl<'a> Checker<'a> {
         names
     }
 
+    /// `x in xs where c`, as `for` and a text's `each` open: the list, the slot `x` is bound
+    /// to in a new block of `scope` (the caller pops it after the body), and the condition.
+    pub(crate) fn loop_binding(
+        &mut self,
+        var: &ast::Name,
+        source: &ast::Expr,
+        filter: Option<&ast::Expr>,
+        scope: &mut Scope,
+        what: &str,
+    ) -> (ir::Expr, ir::Slot, Option<ir::Expr>) {
+        let (src, st) = self.expr(source, scope);
+        let elem = self.element_of(&st, source.span, what);
+        scope.push();
+        let slot = self.bind_local(scope, var, elem);
+        let filter = filter.map(|f| {
+            let (x, t) = self.expr(f, scope);
+            self.expect_type(&Type::Bool, &t, f.span, "the `where` condition");
+            x
+        });
+        (src, slot, filter)
+    }
+
     /// The element type of a list type; anything else is reported as not a list.
     pub(crate) fn element_of(&mut self, t: &Type, span: Span, what: &str) -> Type {
         match t.element() {

@@ -198,15 +198,13 @@ impl Checker<'_> {
                 filter,
                 body,
             } => {
-                let (src, st) = self.expr(source, scope);
-                let elem = self.element_of(&st, source.span, "what `for` ranges over");
-                scope.push();
-                let slot = self.bind_local(scope, var, elem);
-                let filter = filter.as_ref().map(|f| {
-                    let (x, t) = self.expr(f, scope);
-                    self.expect_type(&Type::Bool, &t, f.span, "the `where` condition");
-                    x
-                });
+                let (src, slot, filter) = self.loop_binding(
+                    var,
+                    source,
+                    filter.as_ref(),
+                    scope,
+                    "what `for` ranges over",
+                );
                 let body = self.loop_body(body, scope);
                 scope.pop();
                 S::For {

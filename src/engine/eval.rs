@@ -976,28 +976,13 @@ impl<'a> Eval<'a> {
                 xs[i as usize - 1].clone()
             }
             (Builtin::Index, Value::List(xs), Value::Int(i)) => {
-                if i < 1 || i as usize > xs.len() {
-                    return Err(err(
-                        "out-of-range",
-                        format!("position {i} of a list of {}", xs.len()),
-                        span,
-                        "positions count from 1 to the length of the list; check `count(...)` first",
-                    ));
-                }
-                xs[i as usize - 1].clone()
+                xs[position(i, xs.len(), span)?].clone()
             }
             (Builtin::Replace, Value::List(mut xs), Value::Int(i)) => {
-                if i < 1 || i as usize > xs.len() {
-                    return Err(err(
-                        "out-of-range",
-                        format!("position {i} of a list of {}", xs.len()),
-                        span,
-                        "positions count from 1 to the length of the list; check `count(...)` first",
-                    ));
-                }
+                let at = position(i, xs.len(), span)?;
                 // The list is copied once, as `take` builds its elements.
                 self.build(xs.len());
-                xs.make_mut()[i as usize - 1] = d;
+                xs.make_mut()[at] = d;
                 Value::List(xs)
             }
             (Builtin::Take, Value::List(xs), Value::Int(n)) => {
@@ -1247,6 +1232,20 @@ fn sorted_tally(xs: &[Value]) -> (Vec<usize>, Vec<bool>) {
 }
 
 /// Lists may not grow past [`MAX_LIST`]: a rule doubling a list in a loop stops with an error.
+/// Where position `i` (counting from 1) of a list of `len` stands, counting from 0: `xs[i]`,
+/// `xs[i] = v`, `pop xs at i`. Outside the list, `out-of-range`.
+pub(super) fn position(i: i64, len: usize, span: Span) -> R<usize> {
+    if i < 1 || i as usize > len {
+        return Err(err(
+            "out-of-range",
+            format!("position {i} of a list of {len}"),
+            span,
+            "positions count from 1 to the length of the list; check `count(...)` first",
+        ));
+    }
+    Ok(i as usize - 1)
+}
+
 pub(super) fn check_len(len: usize, span: Span) -> R<()> {
     if len as i64 > MAX_LIST {
         return Err(err(

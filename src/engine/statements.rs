@@ -266,38 +266,13 @@ impl Game {
                 );
                 let i = self.eval_with(|ev, l| ev.int(at, l))?;
                 let slot_at = self.resolve_place(place)?.0;
-                let have = match self.target(slot_at) {
-                    Value::List(xs) => xs.len(),
-                    _ => {
-                        return Err(err(
-                            "type-mismatch",
-                            "`pop` of a value that is not a list",
-                            stmt.span,
-                            "this is a bug in the checker",
-                        ))
-                    }
-                };
-                if i < 1 || i as usize > have {
-                    return Err(err(
-                        "out-of-range",
-                        format!("position {i} of a list of {have}"),
-                        at.span,
-                        "positions count from 1 to the length of the list; check `count(...)` first",
-                    ));
-                }
+                let have = self.target_list(slot_at, stmt.span)?.len();
+                let at = super::eval::position(i, have, at.span)?;
                 // The elements after it move up one, as a removal scans the list.
                 if !self.state.work.spend(super::eval::scan_work(have)) {
                     return Err(super::exec::work_spent(self.state.work.budget(), stmt.span));
                 }
-                let Value::List(xs) = self.target(slot_at) else {
-                    return Err(err(
-                        "type-mismatch",
-                        "`pop` of a value that is not a list",
-                        stmt.span,
-                        "this is a bug in the checker",
-                    ));
-                };
-                let taken = xs.make_mut().remove(i as usize - 1);
+                let taken = self.target_list(slot_at, stmt.span)?.make_mut().remove(at);
                 *self.local_mut(*slot) = taken;
             }
             S::Pop {
@@ -311,14 +286,7 @@ impl Game {
                     None => None,
                 };
                 let slot_at = self.resolve_place(place)?.0;
-                let Value::List(xs) = self.target(slot_at) else {
-                    return Err(err(
-                        "type-mismatch",
-                        "`pop` of a value that is not a list",
-                        stmt.span,
-                        "this is a bug in the checker",
-                    ));
-                };
+                let xs = self.target_list(slot_at, stmt.span)?;
                 let have = xs.len() as i64;
                 let taken = match n {
                     None if have > 0 => xs.make_mut().pop().unwrap_or(Value::None),
@@ -632,6 +600,19 @@ impl Game {
 
     /// The value a resolved place holds, to change in place.
     #[inline(always)]
+    /// The list `pop` takes from, at `slot`; anything else is a bug in the checker.
+    fn target_list(&mut self, slot: Slot, span: Span) -> R<&mut List> {
+        match self.target(slot) {
+            Value::List(xs) => Ok(xs),
+            _ => Err(err(
+                "type-mismatch",
+                "`pop` of a value that is not a list",
+                span,
+                "this is a bug in the checker",
+            )),
+        }
+    }
+
     fn target(&mut self, slot: Slot) -> &mut Value {
         // Results remembered for the old value no longer apply.
         let variables = &self.program.variables;

@@ -29,14 +29,14 @@ pub struct ClampCompared {
 pub fn compare_clamps(a: &Report, b: &Report) -> Vec<ClampCompared> {
     let mut out: Vec<ClampCompared> = Vec::new();
     let mut listed = std::collections::BTreeSet::new();
-    for (mine, theirs) in [(a, b), (b, a)] {
+    for (mine, theirs, mine_is_a) in [(a, b, true), (b, a, false)] {
         for c in &mine.clamps {
             let key = site_key(&c.site.site);
             if !listed.insert(key.clone()) {
                 continue;
             }
             let other = counts_of(theirs, &key);
-            let (ca, cb) = if std::ptr::eq(mine, a) {
+            let (ca, cb) = if mine_is_a {
                 (Some(c.count), other)
             } else {
                 (other, Some(c.count))
