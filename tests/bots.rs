@@ -405,3 +405,51 @@ fn greedy_and_a_search_depth_are_seated_by_their_spec() {
         assert!(e.to_string().contains("mcts"), "{bad}: {e}");
     }
 }
+
+/// Games of One Clue (seeds 1 to 20) with the search bot in both seats: how many times P1
+/// told, and the team's goal summed over the games.
+fn one_clue(text: &str) -> (u32, i64) {
+    let program = Arc::new(
+        meeple::load::check_source("one_clue.rules", text)
+            .program
+            .expect("checks"),
+    );
+    let (mut told, mut total) = (0, 0);
+    let mut goals = Vec::new();
+    for seed in 1..=20 {
+        let mut game = Game::playout(program.clone(), 2, seed).expect("starts");
+        let mut bots: Vec<MctsBot> = (0..2).map(|s| MctsBot::new(seed, s, 200)).collect();
+        while let Some(seat) = game.to_decide() {
+            let i = bots[seat as usize].decide(&game, seat);
+            game.play(seat, i).expect("legal");
+        }
+        if global(&game, "told") != Value::Int(0) {
+            told += 1;
+        }
+        game.goals_now(&mut goals).expect("goals");
+        total += goals[0];
+    }
+    (told, total)
+}
+
+#[test]
+fn the_search_bot_expects_its_partner_to_act_on_what_it_was_told_where_the_rules_say_so() {
+    let text = std::fs::read_to_string(common::root().join("tests/fixtures/bots/one_clue.rules"))
+        .expect("reads");
+    // With `prefer`, P1 imagines a P2 who names what it was told: telling (2 points) beats
+    // a guess in the dark (1 on average), and P2, told, names it.
+    assert_eq!(one_clue(&text), (20, 40));
+    // Without it, P1 imagines a P2 who plays its imagined games knowing its number, so
+    // telling looks like a point thrown away.
+    let without: String = text
+        .lines()
+        .filter(|l| !l.trim_start().starts_with("prefer"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_ne!(without, text);
+    let (told, _) = one_clue(&without);
+    assert!(
+        told <= 5,
+        "P1 told in {told} of 20 games without a preference"
+    );
+}

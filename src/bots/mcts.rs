@@ -94,6 +94,9 @@ pub struct MctsBot {
     untried: Vec<usize>,
     /// True where the rules declare a goal: playouts follow it a move ahead.
     greedy: bool,
+    /// True where the rules' actions declare a `prefer`: the other seats, and every seat in
+    /// playouts, take the move they prefer most (ties at random).
+    preferring: bool,
     /// Scratch game for looking a move ahead in playouts.
     probe: Option<Game>,
 }
@@ -132,6 +135,7 @@ impl MctsBot {
             path: Vec::new(),
             untried: Vec::new(),
             greedy: false,
+            preferring: false,
             probe: None,
         }
     }
@@ -182,6 +186,17 @@ impl MctsBot {
                 }
             };
             let count = g.option_count(p);
+            // Where the rules say what a seat prefers, the other seats act on it, from what
+            // they see in this imagined game: a search of their moves would play them as if
+            // they knew all the bot imagines (their own cards), and then a clue, say, would
+            // be worth nothing. The tree holds the bot's own moves.
+            if self.preferring && p != seat {
+                if !play_preferred(&mut g, p, count, &mut self.rng) {
+                    failed = true;
+                    break;
+                }
+                continue;
+            }
             keys.clear();
             keys.extend((0..count).filter_map(|i| g.option_key(p, i)));
             for i in 0..tree[node].children.len() {
@@ -212,7 +227,9 @@ impl MctsBot {
             .depth
             .map_or(u32::MAX, |d| d.saturating_sub(imagined));
         if !failed {
-            failed = if self.greedy {
+            failed = if self.preferring {
+                play_on_preferred(&mut g, left, &mut self.rng)
+            } else if self.greedy {
                 let mut probe = self.probe.take().unwrap_or_else(|| g.clone());
                 let failed =
                     play_on_greedy(&mut g, left, &mut self.rng, &mut probe, &mut self.scores);
@@ -288,6 +305,8 @@ impl Policy for MctsBot {
         let mut keys = Vec::new();
         self.scale = Scale::of(game);
         self.greedy = game.program().goal.is_some() && !self.config.random_playouts;
+        self.preferring = !self.config.random_playouts
+            && game.program().actions.iter().any(|a| a.prefer.is_some());
         // Games imagined from what the seat has seen, each played on by iterations in turn.
         let iterations = self.config.iterations;
         let imagination = self
@@ -376,6 +395,53 @@ fn play_on_greedy(
             chosen
         };
         if g.play(p, index).is_err() {
+            return true;
+        }
+    }
+    false
+}
+
+/// The option `p` prefers most of its `count` by the rules' `prefer` (ties at random);
+/// `Err` if a preference fails to evaluate.
+fn preferred(g: &Game, p: u8, count: usize, rng: &mut Rng) -> Result<usize, ()> {
+    if count <= 1 {
+        return Ok(0);
+    }
+    let mut best = i64::MIN;
+    let mut chosen = 0;
+    let mut ties = 0u64;
+    for i in 0..count {
+        let value = g.preference(p, i).map_err(|_| ())?;
+        if value > best {
+            (best, chosen, ties) = (value, i, 1);
+        } else if value == best {
+            ties += 1;
+            if rng.below(ties) == 0 {
+                chosen = i;
+            }
+        }
+    }
+    Ok(chosen)
+}
+
+/// Plays the move `p` prefers most of its `count`; false if it or its preference failed.
+fn play_preferred(g: &mut Game, p: u8, count: usize, rng: &mut Rng) -> bool {
+    match preferred(g, p, count, rng) {
+        Ok(index) => g.play(p, index).is_ok(),
+        Err(()) => false,
+    }
+}
+
+/// Plays `g` on as [`play_on`] does, each seat taking the move it prefers most by the rules'
+/// `prefer` (ties at random); true if a move or a preference failed.
+fn play_on_preferred(g: &mut Game, left: u32, rng: &mut Rng) -> bool {
+    let stop = g.decisions().saturating_add(left as usize);
+    while let Some(p) = g.to_decide() {
+        if g.decisions() >= stop {
+            break;
+        }
+        let count = g.option_count(p);
+        if !play_preferred(g, p, count, rng) {
             return true;
         }
     }

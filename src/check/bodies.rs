@@ -373,27 +373,7 @@ impl Checker<'_> {
                 .with_help("choose the rest inside the action with `choose`"),
             );
         }
-        let mut requires = Vec::new();
-        let mut rest = Vec::new();
-        let mut in_head = true;
-        for s in &a.body.stmts {
-            match &s.kind {
-                ast::StmtKind::Require { cond, reason } if in_head => {
-                    let (c, ty) = self.expr(cond, &mut scope);
-                    self.expect_type(&Type::Bool, &ty, cond.span, "a requirement");
-                    let reason = self.text(reason, &mut scope);
-                    requires.push(ir::Require {
-                        cond: c,
-                        reason,
-                        span: s.span,
-                    });
-                }
-                _ => {
-                    in_head = false;
-                    rest.push(s.clone());
-                }
-            }
-        }
+        let (requires, prefer, rest) = self.action_head(a, &mut scope);
         let require_locals = scope.max_slots().max(range_scope.max_slots());
         let body = ast::Block {
             stmts: rest,
@@ -403,10 +383,51 @@ impl Checker<'_> {
         let def = &mut self.program.actions[id.index()];
         def.params = params;
         def.requires = requires;
+        def.prefer = prefer;
         def.body = body;
         def.locals = scope.max_slots().max(range_scope.max_slots());
         def.require_locals = require_locals;
         def.plan = ir::MovePlan::of(def);
+    }
+
+    /// An action's head: its requirements and preference, checked in `scope`; and the
+    /// statements after them.
+    fn action_head(
+        &mut self,
+        a: &ast::ActionDecl,
+        scope: &mut Scope,
+    ) -> (Vec<ir::Require>, Option<ir::Expr>, Vec<ast::Stmt>) {
+        let mut requires = Vec::new();
+        let mut prefer = None;
+        let mut rest = Vec::new();
+        let mut in_head = true;
+        for s in &a.body.stmts {
+            match &s.kind {
+                ast::StmtKind::Require { cond, reason } if in_head => {
+                    let (c, ty) = self.expr(cond, scope);
+                    self.expect_type(&Type::Bool, &ty, cond.span, "a requirement");
+                    let reason = self.text(reason, scope);
+                    requires.push(ir::Require {
+                        cond: c,
+                        reason,
+                        span: s.span,
+                    });
+                }
+                ast::StmtKind::Prefer(value) if in_head => {
+                    let (v, ty) = self.expr(value, scope);
+                    self.expect_type(&Type::Int, &ty, value.span, "a preference");
+                    if prefer.is_some() {
+                        self.error(misplaced_prefer(s.span, "a second `prefer` in this action"));
+                    }
+                    prefer = Some(v);
+                }
+                _ => {
+                    in_head = false;
+                    rest.push(s.clone());
+                }
+            }
+        }
+        (requires, prefer, rest)
     }
 
     /// Reports parameter `p` of type `ty` if players could not list its values: a range
@@ -494,4 +515,15 @@ impl Checker<'_> {
             );
         }
     }
+}
+
+/// A `prefer` where none belongs: outside an action's head, or a second one.
+pub(super) fn misplaced_prefer(span: crate::diag::Span, label: &str) -> Diagnostic {
+    Diagnostic::error(
+        "misplaced-prefer",
+        "`prefer` belongs once at the start of an action, among its `require`s",
+        span,
+    )
+    .with_label(label.to_string())
+    .with_help("write one `prefer` per action, above its first effect")
 }

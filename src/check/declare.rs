@@ -130,6 +130,7 @@ impl Checker<'_> {
             description: a.description.as_ref().and_then(|d| d.literal()),
             params: Vec::new(),
             requires: Vec::new(),
+            prefer: None,
             require_locals: 0,
             locals: 0,
             body: ir::BlockId(0),

@@ -34,6 +34,7 @@ pub(super) fn run(c: &mut Checker) {
     let mut found = Vec::new();
     for action in &program.actions {
         requirements(program, action, &mut found);
+        preference(program, action, &mut found);
     }
     for block in &program.blocks {
         for stmt in &block.stmts {
@@ -88,6 +89,28 @@ fn requirements(program: &Program, action: &ir::ActionDef, found: &mut Vec<Diagn
             )),
             _ => {}
         }
+    }
+}
+
+/// A warning for a `prefer` that reads what the mover never sees: the bots' model of that seat
+/// would then play on knowledge the seat has not got (no secret reaches a real player: a
+/// preference is read only in the games the bots imagine).
+fn preference(program: &Program, action: &ir::ActionDef, found: &mut Vec<Diagnostic>) {
+    let Some(prefer) = &action.prefer else { return };
+    let own = |e: &Expr| matches!(e.kind, ExprKind::Local(0));
+    if let Some((Hidden::Surely, what)) = read(program, prefer, &own, &mut BTreeSet::new()) {
+        found.push(
+            Diagnostic::warning(
+                "prefer-reads-secret",
+                format!(
+                    "the preference of `{}` reads {what}, which the mover never sees",
+                    action.name
+                ),
+                prefer.span,
+            )
+            .with_label("the bots' imagined players would act on what they cannot know")
+            .with_help("prefer moves by what the mover sees: its own secrets and what is public"),
+        );
     }
 }
 

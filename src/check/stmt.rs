@@ -283,6 +283,13 @@ impl Checker<'_> {
                 );
                 return None;
             }
+            StmtKind::Prefer(_) => {
+                self.error(super::bodies::misplaced_prefer(
+                    span,
+                    "not at the start of an action",
+                ));
+                return None;
+            }
             StmtKind::Finish(t, winners) => {
                 let why = t.as_ref().map(|t| self.text(t, scope));
                 let winners = winners.as_ref().map(|w| {

@@ -258,6 +258,33 @@ impl Game {
         }
     }
 
+    /// How much the rules' `prefer` favours option `index` of `seat`'s decision: 0 where its
+    /// action has none, and for every option of a decision that is not a turn's move. What
+    /// the bots' imagined players go by; allocates nothing once the spare slots are warm.
+    pub fn preference(&self, seat: u8, index: usize) -> Result<i64, super::RuntimeError> {
+        let Some(Pending::Turn(t)) = &self.pending else {
+            return Ok(0);
+        };
+        if t.player != seat || index >= t.moves.len() {
+            return Ok(0);
+        }
+        let (a, args) = t.get(&self.program, index);
+        let def = &self.program.actions[a.index()];
+        let Some(prefer) = &def.prefer else {
+            return Ok(0);
+        };
+        let mut locals = spare::values();
+        locals.clear();
+        locals.resize_with(def.require_locals.max(1 + args.len()), || Value::None);
+        locals[0].put(Value::player(seat));
+        for (slot, v) in locals[1..].iter_mut().zip(args) {
+            slot.put(v.clone());
+        }
+        let value = Eval::new(&self.program, &self.state).int(prefer, &mut locals);
+        spare::give_values(locals);
+        value.map_err(|e| *e)
+    }
+
     /// `f` of every seat in turn (all 0 without one), into `out`.
     fn per_seat(
         &self,

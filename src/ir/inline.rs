@@ -62,6 +62,9 @@ pub fn inline_small_defs(program: &mut Program) {
         for r in &mut action.requires {
             visit(&mut r.cond);
         }
+        if let Some(p) = &mut action.prefer {
+            visit(p);
+        }
     }
     for f in program.ends_mut() {
         visit(&mut f.body);

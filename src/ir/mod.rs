@@ -496,6 +496,9 @@ pub struct ActionDef {
     pub params: Vec<ActionParam>,
     /// Preconditions, in order.
     pub requires: Vec<Require>,
+    /// How much the bots' imagined players favour its moves (`prefer`), with `me` and the
+    /// arguments bound as for the requirements; `None`: 0.
+    pub prefer: Option<Expr>,
     /// Slots needed (`me` and parameters included).
     pub locals: usize,
     /// Slots its requirements and parameter ranges need (`me` and parameters included): a

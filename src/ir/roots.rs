@@ -34,6 +34,9 @@ pub fn for_each_root(program: &mut Program, f: &mut dyn FnMut(&mut Expr)) {
         for r in &mut action.requires {
             f(&mut r.cond);
         }
+        if let Some(p) = &mut action.prefer {
+            f(p);
+        }
         for p in &mut action.params {
             if let Some(range) = &mut p.range {
                 f(&mut range.0);

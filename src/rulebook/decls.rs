@@ -319,7 +319,7 @@ pub fn proc_section(p: &ProcDecl, phase: bool, sources: &SourceMap) -> Section {
 pub fn split_requires(body: &[Stmt]) -> (Vec<&Stmt>, &[Stmt]) {
     let n = body
         .iter()
-        .take_while(|s| matches!(s.kind, StmtKind::Require { .. }))
+        .take_while(|s| matches!(s.kind, StmtKind::Require { .. } | StmtKind::Prefer(_)))
         .count();
     (body[..n].iter().collect(), &body[n..])
 }
@@ -369,7 +369,10 @@ pub fn action_section(a: &ActionDecl, sources: &SourceMap) -> Section {
         )));
     }
     let (requires, effects) = split_requires(&a.body.stmts);
-    if !requires.is_empty() {
+    if requires
+        .iter()
+        .any(|s| matches!(s.kind, StmtKind::Require { .. }))
+    {
         let items = requires
             .iter()
             .filter_map(|s| match &s.kind {
@@ -379,6 +382,14 @@ pub fn action_section(a: &ActionDecl, sources: &SourceMap) -> Section {
             .collect();
         blocks.push(Block::Para("Allowed only if:".to_string()));
         blocks.push(Block::Items(items));
+    }
+    for s in &requires {
+        if let StmtKind::Prefer(value) = &s.kind {
+            blocks.push(Block::Para(format!(
+                "The bots' imagined players favour this move by {}.",
+                expr(value)
+            )));
+        }
     }
     blocks.push(Block::Para("What happens:".to_string()));
     let mut lines = Vec::new();

@@ -202,6 +202,13 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
                 format!("require {} (otherwise: {})", expr(cond), text(reason)),
             );
         }
+        StmtKind::Prefer(value) => {
+            push(
+                out,
+                depth,
+                format!("the bots favour this move by {}", expr(value)),
+            );
+        }
         StmtKind::Finish(why, winners) => {
             let mut line = match why {
                 None => "the game ends".to_string(),

@@ -629,6 +629,8 @@ pub enum StmtKind {
     Tell { player: Expr, text: Text },
     /// `require cond else "reason"`: a precondition of an action.
     Require { cond: Expr, reason: Text },
+    /// `prefer expr`: how much the bots' imagined players favour an action's move.
+    Prefer(Expr),
     /// `end game` or `end game "why"`, with `winners xs` when the ending decides who wins.
     Finish(Option<Text>, Option<Expr>),
     /// `remove xs at i`: the element at position i taken out of a list variable and dropped.

@@ -167,7 +167,7 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
 }
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
-const LEADS: [&str; 37] = [
+const LEADS: [&str; 38] = [
     "and",
     "or",
     "not",
@@ -190,6 +190,7 @@ const LEADS: [&str; 37] = [
     "turn",
     "tell",
     "require",
+    "prefer",
     "repeat",
     "while",
     "window",
@@ -262,7 +263,7 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 28] = [
+const STATEMENTS: [&str; 29] = [
     "set",
     "let",
     "expect",
@@ -275,6 +276,7 @@ const STATEMENTS: [&str; 28] = [
     "tell",
     "turn",
     "require",
+    "prefer",
     "if",
     "while",
     "window",

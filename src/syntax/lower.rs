@@ -711,7 +711,12 @@ impl Lowerer {
     }
 
     fn stmt(&self, pair: Pair<Rule>) -> Stmt {
-        let span = self.span(&pair);
+        let mut span = self.span(&pair);
+        if pair.as_rule() == Rule::prefer_stmt {
+            // An expression at the end takes the blank after it along (pest): not the
+            // statement's, which the checker points to.
+            span.end = span.start + pair.as_str().trim_end().len() as u32;
+        }
         let kind = match pair.as_rule() {
             Rule::let_stmt => self.let_stmt(pair),
             Rule::assign_stmt => self.assign_stmt(pair),
@@ -777,6 +782,11 @@ impl Lowerer {
                     cond,
                     reason: self.text(inner.next().expect("grammar: reason")),
                 }
+            }
+            Rule::prefer_stmt => {
+                let mut value = self.expr(last(pair));
+                value.span.end = span.end;
+                StmtKind::Prefer(value)
             }
             Rule::end_stmt => {
                 let mut why = None;

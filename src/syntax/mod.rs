@@ -82,6 +82,7 @@ pub const KEYWORDS: &[&str] = &[
     "player",
     "players",
     "pop",
+    "prefer",
     "public",
     "random",
     "refused",
@@ -409,6 +410,7 @@ const STATEMENT_STARTS: &[&str] = &[
     "log",
     "tell",
     "require",
+    "prefer",
     "end",
     "eliminate",
     "secretly",
@@ -616,6 +618,7 @@ fn is_statement_start(rule: Rule) -> bool {
             | kw_log
             | kw_tell
             | kw_require
+            | kw_prefer
             | kw_end
             | kw_eliminate
             | kw_secretly

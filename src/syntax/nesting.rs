@@ -84,8 +84,8 @@ pub(super) fn too_deep(text: &str) -> Option<usize> {
                     b"else" => Token::Else,
                     b"not" if !next_word_is(bytes, end, b"in") => Token::Prefix,
                     b"let" | b"for" | b"repeat" | b"while" | b"window" | b"turn" | b"log"
-                    | b"tell" | b"require" | b"end" | b"eliminate" | b"secretly" | b"var"
-                    | b"remove" => Token::Statement,
+                    | b"tell" | b"require" | b"prefer" | b"end" | b"eliminate" | b"secretly"
+                    | b"var" | b"remove" => Token::Statement,
                     _ => Token::Name,
                 };
                 if scan.token(token) {

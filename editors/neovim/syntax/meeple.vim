@@ -11,7 +11,7 @@ syn keyword meepleModifier player public secret hidden internal secretly shown v
 syn keyword meepleModifier listed source seats always ask
 syn keyword meepleType int bool list of
 syn keyword meepleStatement let if then else match for in where while repeat break continue return
-syn keyword meepleStatement turn only choose require because log tell roll random shuffle end
+syn keyword meepleStatement turn only choose require prefer because log tell roll random shuffle end
 syn keyword meepleStatement eliminate window
 " `only when no other` after an action: `no` and `other` are words only there.
 syn match meepleStatement "\<when\s\+\zsno\s\+other\>"
