@@ -39,6 +39,7 @@ pub(super) fn run(c: &mut Checker) {
     for block in &program.blocks {
         for stmt in &block.stmts {
             options(program, stmt, &mut found);
+            internal_copy(program, stmt, &mut found);
         }
     }
     for d in found {
@@ -110,6 +111,38 @@ fn preference(program: &Program, action: &ir::ActionDef, found: &mut Vec<Diagnos
             )
             .with_label("the bots' imagined players would act on what they cannot know")
             .with_help("prefer moves by what the mover sees: its own secrets and what is public"),
+        );
+    }
+}
+
+/// A warning for an `internal` variable or field given a value that some seat never sees:
+/// bookkeeping counts as public (a `show` may read it; a bot's imagined world that falls back
+/// to a redeal keeps it), so a copy of a secret there would tell it.
+fn internal_copy(program: &Program, stmt: &ir::Stmt, found: &mut Vec<Diagnostic>) {
+    let StmtKind::Assign { place, value, .. } = &stmt.kind else {
+        return;
+    };
+    let def = match place {
+        ir::Place::Global(g) => &program.globals[g.index()],
+        ir::Place::PlayerVar(_, v) => &program.player_vars[v.index()],
+        ir::Place::Field(_, k, f) => &program.kinds[k.index()].fields[f.index()],
+        ir::Place::Local(_) => return,
+    };
+    if def.visibility != Visibility::Internal {
+        return;
+    }
+    if let Some((Hidden::Surely, what)) = read(program, value, &|_| false, &mut BTreeSet::new()) {
+        found.push(
+            Diagnostic::warning(
+                "internal-reads-secret",
+                format!(
+                    "`{}` is the rules' bookkeeping, which counts as public, but it is given {what}, which some seat never sees",
+                    def.name
+                ),
+                stmt.span,
+            )
+            .with_label("a `show` may show it, and the bots' imagined worlds may keep it")
+            .with_help("declare it `hidden` or `secret` as what it copies is, or record only what everyone saw"),
         );
     }
 }
