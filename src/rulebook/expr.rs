@@ -407,10 +407,12 @@ pub fn value(e: &Expr) -> String {
 /// `card_values()` is "card values", `in_team(p, t)` "in team of p and t".
 pub fn call_words(name: &str, args: &[String]) -> String {
     let words = name.replace('_', " ");
+    // `coin_of(p)` reads "coin of p", not "coin of of p".
+    let of = if words.ends_with(" of") { "" } else { " of" };
     match args {
         [] => words,
-        [one] => format!("{words} of {one}"),
-        [rest @ .., last] => format!("{words} of {} and {last}", rest.join(", ")),
+        [one] => format!("{words}{of} {one}"),
+        [rest @ .., last] => format!("{words}{of} {} and {last}", rest.join(", ")),
     }
 }
 

@@ -265,3 +265,10 @@ fn the_new_decision_words_are_told() {
     assert!(section.blocks.iter().any(|b| matches!(b,
         Block::Para(p) if p == "Offered only when no other action of the turn is possible.")));
 }
+
+#[test]
+fn a_def_named_with_of_reads_of_once() {
+    assert_eq!(words("coin_of(p)"), "coin of p");
+    assert_eq!(words("slots_of(p, w)"), "slots of p and w");
+    assert_eq!(words("value(p)"), "value of p");
+}
