@@ -7,7 +7,7 @@
 //! [`Game::with_mode`], [`Game::unstarted`]) still take these one by one; this is the seam
 //! through which they are called, until the engine takes the value itself.
 
-use crate::engine::{Game, Limits, Mode, RuntimeError, Unstarted};
+use crate::engine::{Game, Limits, Mode, RuntimeError, Start, Unstarted};
 use crate::ir::Program;
 use std::sync::Arc;
 
@@ -81,6 +81,14 @@ impl GameSettings {
     pub fn start(&self, program: Arc<Program>) -> Result<Game, RuntimeError> {
         let program = asking_always(program, self.always_ask);
         Game::with_mode(program, self.players, self.seed, self.limits, self.mode)
+    }
+
+    /// The start of every game of `program` with these settings whatever its seed, prepared
+    /// once for a batch: [`Start::restart`] then starts the game of a seed as
+    /// [`GameSettings::start`] would. The seed is not read.
+    pub fn prepare(&self, program: Arc<Program>) -> Result<Start, RuntimeError> {
+        let program = asking_always(program, self.always_ask);
+        Start::new(program, self.players, self.limits, self.mode)
     }
 
     /// A game of `program` whose initial values are set but whose `setup` has not run: a

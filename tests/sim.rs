@@ -8,9 +8,12 @@ mod common;
 use common::{code, run, stderr, stdout};
 use meeple::bots::{BotKind, Policy, RandomBot};
 use meeple::engine::{Game, MoveError};
+use meeple::sim::choices::{decision_spans, Tally};
+use meeple::sim::clamps::{clamp_statements, ClampTally};
+use meeple::sim::coverage::rule_block_ids;
 use meeple::sim::report::default_max_decisions;
 use meeple::sim::stats::{wilson, Proportion, Z95};
-use meeple::sim::{run_batch, Batch, Counts, GameRecord, Shard};
+use meeple::sim::{play_game, run_batch, Batch, Counts, GameRecord, Shard, Starter};
 use std::path::Path;
 use std::process::Output;
 use std::sync::Arc;
@@ -152,6 +155,56 @@ fn the_records_are_in_game_order_and_the_same_for_any_thread_count() {
     let indices: Vec<u64> = one.iter().map(|r| r.index).collect();
     assert_eq!(indices, (0..64).collect::<Vec<_>>());
     assert!(one.iter().all(|r| r.seed == 100 + r.index));
+}
+
+#[test]
+fn a_batch_plays_each_game_as_one_started_on_its_own() {
+    // A batch starts its games from one start prepared per worker, each game in the buffers of
+    // the one before: every record and count must be those of games each started afresh.
+    let liars_dice = "tests/fixtures/honesty/liars_dice.rules";
+    for (file, players) in [(liars_dice, 2u8), (OVERDRAW, 3), (CLAMPED, 2), (GAME, 4)] {
+        let program = program(file);
+        let batch = Batch {
+            players,
+            games: 130,
+            seed: 7,
+            bots: vec![BotKind::Random; players as usize],
+            shard: None,
+            max_decisions: default_max_decisions(),
+        };
+        let one = run_batch(&program, &batch, Some(1), &|| {}).expect("a pool");
+        let two = run_batch(&program, &batch, Some(2), &|| {}).expect("a pool");
+        assert_eq!(one, two, "{file}");
+        let sites = decision_spans(&program);
+        let assignments = clamp_statements(&program);
+        let mut tally = Tally::new(&sites);
+        let mut clamps = ClampTally::new(&assignments);
+        let mut ran = vec![0; program.blocks.len()];
+        let alone: Vec<GameRecord> = (0..batch.games)
+            .map(|i| {
+                let mut starter = Starter::new(&program, &batch);
+                play_game(
+                    &program,
+                    &batch,
+                    i,
+                    &mut starter,
+                    &mut tally,
+                    &mut ran,
+                    &mut clamps,
+                )
+            })
+            .collect();
+        assert_eq!(one.records, alone, "{file}");
+        let counts = Counts {
+            choices: tally.totals(),
+            blocks: rule_block_ids(&program)
+                .iter()
+                .map(|b| ran[b.index()])
+                .collect(),
+            clamps: clamps.counts().to_vec(),
+        };
+        assert_eq!(one.counts, counts, "{file}");
+    }
 }
 
 #[test]

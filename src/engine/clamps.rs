@@ -35,6 +35,14 @@ impl Clamps {
     }
 }
 
+impl Clamps {
+    /// Counts exactly what `source` counted, in this buffer: a game started again from a
+    /// [`super::Start`] starts with that start's counters, and nothing of the game before.
+    pub(super) fn copy_from(&mut self, source: &Clamps) {
+        self.0.clone_from(&source.0);
+    }
+}
+
 impl Clone for Clamps {
     fn clone(&self) -> Clamps {
         Clamps::default()

@@ -94,6 +94,13 @@ impl BlocksRun {
     pub(super) fn get(&self) -> Option<&[bool]> {
         self.noting().then_some(self.0.as_slice())
     }
+
+    /// Notes exactly what `source` noted, in this buffer: a game started again from a
+    /// [`super::Start`] notes what that start did (its flow and setup entered), and nothing of
+    /// the game before.
+    pub(super) fn copy_from(&mut self, source: &BlocksRun) {
+        self.0.clone_from(&source.0);
+    }
 }
 
 impl Clone for BlocksRun {
@@ -130,6 +137,20 @@ pub(crate) struct Held(Option<(Arc<ir::Program>, Arc<Code>)>);
 impl Clone for Held {
     fn clone(&self) -> Held {
         Held(None)
+    }
+}
+
+impl Held {
+    /// Lets go of what is held unless it is `program` and `code`: a game that becomes a copy
+    /// of another (or starts again) takes its own at its next run, as a copy does.
+    pub(super) fn keep_for(&mut self, program: &Arc<ir::Program>, code: &Arc<Code>) {
+        if self
+            .0
+            .as_ref()
+            .is_some_and(|(p, c)| !Arc::ptr_eq(p, program) || !Arc::ptr_eq(c, code))
+        {
+            self.0 = None;
+        }
     }
 }
 

@@ -48,22 +48,26 @@ pub(super) fn recall(program: &Arc<Program>, state: &mut State) -> bool {
             state.globals.clone_from(&start.globals);
             state.player_vars.clone_from(&start.player_vars);
             state.entities.clone_from(&start.entities);
-            // A list the game may write gets elements of its own now, while the game starts,
-            // rather than copied at its first write in the middle of play. Lists of kinds that
-            // no rule writes stay shared.
-            own_lists(&mut state.globals);
-            own_lists(state.player_vars.values_mut());
-            for (kind, instances) in program.kinds.iter().zip(&mut state.entities) {
-                if kind.mutable {
-                    own_lists(instances.values_mut());
-                }
-            }
+            own_writable_lists(program, state);
             state.labels = start.labels.clone();
             state.domains = start.domains.clone();
             state.touch();
             true
         })
         .unwrap_or(false)
+}
+
+/// Gives every list the game may write a buffer of its own, now, while the game starts, rather
+/// than copied at its first write in the middle of play. Lists of kinds that no rule writes
+/// stay shared.
+pub(super) fn own_writable_lists(program: &Program, state: &mut State) {
+    own_lists(&mut state.globals);
+    own_lists(state.player_vars.values_mut());
+    for (kind, instances) in program.kinds.iter().zip(&mut state.entities) {
+        if kind.mutable {
+            own_lists(instances.values_mut());
+        }
+    }
 }
 
 /// Gives every list among `values` a buffer of its own.

@@ -27,6 +27,7 @@ mod sets;
 mod setup;
 mod several;
 mod spare;
+mod start;
 mod state;
 mod statements;
 mod trail;
@@ -43,6 +44,7 @@ pub use picture::{InstancePanel, KindPanel, Look, Picture, SeatPanel, Shown, Sta
 pub use rng::Rng;
 pub use setup::Holder;
 pub use several::Several;
+pub use start::Start;
 pub use state::Domains;
 pub use state::{State, Table, WorkMeter};
 pub use trail::Step;
@@ -266,7 +268,7 @@ fn open_choice(choices: &[SecretChoice], seat: u8) -> Option<&SecretChoice> {
 ///
 /// Cloning a game copies a position cheaply: lists are shared until one side writes them.
 /// That is how a bot explores a move and comes back: clone, play, drop.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct Game {
     program: Arc<Program>,
     seed: u64,
@@ -299,6 +301,70 @@ pub struct Game {
     trail: Option<Box<trail::Trail>>,
     /// In a game played again for one seat: what it reads, and how chance is drawn.
     replay: Option<Box<replay::Replay>>,
+}
+
+/// A copy holds the position and how it came to be; it notes no coverage of its own (the games
+/// a bot imagines are not the game played) and keeps none of the buffers that hold nothing of
+/// the position.
+impl Clone for Game {
+    fn clone(&self) -> Game {
+        Game {
+            program: self.program.clone(),
+            seed: self.seed,
+            limits: self.limits,
+            mode: self.mode,
+            state: self.state.clone(),
+            rng: self.rng.clone(),
+            fixed: self.fixed.clone(),
+            frames: self.frames.clone(),
+            stack: self.stack.clone(),
+            secrets: self.secrets.clone(),
+            kept: self.kept.clone(),
+            held: self.held.clone(),
+            pending: self.pending.clone(),
+            outcome: self.outcome.clone(),
+            log: self.log.clone(),
+            history: self.history.clone(),
+            decisions: self.decisions,
+            ran: self.ran.clone(),
+            clamps: self.clamps.clone(),
+            trail: self.trail.clone(),
+            replay: self.replay.clone(),
+        }
+    }
+
+    /// The same copy as [`Game::clone`], in this game's buffers: a search copies a world into
+    /// the same scratch game at every iteration, and would otherwise allocate and free every
+    /// vector of the game each time.
+    fn clone_from(&mut self, source: &Game) {
+        if !Arc::ptr_eq(&self.program, &source.program) {
+            self.program = source.program.clone();
+        }
+        self.seed = source.seed;
+        self.limits = source.limits;
+        self.mode = source.mode;
+        self.state.clone_from(&source.state);
+        self.rng.clone_from(&source.rng);
+        self.fixed.clone_from(&source.fixed);
+        self.frames.clone_from(&source.frames);
+        self.stack.clone_from(&source.stack);
+        for s in self.secrets.drain(..) {
+            spare::give_secret_choices(s.choices);
+        }
+        self.secrets.clone_from(&source.secrets);
+        // `kept` holds nothing of the position: its emptied buffers serve the copy as well.
+        self.held
+            .keep_for(&source.program, &source.state.domains.code);
+        self.pending.clone_from(&source.pending);
+        self.outcome.clone_from(&source.outcome);
+        self.log.clone_from(&source.log);
+        self.history.clone_from(&source.history);
+        self.decisions = source.decisions;
+        self.ran = exec::BlocksRun::default();
+        self.clamps = clamps::Clamps::default();
+        self.trail.clone_from(&source.trail);
+        self.replay.clone_from(&source.replay);
+    }
 }
 
 /// A game's buffers serve the next game on its thread: a simulation starts thousands.
@@ -1229,11 +1295,7 @@ impl Unstarted {
     /// checks them.
     pub fn start(self) -> Result<Game, RuntimeError> {
         let mut game = self.0;
-        game.start_trail(self.1);
-        game.run()?;
-        if game.mode.invariants {
-            game.check_invariants()?;
-        }
+        game.begin(self.1)?;
         Ok(game)
     }
 }

@@ -35,8 +35,8 @@ pub use merge::{
 };
 pub use report::{Meta, Report, SCHEMA};
 pub use run::{
-    play_game, run_batch, Batch, Counts, Failure, GameRecord, Played, Shard, MAX_DECISIONS,
-    MAX_GAMES,
+    play_game, run_batch, Batch, Counts, Failure, GameRecord, Played, Shard, Starter,
+    MAX_DECISIONS, MAX_GAMES,
 };
 
 use crate::bots::{ask_bot, Bot, BotKind, RandomBot};

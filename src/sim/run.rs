@@ -6,7 +6,7 @@ use super::choices::{decision_spans, ChoiceTotals, Tally};
 use super::clamps::{clamp_statements, ClampCount, ClampTally};
 use super::coverage::rule_block_ids;
 use crate::bots::{BotKind, Policy};
-use crate::engine::{Game, MoveError, RuntimeError};
+use crate::engine::{Game, MoveError, RuntimeError, Start};
 use crate::ir::BlockId;
 use crate::ir::Program;
 use crate::settings::GameSettings;
@@ -190,15 +190,61 @@ impl GameRecord {
 /// game made a batch 2 to 18 times slower (docs/sim.md).
 pub const INVARIANT_SAMPLE: u64 = 100;
 
-/// Plays game `index` of `batch` to its end on the fast path and records it, counting the
-/// options its decision statements were answered with in `tally`, adding 1 to `ran` (by block
-/// id) for each block of statements the game ran, and its clamps to `clamps`. Its invariants
-/// are checked as [`INVARIANT_SAMPLE`] says: a broken one fails the game, at the decision that
-/// broke it.
+/// The games one worker plays: their start, prepared once for the batch ([`Start`]), and the
+/// last game played, whose buffers the next one reuses. Game `i` started here is the game
+/// [`GameSettings::start`] starts with its seed, byte for byte.
+pub struct Starter {
+    /// The start of every game, or why none can start (the same for every seed).
+    start: Result<Start, RuntimeError>,
+    /// The game played last, started again for the next seed.
+    game: Option<Game>,
+}
+
+impl Starter {
+    /// Prepares the games of `batch`: each on the fast path, noting the blocks it runs and its
+    /// clamps, and keeping its trail when a bot imagines the game from what its seat saw.
+    pub fn new(program: &Arc<Program>, batch: &Batch) -> Starter {
+        let mut settings =
+            GameSettings::playout(batch.players, 0).max_decisions(batch.max_decisions);
+        settings.mode = settings.mode.with_coverage();
+        // Bots that imagine the game from what their seat saw need the game's trail.
+        if batch.bots.iter().any(|b| b.imagines()) {
+            settings.mode = settings.mode.with_trail();
+        }
+        Starter {
+            start: settings.prepare(program.clone()),
+            game: None,
+        }
+    }
+
+    /// The game of `seed` at its first decision, its invariants checked after every decision
+    /// if `invariants`.
+    fn restart(&mut self, seed: u64, invariants: bool) -> Result<&mut Game, RuntimeError> {
+        let start = self.start.as_ref().map_err(Clone::clone)?;
+        match &mut self.game {
+            Some(game) => start.restart(game, seed, invariants)?,
+            None => self.game = Some(start.game(seed, invariants)?),
+        }
+        Ok(self.game.as_mut().expect("a game was just started"))
+    }
+
+    /// The game of `seed` as a game of its own, checked after every decision: to play a game
+    /// again beside the one in hand.
+    fn fresh(&self, seed: u64) -> Result<Game, RuntimeError> {
+        self.start.as_ref().map_err(Clone::clone)?.game(seed, true)
+    }
+}
+
+/// Plays game `index` of `batch` to its end on the fast path and records it, starting it from
+/// `starter`, counting the options its decision statements were answered with in `tally`,
+/// adding 1 to `ran` (by block id) for each block of statements the game ran, and its clamps
+/// to `clamps`. Its invariants are checked as [`INVARIANT_SAMPLE`] says: a broken one fails
+/// the game, at the decision that broke it.
 pub fn play_game(
     program: &Arc<Program>,
     batch: &Batch,
     index: u64,
+    starter: &mut Starter,
     tally: &mut Tally<'_>,
     ran: &mut [u64],
     clamps: &mut ClampTally<'_>,
@@ -220,31 +266,25 @@ pub fn play_game(
         goals: Vec::new(),
         eliminated: Vec::new(),
     };
-    let mut settings =
-        GameSettings::playout(batch.players, seed).max_decisions(batch.max_decisions);
-    settings.mode = settings.mode.with_coverage();
-    // Bots that imagine the game from what their seat saw need the game's trail.
-    if batch.bots.iter().any(|b| b.imagines()) {
-        settings.mode = settings.mode.with_trail();
-    }
     let sampled = index % INVARIANT_SAMPLE == 0;
-    settings.mode.invariants = sampled;
-    let mut game = match settings.start(program.clone()) {
+    let game = match starter.restart(seed, sampled) {
         Ok(g) => g,
         Err(e) => {
             record.failure = Some(failure(program, 0, &e));
             return record;
         }
     };
-    play_to_end(program, batch, &mut game, &mut record, tally);
+    play_to_end(program, batch, game, &mut record, tally);
     if record.failure.is_none() && !sampled {
         if let Err(e) = game.check_invariants_now() {
-            settings.mode.invariants = true;
-            let again = settings.start(program.clone());
+            let again = starter.fresh(seed);
             broken_at_end(program, batch, &mut record, tally, &e, again);
         }
     }
-    clamps.count(&game);
+    let Some(game) = starter.game.as_ref() else {
+        return record;
+    };
+    clamps.count(game);
     if let Some(blocks) = game.blocks_run() {
         for (n, r) in ran.iter_mut().zip(blocks) {
             *n += u64::from(*r);
@@ -396,6 +436,8 @@ fn failure(program: &Program, decision: u64, e: &RuntimeError) -> Failure {
 /// is dropped (when the worker has played its share).
 struct Worker<'s> {
     program: Arc<Program>,
+    /// Where its games start from.
+    starter: Starter,
     tally: Tally<'s>,
     /// Games in which each block of statements ran, by block id.
     ran: Vec<u64>,
@@ -492,19 +534,24 @@ pub fn run_batch(
             // games' answers in one tally, added to the sums when it is done: sums, the same
             // whichever worker played which game.
             .map_init(
-                || Worker {
-                    program: Arc::new(Program::clone(program)),
-                    tally: Tally::new(&sites),
-                    ran: vec![0; program.blocks.len()],
-                    blocks: &blocks,
-                    clamps: ClampTally::new(&assignments),
-                    sums: &sums,
+                || {
+                    let own = Arc::new(Program::clone(program));
+                    Worker {
+                        starter: Starter::new(&own, batch),
+                        program: own,
+                        tally: Tally::new(&sites),
+                        ran: vec![0; program.blocks.len()],
+                        blocks: &blocks,
+                        clamps: ClampTally::new(&assignments),
+                        sums: &sums,
+                    }
                 },
                 |w, j| {
                     let r = play_game(
                         &w.program,
                         batch,
                         batch.game(j),
+                        &mut w.starter,
                         &mut w.tally,
                         &mut w.ran,
                         &mut w.clamps,
