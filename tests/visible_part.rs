@@ -284,3 +284,69 @@ fn the_rulebook_says_which_part_shows() {
         assert!(text.contains(line), "{line}\n{text}");
     }
 }
+
+#[test]
+fn the_repl_and_a_save_reopened_show_the_flipped_top_only() {
+    let dir = std::env::temp_dir().join(format!("meeple-visible-part-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let save = dir.join("mat.save");
+    let script = format!(
+        "place rose\nplace skull\nplace rose\nplace rose\nflip P2\nsave {}\nquit\n",
+        save.display()
+    );
+    let rules = "tests/fixtures/ok/skull_mat.rules";
+    let out = stdout(&meeple(&["play", rules, "--seed", "1"], &script));
+    // P1 looks: P2's bottom disc (a skull) is face down, the rose on top face up.
+    let p1 = out
+        .split("P1's view")
+        .last()
+        .expect("P1's last view")
+        .to_string();
+    assert!(
+        p1.contains("P2: hand 2 hidden · mat [?, rose] · flipped 1"),
+        "{out}"
+    );
+    let reopened = stdout(&meeple(
+        &["play", "--load", &save.display().to_string()],
+        "quit\n",
+    ));
+    assert!(
+        reopened.contains("P2: hand 2 hidden · mat [?, rose] · flipped 1"),
+        "{reopened}"
+    );
+    assert!(!reopened.contains("mat [skull, rose]"), "{reopened}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn what_the_rules_read_of_a_partly_shown_list_stays_as_secret_as_the_list() {
+    let codes = |body: &str| -> Vec<&'static str> {
+        let src = format!(
+            "game \"M\" {{ players 2 }}\nenum disc {{ rose, skull }}\n\
+             player secret var mat: list of disc = [rose, skull] visible last owner.up\n\
+             player var up: int = 1\nvar lead: player = none\n\
+             flow {{ for p in players {{ turn p }} }}\n{body}\nscore(p) = p.up\n"
+        );
+        check_source("m.rules", &src)
+            .diagnostics
+            .0
+            .iter()
+            .map(|d| d.code)
+            .filter(|c| *c != "unused-definition")
+            .collect()
+    };
+    // Its length is public; an element is not proved to lie in the shown part.
+    let action = |cond: &str| {
+        format!("action look(p: player) {{\n  require {cond} else \"no\"\n  p.up += 1\n}}")
+    };
+    assert_eq!(codes(&action("count(p.mat) > 1")), Vec::<&str>::new());
+    assert_eq!(codes(&action("last(p.mat) == rose")), ["hidden-in-check"]);
+    assert_eq!(
+        codes("action go { }\nshow tops = count(lead.mat)"),
+        Vec::<&str>::new()
+    );
+    assert_eq!(
+        codes("action go { }\nplayer show top = last(owner.mat)\nshow all = last(lead.mat)"),
+        ["show-reads-secret"]
+    );
+}
