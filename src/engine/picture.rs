@@ -134,7 +134,16 @@ pub enum Status {
 fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) -> Shown {
     let name = def.name.clone();
     let sight = sight(game, def, subject, v, viewer);
+    // An empty list reads `[]` whoever looks, as a hidden one does.
     if let (Sight::Part(_), Value::List(xs)) = (&sight, v) {
+        if xs.is_empty() {
+            let look = Look::Things(Vec::new());
+            return Shown {
+                name,
+                text: "[]".to_string(),
+                look,
+            };
+        }
         // The hidden elements read `?`, as a hidden value does; the shown ones their value.
         let items: Vec<Option<String>> = xs
             .iter()
