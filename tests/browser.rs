@@ -80,6 +80,14 @@ fn check_holdings(server: &Server, s: &Session, who: Who) {
                     assert_eq!(cards, 0, "{what}");
                     assert!(backs > 0 && text.contains(&format!("{n} hidden")), "{what}");
                 }
+                Look::Part(items) => {
+                    let shown: Vec<&String> = items.iter().flatten().collect();
+                    assert_eq!(cards, shown.len() as u64, "{what}");
+                    assert_eq!(backs > 0, shown.len() < items.len(), "{what}");
+                    for item in shown {
+                        assert!(text.contains(item.as_str()), "{what}: {item}");
+                    }
+                }
                 Look::Unknown => assert!(backs == 1 && text.contains('?'), "{what}"),
                 _ => {
                     assert_eq!(backs, 0, "{what}");
@@ -199,6 +207,12 @@ fn incorporated_is_played_to_its_end_from_three_pages_and_an_onlookers() {
 fn share_and_share_alike_is_played_to_its_end_from_four_pages_and_an_onlookers() {
     // The game is for four players (ruling SSA-1).
     play_in_chromium("rules/share_and_share_alike.rules", 4, 8, None);
+}
+
+#[test]
+fn a_mat_whose_top_discs_are_shown_is_played_from_three_pages_and_an_onlookers() {
+    // Each page draws the flipped top of a mat as discs and the rest as backs.
+    play_in_chromium("tests/fixtures/ok/skull_mat.rules", 3, 9, None);
 }
 
 /// What a page at the window's width shows: the document's width and the window's, and the

@@ -341,6 +341,22 @@ fn the_quoted_views_are_what_the_players_see() {
     }
 }
 
+/// The view quoted after a flip in "Part of a list" is what P2 sees.
+#[test]
+fn the_quoted_view_of_a_part_of_a_list_is_what_the_player_sees() {
+    let doc = doc_text();
+    let mut game = Game::new(example_file(&doc, "mat.rules"), 2, 1).expect("the game starts");
+    game.apply_label(0, "flip").expect("P1 flips");
+    let view = game.view(Viewer::Player(1));
+    assert!(view.contains("mat [?, ?, rose]"), "{view}");
+    let quoted: String = view.lines().map(|l| format!("{l}\n")).collect();
+    let in_doc: String = doc.lines().map(|l| format!("{l}\n")).collect();
+    assert!(
+        in_doc.contains(&quoted),
+        "{DOC} should quote P2's view of mat.rules after a flip exactly:\n{view}"
+    );
+}
+
 #[test]
 fn the_readme_example_is_right() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");

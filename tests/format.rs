@@ -155,6 +155,23 @@ fn the_examples_of_the_formatter_doc_are_formatted() {
 }
 
 #[test]
+fn a_shown_part_of_a_list_is_laid_out_and_kept() {
+    let messy = "game \"M\" { players 2 }\nplayer   secret var mat: list of int = []   visible   last\n  owner.k\nplayer var k: int = 0\nvar row: list of int = [] visible when true visible first(2)\nflow { }\n";
+    let formatted = format(FileId(0), messy).expect("formats");
+    assert!(
+        formatted.contains("player secret var mat: list of int = [] visible last\n  owner.k\n"),
+        "{formatted}"
+    );
+    assert!(
+        // `first(2)` as written: a name before `(` keeps whether a space was written.
+        formatted.contains("var row: list of int = [] visible when true visible first(2)\n"),
+        "{formatted}"
+    );
+    assert_eq!(tree(&formatted), tree(messy), "the same syntax tree");
+    assert_eq!(format(FileId(0), &formatted).expect("formats"), formatted);
+}
+
+#[test]
 fn every_file_in_rules_is_formatted() {
     let mut unformatted = Vec::new();
     for path in rules_files(&root().join("rules")) {

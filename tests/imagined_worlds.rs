@@ -438,3 +438,57 @@ fn clues_on_a_hand_of_hidden_cards_are_kept_by_every_world() {
         );
     }
 }
+
+/// Skull Mat with P2's mat placed as `bottom` then `top` (P1 places two roses), and P2's top
+/// disc flipped by P1: P1 decides next, having seen only that top disc.
+fn skull_mat(bottom: &str, top: &str) -> Game {
+    let mut game = Game::new(program("tests/fixtures/ok/skull_mat.rules"), 2, 3).expect("starts");
+    for (seat, label) in [
+        (0, "place rose"),
+        (1, &*format!("place {bottom}")),
+        (0, "place rose"),
+        (1, &*format!("place {top}")),
+        (0, "flip P2"),
+    ] {
+        game.apply_label(seat, label).expect("legal");
+    }
+    assert_eq!(game.to_decide(), Some(0), "P1 decides");
+    game
+}
+
+#[test]
+fn games_that_differ_only_under_the_shown_top_of_a_list_imagine_the_same_worlds() {
+    // P2's bottom disc is face down, its top one face up: P1 cannot tell the two apart. (P2
+    // holds two of each disc, so that P2 has as many options at each place in both games: how
+    // many options read alike to P1 shapes how a world is drawn, not only which worlds.)
+    let a = skull_mat("skull", "rose");
+    let b = skull_mat("rose", "rose");
+    assert!(a
+        .view(Viewer::Player(0))
+        .contains("P2: hand 2 hidden · mat [?, rose]"));
+    twins_imagine_alike("skull_mat", a, b);
+}
+
+#[test]
+fn an_imagined_world_keeps_the_shown_top_of_a_list_and_draws_the_rest_again() {
+    let game = skull_mat("skull", "rose");
+    let mut imagination = Imagination::new(0, 11);
+    let worlds = imagination.worlds(&game, 40);
+    assert_eq!(imagination.stats().fallbacks, 0, "no world fell back");
+    let mut bottoms = BTreeMap::new();
+    for world in &worlds {
+        assert_eq!(world.view(Viewer::Player(0)), game.view(Viewer::Player(0)));
+        let Value::List(mat) = player_var(world, 1, "mat") else {
+            panic!("a list")
+        };
+        let name = |v: &Value| meeple::engine::show(world.program(), world.state(), v);
+        assert_eq!(name(&mat[1]), "rose", "the top disc P1 saw stays");
+        *bottoms.entry(name(&mat[0])).or_insert(0) += 1;
+    }
+    // P2 held two roses and two skulls: either may lie under the rose P1 saw.
+    assert_eq!(
+        bottoms.keys().cloned().collect::<Vec<_>>(),
+        ["rose", "skull"],
+        "{bottoms:?}"
+    );
+}

@@ -116,6 +116,71 @@ fn hands_discards_spies_and_face_down_cards_stay_hidden() {
 }
 
 #[test]
+fn the_face_down_part_of_a_partly_shown_list_stays_hidden() {
+    check_files(
+        &[
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/info/turned_piles.rules"
+            )),
+            PathBuf::from(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/fixtures/ok/skull_mat.rules"
+            )),
+        ],
+        40,
+    );
+}
+
+/// The test above would catch a view showing a face-down card of a pile: the card is among
+/// those the seat cannot see, while the turned one on top of it is seen.
+#[test]
+fn a_face_down_card_under_a_turned_one_is_among_the_unseen() {
+    let loaded = load::load(
+        Path::new(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/fixtures/info/turned_piles.rules"
+        )),
+        &[],
+    );
+    let program = Arc::new(loaded.program.expect("valid"));
+    let mut checked = 0;
+    for seed in 1..=20 {
+        let mut game = Game::new(program.clone(), 2, seed).expect("starts");
+        let mut bots: Vec<_> = (0..2).map(|p| BotKind::Random.make(seed, p)).collect();
+        while !game.is_over() {
+            let seat = game.waiting_on()[0];
+            let i = ask_bot(&game, seat, bots[seat as usize].as_mut()).unwrap_or(0);
+            game.apply(seat, i).expect("a bot's move applies");
+            let referee = game.view(Viewer::Referee);
+            let Some(pile) = referee
+                .lines()
+                .find(|l| l.trim_start().starts_with("P1:"))
+                .and_then(|l| l.split("pile [").nth(1))
+                .and_then(|rest| rest.split(']').next())
+                .map(|p| p.split(", ").map(str::to_string).collect::<Vec<_>>())
+            else {
+                continue;
+            };
+            let public = game.view(Viewer::Player(1));
+            let turned = public.contains("turned 1") && pile.len() >= 2;
+            if !turned || !public.contains(&format!("pile [?, {}]", pile[pile.len() - 1])) {
+                continue;
+            }
+            let (seen, unseen) = game.instances_seen(Viewer::Player(1));
+            assert!(
+                unseen.contains(&pile[pile.len() - 2]),
+                "{referee}\n{public}"
+            );
+            assert!(seen.contains(&pile[pile.len() - 1]), "{referee}\n{public}");
+            assert!(!mentions(&public, &pile[pile.len() - 2]), "{public}");
+            checked += 1;
+        }
+    }
+    assert!(checked > 0, "some game reached a pile with its top turned");
+}
+
+#[test]
 fn a_leaky_log_line_is_caught() {
     let loaded = load::load(
         Path::new(concat!(

@@ -367,6 +367,8 @@ fn pages_are_the_same_in_every_world_a_seat_cannot_tell_apart() {
         ("rules/incorporated.rules", 3),
         ("rules/endgame.rules", 2),
         ("examples/hanabi.rules", 3),
+        // The top discs of a mat shown to everyone (`visible last`), the rest face down.
+        ("tests/fixtures/ok/skull_mat.rules", 3),
     ] {
         let program = program(file);
         for seed in 1..=3u64 {

@@ -184,6 +184,20 @@ impl Checker<'_> {
             };
             target.visible_when = Some(Box::new(visible));
         }
+        if let Some(part) = &v.visible_part {
+            let subject = if v.per_player {
+                ("owner", Type::Player)
+            } else {
+                ("", Type::Error)
+            };
+            let part = self.visible_part(part, subject, &want, v.visibility, &v.name);
+            let target = if v.per_player {
+                &mut self.program.player_vars[slot]
+            } else {
+                &mut self.program.globals[slot]
+            };
+            target.visible_part = part.map(Box::new);
+        }
         // Initial values may use comprehensions; the engine gives them a frame.
         self.note_init_locals(scope.max_slots());
     }
@@ -224,6 +238,17 @@ impl Checker<'_> {
                 .visible_when
                 .as_ref()
                 .map(|c| self.visibility_condition(c, "it", Type::Entity(kind_id), kd.name.span));
+            let part = match (&fd.visible_part, self.program.kinds[k].fields.get(i)) {
+                (Some(part), Some(field)) => {
+                    let ty = field.ty.clone();
+                    let subject = ("it", Type::Entity(kind_id));
+                    self.visible_part(part, subject, &ty, fd.visibility, &fd.name)
+                }
+                _ => None,
+            };
+            if let Some(field) = self.program.kinds[k].fields.get_mut(i) {
+                field.visible_part = part.map(Box::new);
+            }
             if let Some(field) = self.program.kinds[k].fields.get(i) {
                 let want = field.ty.clone();
                 let init = self.value_for(&want, init, &ty, fd.init.span, "the initial value");

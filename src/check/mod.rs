@@ -16,6 +16,7 @@ mod init_order;
 mod lints;
 mod maps;
 mod matching;
+mod parts;
 mod ranges;
 mod scenario;
 mod scope;
@@ -87,6 +88,7 @@ fn run(
     lints::run(&mut checker);
     hidden::run(&mut checker);
     shows::run(&mut checker);
+    parts::run(&mut checker);
     let hidden_passes = asked::mark(&mut checker.program);
     checker.refuse_hidden_passes(hidden_passes);
     let diags = Diagnostics(std::mem::take(&mut checker.diags).finish());
@@ -468,6 +470,7 @@ fn placeholder_var(v: &ast::VarDecl) -> ir::VarDef {
         visibility: v.visibility,
         init: const_expr(ir::Value::None, v.init.span),
         visible_when: None,
+        visible_part: None,
         span: v.name.span,
     }
 }

@@ -141,7 +141,7 @@ pub(super) fn run(c: &mut Checker) {
 
 /// Who may see what `e` reads, `owner` being the slot of the seat a `player show` is for;
 /// defs are followed once each (`seen`), and inside them no seat is the owner.
-fn seen_by(
+pub(super) fn seen_by(
     program: &Program,
     e: &Expr,
     owner: Option<ir::Slot>,

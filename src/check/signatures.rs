@@ -91,6 +91,7 @@ impl Checker<'_> {
                     visibility: fd.visibility,
                     init: const_expr(ir::Value::None, fd.init.span),
                     visible_when: None,
+                    visible_part: None,
                     span: fd.name.span,
                 }
             })

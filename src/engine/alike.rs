@@ -7,7 +7,7 @@
 //! the order of the options is taken, so that a save or a replay takes the same one. When they
 //! differ, the move is refused with the labels to choose from.
 
-use super::view::{visible, Viewer};
+use super::view::{sight, Sight, Viewer};
 use super::{normalize, open_choice, show, Game, Pending};
 use crate::ir::{self, Value};
 
@@ -214,7 +214,9 @@ fn alike(game: &Game, player: u8, a: &Value, b: &Value) -> bool {
                     &table.row(x.index() as usize)[f],
                     &table.row(y.index() as usize)[f],
                 );
-                u == v || !(visible(game, def, a, viewer) || visible(game, def, b, viewer))
+                u == v
+                    || (sight(game, def, a, u, viewer) == Sight::Nothing
+                        && sight(game, def, b, v, viewer) == Sight::Nothing)
             })
         }
         (Value::List(xs), Value::List(ys)) => {

@@ -10,7 +10,7 @@
 //!
 //! Known limit: values held by the rule that is running (its local names) are not redealt.
 
-use super::view::{visible, Viewer};
+use super::view::{sight, Sight, Viewer};
 use super::{open_choice, Game, Mode, Pending, Rng};
 use crate::ir::{KindId, Value, VarDef};
 
@@ -197,14 +197,18 @@ impl Game {
         let viewer = Viewer::Player(seat);
         let mut places = Vec::new();
         let mut add = |game: &Game, def: &VarDef, subject: Value, spot: Spot, v: &Value| {
-            if visible(game, def, &subject, viewer) {
+            let sight = sight(game, def, &subject, v, viewer);
+            if sight == Sight::All {
                 return;
             }
             match v {
-                Value::List(xs) => places.extend((0..xs.len()).map(|i| Place {
-                    spot,
-                    element: Some(i),
-                })),
+                // The elements of a list the seat sees (`visible last k`) stay where they are.
+                Value::List(xs) => {
+                    places.extend((0..xs.len()).filter(|i| !sight.shows(*i)).map(|i| Place {
+                        spot,
+                        element: Some(i),
+                    }))
+                }
                 _ => places.push(Place {
                     spot,
                     element: None,

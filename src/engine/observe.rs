@@ -7,7 +7,7 @@
 //! Invariant: only what `view.rs` shows the seat is compared (the same visibility rules), so
 //! no two positions that the seat's view could not tell apart are told apart here.
 
-use super::view::{listed, visible, Viewer};
+use super::view::{listed, sight, visible, Sight, Viewer};
 use super::{open_choice, Game, MoveHasher, Pending};
 use crate::ir::{KindId, Value, VarDef, Visibility};
 
@@ -275,15 +275,19 @@ impl Game {
             return false;
         }
         let viewer = Viewer::Player(seat);
-        let (seen_a, seen_b) = match def.visible_when {
+        let (seen_a, seen_b) = match (&def.visible_when, &def.visible_part) {
             // Who may see it follows from its declaration alone.
-            None => {
-                let v = visible(self, def, subject, viewer);
-                (v, v)
+            (None, None) => {
+                let v = if visible(self, def, subject, viewer) {
+                    Sight::All
+                } else {
+                    Sight::Nothing
+                };
+                (v.clone(), v)
             }
-            Some(_) => (
-                visible(self, def, subject, viewer),
-                visible(other, def, subject, viewer),
+            _ => (
+                sight(self, def, subject, va, viewer),
+                sight(other, def, subject, vb, viewer),
             ),
         };
         if seen_a != seen_b {
@@ -297,17 +301,18 @@ impl Game {
                 if xs.len() != ys.len() && d.note(key(at, LENGTH, 0, 0)) {
                     return true;
                 }
-                if !seen_a {
+                if seen_a == Sight::Nothing {
                     return false;
                 }
                 for (i, (x, y)) in xs.iter().zip(ys.iter()).enumerate() {
-                    if !self.reads_same(x, y) && d.note(key(at, i as u64, 0, 0)) {
+                    if seen_a.shows(i) && !self.reads_same(x, y) && d.note(key(at, i as u64, 0, 0))
+                    {
                         return true;
                     }
                 }
                 false
             }
-            _ if !seen_a => false,
+            _ if seen_a != Sight::All => false,
             _ if self.reads_same(va, vb) => false,
             _ => d.note(at),
         }
@@ -343,21 +348,27 @@ impl Game {
         if let Some(r) = &self.replay {
             out.extend(r.read.instances.iter().cloned());
         }
-        let mut add = |v: &Value| collect(v, drawn, out);
+        // The whole value where the seat sees it all, the elements of the part it sees of a list.
+        let mut add = |def: &VarDef, subject: &Value, v: &Value| {
+            if def.visibility == Visibility::Internal {
+                return;
+            }
+            match (sight(self, def, subject, v, viewer), v) {
+                (Sight::All, _) => collect(v, drawn, out),
+                (Sight::Part(r), Value::List(xs)) => {
+                    r.for_each(|i| collect(&xs[i], drawn, out));
+                }
+                _ => {}
+            }
+        };
         let program = &self.program;
         let state = &self.state;
         for (g, def) in program.globals.iter().enumerate() {
-            if def.visibility != Visibility::Internal && visible(self, def, &Value::None, viewer) {
-                add(&state.globals[g]);
-            }
+            add(def, &Value::None, &state.globals[g]);
         }
         for p in 0..state.players {
             for (v, def) in program.player_vars.iter().enumerate() {
-                if def.visibility != Visibility::Internal
-                    && visible(self, def, &Value::player(p), viewer)
-                {
-                    add(state.player_vars.get(p as usize, v));
-                }
+                add(def, &Value::player(p), state.player_vars.get(p as usize, v));
             }
         }
         for (k, kind) in program.kinds.iter().enumerate().filter(|(_, k)| k.mutable) {
@@ -367,9 +378,7 @@ impl Game {
                     continue;
                 }
                 for (f, def) in kind.fields.iter().enumerate() {
-                    if def.visibility != Visibility::Internal && visible(self, def, &it, viewer) {
-                        add(state.entities[k].get(i, f));
-                    }
+                    add(def, &it, state.entities[k].get(i, f));
                 }
             }
         }

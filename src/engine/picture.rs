@@ -3,10 +3,10 @@
 //!
 //! Invariant: the text view ([`Game::view`]) is written from this picture and nothing else, so
 //! the REPL and the web table show the same things to the same viewer; what is hidden is
-//! decided here once (by `view::visible`), never by a front end.
+//! decided here once (by `view::sight`), never by a front end.
 
 use super::eval::Eval;
-use super::view::{listed, visible, waiting_line, Viewer};
+use super::view::{listed, sight, waiting_line, Sight, Viewer};
 use super::{show, Game};
 use crate::ir::{SeenBy, ShowDef, Type, Value, VarDef, Visibility};
 use std::fmt::Write;
@@ -105,6 +105,9 @@ pub enum Look {
     Things(Vec<String>),
     /// A list the viewer may not read: only how many it holds.
     Backs(usize),
+    /// A list the viewer may read in part (`visible last k`): each element as players read
+    /// it, or `None` where it is hidden.
+    Part(Vec<Option<String>>),
     /// A value the viewer may not see.
     Unknown,
 }
@@ -130,7 +133,28 @@ pub enum Status {
 /// A value as `viewer` may see it: itself, or how many things a hidden list holds.
 fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) -> Shown {
     let name = def.name.clone();
-    if visible(game, def, subject, viewer) {
+    let sight = sight(game, def, subject, v, viewer);
+    // An empty list reads `[]` whoever looks, as a hidden one does.
+    if let (Sight::Part(_), Value::List(xs)) = (&sight, v) {
+        if xs.is_empty() {
+            let look = Look::Things(Vec::new());
+            return Shown {
+                name,
+                text: "[]".to_string(),
+                look,
+            };
+        }
+        // The hidden elements read `?`, as a hidden value does; the shown ones their value.
+        let items: Vec<Option<String>> = xs
+            .iter()
+            .enumerate()
+            .map(|(i, x)| sight.shows(i).then(|| show(&game.program, &game.state, x)))
+            .collect();
+        let text = format!("[{}]", part_words(&items).join(", "));
+        let look = Look::Part(items);
+        return Shown { name, text, look };
+    }
+    if sight == Sight::All {
         if let Some(entries) = map_entries(game, def, v) {
             let text = entries.join(", ");
             let look = Look::Things(entries);
@@ -147,6 +171,24 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
         _ => ("?".to_string(), Look::Unknown),
     };
     Shown { name, text, look }
+}
+
+/// A list shown in part, element by element: a shown one as players read it, a hidden one `?`,
+/// and a run of more than three hidden ones as how many (`47 hidden`), so that a deck whose
+/// top card is shown reads `[47 hidden, 5H]`.
+fn part_words(items: &[Option<String>]) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut at = 0;
+    while at < items.len() {
+        let run = items[at..].iter().take_while(|x| x.is_none()).count();
+        match (&items[at], run) {
+            (Some(x), _) => words.push(x.clone()),
+            (None, 1..=3) => words.extend(std::iter::repeat_n("?".to_string(), run)),
+            (None, _) => words.push(format!("{run} hidden")),
+        }
+        at += run.max(1);
+    }
+    words
 }
 
 /// A map's entries as players read them, `red 2`, in its enum's order; `None` for a value

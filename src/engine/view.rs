@@ -62,6 +62,61 @@ fn visible_to_seat(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -
         })
 }
 
+/// What a viewer may see of a variable or field: all of it, nothing (of a list, how many it
+/// holds), or the positions (0-based) of the list's elements it shows (`visible last k`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Sight {
+    /// The whole value.
+    All,
+    /// Nothing but, for a list, its length.
+    Nothing,
+    /// The list's length, and its elements at these positions.
+    Part(std::ops::Range<usize>),
+}
+
+impl Sight {
+    /// Whether the viewer reads the element at position `i` (0-based) of the value.
+    pub(crate) fn shows(&self, i: usize) -> bool {
+        match self {
+            Sight::All => true,
+            Sight::Nothing => false,
+            Sight::Part(r) => r.contains(&i),
+        }
+    }
+}
+
+/// What `viewer` may see of `value`, the value of `def` whose owner (or instance) is `subject`.
+/// A shown part is the same for every viewer (the checker proved its count public), so an
+/// onlooker sees it too.
+pub(crate) fn sight(
+    game: &Game,
+    def: &VarDef,
+    subject: &Value,
+    value: &Value,
+    viewer: Viewer,
+) -> Sight {
+    if visible(game, def, subject, viewer) {
+        return Sight::All;
+    }
+    match (&def.visible_part, value) {
+        (Some(part), Value::List(xs)) => {
+            let len = xs.len();
+            let mut locals = vec![Value::None; part.count.locals.max(1)];
+            locals[0] = subject.clone();
+            // A count that fails to evaluate shows nothing rather than leak.
+            let n = Eval::new(&game.program, &game.state)
+                .int(&part.count.body, &mut locals)
+                .unwrap_or(0)
+                .clamp(0, len as i64) as usize;
+            match part.end {
+                crate::syntax::ast::End::First => Sight::Part(0..n),
+                crate::syntax::ast::End::Last => Sight::Part(len - n..len),
+            }
+        }
+        _ => Sight::Nothing,
+    }
+}
+
 /// Whether views list an instance (`listed when`); a failing condition lists it.
 pub(super) fn listed(game: &Game, kind: &crate::ir::KindDef, it: &Value) -> bool {
     kind.listed.as_ref().is_none_or(|f| {
@@ -172,10 +227,25 @@ pub(super) fn visible_values(game: &Game, viewer: Viewer) -> BTreeSet<(Slot, Val
     let program = &game.program;
     let state = &game.state;
     let mut seen = BTreeSet::new();
-    for (g, (d, v)) in program.globals.iter().zip(&state.globals).enumerate() {
-        if visible(game, d, &Value::None, viewer) {
-            seen.insert(((0, g as u32, 0, 0), v.clone()));
+    let mut note = |d: &VarDef, subject: &Value, v: &Value, slot: Slot| match sight(
+        game, d, subject, v, viewer,
+    ) {
+        Sight::All => {
+            seen.insert((slot, v.clone()));
         }
+        Sight::Nothing => {}
+        // The elements a part shows, as one list of them with their positions.
+        Sight::Part(r) => {
+            let Value::List(xs) = v else { return };
+            let shown: Vec<Value> = r
+                .clone()
+                .flat_map(|i| [Value::Int(i as i64), xs[i].clone()])
+                .collect();
+            seen.insert((slot, Value::List(shown.into())));
+        }
+    };
+    for (g, (d, v)) in program.globals.iter().zip(&state.globals).enumerate() {
+        note(d, &Value::None, v, (0, g as u32, 0, 0));
     }
     for p in 0..state.players {
         let vars = program
@@ -183,18 +253,14 @@ pub(super) fn visible_values(game: &Game, viewer: Viewer) -> BTreeSet<(Slot, Val
             .iter()
             .zip(state.player_vars.row(p as usize));
         for (i, (d, v)) in vars.enumerate() {
-            if visible(game, d, &Value::player(p), viewer) {
-                seen.insert(((1, p as u32, i as u32, 0), v.clone()));
-            }
+            note(d, &Value::player(p), v, (1, p as u32, i as u32, 0));
         }
     }
     for (k, kind) in program.kinds.iter().enumerate() {
         for (i, fields) in state.entities[k].iter().enumerate() {
             let it = Value::entity(crate::ir::KindId(k as u32), i as u32);
             for (f, (d, v)) in kind.fields.iter().zip(fields).enumerate() {
-                if visible(game, d, &it, viewer) {
-                    seen.insert(((2, k as u32, i as u32, f as u32), v.clone()));
-                }
+                note(d, &it, v, (2, k as u32, i as u32, f as u32));
             }
         }
     }
@@ -206,11 +272,28 @@ pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, B
     let state = &game.state;
     let mut seen = BTreeSet::new();
     let mut unseen = BTreeSet::new();
-    let mut sort = |v: &Value, visible: bool| {
-        collect_instances(v, if visible { &mut seen } else { &mut unseen });
+    let mut sort = |v: &Value, sight: Sight| match (v, &sight) {
+        (Value::List(xs), Sight::Part(_)) => {
+            for (i, x) in xs.iter().enumerate() {
+                let into = if sight.shows(i) {
+                    &mut seen
+                } else {
+                    &mut unseen
+                };
+                collect_instances(x, into);
+            }
+        }
+        _ => collect_instances(
+            v,
+            if sight == Sight::All {
+                &mut seen
+            } else {
+                &mut unseen
+            },
+        ),
     };
     for (g, v) in program.globals.iter().zip(&state.globals) {
-        sort(v, visible(game, g, &Value::None, viewer));
+        sort(v, sight(game, g, &Value::None, v, viewer));
     }
     for p in 0..state.players {
         for (d, v) in program
@@ -218,7 +301,7 @@ pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, B
             .iter()
             .zip(state.player_vars.row(p as usize))
         {
-            sort(v, visible(game, d, &Value::player(p), viewer));
+            sort(v, sight(game, d, &Value::player(p), v, viewer));
         }
     }
     for (k, kind) in program.kinds.iter().enumerate() {
@@ -226,10 +309,10 @@ pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, B
             let it = Value::entity(crate::ir::KindId(k as u32), i as u32);
             for (f, v) in kind.fields.iter().zip(fields) {
                 let shown = visible(game, f, &it, viewer);
-                sort(v, shown);
+                sort(v, sight(game, f, &it, v, viewer));
                 // An instance listed in the view with a visible field is itself in plain sight.
                 if shown && kind.mutable {
-                    sort(&it, true);
+                    sort(&it, Sight::All);
                 }
             }
         }

@@ -327,8 +327,21 @@ pub struct VarDef {
     /// `visible when`: slot 0 holds the viewer (`none` for onlookers), slot 1 the owner or
     /// the instance (boxed, as it is seldom written).
     pub visible_when: Option<Box<EndFn>>,
+    /// `visible first k` / `visible last k`: the part of a list everyone may see, where the
+    /// whole is not visible (boxed, as it is seldom written).
+    pub visible_part: Option<Box<VisiblePart>>,
     /// Where it is declared.
     pub span: Span,
+}
+
+/// The elements at one end of a hidden list that everyone may see.
+#[derive(Debug, Clone)]
+pub struct VisiblePart {
+    /// The end they lie at.
+    pub end: crate::syntax::ast::End,
+    /// How many: slot 0 holds the owner or the instance (`none` for a game variable). The
+    /// checker proved it reads only what everyone sees, so every viewer sees the same part.
+    pub count: EndFn,
 }
 
 impl VarDef {

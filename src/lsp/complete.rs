@@ -12,12 +12,12 @@ use std::collections::BTreeSet;
 const IMPLICIT: &[(&str, &str)] = &[
     (
         "it",
-        "the instance, in `shown as`, `listed when` and a field's `visible when`",
+        "the instance, in `shown as`, `listed when` and a field's `visible when` or `visible last`",
     ),
     ("viewer", "the player looking, in `visible when`"),
     (
         "owner",
-        "the player a per-player variable belongs to, in `visible when`",
+        "the player a per-player variable belongs to, in `visible when` or `visible last`",
     ),
     (
         "index",

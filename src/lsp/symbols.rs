@@ -293,12 +293,14 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
         Decl::Var(v) => {
             spans.extend([v.name.span, v.init.span]);
             spans.extend(v.visible_when.iter().map(|e| e.span));
+            spans.extend(v.visible_part.iter().map(|p| p.span));
         }
         Decl::Kind(k) => {
             spans.push(k.name.span);
             for f in &k.fields {
                 spans.extend([f.name.span, f.init.span]);
                 spans.extend(f.visible_when.iter().map(|e| e.span));
+                spans.extend(f.visible_part.iter().map(|p| p.span));
             }
             braced = true;
         }

@@ -46,6 +46,18 @@ fn starting_value(init: &crate::syntax::ast::Expr) -> String {
     }
 }
 
+/// `visible last k` in words: "everyone sees its last items, as many as its owner's turned".
+pub fn part_words(p: &crate::syntax::ast::VisiblePart) -> String {
+    let end = match p.end {
+        crate::syntax::ast::End::First => "first",
+        crate::syntax::ast::End::Last => "last",
+    };
+    format!(
+        "everyone sees its {end} items, as many as {}",
+        super::expr::visibility_condition(&p.count)
+    )
+}
+
 /// A variable as one item: "honest: a number, starting at 0 — the honest score track".
 pub fn var_item(v: &VarDecl, sources: &SourceMap) -> String {
     let mut out = format!(
@@ -63,6 +75,9 @@ pub fn var_item(v: &VarDecl, sources: &SourceMap) -> String {
             "; also visible to a viewer when: {}",
             visibility_condition(w)
         ));
+    }
+    if let Some(p) = &v.visible_part {
+        out.push_str(&format!("; but {}", part_words(p)));
     }
     if let Some(c) = notes::trailing(sources, v.name.span) {
         out.push_str(&format!(" — {c}"));
@@ -141,6 +156,9 @@ fn field_words(f: &FieldDecl, sources: &SourceMap, start: bool) -> String {
             "; also visible to a viewer when: {}",
             visibility_condition(w)
         ));
+    }
+    if let Some(p) = &f.visible_part {
+        out.push_str(&format!("; but {}", part_words(p)));
     }
     if let Some(c) = notes::trailing(sources, f.name.span) {
         out.push_str(&format!(" — {c}"));

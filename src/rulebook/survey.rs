@@ -8,7 +8,7 @@ use super::stmt;
 use super::{Block, Section};
 use crate::diag::SourceMap;
 use crate::syntax::ast::{
-    Block as Body, Decl, Expr, LetValue, Stmt, StmtKind, TypeExpr, Visibility,
+    Block as Body, Decl, Expr, LetValue, Stmt, StmtKind, TypeExpr, Visibility, VisiblePart,
 };
 
 /// Every named body of statements, with the words for where it stands.
@@ -66,7 +66,7 @@ pub(super) fn hidden(decls: &[Decl]) -> Section {
                     v.visibility,
                     v.per_player,
                     &v.ty,
-                    &v.visible_when,
+                    (&v.visible_when, &v.visible_part),
                 ));
             }
             Decl::Kind(k) => {
@@ -77,7 +77,7 @@ pub(super) fn hidden(decls: &[Decl]) -> Section {
                         f.visibility,
                         false,
                         &f.ty,
-                        &f.visible_when,
+                        (&f.visible_when, &f.visible_part),
                     ));
                 }
             }
@@ -297,7 +297,7 @@ fn hidden_item(
     vis: Visibility,
     per_player: bool,
     ty: &TypeExpr,
-    visible_when: &Option<Box<Expr>>,
+    (visible_when, part): (&Option<Box<Expr>>, &Option<Box<VisiblePart>>),
 ) -> Option<String> {
     // A condition can only widen what the visibility allows; bookkeeping hides nothing.
     if matches!(vis, Visibility::Public | Visibility::Internal) {
@@ -318,6 +318,9 @@ fn hidden_item(
         };
         let verb = if who == "everyone" { "sees" } else { "see" };
         out.push_str(&format!("; {who} {verb} how many items it holds"));
+    }
+    if let Some(p) = part {
+        out.push_str(&format!("; but {}", decls::part_words(p)));
     }
     Some(out)
 }

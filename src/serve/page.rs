@@ -116,6 +116,7 @@ impl Sight {
                 clean(&mut s.text);
                 match &mut s.look {
                     Look::Things(items) => items.iter_mut().for_each(clean),
+                    Look::Part(items) => items.iter_mut().flatten().for_each(clean),
                     Look::Die { die, .. } => clean(die),
                     _ => {}
                 }
@@ -628,9 +629,33 @@ fn look(s: &Shown) -> Markup {
                 @for _ in 0..(*n).min(8) { span.back {} }
                 span.count { (n) " hidden" }
             },
+            Look::Part(items) => span.cards {
+                @for run in part_runs(items) {
+                    @match run {
+                        Ok(item) => span.card { (item) },
+                        Err(n) => {
+                            @for _ in 0..n.min(8) { span.back title="hidden" {} }
+                            @if n > 3 { span.count { (n) " hidden" } }
+                        }
+                    }
+                }
+            },
             Look::Unknown => span.back.small title="hidden" { "?" },
         }
     }
+}
+
+/// A list shown in part as its shown elements and its runs of hidden ones (`Err(how many)`).
+fn part_runs(items: &[Option<String>]) -> Vec<Result<&str, usize>> {
+    let mut out: Vec<Result<&str, usize>> = Vec::new();
+    for item in items {
+        match (item, out.last_mut()) {
+            (Some(x), _) => out.push(Ok(x)),
+            (None, Some(Err(n))) => *n += 1,
+            (None, _) => out.push(Err(1)),
+        }
+    }
+    out
 }
 
 /// Equal neighbours counted together: a hand of nine `share` cards reads `share ×9`.

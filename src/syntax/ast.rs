@@ -240,6 +240,26 @@ pub enum Visibility {
     Internal,
 }
 
+/// Which end of a list `visible first k` or `visible last k` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum End {
+    /// The first elements: the bottom of a pile, the front of a row.
+    First,
+    /// The last elements: the top of a pile, where `pop` takes from.
+    Last,
+}
+
+/// `visible last k`: how many elements at one end of a hidden list everyone may see.
+#[derive(Debug, Clone)]
+pub struct VisiblePart {
+    /// The end the shown elements lie at.
+    pub end: End,
+    /// How many, worked out at each look (`owner` or `it` bound, as in `visible when`).
+    pub count: Expr,
+    /// The whole clause, from `visible`.
+    pub span: Span,
+}
+
 /// `[player] [secret|hidden] var name: type = init`
 #[derive(Debug, Clone)]
 pub struct VarDecl {
@@ -256,6 +276,9 @@ pub struct VarDecl {
     /// `visible when cond`: who else may see it (boxed: seldom written, and an expression is
     /// a hundred bytes in every declaration without it).
     pub visible_when: Option<Box<Expr>>,
+    /// `visible first k` / `visible last k`: the part of a list everyone may see (boxed: seldom
+    /// written).
+    pub visible_part: Option<Box<VisiblePart>>,
 }
 
 /// `kind name[count] { fields }`
@@ -296,6 +319,9 @@ pub struct FieldDecl {
     /// `visible when cond`: who else may see it (boxed: seldom written, and an expression is
     /// a hundred bytes in every declaration without it).
     pub visible_when: Option<Box<Expr>>,
+    /// `visible first k` / `visible last k`: the part of a list everyone may see (boxed: seldom
+    /// written).
+    pub visible_part: Option<Box<VisiblePart>>,
 }
 
 /// `table chart(roll: int, event: chance) { (1, crash), (2, boom) }`

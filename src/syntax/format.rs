@@ -422,7 +422,11 @@ impl<'t, 'a> Layout<'t, 'a> {
         let prev_leads = match prev.kind {
             Kind::Punct if is(prev, ",") => holds == Holds::Statements,
             Kind::Punct => !is_opener(prev) && !is_closer(prev),
-            Kind::Word => leads(prev),
+            // `visible last` at a line's end: its count follows on the next line.
+            Kind::Word => {
+                leads(prev)
+                    || (matches!(prev.text, "first" | "last") && word(self.before_prev, "visible"))
+            }
             _ => false,
         };
         first_continues || prev_leads

@@ -453,6 +453,7 @@ impl Lowerer {
         let mut ty = None;
         let mut init = None;
         let mut visible_when = None;
+        let mut visible_part = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::per_player => per_player = true,
@@ -461,17 +462,32 @@ impl Lowerer {
                 Rule::type_expr => ty = Some(self.type_expr(p)),
                 Rule::expr => init = Some(self.expr(p)),
                 Rule::visible_when => visible_when = Some(Box::new(self.expr(last(p)))),
+                Rule::visible_part => visible_part = Some(Box::new(self.visible_part(p))),
                 _ => {}
             }
         }
         VarDecl {
             visible_when,
+            visible_part,
             name: name.expect("grammar: var name"),
             per_player,
             visibility,
             ty: ty.expect("grammar: var type"),
             init: init.expect("grammar: var init"),
         }
+    }
+
+    fn visible_part(&self, pair: Pair<Rule>) -> VisiblePart {
+        let mut inner = pair.into_inner();
+        let visible = self.span(&inner.next().expect("grammar: kw_visible"));
+        let end = match inner.next().map(|p| p.as_str()) {
+            Some("first") => End::First,
+            _ => End::Last,
+        };
+        let count = self.expr(inner.next().expect("grammar: visible part count"));
+        // From `visible` to the count's end: the rule's own span runs on over the blank after.
+        let span = visible.to(count.span);
+        VisiblePart { end, count, span }
     }
 
     fn kind_decl(&self, pair: Pair<Rule>) -> KindDecl {
@@ -514,6 +530,7 @@ impl Lowerer {
         let mut ty = None;
         let mut init = None;
         let mut visible_when = None;
+        let mut visible_part = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::visibility => visibility = self.visibility(p),
@@ -521,11 +538,13 @@ impl Lowerer {
                 Rule::type_expr => ty = Some(self.type_expr(p)),
                 Rule::expr => init = Some(self.expr(p)),
                 Rule::visible_when => visible_when = Some(Box::new(self.expr(last(p)))),
+                Rule::visible_part => visible_part = Some(Box::new(self.visible_part(p))),
                 _ => {}
             }
         }
         FieldDecl {
             visible_when,
+            visible_part,
             name: name.expect("grammar: field name"),
             visibility,
             ty: ty.expect("grammar: field type"),
