@@ -333,37 +333,60 @@ impl Clone for Game {
         }
     }
 
-    /// The same copy as [`Game::clone`], in this game's buffers: a search copies a world into
-    /// the same scratch game at every iteration, and would otherwise allocate and free every
-    /// vector of the game each time.
+    /// The copy [`Game::clone`] makes, in this game's buffers, but with what it ran and
+    /// clamped counted afresh: a search copies a world into the same scratch game at every
+    /// iteration, and would otherwise allocate and free every vector of the game each time.
     fn clone_from(&mut self, source: &Game) {
-        if !Arc::ptr_eq(&self.program, &source.program) {
-            self.program = source.program.clone();
+        // Every field named, so that a field added to `Game` is not left uncopied unseen.
+        let Game {
+            program,
+            seed,
+            limits,
+            mode,
+            state,
+            rng,
+            fixed,
+            frames,
+            stack,
+            secrets,
+            // `kept` holds nothing of the position: its emptied buffers serve the copy as well.
+            kept: _,
+            held: _,
+            pending,
+            outcome,
+            log,
+            history,
+            decisions,
+            ran: _,
+            clamps: _,
+            trail,
+            replay,
+        } = source;
+        if !Arc::ptr_eq(&self.program, program) {
+            self.program = program.clone();
         }
-        self.seed = source.seed;
-        self.limits = source.limits;
-        self.mode = source.mode;
-        self.state.clone_from(&source.state);
-        self.rng.clone_from(&source.rng);
-        self.fixed.clone_from(&source.fixed);
-        self.frames.clone_from(&source.frames);
-        self.stack.clone_from(&source.stack);
+        self.seed = *seed;
+        self.limits = *limits;
+        self.mode = *mode;
+        self.state.clone_from(state);
+        self.rng.clone_from(rng);
+        self.fixed.clone_from(fixed);
+        self.frames.clone_from(frames);
+        self.stack.clone_from(stack);
         for s in self.secrets.drain(..) {
             spare::give_secret_choices(s.choices);
         }
-        self.secrets.clone_from(&source.secrets);
-        // `kept` holds nothing of the position: its emptied buffers serve the copy as well.
-        self.held
-            .keep_for(&source.program, &source.state.domains.code);
-        self.pending.clone_from(&source.pending);
-        self.outcome.clone_from(&source.outcome);
-        self.log.clone_from(&source.log);
-        self.history.clone_from(&source.history);
-        self.decisions = source.decisions;
+        self.secrets.clone_from(secrets);
+        self.held.keep_for(program, &state.domains.code);
+        self.pending.clone_from(pending);
+        self.outcome.clone_from(outcome);
+        self.log.clone_from(log);
+        self.history.clone_from(history);
+        self.decisions = *decisions;
         self.ran = exec::BlocksRun::default();
         self.clamps = clamps::Clamps::default();
-        self.trail.clone_from(&source.trail);
-        self.replay.clone_from(&source.replay);
+        self.trail.clone_from(trail);
+        self.replay.clone_from(replay);
     }
 }
 
