@@ -191,7 +191,8 @@ fn twins_imagine_alike(path: &str, a: Game, b: Game) {
         imagination
             .worlds(g, 12)
             .iter()
-            .map(|w| w.state().clone())
+            // Everything in the world (the referee sees it all), not the engine's bookkeeping.
+            .map(|w| w.view(Viewer::Referee))
             .collect::<Vec<_>>()
     };
     assert_eq!(worlds(&a), worlds(&b), "{path}");
@@ -442,7 +443,22 @@ fn clues_on_a_hand_of_hidden_cards_are_kept_by_every_world() {
 /// Skull Mat with P2's mat placed as `bottom` then `top` (P1 places two roses), and P2's top
 /// disc flipped by P1: P1 decides next, having seen only that top disc.
 fn skull_mat(bottom: &str, top: &str) -> Game {
-    let mut game = Game::new(program("tests/fixtures/ok/skull_mat.rules"), 2, 3).expect("starts");
+    skull_mat_of(program("tests/fixtures/ok/skull_mat.rules"), bottom, top)
+}
+
+/// Skull Mat with each hand one skull and three roses: after P2 places a skull, P2 has one
+/// option left where it has two after a rose.
+fn one_skull_mat() -> Arc<meeple::ir::Program> {
+    let path = common::root().join("tests/fixtures/ok/skull_mat.rules");
+    let text = std::fs::read_to_string(path).expect("reads");
+    let one_skull = text.replace("[rose, rose, skull, skull]", "[rose, rose, rose, skull]");
+    assert_ne!(one_skull, text, "the hand is written as expected");
+    let loaded = meeple::load::check_source("one_skull_mat.rules", &one_skull);
+    Arc::new(loaded.program.expect("checks"))
+}
+
+fn skull_mat_of(program: Arc<meeple::ir::Program>, bottom: &str, top: &str) -> Game {
+    let mut game = Game::new(program, 2, 3).expect("starts");
     for (seat, label) in [
         (0, "place rose"),
         (1, &*format!("place {bottom}")),
@@ -459,14 +475,64 @@ fn skull_mat(bottom: &str, top: &str) -> Game {
 #[test]
 fn games_that_differ_only_under_the_shown_top_of_a_list_imagine_the_same_worlds() {
     // P2's bottom disc is face down, its top one face up: P1 cannot tell the two apart. (P2
-    // holds two of each disc, so that P2 has as many options at each place in both games: how
-    // many options read alike to P1 shapes how a world is drawn, not only which worlds.)
+    // holds two of each disc, so that P2 has as many options at each place in both games: a
+    // secret move seen later is learned from the real game's other options, which takes other
+    // draws of chance to the same worlds. The next test compares where they differ.)
     let a = skull_mat("skull", "rose");
     let b = skull_mat("rose", "rose");
     assert!(a
         .view(Viewer::Player(0))
         .contains("P2: hand 2 hidden · mat [?, rose]"));
     twins_imagine_alike("skull_mat", a, b);
+}
+
+#[test]
+fn how_many_options_another_seat_really_had_does_not_shape_the_worlds() {
+    // Each hand holds one skull. Where P2 placed the skull first, P2 had only roses left for its
+    // second disc (one option); where it placed a rose first, a rose and the skull (two). P1 saw
+    // neither disc placed, then the top one flipped: a rose. The real game's options are not
+    // P1's to know, so the worlds P1 imagines are drawn alike in both games: the same bottom
+    // discs, as often. (Drawn, not identical: a secret move the seat saw later is learned from
+    // the real game's other options where there are some, which takes other draws of chance
+    // to reach the same worlds.)
+    let program = one_skull_mat();
+    let a = skull_mat_of(program.clone(), "skull", "rose");
+    let b = skull_mat_of(program, "rose", "rose");
+    assert_eq!(a.view(Viewer::Player(0)), b.view(Viewer::Player(0)));
+    let bottoms = |g: &Game| {
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for seed in 0..60 {
+            for world in Imagination::new(0, seed).worlds(g, 10) {
+                assert_eq!(world.view(Viewer::Player(0)), g.view(Viewer::Player(0)));
+                let Value::List(mat) = player_var(&world, 1, "mat") else {
+                    panic!("a list")
+                };
+                let name = meeple::engine::show(world.program(), world.state(), &mat[0]);
+                *counts.entry(name).or_default() += 1;
+            }
+        }
+        counts
+    };
+    let (in_a, in_b) = (bottoms(&a), bottoms(&b));
+    // Pearson's statistic of two samples of one size: alike unless it passes the 1-in-1000
+    // critical value (a world drawn from the real options shifts it past 50).
+    let keys: std::collections::BTreeSet<&String> = in_a.keys().chain(in_b.keys()).collect();
+    let chi: f64 = keys
+        .iter()
+        .map(|k| {
+            let (x, y) = (
+                in_a.get(*k).copied().unwrap_or(0),
+                in_b.get(*k).copied().unwrap_or(0),
+            );
+            (x as f64 - y as f64).powi(2) / (x + y) as f64
+        })
+        .sum();
+    assert_eq!(
+        keys.len(),
+        2,
+        "either disc may lie under the rose: {in_a:?} {in_b:?}"
+    );
+    assert!(chi < 10.8, "chi-square {chi:.1}: {in_a:?} against {in_b:?}");
 }
 
 #[test]

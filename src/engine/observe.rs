@@ -82,6 +82,27 @@ impl Game {
         }
     }
 
+    /// True if `viewer` reads option `index` of `seat`'s decision only in part once taken (a
+    /// secret choice, or a move with `secret` arguments): decided by the kind of decision and
+    /// the action taken, both public, never by the other options the mover has. So what an
+    /// imagined game does at this move depends only on what the viewer knows.
+    pub(crate) fn read_in_part(&self, seat: u8, index: usize, viewer: u8) -> bool {
+        if seat == viewer || index >= self.option_count(seat) {
+            return false;
+        }
+        match self.pending.as_ref() {
+            Some(Pending::Secret { .. }) | Some(Pending::Choose { secret: true, .. }) => true,
+            Some(Pending::Turn(t)) => {
+                let (a, _) = t.get(&self.program, index);
+                self.program.actions[a.index()]
+                    .params
+                    .iter()
+                    .any(|p| p.secret)
+            }
+            _ => false,
+        }
+    }
+
     /// The values `viewer` reads in the announcement of option `index` of `seat`'s decision:
     /// a move's arguments (but its secret ones, to others), the value chosen (unless in secret,
     /// to others). Instances among them are in plain sight from then on.

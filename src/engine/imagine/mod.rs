@@ -87,9 +87,10 @@ struct Pause {
     /// The move taken there, as the seat read it: the mover and the move's key (the seat's own
     /// move) or public key (another's). `None` at the last pause.
     step: Option<(u8, u64)>,
-    /// How many of the mover's options had that public key: more than one, and an imagined
-    /// game chooses among them.
-    alike: usize,
+    /// True if the seat read that move only in part (another seat's secret): an imagined game
+    /// chooses it among the moves that read the same. Decided by what the seat knows, never by
+    /// how many options the mover really had.
+    partial: bool,
     /// The draws of chance in the stretch that led here.
     drawn: Vec<Drawn>,
     /// What each of those draws takes in an imagined game.
@@ -114,8 +115,8 @@ struct Event {
 enum EventKind {
     /// Draw `draw` of its stretch, a die showing face `face` of `faces`.
     Die { draw: usize, face: u32, faces: u32 },
-    /// A move, with its whole key.
-    Move { whole: u64 },
+    /// A move, with its whole key and how many other moves of the real game read the same.
+    Move { whole: u64, alternatives: usize },
     /// Draw `draw` of its stretch, a shuffle of plain values: alternative `k` swaps the
     /// values of the `k`-th pair of [`real::swaps`].
     Shuffle { draw: usize },

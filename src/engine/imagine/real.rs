@@ -144,13 +144,11 @@ impl Imagination {
         ) else {
             return false;
         };
-        let alike: Vec<usize> = (0..g.option_count(step.seat))
-            .filter(|&i| g.public_key(step.seat, i, seat) == Some(key))
-            .collect();
+        let partial = g.read_in_part(step.seat, index, seat);
         let at = self.pauses.len() - 1;
         if let Some(last) = self.pauses.last_mut() {
             last.step = Some((step.seat, key));
-            last.alike = alike.len();
+            last.partial = partial;
         }
         // What the move shows the seat: instances named in it are in plain sight.
         let shown = g.announced_values(step.seat, index, seat);
@@ -169,12 +167,25 @@ impl Imagination {
                 s.reached = if ok { reached + 1 } else { usize::MAX };
             }
         }
-        // Another seat's move read only in part: each other move that reads the same.
-        if step.seat != seat && alike.len() > 1 {
+        // Another seat's move read only in part: each other move of the real game that reads
+        // the same is followed, to learn where the seat would have told it apart. What they
+        // teach is only what the seat saw (an alternative is ruled out only where it would
+        // have shown): whether an imagined game chooses here is `partial`, not their number.
+        let alike: Vec<usize> = if partial {
+            (0..before.option_count(step.seat))
+                .filter(|&i| before.public_key(step.seat, i, seat) == Some(key))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if alike.len() > 1 {
             let event = self.events.len();
             self.events.push(Event {
                 pause: at,
-                kind: EventKind::Move { whole },
+                kind: EventKind::Move {
+                    whole,
+                    alternatives: alike.len() - 1,
+                },
                 ruled_out: Vec::new(),
             });
             for &other in alike.iter().filter(|&&i| i != index) {
@@ -356,7 +367,7 @@ impl Imagination {
         self.pauses.push(Pause {
             game: real,
             step: None,
-            alike: 1,
+            partial: false,
             drawn,
             proposals: Vec::new(),
             known: None,
@@ -483,8 +494,11 @@ impl Imagination {
                         *p = Proposal::Among(same);
                     }
                 }
-                EventKind::Move { whole } => {
-                    if e.ruled_out.len() + 1 >= self.pauses[e.pause].alike {
+                EventKind::Move {
+                    whole,
+                    alternatives,
+                } => {
+                    if e.ruled_out.len() >= alternatives {
                         self.pauses[e.pause].known = Some(whole);
                     }
                 }

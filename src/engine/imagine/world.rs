@@ -61,8 +61,7 @@ impl Imagination {
         let mut k = 0;
         let mut tries = 0;
         while k < self.pauses.len() {
-            let chooses =
-                k > 0 && self.pauses[k - 1].alike > 1 && self.pauses[k - 1].known.is_none();
+            let chooses = k > 0 && self.pauses[k - 1].partial && self.pauses[k - 1].known.is_none();
             let draws = self.pauses[k].proposals.iter().any(|p| match p {
                 Proposal::Among(xs) => xs.len() > 1,
                 Proposal::Deal { hidden, .. } => hidden.len() > 1,
