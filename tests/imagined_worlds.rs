@@ -558,3 +558,128 @@ fn an_imagined_world_keeps_the_shown_top_of_a_list_and_draws_the_rest_again() {
         "{bottoms:?}"
     );
 }
+
+/// Four rounds, each with its first player drawn at random and named to all, and a die rolled
+/// for every player that only its owner sees.
+const PICKED_FIRST: &str = r#"game "Picked First" { players 3 }
+
+die d6: 1..6
+
+player secret var rolled: int = 0
+var first: player = none
+
+flow {
+  repeat 4 {
+    let f = random players
+    first = f
+    log "{f} goes first"
+    for p in players {
+      let r = roll d6
+      p.rolled = r
+      turn p
+    }
+  }
+}
+
+action pass "Pass" { }
+
+score(p) = p.rolled
+"#;
+
+/// P1's worlds at each of its decisions of a Picked First game, one imagination kept all game.
+fn picked_first_worlds(seed: u64, each: usize, mut at_decision: impl FnMut(&Game, &[Game])) {
+    let loaded = meeple::load::check_source("picked_first.rules", PICKED_FIRST);
+    let program = Arc::new(loaded.program.expect("checks"));
+    let mut game = Game::new(program, 3, seed).expect("starts");
+    let mut imagination = Imagination::new(0, seed);
+    while let Some(seat) = game.to_decide() {
+        if seat == 0 {
+            let worlds = imagination.worlds(&game, each);
+            at_decision(&game, &worlds);
+        }
+        game.play(seat, 0).expect("passes");
+    }
+    assert_eq!(
+        imagination.stats().fallbacks,
+        0,
+        "seed {seed}: every world agreed"
+    );
+    // The first player, picked at random and named, is never drawn again blindly: each world
+    // takes it as it showed (before, a world drew it again until it agreed, two times in three).
+    assert_eq!(
+        imagination.stats().retries,
+        0,
+        "seed {seed}: {:?}",
+        imagination.stats()
+    );
+}
+
+#[test]
+fn a_random_pick_the_seat_saw_is_imagined_as_it_showed() {
+    for seed in 0..10 {
+        picked_first_worlds(seed, 4, |game, worlds| {
+            for world in worlds {
+                assert_eq!(world.view(Viewer::Player(0)), game.view(Viewer::Player(0)));
+                assert_eq!(global(world, "first"), global(game, "first"));
+            }
+        });
+    }
+}
+
+#[test]
+fn worlds_kept_from_one_decision_to_the_next_still_draw_what_the_seat_never_saw() {
+    // Each decision's worlds are the last decision's played on: P2's die of every round must
+    // still be drawn, uniform, not kept from an earlier round or copied from the real game.
+    let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+    let mut real_kept = 0;
+    for seed in 0..60 {
+        picked_first_worlds(seed, 5, |game, worlds| {
+            if int(player_var(game, 1, "rolled")) == 0 {
+                return; // the first round: P2 has rolled nothing yet
+            }
+            for world in worlds {
+                let die = int(player_var(world, 1, "rolled"));
+                real_kept +=
+                    usize::from(player_var(world, 1, "rolled") == player_var(game, 1, "rolled"));
+                *counts.entry(die.to_string()).or_default() += 1;
+            }
+        });
+    }
+    let total: usize = counts.values().sum();
+    assert_eq!(total, 60 * 3 * 5);
+    let chi = chi_square(&counts, 6);
+    assert!(chi < critical(5), "chi-square {chi:.1} for {counts:?}");
+    assert!(
+        real_kept < total / 3,
+        "{real_kept} of {total} worlds hold P2's real die"
+    );
+}
+
+#[test]
+fn worlds_asked_for_twice_at_one_pause_are_drawn_afresh() {
+    let mut differed = 0;
+    let mut decisions = 0;
+    let loaded = meeple::load::check_source("picked_first.rules", PICKED_FIRST);
+    let program = Arc::new(loaded.program.expect("checks"));
+    let mut game = Game::new(program, 3, 9).expect("starts");
+    let mut imagination = Imagination::new(0, 9);
+    while let Some(seat) = game.to_decide() {
+        // From the second round on, P1 has two dice to imagine (P2's and P3's).
+        if seat == 0 && int(player_var(&game, 1, "rolled")) != 0 {
+            let look = |ws: Vec<Game>| {
+                ws.iter()
+                    .map(|w| w.view(Viewer::Referee))
+                    .collect::<Vec<_>>()
+            };
+            let first = look(imagination.worlds(&game, 8));
+            let again = look(imagination.worlds(&game, 8));
+            decisions += 1;
+            differed += usize::from(first != again);
+        }
+        game.play(seat, 0).expect("passes");
+    }
+    assert_eq!(
+        differed, decisions,
+        "a kept world played on by nothing is the same world"
+    );
+}

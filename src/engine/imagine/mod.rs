@@ -12,8 +12,9 @@
 //! rules played.
 //!
 //! Drawing afresh and keeping what agrees would take forever where the seat saw a lot (every
-//! die of a public roll), so each draw of the real game is first tried in place of every
-//! other face it could have shown (`real.rs`): a draw whose every other face the seat would
+//! die of a public roll, a first player picked at random and named), so each die and
+//! `random` pick of the real game is first tried in place of every other face it could have
+//! shown (`real.rs`): a draw whose every other face the seat would
 //! have noticed, in a part of what it sees that no other draw of its stretch touches, is known
 //! to the seat, and an imagined game takes the faces the seat could not tell apart from the
 //! real one. Cards dealt by a shuffle are dealt as in the real game, with the cards the seat
@@ -21,6 +22,12 @@
 //! once a world of the seat has failed to agree, those cards are dealt as a matching of
 //! positions to the cards each may hold, found by swapping every two cards and following the
 //! swap beside the real game (`real.rs`), so that a card a clue named is dealt where it fits.
+//!
+//! A seat's worlds are kept from one decision to its next (particles): each is played on
+//! through the moves made since, with what the seat could not see drawn as above, and drawn
+//! again from the start only if it no longer agrees. What a seat sees is a function of the
+//! world, so a world that still agrees is one the seat cannot rule out; replaying only the
+//! new stretch makes a world's cost that of the moves since, not of the whole game.
 //!
 //! Bounded: an imagined game stretch that disagrees is drawn again a few times
 //! ([`RETRIES`]), a whole game a few times ([`ATTEMPTS`]); past that, the game is imagined
@@ -113,7 +120,8 @@ struct Event {
 
 #[derive(Debug, Clone, Copy)]
 enum EventKind {
-    /// Draw `draw` of its stretch, a die showing face `face` of `faces`.
+    /// Draw `draw` of its stretch, a die showing face `face` of `faces`, or a `random` pick
+    /// of value `face` of `faces`.
     Die { draw: usize, face: u32, faces: u32 },
     /// A move, with its whole key and how many other moves of the real game read the same.
     Move { whole: u64, alternatives: usize },
@@ -152,6 +160,11 @@ pub struct Imagination {
     follow_deals: bool,
     /// For each shuffle of cards followed, its event and the pairs of positions swapped.
     deal_pairs: Vec<(usize, Vec<(u32, u32)>)>,
+    /// The worlds of the last decision that agreed with everything the seat saw, each with
+    /// how many pauses it has passed: the next decision plays them on (a particle filter:
+    /// what the seat sees is a function of the world, so a world that still agrees is still
+    /// one the seat cannot rule out).
+    particles: Vec<(Game, usize)>,
     stats: ImaginationStats,
 }
 
@@ -172,6 +185,7 @@ impl Imagination {
             latest: BTreeMap::new(),
             follow_deals: false,
             deal_pairs: Vec::new(),
+            particles: Vec::new(),
             stats: ImaginationStats::default(),
         }
     }
@@ -198,11 +212,11 @@ impl Imagination {
         // position redealt).
         let mut misses = 0;
         let mut worlds = Vec::with_capacity(count);
-        for _ in 0..count {
+        for i in 0..count {
             self.stats.worlds += 1;
             let fallbacks = self.stats.fallbacks;
             let world = if traced && misses < GIVE_UP_AFTER {
-                self.build(game)
+                self.build(game, i)
             } else {
                 None
             };
@@ -227,6 +241,7 @@ impl Imagination {
             if traced && !agreed && !self.follow_deals {
                 self.follow_deals = true;
                 self.real = None;
+                self.particles.clear();
                 traced = self.catch_up(game);
                 misses = 0;
             }

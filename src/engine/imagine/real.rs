@@ -15,6 +15,10 @@ use std::collections::{BTreeSet, HashMap};
 /// Dice with more faces than this have only this many of their other faces followed.
 const FACES_FOLLOWED: usize = 32;
 
+/// Draws among more values than this are drawn afresh where not all their values were
+/// followed, rather than among a list of the values left.
+const FACES_KEPT: usize = 1024;
+
 /// Pauses a shadow is followed before its alternative is left possible: a secret kept longer
 /// than this is imagined afresh, which costs nothing to follow.
 const SHADOW_PAUSES: usize = 1000;
@@ -113,6 +117,7 @@ impl Imagination {
         self.deals.clear();
         self.latest.clear();
         self.deal_pairs.clear();
+        self.particles.clear();
     }
 
     /// Starts the real replay at the trail's root and runs it to its first pause.
@@ -253,12 +258,17 @@ impl Imagination {
         }
         let real = self.real.as_ref().expect("a real replay").clone();
         let mut differences = Vec::new();
-        // Each die: its other faces followed.
+        // Each die, and each `random` pick: its other faces (the other values it could have
+        // picked) followed, so that one the seat saw (a first player drawn at random and named
+        // in the log) is imagined as it showed, not drawn again until it happens to.
         for (j, d) in drawn.iter().enumerate() {
-            let Drawn::Roll { die, index } = d else {
-                continue;
+            let (faces, index) = match d {
+                Drawn::Roll { die, index } => {
+                    (before.program.dice[*die as usize].faces.len() as u32, index)
+                }
+                Drawn::Pick { of, index } => (*of, index),
+                Drawn::Shuffle { .. } => continue,
             };
-            let faces = before.program.dice[*die as usize].faces.len() as u32;
             let event = self.events.len();
             self.events.push(Event {
                 pause,
@@ -486,6 +496,9 @@ impl Imagination {
                 continue;
             }
             match e.kind {
+                // A draw among more values than are followed (a `random` of a wide range)
+                // keeps nearly all of them possible: drawn afresh, no list of them kept.
+                EventKind::Die { faces, .. } if faces as usize > FACES_KEPT => {}
                 EventKind::Die { draw, face, faces } => {
                     let out: Vec<u32> = e.ruled_out.iter().map(|(f, _)| *f).collect();
                     let same: Vec<u32> = (0..faces).filter(|f| !out.contains(f)).collect();

@@ -21,9 +21,23 @@ impl Imagination {
     /// One imagined game standing at the real game's last pause, agreeing with everything the
     /// seat saw; after [`ATTEMPTS`] failed attempts, one that agrees as far as it could (a
     /// fallback, counted). `None` if even that went astray.
-    pub(super) fn build(&mut self, game: &Game) -> Option<Game> {
+    pub(super) fn build(&mut self, game: &Game, particle: usize) -> Option<Game> {
+        // A world of an earlier decision that agreed with everything the seat saw then is
+        // played on from there: only the moves since are drawn, and a world that no longer
+        // agrees is drawn again from the start.
+        // Asked again at the same pause, worlds are drawn afresh: one played on by nothing
+        // would be the same world again.
+        let kept = self.particles.get(particle);
+        if let Some((from, reached)) = kept.filter(|(_, r)| *r < self.pauses.len()).cloned() {
+            if let Some(g) = self.attempt_from(game, false, Some((from, reached))) {
+                self.keep_particle(particle, &g);
+                return Some(g);
+            }
+            self.stats.restarts += 1;
+        }
         for _ in 0..ATTEMPTS {
             if let Some(g) = self.attempt(game, false) {
+                self.keep_particle(particle, &g);
                 return Some(g);
             }
             self.stats.restarts += 1;
@@ -37,20 +51,53 @@ impl Imagination {
         lenient
     }
 
-    /// One attempt; `lenient` keeps going where the seat would have seen otherwise.
+    /// Keeps world `g`, which agrees with every pause so far, as particle `i`: the next
+    /// decision plays it on.
+    fn keep_particle(&mut self, i: usize, g: &Game) {
+        let kept = (g.clone(), self.pauses.len());
+        if i < self.particles.len() {
+            self.particles[i] = kept;
+        } else if i == self.particles.len() {
+            self.particles.push(kept);
+        }
+    }
+
+    /// One attempt from the trail's root; `lenient` keeps going where the seat would have
+    /// seen otherwise.
     fn attempt(&mut self, game: &Game, lenient: bool) -> Option<Game> {
+        self.attempt_from(game, lenient, None)
+    }
+
+    /// One attempt, from the root or from a kept world that stands at pause `reached` (its
+    /// past is not drawn again: an attempt that disagrees after it fails).
+    fn attempt_from(
+        &mut self,
+        game: &Game,
+        lenient: bool,
+        from: Option<(Game, usize)>,
+    ) -> Option<Game> {
         let root = &game.trail.as_ref()?.root;
         let seed = self.rng.below(u64::MAX);
-        // A position set by hand has hidden values no rule drew: they are redealt.
-        let mut g = if self.edited {
-            root.determinize(self.seat, seed)
-        } else {
-            (**root).clone()
+        let (mut g, start) = match from {
+            Some((mut g, reached)) => {
+                // Chance of its own from here, as a world drawn from the root has.
+                g.replay.as_mut()?.chance.fresh = Some(Rng::new(seed, 7));
+                (g, reached)
+            }
+            None => {
+                // A position set by hand has hidden values no rule drew: they are redealt.
+                let mut g = if self.edited {
+                    root.determinize(self.seat, seed)
+                } else {
+                    (**root).clone()
+                };
+                g.mode = Mode::playout();
+                g.fixed = None;
+                g.trail = None;
+                g.replay = Some(Replay::new(self.seat, Some(Rng::new(seed, 7))));
+                (g, 0)
+            }
         };
-        g.mode = Mode::playout();
-        g.fixed = None;
-        g.trail = None;
-        g.replay = Some(Replay::new(self.seat, Some(Rng::new(seed, 7))));
         let mut differences = Vec::new();
         // The stretches passed that could have gone otherwise, each with the game before it and
         // its tries: where a stretch disagrees, the latest of them is drawn again (its move
@@ -58,7 +105,7 @@ impl Imagination {
         let mut open: Vec<Stretch> = Vec::new();
         // Every stretch run counts, the first pass included.
         let mut budget = STRETCH_BUDGET + 3 * self.pauses.len() as u64;
-        let mut k = 0;
+        let mut k = start;
         let mut tries = 0;
         while k < self.pauses.len() {
             let chooses = k > 0 && self.pauses[k - 1].partial && self.pauses[k - 1].known.is_none();
