@@ -357,6 +357,35 @@ fn the_quoted_view_of_a_part_of_a_list_is_what_the_player_sees() {
     );
 }
 
+/// The view quoted in "Drawn only where it matters" is what P1 sees after a bet and a pass, and
+/// at the start the entries whose `shown when` fails are not drawn, for any viewer.
+#[test]
+fn the_quoted_view_of_entries_drawn_when_they_matter_is_what_the_player_sees() {
+    let doc = doc_text();
+    let mut game = Game::new(example_file(&doc, "drawn.rules"), 2, 1).expect("the game starts");
+    for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Spectator] {
+        let start = game.view(viewer);
+        for absent in ["pot", "passed", "chips", "spent"] {
+            assert!(
+                !start.contains(absent),
+                "{absent} drawn at the start:\n{start}"
+            );
+        }
+        assert!(start.contains("rich no"), "{start}");
+    }
+    game.apply_label(0, "bet").expect("P1 bets");
+    game.apply_label(1, "pass").expect("P2 passes");
+    let view = game.view(Viewer::Player(0));
+    let quoted: String = view.lines().map(|l| format!("{l}\n")).collect();
+    let in_doc: String = doc.lines().map(|l| format!("{l}\n")).collect();
+    assert!(
+        in_doc.contains(&quoted),
+        "{DOC} should quote P1's view of drawn.rules after a bet and a pass exactly:\n{view}"
+    );
+    // P2 passed: their `rich` is no longer drawn, though the rules still read it.
+    assert!(!view.contains("P2: coins 0 · passed yes · rich"), "{view}");
+}
+
 #[test]
 fn the_readme_example_is_right() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");

@@ -996,3 +996,49 @@ score(p) = count(p.hand)
     assert_eq!(page.matches("(×2, alike)").count(), 1, "{page}");
     assert!(!page.contains("more: type one below"), "{page}");
 }
+
+#[test]
+fn an_entry_is_on_the_page_only_while_its_shown_when_holds() {
+    let src = r#"
+game "Passing" { players 2 }
+player var coins: int = 0
+player var passed: bool = false shown when owner.passed
+var pot: int = 0 shown when pot > 0
+show pot_left = 5 - pot shown when pot > 0
+flow { repeat 2 { for p in players { turn p } } }
+action bet "Bet" { me.coins += 1  pot += 1 }
+action pass "Pass" { me.passed = true }
+score(p) = p.coins
+"#;
+    let loaded = meeple::load::check_source("t.rules", src);
+    let program = Arc::new(loaded.program.expect("checks clean"));
+    let mut game = Game::new(program, 2, 1).expect("starts");
+    let page = |game: &Game| {
+        render(&Sight::of(
+            game,
+            Who::Seat(1),
+            "key".into(),
+            1,
+            false,
+            false,
+        ))
+    };
+    let entry = |name: &str| format!("<dt>{name}</dt>");
+    let before = page(&game);
+    for name in ["passed", "pot", "pot_left"] {
+        assert!(!before.contains(&entry(name)), "{name} drawn:\n{before}");
+    }
+    assert!(before.contains(&entry("coins")), "{before}");
+    game.apply_label(0, "bet").unwrap();
+    let after_bet = page(&game);
+    assert!(after_bet.contains(&entry("pot")), "{after_bet}");
+    assert!(after_bet.contains(&entry("pot_left")), "{after_bet}");
+    assert!(!after_bet.contains(&entry("passed")), "{after_bet}");
+    game.apply_label(1, "pass").unwrap();
+    let after_pass = page(&game);
+    assert_eq!(
+        after_pass.matches(&entry("passed")).count(),
+        1,
+        "{after_pass}"
+    );
+}

@@ -198,6 +198,20 @@ impl Checker<'_> {
             };
             target.visible_part = part.map(Box::new);
         }
+        if let Some(c) = &v.shown_when {
+            let subject = if v.per_player {
+                ("owner", Type::Player)
+            } else {
+                ("", Type::Error)
+            };
+            let cond = self.shown_condition(c, subject);
+            let target = if v.per_player {
+                &mut self.program.player_vars[slot]
+            } else {
+                &mut self.program.globals[slot]
+            };
+            target.shown_when = Some(Box::new(cond));
+        }
         // Initial values may use comprehensions; the engine gives them a frame.
         self.note_init_locals(scope.max_slots());
     }
@@ -246,8 +260,13 @@ impl Checker<'_> {
                 }
                 _ => None,
             };
+            let shown = fd
+                .shown_when
+                .as_ref()
+                .map(|c| self.shown_condition(c, ("it", Type::Entity(kind_id))));
             if let Some(field) = self.program.kinds[k].fields.get_mut(i) {
                 field.visible_part = part.map(Box::new);
+                field.shown_when = shown.map(Box::new);
             }
             if let Some(field) = self.program.kinds[k].fields.get(i) {
                 let want = field.ty.clone();

@@ -9,6 +9,7 @@ mod bodies;
 mod cap;
 mod consts;
 mod declare;
+mod drawn;
 mod expr;
 mod hidden;
 pub mod index;
@@ -89,6 +90,7 @@ fn run(
     hidden::run(&mut checker);
     shows::run(&mut checker);
     parts::run(&mut checker);
+    drawn::run(&mut checker);
     let hidden_passes = asked::mark(&mut checker.program);
     checker.refuse_hidden_passes(hidden_passes);
     let diags = Diagnostics(std::mem::take(&mut checker.diags).finish());
@@ -471,6 +473,7 @@ fn placeholder_var(v: &ast::VarDecl) -> ir::VarDef {
         init: const_expr(ir::Value::None, v.init.span),
         visible_when: None,
         visible_part: None,
+        shown_when: None,
         span: v.name.span,
     }
 }

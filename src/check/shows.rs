@@ -53,6 +53,15 @@ impl Checker<'_> {
                 (none, Some(self.text(t, &mut scope)))
             }
         };
+        let owner = if s.per_player {
+            ("owner", Type::Player)
+        } else {
+            ("", Type::Error)
+        };
+        let shown_when = s
+            .shown_when
+            .as_ref()
+            .map(|c| self.shown_condition(c, owner));
         self.program.shows.push(ir::ShowDef {
             name: s.name.text.clone(),
             per_player: s.per_player,
@@ -62,6 +71,7 @@ impl Checker<'_> {
             },
             text,
             seen_by: SeenBy::Everyone,
+            shown_when,
         });
         let shows = &self.program.shows;
         let taken = shows[..shows.len() - 1]

@@ -92,6 +92,7 @@ impl Checker<'_> {
                     init: const_expr(ir::Value::None, fd.init.span),
                     visible_when: None,
                     visible_part: None,
+                    shown_when: None,
                     span: fd.name.span,
                 }
             })
@@ -105,7 +106,8 @@ impl Checker<'_> {
             self.secret_without_owner(&fd.name, "a field");
         }
         for fd in &kd.fields {
-            self.internal_visible_when(&fd.name, fd.visibility, fd.visible_when.as_deref());
+            self.internal_clause(&fd.name, fd.visibility, fd.visible_when.as_deref(), false);
+            self.internal_clause(&fd.name, fd.visibility, fd.shown_when.as_deref(), true);
         }
         for (i, fd) in kd.fields.iter().enumerate() {
             if !seen.contains_key(&fd.name.text) {
@@ -156,29 +158,41 @@ impl Checker<'_> {
         );
     }
 
-    /// Warns of `visible when` on `internal` bookkeeping, which no view shows to anyone.
-    pub(super) fn internal_visible_when(
+    /// Warns of a clause of views (`visible when`, or `shown when` with `shown`) on `internal`
+    /// bookkeeping, which no view draws for anyone.
+    pub(super) fn internal_clause(
         &mut self,
         name: &ast::Name,
         vis: ast::Visibility,
         when: Option<&ast::Expr>,
+        shown: bool,
     ) {
         let (ast::Visibility::Internal, Some(w)) = (vis, when) else {
             return;
         };
+        let [code, message, label, help] = if shown {
+            [
+                "shown-internal",
+                "no view draws it, whatever `shown when` says",
+                "draws nothing",
+                "drop `shown when`, or make the variable public to draw it in views",
+            ]
+        } else {
+            [
+                "visible-internal",
+                "no view shows it, whatever `visible when` says",
+                "never used",
+                "drop `visible when`, or write `hidden ... visible when` to show it to some",
+            ]
+        };
         self.error(
             Diagnostic::warning(
-                "visible-internal",
-                format!(
-                    "`{}` is internal: no view shows it, whatever `visible when` says",
-                    name.text
-                ),
+                code,
+                format!("`{}` is internal: {message}", name.text),
                 w.span,
             )
-            .with_label("never used")
-            .with_help(
-                "drop `visible when`, or write `hidden ... visible when` to show it to some",
-            ),
+            .with_label(label)
+            .with_help(help),
         );
     }
 

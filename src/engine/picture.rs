@@ -6,7 +6,7 @@
 //! decided here once (by `view::sight`), never by a front end.
 
 use super::eval::Eval;
-use super::view::{listed, sight, waiting_line, Sight, Viewer};
+use super::view::{drawn, listed, sight, waiting_line, Sight, Viewer};
 use super::{show, Game};
 use crate::ir::{SeenBy, ShowDef, Type, Value, VarDef, Visibility};
 use std::fmt::Write;
@@ -280,6 +280,59 @@ fn die_between(program: &crate::ir::Program, (lo, hi): (i64, i64)) -> Option<Str
     })
 }
 
+/// The game's entries `viewer` is drawn: its variables, then its `show`s, each while its
+/// `shown when` holds.
+fn game_entries(game: &Game, viewer: Viewer) -> Vec<Shown> {
+    let program = &game.program;
+    let state = &game.state;
+    // A hidden game variable that is not a list is the rules' own bookkeeping: a `?` would say
+    // nothing, so it is left out.
+    program
+        .globals
+        .iter()
+        .zip(&state.globals)
+        .filter(|(g, v)| {
+            g.visibility != Visibility::Internal
+                && (matches!(v, Value::List(_))
+                    || g.visibility != Visibility::Hidden
+                    || g.visible_when.is_some())
+                && drawn(game, g.shown_when.as_deref(), &Value::None)
+        })
+        .map(|(g, v)| shown(game, g, v, &Value::None, viewer))
+        .chain(
+            program
+                .shows
+                .iter()
+                .filter(|s| !s.per_player && drawn(game, s.shown_when.as_ref(), &Value::None))
+                .map(|s| derived(game, s, None, viewer)),
+        )
+        .collect()
+}
+
+/// Seat `p`'s entries `viewer` is drawn: its variables, then its `player show`s, each while its
+/// `shown when` holds.
+fn seat_entries(game: &Game, p: u8, viewer: Viewer) -> Vec<Shown> {
+    let program = &game.program;
+    let state = &game.state;
+    program
+        .player_vars
+        .iter()
+        .zip(state.player_vars.row(p as usize))
+        .filter(|(d, _)| {
+            d.visibility != Visibility::Internal
+                && drawn(game, d.shown_when.as_deref(), &Value::player(p))
+        })
+        .map(|(d, v)| shown(game, d, v, &Value::player(p), viewer))
+        .chain(
+            program
+                .shows
+                .iter()
+                .filter(|s| s.per_player && drawn(game, s.shown_when.as_ref(), &Value::player(p)))
+                .map(|s| derived(game, s, Some(p), viewer)),
+        )
+        .collect()
+}
+
 /// The picture of `game` as `viewer` may see it.
 pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
     let program = &game.program;
@@ -289,27 +342,7 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
         Viewer::Spectator => "public view".to_string(),
         Viewer::Referee => "referee's view".to_string(),
     };
-    // A hidden game variable that is not a list is the rules' own bookkeeping: a `?` would say
-    // nothing, so it is left out.
-    let globals = program
-        .globals
-        .iter()
-        .zip(&state.globals)
-        .filter(|(g, v)| {
-            g.visibility != Visibility::Internal
-                && (matches!(v, Value::List(_))
-                    || g.visibility != Visibility::Hidden
-                    || g.visible_when.is_some())
-        })
-        .map(|(g, v)| shown(game, g, v, &Value::None, viewer))
-        .chain(
-            program
-                .shows
-                .iter()
-                .filter(|s| !s.per_player)
-                .map(|s| derived(game, s, None, viewer)),
-        )
-        .collect();
+    let globals = game_entries(game, viewer);
     let waiting = game.waiting_on();
     let seats = (0..state.players)
         .map(|p| SeatPanel {
@@ -317,20 +350,7 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
             you: viewer == Viewer::Player(p),
             deciding: waiting.contains(&p),
             out: state.is_out(p),
-            vars: program
-                .player_vars
-                .iter()
-                .zip(state.player_vars.row(p as usize))
-                .filter(|(d, _)| d.visibility != Visibility::Internal)
-                .map(|(d, v)| shown(game, d, v, &Value::player(p), viewer))
-                .chain(
-                    program
-                        .shows
-                        .iter()
-                        .filter(|s| s.per_player)
-                        .map(|s| derived(game, s, Some(p), viewer)),
-                )
-                .collect(),
+            vars: seat_entries(game, p, viewer),
         })
         .collect();
     let mut kinds = Vec::new();
@@ -353,7 +373,10 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
                     .fields
                     .iter()
                     .zip(fields)
-                    .filter(|(f, _)| f.visibility != Visibility::Internal)
+                    .filter(|(f, _)| {
+                        f.visibility != Visibility::Internal
+                            && drawn(game, f.shown_when.as_deref(), &it)
+                    })
                     .map(|(f, v)| shown(game, f, v, &it, viewer))
                     .collect(),
             });

@@ -128,6 +128,20 @@ pub(super) fn listed(game: &Game, kind: &crate::ir::KindDef, it: &Value) -> bool
     })
 }
 
+/// Whether views draw an entry whose `shown when` condition is `cond`, for the owner or
+/// instance `subject` (`none` for the game's). The checker proved the condition public, so
+/// every viewer draws the same entries; one that cannot be worked out draws the entry, as a
+/// failing `listed when` lists its instance.
+pub(super) fn drawn(game: &Game, cond: Option<&crate::ir::EndFn>, subject: &Value) -> bool {
+    cond.is_none_or(|f| {
+        let mut locals = vec![Value::None; f.locals.max(1)];
+        locals[0] = subject.clone();
+        Eval::new(&game.program, &game.state)
+            .bool(&f.body, &mut locals)
+            .unwrap_or(true)
+    })
+}
+
 pub(super) fn render(game: &Game, viewer: Viewer) -> String {
     super::picture::picture(game, viewer).text()
 }

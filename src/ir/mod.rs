@@ -330,6 +330,9 @@ pub struct VarDef {
     /// `visible first k` / `visible last k`: the part of a list everyone may see, where the
     /// whole is not visible (boxed, as it is seldom written).
     pub visible_part: Option<Box<VisiblePart>>,
+    /// `shown when`: whether views draw it at all; slot 0 holds the owner or the instance
+    /// (`none` for a game variable). Proved by the checker to read only what everyone sees.
+    pub shown_when: Option<Box<EndFn>>,
     /// Where it is declared.
     pub span: Span,
 }
@@ -583,6 +586,9 @@ pub struct ShowDef {
     pub text: Option<Text>,
     /// Who may see it, proved by the checker from what it reads.
     pub seen_by: SeenBy,
+    /// `shown when`: whether views draw it at all, in a frame of its own (slot 0: the seat of
+    /// a `player show`). Proved by the checker to read only what everyone sees.
+    pub shown_when: Option<EndFn>,
 }
 
 /// Who may see a [`ShowDef`].

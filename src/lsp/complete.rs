@@ -12,12 +12,14 @@ use std::collections::BTreeSet;
 const IMPLICIT: &[(&str, &str)] = &[
     (
         "it",
-        "the instance, in `shown as`, `listed when` and a field's `visible when` or `visible last`",
+        "the instance, in `shown as`, `listed when` and a field's `visible when`, `visible last` \
+         or `shown when`",
     ),
     ("viewer", "the player looking, in `visible when`"),
     (
         "owner",
-        "the player a per-player variable belongs to, in `visible when` or `visible last`",
+        "the player a per-player variable or `player show` belongs to, in `visible when`, \
+         `visible last` or `shown when`",
     ),
     (
         "index",

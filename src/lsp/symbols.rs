@@ -294,6 +294,7 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
             spans.extend([v.name.span, v.init.span]);
             spans.extend(v.visible_when.iter().map(|e| e.span));
             spans.extend(v.visible_part.iter().map(|p| p.span));
+            spans.extend(v.shown_when.iter().map(|e| e.span));
         }
         Decl::Kind(k) => {
             spans.push(k.name.span);
@@ -301,6 +302,7 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
                 spans.extend([f.name.span, f.init.span]);
                 spans.extend(f.visible_when.iter().map(|e| e.span));
                 spans.extend(f.visible_part.iter().map(|p| p.span));
+                spans.extend(f.shown_when.iter().map(|e| e.span));
             }
             braced = true;
         }
@@ -317,7 +319,10 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
         Decl::Score(s) | Decl::Goal(s) => spans.extend([s.keyword.span, s.body.span]),
         Decl::Winners(w) => spans.extend([w.keyword.span, w.body.span]),
         Decl::Invariant(i) => spans.extend([i.name.span, i.cond.span]),
-        Decl::Show(s) => spans.extend([s.name.span, s.value.span()]),
+        Decl::Show(s) => {
+            spans.extend([s.name.span, s.value.span()]);
+            spans.extend(s.shown_when.iter().map(|e| e.span));
+        }
     }
     let start = spans
         .iter()

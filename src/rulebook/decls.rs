@@ -58,6 +58,14 @@ pub fn part_words(p: &crate::syntax::ast::VisiblePart) -> String {
     )
 }
 
+/// `shown when c` in words: views draw it only while the condition holds.
+pub fn shown_words(c: &crate::syntax::ast::Expr) -> String {
+    format!(
+        "views show it only while {}",
+        super::expr::visibility_condition(c)
+    )
+}
+
 /// A variable as one item: "honest: a number, starting at 0 — the honest score track".
 pub fn var_item(v: &VarDecl, sources: &SourceMap) -> String {
     let mut out = format!(
@@ -78,6 +86,9 @@ pub fn var_item(v: &VarDecl, sources: &SourceMap) -> String {
     }
     if let Some(p) = &v.visible_part {
         out.push_str(&format!("; but {}", part_words(p)));
+    }
+    if let Some(c) = &v.shown_when {
+        out.push_str(&format!("; {}", shown_words(c)));
     }
     if let Some(c) = notes::trailing(sources, v.name.span) {
         out.push_str(&format!(" — {c}"));
@@ -159,6 +170,9 @@ fn field_words(f: &FieldDecl, sources: &SourceMap, start: bool) -> String {
     }
     if let Some(p) = &f.visible_part {
         out.push_str(&format!("; but {}", part_words(p)));
+    }
+    if let Some(c) = &f.shown_when {
+        out.push_str(&format!("; {}", shown_words(c)));
     }
     if let Some(c) = notes::trailing(sources, f.name.span) {
         out.push_str(&format!(" — {c}"));
@@ -460,10 +474,17 @@ pub fn show_item(s: &ShowDecl) -> String {
         ShowValue::Expr(e) => expr(e),
         ShowValue::Text(t) => text(t),
     };
+    let when = match &s.shown_when {
+        Some(c) => format!(" ({})", shown_words(c)),
+        None => String::new(),
+    };
     if s.per_player {
-        format!("{}, for each player (the owner): {value}", s.name.text)
+        format!(
+            "{}, for each player (the owner): {value}{when}",
+            s.name.text
+        )
     } else {
-        format!("{}: {value}", s.name.text)
+        format!("{}: {value}{when}", s.name.text)
     }
 }
 

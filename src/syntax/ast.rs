@@ -279,6 +279,8 @@ pub struct VarDecl {
     /// `visible first k` / `visible last k`: the part of a list everyone may see (boxed: seldom
     /// written).
     pub visible_part: Option<Box<VisiblePart>>,
+    /// `shown when cond`: whether views draw it at all (boxed: seldom written).
+    pub shown_when: Option<Box<Expr>>,
 }
 
 /// `kind name[count] { fields }`
@@ -322,6 +324,8 @@ pub struct FieldDecl {
     /// `visible first k` / `visible last k`: the part of a list everyone may see (boxed: seldom
     /// written).
     pub visible_part: Option<Box<VisiblePart>>,
+    /// `shown when cond`: whether views draw it at all (boxed: seldom written).
+    pub shown_when: Option<Box<Expr>>,
 }
 
 /// `table chart(roll: int, event: chance) { (1, crash), (2, boom) }`
@@ -456,6 +460,8 @@ pub struct ShowDecl {
     pub per_player: bool,
     /// What is shown.
     pub value: ShowValue,
+    /// `shown when cond`: whether views draw it at all.
+    pub shown_when: Option<Expr>,
 }
 
 /// What a `show` shows.

@@ -211,8 +211,10 @@ impl Lowerer {
                 let mut per_player = false;
                 let mut name = None;
                 let mut value = None;
+                let mut shown_when = None;
                 for p in pair.into_inner() {
                     match p.as_rule() {
+                        Rule::shown_when => shown_when = Some(self.expr(last(p))),
                         Rule::per_player => per_player = true,
                         Rule::name => name = Some(self.name(p)),
                         Rule::expr => value = Some(ShowValue::Expr(self.expr(p))),
@@ -224,6 +226,7 @@ impl Lowerer {
                     name: name.expect("grammar: show name"),
                     per_player,
                     value: value.expect("grammar: show value"),
+                    shown_when,
                 })
             }
             Rule::invariant_decl => {
@@ -454,6 +457,7 @@ impl Lowerer {
         let mut init = None;
         let mut visible_when = None;
         let mut visible_part = None;
+        let mut shown_when = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::per_player => per_player = true,
@@ -463,12 +467,14 @@ impl Lowerer {
                 Rule::expr => init = Some(self.expr(p)),
                 Rule::visible_when => visible_when = Some(Box::new(self.expr(last(p)))),
                 Rule::visible_part => visible_part = Some(Box::new(self.visible_part(p))),
+                Rule::shown_when => shown_when = Some(Box::new(self.expr(last(p)))),
                 _ => {}
             }
         }
         VarDecl {
             visible_when,
             visible_part,
+            shown_when,
             name: name.expect("grammar: var name"),
             per_player,
             visibility,
@@ -531,6 +537,7 @@ impl Lowerer {
         let mut init = None;
         let mut visible_when = None;
         let mut visible_part = None;
+        let mut shown_when = None;
         for p in pair.into_inner() {
             match p.as_rule() {
                 Rule::visibility => visibility = self.visibility(p),
@@ -539,12 +546,14 @@ impl Lowerer {
                 Rule::expr => init = Some(self.expr(p)),
                 Rule::visible_when => visible_when = Some(Box::new(self.expr(last(p)))),
                 Rule::visible_part => visible_part = Some(Box::new(self.visible_part(p))),
+                Rule::shown_when => shown_when = Some(Box::new(self.expr(last(p)))),
                 _ => {}
             }
         }
         FieldDecl {
             visible_when,
             visible_part,
+            shown_when,
             name: name.expect("grammar: field name"),
             visibility,
             ty: ty.expect("grammar: field type"),
