@@ -172,6 +172,22 @@ fn a_shown_part_of_a_list_is_laid_out_and_kept() {
 }
 
 #[test]
+fn a_map_by_a_range_with_bounded_entries_is_laid_out_and_kept() {
+    let messy = "game \"M\" { players 2 }\nvar lanes :  int in 0 .. 7 by  1 .. 5 = [ 1,2,3,4,5 ]\nplayer var g: int by   -2..2=0\nflow { lanes[ 3 ] += 1 }\n";
+    let formatted = format(FileId(0), messy).expect("formats");
+    assert!(
+        formatted.contains("var lanes: int in 0..7 by 1..5 = [1, 2, 3, 4, 5]\n"),
+        "{formatted}"
+    );
+    assert!(
+        formatted.contains("player var g: int by -2..2 = 0\n"),
+        "{formatted}"
+    );
+    assert_eq!(tree(&formatted), tree(messy), "the same syntax tree");
+    assert_eq!(format(FileId(0), &formatted).expect("formats"), formatted);
+}
+
+#[test]
 fn every_file_in_rules_is_formatted() {
     let mut unformatted = Vec::new();
     for path in rules_files(&root().join("rules")) {

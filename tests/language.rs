@@ -1985,11 +1985,6 @@ fn a_map_s_mistakes_have_their_codes() {
             "var bank: int by crate",
             "map-key-not-enum",
         ),
-        (
-            "player var gems: int by gem",
-            "player var gems: int in 0..9 by gem",
-            "bounded-map",
-        ),
         ("= [4, 4, 2]", "= [4, 4]", "map-size"),
         ("= [4, 4, 2]", "= true", "type-mismatch"),
         ("m[red] = 9", "m[red] = red", "type-mismatch"),
@@ -2005,6 +2000,139 @@ fn a_map_s_mistakes_have_their_codes() {
     ] {
         let bad = MAPS.replace(from, to);
         assert_ne!(bad, MAPS, "{from}");
+        let got = codes(&check_source("test.rules", &bad));
+        assert!(got.contains(&code), "{to}: {got:?}");
+        assert!(
+            got.iter()
+                .all(|c| *c == code || *c == "type-mismatch" || c.starts_with("unused")),
+            "{to}: {got:?}"
+        );
+    }
+}
+
+const RANGE_MAPS: &str = r#"
+game "Lanes" { players 2 }
+
+enum gem { red, blue }
+var lanes: int by 1..4 = [0, 2, 0, 1]
+var shifted: int by -1..1 = 5
+player var gems: int in 0..3 by gem = 0
+var marks: int in 0..2 by 1..3 = 9
+
+action push(k: int in 1..5) "push a lane" {
+  lanes[k] += 1
+  marks[2] += 1
+  me.gems[red] += 2
+  log "{me} pushes {k}: lanes {lanes}, marks {marks}"
+}
+
+flow {
+  for k in 1..3 {
+    shifted[k - 2] = k
+  }
+  turn first(players)
+  turn last(players)
+}
+
+scenario "a map by a range is read, written and updated by its keys" {
+  expect lanes[2] == 2 and lanes[4] == 1 and sum(lanes) == 3
+  expect shifted[-1] == 1 and shifted[0] == 2 and shifted[1] == 3
+  expect marks[1] == 2 and marks[3] == 2
+  play P1 "push 3"
+  expect lanes[3] == 1 and lanes[2] == 2 and sum(lanes) == 4
+  expect P1.gems[red] == 2 and P1.gems[blue] == 0
+}
+
+scenario "bounded entries are clamped one by one" {
+  set P1.gems = [7, -2]
+  expect P1.gems[red] == 3 and P1.gems[blue] == 0
+  play P1 "push 1"
+  play P2 "push 1"
+  expect lanes[1] == 2 and marks[2] == 2
+}
+"#;
+
+#[test]
+fn a_map_by_a_range_is_read_written_and_updated_by_its_keys() {
+    scenarios_pass(RANGE_MAPS);
+}
+
+#[test]
+fn a_key_outside_a_map_s_range_is_a_clear_error_that_leaves_the_game_as_it_was() {
+    let program = Arc::new(
+        check_source("test.rules", RANGE_MAPS)
+            .program
+            .expect("checks"),
+    );
+    let mut game = meeple::engine::Game::new(program, 2, 1).expect("starts");
+    let view = |g: &meeple::engine::Game| g.view(meeple::engine::Viewer::Spectator);
+    let before = view(&game);
+    assert!(before.contains("lanes 1: 0, 2: 2, 3: 0, 4: 1"), "{before}");
+    assert!(before.contains("marks 1: 2, 2: 2, 3: 2"), "{before}");
+    let e = game
+        .apply_label(0, "push 5")
+        .expect_err("key 5 is outside 1..4");
+    let meeple::engine::MoveError::Runtime(e) = e else {
+        panic!("a rule should fail: {e}");
+    };
+    assert_eq!(e.code, "out-of-range");
+    assert!(
+        e.message.contains("5 is not a key of this map"),
+        "{}",
+        e.message
+    );
+    assert!(e.help.contains("from 1 to 4"), "{}", e.help);
+    let src = RANGE_MAPS;
+    assert_eq!(
+        &src[e.span.start as usize..e.span.end as usize],
+        "k",
+        "the key is pointed at"
+    );
+    // The failing move is undone: `me.gems[red] += 2` and `marks[2] += 1` never ran.
+    assert_eq!(view(&game), before);
+    game.apply_label(0, "push 4").expect("a key in range");
+    let log = game.log(meeple::engine::Viewer::Spectator).join("\n");
+    assert!(
+        log.contains("P1 pushes 4: lanes 1: 0, 2: 2, 3: 0, 4: 2, marks 1: 2, 2: 2, 3: 2"),
+        "{log}"
+    );
+}
+
+#[test]
+fn a_map_by_a_range_s_mistakes_have_their_codes() {
+    for (from, to, code) in [
+        ("lanes[k] += 1", "lanes[5] += 1", "map-key-out-of-range"),
+        ("lanes[k] += 1", "lanes[0] += 1", "map-key-out-of-range"),
+        (
+            "shifted[k - 2] = k",
+            "shifted[-2] = k",
+            "map-key-out-of-range",
+        ),
+        ("lanes[k] += 1", "lanes[red] += 1", "wrong-map-key"),
+        (
+            "var lanes: int by 1..4",
+            "var lanes: int by 4..1",
+            "invalid-bounds",
+        ),
+        (
+            "var lanes: int by 1..4",
+            "var lanes: int by 1..40000",
+            "invalid-bounds",
+        ),
+        (
+            "var lanes: int by 1..4",
+            "var lanes: int by 1..player_count",
+            "not-constant",
+        ),
+        (
+            "var lanes: int by 1..4",
+            "var lanes: int by 4",
+            "map-key-not-enum",
+        ),
+        ("= [0, 2, 0, 1]", "= [0, 2, 0]", "map-size"),
+    ] {
+        let bad = RANGE_MAPS.replace(from, to);
+        assert_ne!(bad, RANGE_MAPS, "{from}");
         let got = codes(&check_source("test.rules", &bad));
         assert!(got.contains(&code), "{to}: {got:?}");
         assert!(

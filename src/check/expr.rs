@@ -680,6 +680,8 @@ impl Checker<'_> {
             Builtin::Subsets => list_of(list_of(elem())),
             // Written only by `xs[i] = v`, which checks it itself.
             Builtin::Replace => types[0].clone(),
+            // Written only by `m[k]` of a map by a range, which checks its key itself.
+            Builtin::Key => Type::Int,
             Builtin::Nth | Builtin::Index => {
                 let e = elem();
                 self.expect_type(&Type::Int, &types[1], raw[1].span, &arg(1));

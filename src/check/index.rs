@@ -311,13 +311,16 @@ fn type_text(program: &ir::Program, t: &Type) -> String {
             .get(k.index())
             .map_or("?".into(), |k| k.name.clone()),
         Type::List(inner) => format!("list of {}", type_text(program, inner)),
-        Type::Map(inner, e) => format!(
+        Type::Map(inner, k) => format!(
             "{} by {}",
             type_text(program, inner),
-            program
-                .enums
-                .get(e.index())
-                .map_or("?".into(), |e| e.name.clone())
+            match k {
+                ir::MapKey::Enum(e) => program
+                    .enums
+                    .get(e.index())
+                    .map_or("?".into(), |e| e.name.clone()),
+                ir::MapKey::Range(lo, hi) => format!("{lo}..{hi}"),
+            }
         ),
         Type::Nothing => "none".into(),
         Type::Error => "?".into(),

@@ -1,72 +1,149 @@
-//! Maps indexed by an enum (`int by gem`): the type, the key of `m[k]` and the initial value.
+//! Maps indexed by an enum or a range (`int by gem`, `int by 1..5`): the type, the key of
+//! `m[k]` and the initial value.
 //!
-//! At run time a map is a list with one element per value of its enum, in the enum's order, so
-//! `m[k]` and `m[k] = v` lower to the list built-ins `Index` and `Replace` at the position of `k`
-//! among the enum's values; only the checker tells a map from a list, and it never lets a
-//! statement change a map's length.
+//! At run time a map is a list with one element per key, in the keys' order, so `m[k]` and
+//! `m[k] = v` lower to the list built-ins `Index` and `Replace` at the position of `k` among
+//! the keys (for an enum, its place among the enum's values; for a range `lo..hi`, `k - lo + 1`,
+//! refused at run time outside the range); only the checker tells a map from a list, and it
+//! never lets a statement change a map's length. Bounded entries (`int in 0..7 by gem`) are the
+//! variable's bounds, which the engine applies to every number of the list it holds.
 
 use super::scope::{suggest, Scope, Symbol};
 use super::Checker;
 use crate::diag::{Diagnostic, Span};
-use crate::ir::{self, Builtin, EnumId, Type};
+use crate::ir::{self, Builtin, MapKey, Type};
 use crate::syntax::ast;
 
+/// The most keys a map by a range may have: its entries are kept in every game's state.
+const MAX_RANGE_KEYS: i64 = 10_000;
+
 impl Checker<'_> {
-    /// Resolves `T by E`: `E` must be an enum, and `T` not a bounded int, whose clamping works
-    /// on a whole variable, not on each element.
-    pub(crate) fn map_type(&mut self, elem: &ast::TypeExpr, key: &ast::Name) -> Type {
-        let (inner, bounds) = self.resolve_type(elem);
-        if bounds.is_some()
-            || matches!(
-                elem,
-                ast::TypeExpr::Int {
-                    bounds: Some(_),
-                    ..
-                }
-            )
-        {
+    /// Resolves `T by E` or `T by lo..hi`, `T` resolved: `E` must be an enum, and `lo..hi` a
+    /// range of constant numbers, in order. Bounds on `T` (`int in 0..7 by gem`) are the
+    /// variable's, returned by `resolve_type` beside this type.
+    pub(crate) fn map_type(&mut self, elem: Type, key: &ast::MapKey) -> Type {
+        match self.map_key(key) {
+            Some(k) => Type::Map(Box::new(elem), k),
+            None => Type::Error,
+        }
+    }
+
+    /// The keys written after `by`, or `None`, reported.
+    fn map_key(&mut self, key: &ast::MapKey) -> Option<MapKey> {
+        let range = match key {
+            ast::MapKey::Enum(name) => return self.map_enum(name),
+            ast::MapKey::Range(e) => e,
+        };
+        let ast::ExprKind::Binary {
+            op: ast::BinOp::Range,
+            lhs,
+            rhs,
+        } = &range.kind
+        else {
             self.error(
                 Diagnostic::error(
-                    "bounded-map",
-                    "the values of a map cannot be bounded: a bound clamps a whole variable, not each entry",
-                    elem.span(),
+                    "map-key-not-enum",
+                    "a map is indexed by an enum or a range of numbers, and this is neither",
+                    range.span,
                 )
-                .with_label("a bounded int in a map")
-                .with_help(format!(
-                    "write `int by {}` and keep each entry in range with the rules, or an invariant",
-                    key.text
-                )),
+                .with_label("not an enum or a range")
+                .with_help("write `int by gem` for one entry per value of an enum, or `int by 1..5` for one per number"),
             );
+            return None;
+        };
+        let (Some(lo), Some(hi)) = (super::consts::int(lhs), super::consts::int(rhs)) else {
+            self.error(
+                Diagnostic::error(
+                    "not-constant",
+                    "the keys of a map by a range must be known before play",
+                    range.span,
+                )
+                .with_label("not a range of constant numbers")
+                .with_help("write the ends as numbers, as in `int by 1..5`"),
+            );
+            return None;
+        };
+        if lo > hi {
+            self.error(
+                Diagnostic::error(
+                    "invalid-bounds",
+                    format!("the keys {lo}..{hi} are backwards"),
+                    range.span,
+                )
+                .with_label("the low key comes first")
+                .with_help(format!("write `by {hi}..{lo}`"))
+                .with_fix(range.span, format!("{hi}..{lo}")),
+            );
+            return None;
         }
+        if (hi as i128) - (lo as i128) + 1 > MAX_RANGE_KEYS as i128 {
+            self.error(
+                Diagnostic::error(
+                    "invalid-bounds",
+                    format!(
+                        "a map by a range has at most {MAX_RANGE_KEYS} keys, and {lo}..{hi} has {}",
+                        (hi as i128) - (lo as i128) + 1
+                    ),
+                    range.span,
+                )
+                .with_label("too many keys")
+                .with_help("keep a map to the keys the rules use; for an open-ended count use a `list of T`"),
+            );
+            return None;
+        }
+        Some(MapKey::Range(lo, hi))
+    }
+
+    /// `by E`: the enum `E`, or `None`, reported.
+    fn map_enum(&mut self, key: &ast::Name) -> Option<MapKey> {
         match self.symbols.get(&key.text).map(|s| s.0) {
             Some(Symbol::Enum(id)) => {
                 self.note_symbol_use(key);
                 self.used.insert(Symbol::Enum(id));
-                Type::Map(Box::new(inner), id)
+                Some(MapKey::Enum(id))
             }
             _ => {
                 let enums = self.symbol_names(|s| matches!(s, Symbol::Enum(_)));
                 let mut d = Diagnostic::error(
                     "map-key-not-enum",
-                    format!("a map is indexed by an enum, and `{}` is not one", key.text),
+                    format!(
+                        "a map is indexed by an enum or a range, and `{}` is not an enum",
+                        key.text
+                    ),
                     key.span,
                 )
                 .with_label("not an enum");
                 d = match suggest(&key.text, enums.iter().map(String::as_str)) {
                     Some(s) => d.with_suggestion(&s),
                     None => d.with_help(
-                        "declare `enum gem { red, blue }` and write `int by gem`; for numbered slots use `list of T`",
+                        "declare `enum gem { red, blue }` and write `int by gem`; for numbered keys write `int by 1..5`",
                     ),
                 };
                 self.error(d);
-                Type::Error
+                None
             }
         }
     }
 
+    /// How many entries a map with keys `k` has.
+    pub(crate) fn map_len(&self, k: MapKey) -> usize {
+        match k {
+            MapKey::Enum(e) => self.program.enums[e.index()].values.len(),
+            MapKey::Range(lo, hi) => (hi - lo + 1) as usize,
+        }
+    }
+
+    /// The keys `k` as the rules write them: `` `gem` `` or `` `1..5` ``.
+    fn map_keys_name(&self, k: MapKey) -> String {
+        match k {
+            MapKey::Enum(e) => format!("`{}`", self.program.enums[e.index()].name),
+            MapKey::Range(lo, hi) => format!("`{lo}..{hi}`"),
+        }
+    }
+
     /// The position that `key` reads in a value of type `container`: for a map, the key's
-    /// place among its enum's values (a key of another type refused with `wrong-map-key`); for
-    /// a list, the key itself, a number.
+    /// place among its keys (a key of another type refused with `wrong-map-key`, a constant
+    /// key outside a range with `map-key-out-of-range`); for a list, the key itself, a number.
     pub(crate) fn index_key(
         &mut self,
         container: &Type,
@@ -74,44 +151,98 @@ impl Checker<'_> {
         key_type: &Type,
         key_span: Span,
     ) -> ir::Expr {
-        let Type::Map(_, e) = container else {
+        let Type::Map(_, k) = container else {
             self.expect_type(&Type::Int, key_type, key_span, "a position in a list");
             return key;
         };
-        let want = Type::Enum(*e);
+        let want = k.key_type();
         if !want.accepts(key_type) || *key_type == Type::Nothing {
-            let enum_name = self.program.enums[e.index()].name.clone();
-            let first = self.program.enums[e.index()]
-                .values
-                .first()
-                .cloned()
-                .unwrap_or_default();
+            let example = match *k {
+                MapKey::Enum(e) => self.program.enums[e.index()]
+                    .values
+                    .first()
+                    .cloned()
+                    .unwrap_or_default(),
+                MapKey::Range(lo, _) => lo.to_string(),
+            };
+            let keys = self.map_keys_name(*k);
+            let what = match k {
+                MapKey::Enum(_) => format!("a {keys}"),
+                MapKey::Range(..) => format!("a number of {keys}"),
+            };
             self.error(
                 Diagnostic::error(
                     "wrong-map-key",
                     format!(
-                        "this map is indexed by a `{enum_name}`, but this is {}",
+                        "this map is indexed by {what}, but this is {}",
                         self.type_name(key_type)
                     ),
                     key_span,
                 )
                 .with_label(format!("this is {}", self.type_name(key_type)))
-                .with_help(format!(
-                    "write a value of `{enum_name}` here, as in `[{first}]`; a map has no positions"
-                )),
+                .with_help(match k {
+                    MapKey::Enum(_) => format!(
+                        "write a value of {keys} here, as in `[{example}]`; a map has no positions"
+                    ),
+                    MapKey::Range(_, hi) => {
+                        format!("write a number from {example} to {hi} here, as in `[{example}]`")
+                    }
+                }),
             );
         }
-        self.map_position(*e, key)
+        if let (MapKey::Range(lo, hi), Some(n)) = (*k, const_int(&key)) {
+            if n < lo || n > hi {
+                self.error(
+                    Diagnostic::error(
+                        "map-key-out-of-range",
+                        format!("{n} is not a key of this map, whose keys are {lo}..{hi}"),
+                        key_span,
+                    )
+                    .with_label(format!("not in {lo}..{hi}"))
+                    .with_help(format!("write a key from {lo} to {hi}")),
+                );
+            }
+        }
+        self.map_position(*k, key)
     }
 
-    /// `position(values of e, key)`: where `key` stands in its map, from 1.
-    fn map_position(&self, e: EnumId, key: ir::Expr) -> ir::Expr {
+    /// Where `key` stands among a map's keys, from 1: `position(values of e, key)` for an
+    /// enum, and for a range `lo..hi` the key's offset, worked out here for a constant key and
+    /// otherwise by `Builtin::Key`, which refuses a key outside the range.
+    fn map_position(&self, k: MapKey, key: ir::Expr) -> ir::Expr {
         let span = key.span;
-        let values = ir::Expr::new(ir::ExprKind::EnumValues(e), span);
-        ir::Expr::new(
-            ir::ExprKind::Builtin(Builtin::Position, vec![values, key]),
-            span,
-        )
+        let int = |n: i64| super::const_expr(ir::Value::Int(n), span);
+        match k {
+            MapKey::Enum(e) => {
+                let values = ir::Expr::new(ir::ExprKind::EnumValues(e), span);
+                ir::Expr::new(
+                    ir::ExprKind::Builtin(Builtin::Position, vec![values, key]),
+                    span,
+                )
+            }
+            MapKey::Range(lo, hi) => match const_int(&key) {
+                Some(n) if (lo..=hi).contains(&n) => int(n - lo + 1),
+                _ => ir::Expr::new(
+                    ir::ExprKind::Builtin(Builtin::Key, vec![key, int(lo), int(hi)]),
+                    span,
+                ),
+            },
+        }
+    }
+
+    /// Every key of a map, in order: the values of its enum, or the numbers of its range.
+    fn map_keys(&self, k: MapKey, span: Span) -> ir::Expr {
+        match k {
+            MapKey::Enum(e) => ir::Expr::new(ir::ExprKind::EnumValues(e), span),
+            MapKey::Range(lo, hi) => ir::Expr::new(
+                ir::ExprKind::Binary(
+                    ast::BinOp::Range,
+                    Box::new(super::const_expr(ir::Value::Int(lo), span)),
+                    Box::new(super::const_expr(ir::Value::Int(hi), span)),
+                ),
+                span,
+            ),
+        }
     }
 
     /// A value for a place of type `want`, checked: for a map, another map of its type, one
@@ -133,8 +264,7 @@ impl Checker<'_> {
     }
 
     /// A map's initial value: one value of the element type fills every entry; a list written
-    /// out with one value per enum value gives them in the enum's order. `None`, reported,
-    /// otherwise.
+    /// out with one value per key gives them in the keys' order. `None`, reported, otherwise.
     pub(crate) fn map_initial(
         &mut self,
         want: &Type,
@@ -142,11 +272,10 @@ impl Checker<'_> {
         ty: &Type,
         span: Span,
     ) -> Option<ir::Expr> {
-        let Type::Map(elem, e) = want else {
+        let Type::Map(elem, k) = want else {
             return None;
         };
-        let n = self.program.enums[e.index()].values.len();
-        let enum_name = self.program.enums[e.index()].name.clone();
+        let n = self.map_len(*k);
         if elem.accepts(ty) {
             let entries = vec![init; n];
             return Some(ir::Expr::new(ir::ExprKind::List(entries), span));
@@ -156,19 +285,19 @@ impl Checker<'_> {
                 return Some(init);
             }
             if elem.accepts(got) {
+                let keys = self.map_keys_name(*k);
+                let (what, each) = match k {
+                    MapKey::Enum(_) => ("values", format!("each {keys}, in its order")),
+                    MapKey::Range(..) => ("keys", format!("each key of {keys}, in order")),
+                };
                 self.error(
                     Diagnostic::error(
                         "map-size",
-                        format!(
-                            "`{enum_name}` has {n} values, but this list has {}",
-                            items.len()
-                        ),
+                        format!("{keys} has {n} {what}, but this list has {}", items.len()),
                         span,
                     )
                     .with_label(format!("{} values", items.len()))
-                    .with_help(format!(
-                        "give one value for each `{enum_name}`, in its order, or one value for all"
-                    )),
+                    .with_help(format!("give one value for {each}, or one value for all")),
                 );
                 return None;
             }
@@ -177,33 +306,47 @@ impl Checker<'_> {
         None
     }
 
-    /// `{m}` in a text, for a map `m`: each entry as its key and value, `red 2, blue 0`,
-    /// written as the `{each}` part `{each k in E "{k} {m[k]}" sep ", "}` would be.
-    pub(crate) fn map_text(&mut self, m: ir::Expr, e: EnumId, scope: &mut Scope) -> ir::TextPart {
+    /// `{m}` in a text, for a map `m`: each entry as its key and value, written as the `{each}`
+    /// part `{each k in E "{k} {m[k]}" sep ", "}` would be: `red 2, blue 0` by an enum, and
+    /// `1: 2, 2: 0` by a range, where a number beside a number would not tell key from value.
+    pub(crate) fn map_text(&mut self, m: ir::Expr, k: MapKey, scope: &mut Scope) -> ir::TextPart {
         let span = m.span;
         scope.push();
-        let slot = scope.shadow(" entry", Type::Enum(e), span);
+        let slot = scope.shadow(" entry", k.key_type(), span);
         scope.pop();
         let key = || ir::Expr::new(ir::ExprKind::Local(slot), span);
         let value = ir::Expr::new(
-            ir::ExprKind::Builtin(Builtin::Index, vec![m, self.map_position(e, key())]),
+            ir::ExprKind::Builtin(Builtin::Index, vec![m, self.map_position(k, key())]),
             span,
         );
+        let between = match k {
+            MapKey::Enum(_) => " ",
+            MapKey::Range(..) => ": ",
+        };
         let body = ir::Text {
             parts: vec![
                 ir::TextPart::Expr(key()),
-                ir::TextPart::Lit(" ".into()),
+                ir::TextPart::Lit(between.into()),
                 ir::TextPart::Expr(value),
             ],
         };
         ir::TextPart::Each {
             slot,
-            source: ir::Expr::new(ir::ExprKind::EnumValues(e), span),
+            source: self.map_keys(k, span),
             filter: None,
             body,
             sep: ir::Text {
                 parts: vec![ir::TextPart::Lit(", ".into())],
             },
         }
+    }
+}
+
+/// The number a checked expression is when it is a constant: `3`, or `-3`.
+fn const_int(e: &ir::Expr) -> Option<i64> {
+    match &e.kind {
+        ir::ExprKind::Const(ir::Value::Int(n)) => Some(*n),
+        ir::ExprKind::Unary(ast::UnOp::Neg, x) => const_int(x)?.checked_neg(),
+        _ => None,
     }
 }

@@ -426,12 +426,15 @@ impl<'a> Checker<'a> {
                     .trim_start_matches("a ")
                     .trim_start_matches("an ")
             ),
-            Type::Map(inner, e) => format!(
+            Type::Map(inner, k) => format!(
                 "a map of {} by `{}`",
                 self.type_name(inner)
                     .trim_start_matches("a ")
                     .trim_start_matches("an "),
-                self.program.enums[e.index()].name
+                match k {
+                    ir::MapKey::Enum(e) => self.program.enums[e.index()].name.clone(),
+                    ir::MapKey::Range(lo, hi) => format!("{lo}..{hi}"),
+                }
             ),
             Type::Nothing => "`none`".into(),
             Type::Error => "unknown".into(),

@@ -199,6 +199,9 @@ impl Checker<'_> {
     /// The bounds of `int in lo..hi` for each player count the game allows (indexed by the
     /// count), when they follow it; empty when they are constant or not bounds at all.
     pub(super) fn bounds_by_players(&self, t: &ast::TypeExpr) -> Vec<Option<(i64, i64)>> {
+        if let ast::TypeExpr::Map(inner, ..) = t {
+            return self.bounds_by_players(inner);
+        }
         let ast::TypeExpr::Int {
             bounds: Some(b), ..
         } = t
@@ -285,7 +288,11 @@ impl Checker<'_> {
             ast::TypeExpr::List(inner, _) => {
                 (Type::List(Box::new(self.resolve_type(inner).0)), None)
             }
-            ast::TypeExpr::Map(inner, key, _) => (self.map_type(inner, key), None),
+            // `int in 0..7 by gem`: the bounds hold every entry, as they hold a number.
+            ast::TypeExpr::Map(inner, key, _) => {
+                let (elem, bounds) = self.resolve_type(inner);
+                (self.map_type(elem, key), bounds)
+            }
             ast::TypeExpr::Named(n) => match self.symbols.get(&n.text).map(|s| s.0) {
                 Some(Symbol::Enum(id)) => {
                     self.note_symbol_use(n);

@@ -985,6 +985,22 @@ impl<'a> Eval<'a> {
                 xs.make_mut()[at] = d;
                 Value::List(xs)
             }
+            (Builtin::Key, Value::Int(k), Value::Int(lo)) => {
+                let hi = match d {
+                    Value::Int(hi) => hi,
+                    _ => lo,
+                };
+                if k < lo || k > hi {
+                    return Err(err(
+                        "out-of-range",
+                        format!("{k} is not a key of this map, whose keys are {lo} to {hi}"),
+                        span,
+                        &format!("use a key from {lo} to {hi}; check it first, as in `if k >= {lo} and k <= {hi}`"),
+                    ));
+                }
+                // Within the range, so the difference fits.
+                Value::Int(k - lo + 1)
+            }
             (Builtin::Take, Value::List(xs), Value::Int(n)) => {
                 let kept = xs.len().min(n.max(0) as usize);
                 self.build(kept);

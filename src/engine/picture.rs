@@ -8,7 +8,7 @@
 use super::eval::Eval;
 use super::view::{drawn, listed, sight, waiting_line, Sight, Viewer};
 use super::{show, Game};
-use crate::ir::{SeenBy, ShowDef, Type, Value, VarDef, Visibility};
+use crate::ir::{MapKey, SeenBy, ShowDef, Type, Value, VarDef, Visibility};
 use std::fmt::Write;
 
 /// What one viewer may see of a game.
@@ -191,19 +191,31 @@ fn part_words(items: &[Option<String>]) -> Vec<String> {
     words
 }
 
-/// A map's entries as players read them, `red 2`, in its enum's order; `None` for a value
-/// that is not a map (the run time keeps a map as a list, so only the declared type tells).
+/// A map's entries as players read them, in its keys' order: `red 2` by an enum, `1: 2` by a
+/// range (as a text shows them); `None` for a value that is not a map (the run time keeps a map
+/// as a list, so only the declared type tells).
 fn map_entries(game: &Game, def: &VarDef, v: &Value) -> Option<Vec<String>> {
-    let (Type::Map(_, e), Value::List(xs)) = (&def.ty, v) else {
+    let (Type::Map(_, k), Value::List(xs)) = (&def.ty, v) else {
         return None;
     };
-    let keys = &game.program.enums.get(e.index())?.shown;
-    (keys.len() == xs.len()).then(|| {
-        keys.iter()
-            .zip(xs.iter())
-            .map(|(k, x)| format!("{k} {}", show(&game.program, &game.state, x)))
-            .collect()
-    })
+    let value = |x: &Value| show(&game.program, &game.state, x);
+    match *k {
+        MapKey::Enum(e) => {
+            let keys = &game.program.enums.get(e.index())?.shown;
+            (keys.len() == xs.len()).then(|| {
+                keys.iter()
+                    .zip(xs.iter())
+                    .map(|(k, x)| format!("{k} {}", value(x)))
+                    .collect()
+            })
+        }
+        MapKey::Range(lo, hi) => ((hi - lo + 1) as usize == xs.len()).then(|| {
+            (lo..=hi)
+                .zip(xs.iter())
+                .map(|(k, x)| format!("{k}: {}", value(x)))
+                .collect()
+        }),
+    }
 }
 
 /// How a value the viewer may see is drawn, a number kept within `bounds` as a track or a die.

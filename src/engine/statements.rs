@@ -840,6 +840,12 @@ impl Game {
                 target.put(Value::Int(held));
                 held != n
             }
+            // A map of bounded numbers (`int in 0..7 by gem`): each entry held in the bounds.
+            Value::List(mut xs) if bounds.is_some() => {
+                let clamped = clamp_entries(&mut xs, bounds);
+                target.put(Value::List(xs));
+                clamped
+            }
             new => {
                 target.put(new);
                 false
@@ -870,12 +876,33 @@ fn not_in_list(program: &ir::Program, state: &State, v: &Value, span: Span) -> B
     )
 }
 
-/// A number held within a variable's bounds, if it has them.
+/// A number held within a variable's bounds, if it has them; a list (a map of bounded
+/// numbers, `int in 0..7 by gem`) has each of its numbers held.
 pub(super) fn clamp(v: Value, bounds: Option<(i64, i64)>) -> Value {
     match v {
         Value::Int(n) => Value::Int(clamp_int(n, bounds)),
+        Value::List(mut xs) if bounds.is_some() => {
+            clamp_entries(&mut xs, bounds);
+            Value::List(xs)
+        }
         v => v,
     }
+}
+
+/// Holds every number of `xs` within `bounds`, and says whether one was out of them. The list
+/// is written (and copied, if shared) only when one was: a write that keeps every entry in
+/// range costs a scan and builds nothing.
+fn clamp_entries(xs: &mut List, bounds: Option<(i64, i64)>) -> bool {
+    let out = |x: &Value| matches!(x, Value::Int(n) if clamp_int(*n, bounds) != *n);
+    if !xs.iter().any(out) {
+        return false;
+    }
+    for x in xs.make_mut().iter_mut() {
+        if let Value::Int(n) = x {
+            *n = clamp_int(*n, bounds);
+        }
+    }
+    true
 }
 
 /// [`clamp`] of a number known to be one.

@@ -69,13 +69,32 @@ pub enum Type {
     Entity(KindId),
     /// A list.
     List(Box<Type>),
-    /// `T by E`: one `T` for each value of an enum, kept at run time as a list in the enum's
-    /// order; indexed by a value of the enum, never by a position.
-    Map(Box<Type>, EnumId),
+    /// `T by E` or `T by lo..hi`: one `T` for each value of an enum or number of a range,
+    /// kept at run time as a list in the keys' order; indexed by a key, never by a position.
+    Map(Box<Type>, MapKey),
     /// `none`: fits any player, enum or instance.
     Nothing,
     /// A type already reported as wrong; fits everything, so one mistake is reported once.
     Error,
+}
+
+/// The keys of a map: the values of an enum, or the numbers of a constant range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum MapKey {
+    /// `int by gem`.
+    Enum(EnumId),
+    /// `int by lo..hi`, both ends included, `lo <= hi`.
+    Range(i64, i64),
+}
+
+impl MapKey {
+    /// The type of a key.
+    pub fn key_type(self) -> Type {
+        match self {
+            MapKey::Enum(e) => Type::Enum(e),
+            MapKey::Range(..) => Type::Int,
+        }
+    }
 }
 
 impl Type {
@@ -1148,6 +1167,9 @@ pub enum Builtin {
     Index,
     /// The list with the element at position i replaced (`xs[i] = v`); no name calls it.
     Replace,
+    /// `m[k]` of a map by a range `lo..hi`: the position of key k, from 1, or an
+    /// `out-of-range` error for a key outside the range; no name calls it.
+    Key,
 }
 
 impl Builtin {
@@ -1208,6 +1230,7 @@ impl Builtin {
             // Written with brackets, not called by name: not in `ALL`.
             Builtin::Index => "xs[i]",
             Builtin::Replace => "xs[i] = v",
+            Builtin::Key => "m[k]",
         }
     }
 
@@ -1220,7 +1243,7 @@ impl Builtin {
     pub fn arity(self) -> usize {
         match self {
             Builtin::Nth | Builtin::Take | Builtin::Drop | Builtin::Position | Builtin::Index => 2,
-            Builtin::Clamp | Builtin::Replace => 3,
+            Builtin::Clamp | Builtin::Replace | Builtin::Key => 3,
             _ => 1,
         }
     }
@@ -1334,7 +1357,7 @@ mod tests {
             assert_eq!(Builtin::by_name(q), None);
         }
         assert_eq!(Builtin::by_name("join"), None);
-        for bracketed in [Builtin::Index, Builtin::Replace] {
+        for bracketed in [Builtin::Index, Builtin::Replace, Builtin::Key] {
             assert!(!Builtin::ALL.contains(&bracketed));
             assert_eq!(Builtin::by_name(bracketed.name()), None);
         }

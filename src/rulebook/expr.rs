@@ -6,7 +6,9 @@
 //! place in a larger one would make it ambiguous. Names are kept as written, as the game shows
 //! them while it is played.
 
-use crate::syntax::ast::{BinOp, Comprehension, Expr, ExprKind, Text, TextPart, TypeExpr, UnOp};
+use crate::syntax::ast::{
+    BinOp, Comprehension, Expr, ExprKind, MapKey, Text, TextPart, TypeExpr, UnOp,
+};
 
 /// `if ... then ... else`, quantifiers and comprehensions: bracketed inside anything.
 const LOW: u8 = 0;
@@ -535,8 +537,23 @@ pub fn type_words(t: &TypeExpr) -> String {
         TypeExpr::Bool(_) => "yes or no".to_string(),
         TypeExpr::Player(_) => "a player".to_string(),
         TypeExpr::List(inner, _) => format!("a list of {}", plural_type(inner)),
-        TypeExpr::Map(inner, e, _) => format!("{} for each {}", type_words(inner), e.text),
+        TypeExpr::Map(inner, k, _) => format!("{} for each {}", type_words(inner), key_words(k)),
         TypeExpr::Named(n) => article(&n.text),
+    }
+}
+
+/// The keys of a map in words: its enum's name, or "number from 1 to 5" for a range.
+fn key_words(k: &MapKey) -> String {
+    match k {
+        MapKey::Enum(n) => n.text.clone(),
+        MapKey::Range(e) => match &e.kind {
+            ExprKind::Binary {
+                op: BinOp::Range,
+                lhs,
+                rhs,
+            } => format!("number from {} to {}", at(lhs, NEG), at(rhs, NEG)),
+            _ => term(e),
+        },
     }
 }
 
@@ -547,8 +564,8 @@ pub fn plural_type(t: &TypeExpr) -> String {
         TypeExpr::Bool(_) => "yes-or-no values".to_string(),
         TypeExpr::Player(_) => "players".to_string(),
         TypeExpr::List(inner, _) => format!("lists of {}", plural_type(inner)),
-        TypeExpr::Map(inner, e, _) => {
-            format!("tables of {} by {}", plural_type(inner), e.text)
+        TypeExpr::Map(inner, k, _) => {
+            format!("tables of {} by {}", plural_type(inner), key_words(k))
         }
         TypeExpr::Named(n) => plural(&n.text),
     }

@@ -568,10 +568,30 @@ pub enum TypeExpr {
     Player(Span),
     /// `list of T`
     List(Box<TypeExpr>, Span),
-    /// `T by E`: one `T` for each value of the enum `E`.
-    Map(Box<TypeExpr>, Name, Span),
+    /// `T by E` or `T by lo..hi`: one `T` for each value of the enum `E`, or each number of
+    /// the range.
+    Map(Box<TypeExpr>, MapKey, Span),
     /// An enum or kind name.
     Named(Name),
+}
+
+/// What a map is indexed by, as written after `by`.
+#[derive(Debug, Clone)]
+pub enum MapKey {
+    /// `int by gem`: the values of an enum (or a name that is meant to be one).
+    Enum(Name),
+    /// `int by 1..5`: the numbers of a range, its ends checked to be constant.
+    Range(Box<Expr>),
+}
+
+impl MapKey {
+    /// Where the key is written.
+    pub fn span(&self) -> Span {
+        match self {
+            MapKey::Enum(n) => n.span,
+            MapKey::Range(e) => e.span,
+        }
+    }
 }
 
 impl TypeExpr {

@@ -706,9 +706,17 @@ impl Lowerer {
                 let elem_span = self.span(&elem);
                 let elem = self.type_part(elem, elem_span);
                 let key = inner
-                    .find(|p| p.as_rule() == Rule::name)
-                    .expect("grammar: map enum");
-                TypeExpr::Map(Box::new(elem), self.name(key), span)
+                    .find(|p| p.as_rule() == Rule::map_key)
+                    .and_then(|p| p.into_inner().next())
+                    .expect("grammar: map key");
+                let key = match self.expr(key) {
+                    Expr {
+                        kind: ExprKind::Name(n),
+                        ..
+                    } => MapKey::Enum(n),
+                    e => MapKey::Range(Box::new(e)),
+                };
+                TypeExpr::Map(Box::new(elem), key, span)
             }
             Rule::type_list => {
                 let inner = t
