@@ -1965,6 +1965,20 @@ fn a_map_shows_as_its_entries_and_hides_them_with_its_variable() {
     );
 }
 
+/// `source` with `from` written as `to` is refused with `code` (and nothing else but a type
+/// mismatch or an unused name it brings along).
+fn assert_mistake(source: &str, from: &str, to: &str, code: &str) {
+    let bad = source.replace(from, to);
+    assert_ne!(bad, source, "{from}");
+    let got = codes(&check_source("test.rules", &bad));
+    assert!(got.contains(&code), "{to}: {got:?}");
+    assert!(
+        got.iter()
+            .all(|c| *c == code || *c == "type-mismatch" || c.starts_with("unused")),
+        "{to}: {got:?}"
+    );
+}
+
 #[test]
 fn a_map_s_mistakes_have_their_codes() {
     for (from, to, code) in [
@@ -1998,15 +2012,7 @@ fn a_map_s_mistakes_have_their_codes() {
             "infinite-domain",
         ),
     ] {
-        let bad = MAPS.replace(from, to);
-        assert_ne!(bad, MAPS, "{from}");
-        let got = codes(&check_source("test.rules", &bad));
-        assert!(got.contains(&code), "{to}: {got:?}");
-        assert!(
-            got.iter()
-                .all(|c| *c == code || *c == "type-mismatch" || c.starts_with("unused")),
-            "{to}: {got:?}"
-        );
+        assert_mistake(MAPS, from, to, code);
     }
 }
 
@@ -2131,14 +2137,6 @@ fn a_map_by_a_range_s_mistakes_have_their_codes() {
         ),
         ("= [0, 2, 0, 1]", "= [0, 2, 0]", "map-size"),
     ] {
-        let bad = RANGE_MAPS.replace(from, to);
-        assert_ne!(bad, RANGE_MAPS, "{from}");
-        let got = codes(&check_source("test.rules", &bad));
-        assert!(got.contains(&code), "{to}: {got:?}");
-        assert!(
-            got.iter()
-                .all(|c| *c == code || *c == "type-mismatch" || c.starts_with("unused")),
-            "{to}: {got:?}"
-        );
+        assert_mistake(RANGE_MAPS, from, to, code);
     }
 }
