@@ -163,8 +163,9 @@ pub struct Imagination {
     /// The worlds of the last decision that agreed with everything the seat saw, each with
     /// how many pauses it has passed: the next decision plays them on (a particle filter:
     /// what the seat sees is a function of the world, so a world that still agrees is still
-    /// one the seat cannot rule out).
-    particles: Vec<(Game, usize)>,
+    /// one the seat cannot rule out). A slot is empty where its world fell back or stopped
+    /// agreeing.
+    particles: Vec<Option<(Game, usize)>>,
     stats: ImaginationStats,
 }
 

@@ -27,12 +27,14 @@ impl Imagination {
         // agrees is drawn again from the start.
         // Asked again at the same pause, worlds are drawn afresh: one played on by nothing
         // would be the same world again.
-        let kept = self.particles.get(particle);
+        let kept = self.particles.get(particle).and_then(Option::as_ref);
         if let Some((from, reached)) = kept.filter(|(_, r)| *r < self.pauses.len()).cloned() {
             if let Some(g) = self.attempt_from(game, false, Some((from, reached))) {
                 self.keep_particle(particle, &g);
                 return Some(g);
             }
+            // It no longer agrees: not tried again at the next decision.
+            self.particles[particle] = None;
             self.stats.restarts += 1;
         }
         for _ in 0..ATTEMPTS {
@@ -52,14 +54,12 @@ impl Imagination {
     }
 
     /// Keeps world `g`, which agrees with every pause so far, as particle `i`: the next
-    /// decision plays it on.
+    /// decision plays it on. Slots before it whose worlds did not agree stay empty.
     fn keep_particle(&mut self, i: usize, g: &Game) {
-        let kept = (g.clone(), self.pauses.len());
-        if i < self.particles.len() {
-            self.particles[i] = kept;
-        } else if i == self.particles.len() {
-            self.particles.push(kept);
+        if self.particles.len() <= i {
+            self.particles.resize(i + 1, None);
         }
+        self.particles[i] = Some((g.clone(), self.pauses.len()));
     }
 
     /// One attempt from the trail's root; `lenient` keeps going where the seat would have
@@ -236,4 +236,28 @@ fn afresh(proposals: &[Proposal]) -> Vec<Proposal> {
             _ => Proposal::Fresh,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_world_that_agreed_is_kept_even_where_earlier_slots_fell_back() {
+        let loaded = crate::load::check_source(
+            "w.rules",
+            "game \"W\" { players 2 }\nflow { }\nscore(p) = 0\n",
+        );
+        let program = std::sync::Arc::new(loaded.program.expect("checks"));
+        let game = Game::new(program, 2, 1).expect("starts");
+        let mut imagination = Imagination::new(0, 1);
+        // Worlds 0 and 1 fell back (nothing kept); world 2 agreed.
+        imagination.keep_particle(2, &game);
+        let kept: Vec<bool> = imagination.particles.iter().map(Option::is_some).collect();
+        assert_eq!(kept, [false, false, true]);
+        // Kept again in its own slot, the others untouched.
+        imagination.keep_particle(0, &game);
+        let kept: Vec<bool> = imagination.particles.iter().map(Option::is_some).collect();
+        assert_eq!(kept, [true, false, true]);
+    }
 }
