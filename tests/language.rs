@@ -1797,12 +1797,7 @@ scenario "an element of a local, a variable, a player's variable and a field is 
 fn an_element_is_set_added_to_or_taken_from_at_its_position() {
     scenarios_pass(UPDATES);
     let outside = UPDATES.replace("board[2] -= 4", "board[3] -= 4");
-    let program = Arc::new(
-        check_source("test.rules", &outside)
-            .program
-            .expect("checks"),
-    );
-    let failure = format!("{:?}", meeple::scenario::run_all(&program)[0].failure);
+    let failure = first_failure(&outside);
     assert!(failure.contains("position 3 of a list of 2"), "{failure}");
 }
 
@@ -1820,6 +1815,82 @@ fn an_element_written_is_checked_against_the_list_s_elements() {
         let bad = UPDATES.replace(from, to);
         assert_eq!(codes(&check_source("test.rules", &bad)), [code], "{to}");
     }
+}
+
+/// The first scenario's failure in `src`, which must check.
+fn first_failure(src: &str) -> String {
+    let program = Arc::new(check_source("test.rules", src).program.expect("checks"));
+    format!("{:?}", meeple::scenario::run_all(&program)[0].failure)
+}
+
+/// `src`'s scenarios pass; `outside` (from, to, message) makes its first scenario stop with
+/// that message; each mistake (from, to, code) is refused with that code alone.
+fn assert_stops_and_refuses(src: &str, outside: [&str; 3], mistakes: &[(&str, &str, &str)]) {
+    scenarios_pass(src);
+    let failure = first_failure(&src.replace(outside[0], outside[1]));
+    assert!(failure.contains(outside[2]), "{failure}");
+    for (from, to, code) in mistakes {
+        let bad = src.replace(from, to);
+        assert_ne!(bad, src, "{from}");
+        assert_eq!(codes(&check_source("test.rules", &bad)), [*code], "{to}");
+    }
+}
+
+const NESTED: &str = r#"
+game "Nested" { players 2 }
+
+enum gem { red, blue }
+player var rows: list of list of int = [[1, 2], [3, 4]]
+var piles: list of int by gem = [[5], [6, 7]]
+
+action mark(i: int in 1..2) {
+  me.rows[i][2] += 10
+}
+
+flow {
+  let g = [[0], [0, 0]]
+  g[2][2] = 8
+  piles[blue][2] -= 1
+  piles[red][1] = g[2][2]
+  turn first(players)
+}
+
+scenario "an element of an element is set, in a local, a map and a player's variable" {
+  expect piles[red] == [8] and piles[blue] == [6, 6]
+  play P1 "mark 2"
+  expect P1.rows == [[1, 2], [3, 14]] and P2.rows == [[1, 2], [3, 4]]
+}
+"#;
+
+#[test]
+fn an_element_of_an_element_is_set_and_every_level_is_checked() {
+    // A position outside the inner list stops the game, naming that list.
+    assert_stops_and_refuses(
+        NESTED,
+        [
+            "piles[blue][2] -= 1",
+            "piles[blue][3] -= 1",
+            "position 3 of a list of 2",
+        ],
+        &[
+            (
+                "me.rows[i][2] += 10",
+                "me.rows[i][2][1] += 10",
+                "not-indexable",
+            ),
+            (
+                "me.rows[i][2] += 10",
+                "me.rows[i][blue] += 10",
+                "type-mismatch",
+            ),
+            ("g[2][2] = 8", "g[2][2] = red", "type-mismatch"),
+            (
+                "piles[red][1] = g[2][2]",
+                "piles[1][1] = g[2][2]",
+                "wrong-map-key",
+            ),
+        ],
+    );
 }
 
 const REMOVALS: &str = r#"
@@ -1859,29 +1930,25 @@ scenario "an element is taken out at its position, named or dropped" {
 
 #[test]
 fn pop_at_and_remove_at_take_the_element_at_a_position() {
-    scenarios_pass(REMOVALS);
-    let outside = REMOVALS.replace("remove s.tower at 1", "remove s.tower at 4");
-    let program = Arc::new(
-        check_source("test.rules", &outside)
-            .program
-            .expect("checks"),
-    );
-    let failure = format!("{:?}", meeple::scenario::run_all(&program)[0].failure);
-    assert!(failure.contains("position 4 of a list of 3"), "{failure}");
-    for (from, to, code) in [
-        ("pop xs at 2", "pop 2 of xs at 2", "pop-count-and-position"),
-        ("pop xs at 2", "pop xs at red", "type-mismatch"),
-        ("remove s.tower at 1", "remove remove at 1", "type-mismatch"),
-        (
+    assert_stops_and_refuses(
+        REMOVALS,
+        [
             "remove s.tower at 1",
-            "remove s.tower at none",
-            "type-mismatch",
-        ),
-        ("remove s.tower at 1", "remove s at 1", "type-mismatch"),
-    ] {
-        let bad = REMOVALS.replace(from, to);
-        assert_eq!(codes(&check_source("test.rules", &bad)), [code], "{to}");
-    }
+            "remove s.tower at 4",
+            "position 4 of a list of 3",
+        ],
+        &[
+            ("pop xs at 2", "pop 2 of xs at 2", "pop-count-and-position"),
+            ("pop xs at 2", "pop xs at red", "type-mismatch"),
+            ("remove s.tower at 1", "remove remove at 1", "type-mismatch"),
+            (
+                "remove s.tower at 1",
+                "remove s.tower at none",
+                "type-mismatch",
+            ),
+            ("remove s.tower at 1", "remove s at 1", "type-mismatch"),
+        ],
+    );
 }
 
 const MAPS: &str = r#"

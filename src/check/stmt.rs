@@ -166,16 +166,16 @@ impl Checker<'_> {
             StmtKind::Let { name, value } => self.let_stmt(name, value, scope)?,
             StmtKind::Assign {
                 place,
-                index: None,
+                index,
                 op,
                 value,
-            } => self.assign(place, *op, value, scope)?,
+            } if index.is_empty() => self.assign(place, *op, value, scope)?,
             StmtKind::Assign {
                 place,
-                index: Some((index, target)),
+                index,
                 op,
                 value,
-            } => self.assign_at(place, index, *target, *op, value, scope)?,
+            } => self.assign_at(place, index, *op, value, scope)?,
             StmtKind::Remove { place, at } => self.remove_at(place, at, scope)?,
             StmtKind::If {
                 cond,
@@ -673,64 +673,79 @@ impl Checker<'_> {
         })
     }
 
-    /// `xs[i] = v`, `xs[i] += n`, `xs[i] -= n`: the list written back whole with the element
-    /// at position `i` replaced (`Builtin::Replace`), so that both run paths, the clamps, the
-    /// visibility and the bots see an ordinary assignment of the list.
+    /// `xs[i] = v`, `xs[i] += n`, `xs[i] -= n`, and `xs[i][j] = v` a level down: the list
+    /// written back whole with the element at position `i` replaced (`Builtin::Replace`; a
+    /// level down, the element `xs[i]` itself so replaced first), so that both run paths, the
+    /// clamps, the visibility and the bots see an ordinary assignment of the list.
     fn assign_at(
         &mut self,
         place: &[ast::Name],
-        index: &ast::Expr,
-        target: Span,
+        index: &[(ast::Expr, Span)],
         op: AssignOp,
         value: &ast::Expr,
         scope: &mut Scope,
     ) -> Option<S> {
         let (v, vt) = self.expr(value, scope);
-        let (i, it) = self.expr(index, scope);
         let (place, ty) = self.place(place, scope)?;
-        let elem = self.index_element(&ty, target)?;
-        let i = self.index_key(&ty, i, &it, index.span);
-        let read = || {
-            let kind = match &place {
-                ir::Place::Local(s) => ir::ExprKind::Local(*s),
-                ir::Place::Global(g) => ir::ExprKind::Global(*g),
-                ir::Place::PlayerVar(b, id) => ir::ExprKind::PlayerVar(Box::new(b.clone()), *id),
-                ir::Place::Field(b, k, f) => ir::ExprKind::Field(Box::new(b.clone()), *k, *f),
-            };
-            ir::Expr::new(kind, target)
+        let whole_span = index.last().map_or(value.span, |(_, t)| *t);
+        let kind = match &place {
+            ir::Place::Local(s) => ir::ExprKind::Local(*s),
+            ir::Place::Global(g) => ir::ExprKind::Global(*g),
+            ir::Place::PlayerVar(b, id) => ir::ExprKind::PlayerVar(Box::new(b.clone()), *id),
+            ir::Place::Field(b, k, f) => ir::ExprKind::Field(Box::new(b.clone()), *k, *f),
         };
+        // Each level: what is indexed (read), the key, and the target's span up to it.
+        let mut levels = Vec::with_capacity(index.len());
+        let mut container = ir::Expr::new(kind, index[0].1);
+        let mut container_ty = ty;
+        for (k, (at, target)) in index.iter().enumerate() {
+            let (i, it) = self.expr(at, scope);
+            // A level down, the element indexed is the target up to the level before.
+            let indexed = if k == 0 { *target } else { index[k - 1].1 };
+            let elem = self.index_element(&container_ty, indexed)?;
+            let i = self.index_key(&container_ty, i, &it, at.span);
+            let element = ir::Expr::new(
+                ir::ExprKind::Builtin(ir::Builtin::Index, vec![container.clone(), i.clone()]),
+                *target,
+            );
+            levels.push((container, i, *target));
+            container = element;
+            container_ty = elem;
+        }
         let new = match op {
             AssignOp::Set => {
-                self.expect_type(&elem, &vt, value.span, "the new element");
+                self.expect_type(&container_ty, &vt, value.span, "the new element");
                 v
             }
             AssignOp::Add | AssignOp::Sub => {
                 self.expect_type(
                     &Type::Int,
-                    &elem,
-                    target,
+                    &container_ty,
+                    whole_span,
                     "the element changed by `+=` or `-=`",
                 );
                 self.expect_type(&Type::Int, &vt, value.span, "the amount");
-                let old = ir::Expr::new(
-                    ir::ExprKind::Builtin(ir::Builtin::Index, vec![read(), i.clone()]),
-                    target,
-                );
                 let bin = if op == AssignOp::Add {
                     ast::BinOp::Add
                 } else {
                     ast::BinOp::Sub
                 };
                 ir::Expr::new(
-                    ir::ExprKind::Binary(bin, Box::new(old), Box::new(v)),
-                    target.to(value.span),
+                    ir::ExprKind::Binary(bin, Box::new(container), Box::new(v)),
+                    whole_span.to(value.span),
                 )
             }
         };
-        let whole = ir::Expr::new(
-            ir::ExprKind::Builtin(ir::Builtin::Replace, vec![read(), i, new]),
-            target,
-        );
+        // Written back from the innermost level out.
+        let whole = levels
+            .into_iter()
+            .rev()
+            .fold(new, |new, (read, i, target)| {
+                ir::Expr::new(
+                    ir::ExprKind::Builtin(ir::Builtin::Replace, vec![read, i, new]),
+                    target,
+                )
+            });
         Some(S::Assign {
             place,
             op: AssignOp::Set,

@@ -70,10 +70,9 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
             op,
             value,
         } => {
-            let p = match index {
-                Some((i, _)) => format!("item {} of {}", term(i), place(p)),
-                None => place(p),
-            };
+            let p = index
+                .iter()
+                .fold(place(p), |p, (i, _)| format!("item {} of {p}", term(i)));
             let line = match op {
                 AssignOp::Set => format!("set {p} to {}", super::expr::value(value)),
                 AssignOp::Add => format!("add {} to {p}", term_or_list(value)),

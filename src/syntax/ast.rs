@@ -642,11 +642,13 @@ pub enum AssignOp {
 pub enum StmtKind {
     /// `let x = expr`, `let x = choose ...`, `let x = roll ...`
     Let { name: Name, value: LetValue },
-    /// `p.coins += 3`, or `p.hand[i] = x` for an element of a list.
+    /// `p.coins += 3`, `p.hand[i] = x` for an element of a list, `grid[r][c] = x` for an
+    /// element of an element.
     Assign {
         place: Vec<Name>,
-        /// `[i]`: the position written, and the span of the whole target (`p.hand[i]`).
-        index: Option<(Expr, Span)>,
+        /// `[i]`, `[i][j]`: the positions written, outermost first, each with the span of the
+        /// target up to it (`p.hand[i]`); empty for the whole place.
+        index: Vec<(Expr, Span)>,
         op: AssignOp,
         value: Expr,
     },

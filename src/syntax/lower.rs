@@ -960,13 +960,11 @@ impl Lowerer {
         let place_pair = inner.next().expect("grammar: place");
         let place_span = self.span(&place_pair);
         let place = self.place(place_pair);
-        let index = match inner.next_if(|p| p.as_rule() == Rule::index) {
-            Some(i) => {
-                let target = place_span.to(self.span(&i));
-                Some((self.expr(last(i)), target))
-            }
-            None => None,
-        };
+        let mut index = Vec::new();
+        while let Some(i) = inner.next_if(|p| p.as_rule() == Rule::index) {
+            let target = place_span.to(self.span(&i));
+            index.push((self.expr(last(i)), target));
+        }
         let op = match inner.next().expect("grammar: op").as_str() {
             "+=" => AssignOp::Add,
             "-=" => AssignOp::Sub,
