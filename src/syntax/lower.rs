@@ -95,7 +95,9 @@ impl Lowerer {
             .filter(|p| p.as_rule() == Rule::item)
             .map(|p| self.item(p))
             .collect();
-        File { items }
+        File {
+            items: super::section::flatten(items),
+        }
     }
 
     /// Lowers items parsed on their own (`Rule::next_items`) from `base` in the file, into

@@ -212,8 +212,7 @@ fn parse_split(file: FileId, text: &str, split_from: usize) -> Result<ast::File,
             let mut lowerer = lower::Lowerer::new(file);
             let pairs = RulesParser::parse(Rule::file, text)
                 .map_err(|e| vec![syntax_error(file, text, e)])?;
-            let mut parsed = lowerer.file(pairs);
-            parsed.items = section::flatten(parsed.items);
+            let parsed = lowerer.file(pairs);
             (parsed, lowerer.into_errors())
         }
     };
