@@ -483,6 +483,11 @@ impl Loader<'_> {
                 patch: None,
                 decl: ast::Decl::Variant(_),
             } => {}
+            // A variant may draw what it adds or replaces under a heading of its own.
+            ast::Item::Decl {
+                patch: None,
+                decl: decl @ ast::Decl::Section(_),
+            } => merged.decls.push(decl),
             ast::Item::Decl { patch: None, decl } => {
                 let span = decl_span(&decl);
                 let d = match decl {

@@ -357,6 +357,16 @@ fn the_quoted_view_of_a_part_of_a_list_is_what_the_player_sees() {
     );
 }
 
+/// `view`, whole lines, is quoted in the reference.
+fn assert_quoted(doc: &str, view: &str, what: &str) {
+    let quoted: String = view.lines().map(|l| format!("{l}\n")).collect();
+    let in_doc: String = doc.lines().map(|l| format!("{l}\n")).collect();
+    assert!(
+        in_doc.contains(&quoted),
+        "{DOC} should quote {what} exactly:\n{view}"
+    );
+}
+
 /// The view quoted in "Drawn only where it matters" is what P1 sees after a bet and a pass, and
 /// at the start the entries whose `shown when` fails are not drawn, for any viewer.
 #[test]
@@ -376,14 +386,30 @@ fn the_quoted_view_of_entries_drawn_when_they_matter_is_what_the_player_sees() {
     game.apply_label(0, "bet").expect("P1 bets");
     game.apply_label(1, "pass").expect("P2 passes");
     let view = game.view(Viewer::Player(0));
-    let quoted: String = view.lines().map(|l| format!("{l}\n")).collect();
-    let in_doc: String = doc.lines().map(|l| format!("{l}\n")).collect();
-    assert!(
-        in_doc.contains(&quoted),
-        "{DOC} should quote P1's view of drawn.rules after a bet and a pass exactly:\n{view}"
+    assert_quoted(
+        &doc,
+        &view,
+        "P1's view of drawn.rules after a bet and a pass",
     );
     // P2 passed: their `rich` is no longer drawn, though the rules still read it.
     assert!(!view.contains("P2: coins 0 · passed yes · rich"), "{view}");
+}
+
+/// The view quoted in "Headings that group entries" is what P1 sees after a bet and a pass: the
+/// sections' entries under their headings, and on no flat line.
+#[test]
+fn the_quoted_view_of_sections_is_what_the_player_sees() {
+    let doc = doc_text();
+    let mut game = Game::new(example_file(&doc, "ledger.rules"), 2, 1).expect("the game starts");
+    game.apply_label(0, "bet").expect("P1 bets");
+    game.apply_label(1, "pass").expect("P2 passes");
+    let view = game.view(Viewer::Player(0));
+    assert_quoted(
+        &doc,
+        &view,
+        "P1's view of ledger.rules after a bet and a pass",
+    );
+    assert!(view.contains("  Pot:\n    pot 1 · rounds 1"), "{view}");
 }
 
 #[test]

@@ -188,6 +188,20 @@ fn a_map_by_a_range_with_bounded_entries_is_laid_out_and_kept() {
 }
 
 #[test]
+fn a_section_is_indented_as_a_block_and_kept() {
+    let messy = "game \"M\" { players 2 }\nsection   \"Pot\"{\nvar pot: int = 0\n    player show rich = owner.k > 1   shown when owner.k > 0\n}\nplayer var k: int = 0\nflow { }\n";
+    let formatted = format(FileId(0), messy).expect("formats");
+    assert!(
+        formatted.contains(
+            "section \"Pot\" {\n  var pot: int = 0\n  player show rich = owner.k > 1 shown when owner.k > 0\n}\n"
+        ),
+        "{formatted}"
+    );
+    assert_eq!(tree(&formatted), tree(messy), "the same syntax tree");
+    assert_eq!(format(FileId(0), &formatted).expect("formats"), formatted);
+}
+
+#[test]
 fn every_file_in_rules_is_formatted() {
     let mut unformatted = Vec::new();
     for path in rules_files(&root().join("rules")) {

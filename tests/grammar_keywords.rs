@@ -165,4 +165,8 @@ fn the_readers_of_the_grammar_see_what_they_read() {
     let reserved = reserved_words(&grammar);
     assert!(reserved.contains("window") && reserved.contains("player"));
     assert!(!reserved.contains("game"), "a declaration word stays free");
+    assert!(
+        !reserved.contains("section"),
+        "a declaration word stays free"
+    );
 }

@@ -1042,3 +1042,45 @@ score(p) = p.coins
         "{after_pass}"
     );
 }
+
+#[test]
+fn a_section_is_drawn_under_its_heading_and_its_secrets_stay_with_their_seat() {
+    let src = r#"
+game "Vaults" { players 2 }
+player var coins: int = 0
+section "Vault" {
+  player secret var stash: int = 0
+  var opened: int = 0
+  player show doubled = owner.stash * 2
+}
+flow {
+  for p in players { p.stash = 4817 + 1000 * seat(p) }
+  repeat 2 { for p in players { turn p } }
+}
+action open "Open" { opened += 1  me.coins += 1 }
+score(p) = p.coins
+"#;
+    let loaded = meeple::load::check_source("t.rules", src);
+    let program = Arc::new(loaded.program.expect("checks clean"));
+    let game = Game::new(program, 2, 1).expect("starts");
+    let (server, _) = serve(game, "", None);
+    let a = addr(&server);
+    let p1 = get(a, &path(&server, Who::Seat(0))).body;
+    // P1's own stash (5817) and what it shows doubled (11634) are on P1's page, in the section.
+    assert!(p1.contains("<h2>Vault</h2>"), "{p1}");
+    assert!(p1.contains("5817") && p1.contains("11634"), "{p1}");
+    for who in [Who::Seat(1), Who::Onlooker] {
+        let page = get(a, &path(&server, who)).body;
+        assert!(page.contains("<h2>Vault</h2>"), "{page}");
+        assert!(page.contains("<dt>opened</dt>"), "{page}");
+        let (_, events) = http::events(a, &format!("{}/events", path(&server, who)), 1);
+        let events = events.join("\n");
+        for secret in ["5817", "11634"] {
+            assert!(!page.contains(secret), "P1's {secret} on a page:\n{page}");
+            assert!(
+                !events.contains(secret),
+                "P1's {secret} in events:\n{events}"
+            );
+        }
+    }
+}

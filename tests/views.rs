@@ -275,3 +275,149 @@ score(p) = 0
         ]
     );
 }
+
+const SECTIONS: &str = r#"
+game "Sections" { players 2 }
+player var coins: int = 0
+section "Table" {
+  var pot: int = 0
+  show half = pot / 2
+  var rounds: int = 3
+}
+section "Seats" {
+  player show rich = owner.coins > 1
+  player var passes: int = 0 shown when owner.passes > 0
+  player secret var chips: list of int = [7, 8]
+}
+section "Quiet" {
+  player internal var last: int = 0
+  var later: int = 0 shown when later > 0
+}
+flow { repeat 2 { for p in players { turn p } } }
+action pass "Pass" { me.passes += 1  me.last = rounds }
+action bet "Bet" { me.coins += 1  pot += 1 }
+score(p) = p.coins + p.last
+"#;
+
+#[test]
+fn a_section_draws_its_entries_under_its_heading_in_the_order_written() {
+    let game = Game::new(program(SECTIONS), 2, 1).expect("starts");
+    assert_eq!(
+        game.view(Viewer::Player(0)),
+        "Sections — P1's view
+  P1 (you): coins 0
+  P2: coins 0
+  Table:
+    pot 0 · half 0 · rounds 3
+  Seats:
+    P1 (you): rich no · chips [7, 8]
+    P2: rich no · chips 2 hidden
+  your turn
+"
+    );
+    // The secret in a section is hidden as anywhere: from the other seat and from onlookers.
+    let p2 = game.view(Viewer::Player(1));
+    assert!(p2.contains("    P1: rich no · chips 2 hidden\n"), "{p2}");
+    assert!(
+        p2.contains("    P2 (you): rich no · chips [7, 8]\n"),
+        "{p2}"
+    );
+    let onlooker = game.view(Viewer::Spectator);
+    assert!(!onlooker.contains("[7, 8]"), "{onlooker}");
+    assert_eq!(onlooker.matches("chips 2 hidden").count(), 2, "{onlooker}");
+}
+
+#[test]
+fn a_section_with_nothing_to_draw_is_left_out_and_drawn_once_it_has() {
+    let mut game = Game::new(program(SECTIONS), 2, 1).expect("starts");
+    // "Quiet" holds an internal variable and one whose `shown when` is false.
+    assert!(!game.view(Viewer::Player(0)).contains("Quiet"));
+    game.apply_label(0, "pass").expect("P1 passes");
+    let view = game.view(Viewer::Player(1));
+    // Only the seat whose `passes` is drawn has it, on its line under the heading.
+    assert!(
+        view.contains("    P1: rich no · passes 1 · chips 2 hidden\n"),
+        "{view}"
+    );
+    assert!(
+        view.contains("    P2 (you): rich no · chips [7, 8]\n"),
+        "{view}"
+    );
+    assert!(!view.contains("Quiet") && !view.contains("last"), "{view}");
+    // The rules read what is in a section as anywhere.
+    assert_eq!(
+        game.state().player_vars.row(0)[1],
+        meeple::ir::Value::Int(1)
+    );
+}
+
+#[test]
+fn a_section_holding_only_seat_entries_draws_no_game_line() {
+    let src = r#"
+game "Seats only" { players 2 }
+section "Purse" {
+  player var coins: int = 4
+}
+var round: int = 1
+flow { turn first(players) }
+action pass "Pass" { }
+score(p) = p.coins
+"#;
+    let view = Game::new(program(src), 2, 1)
+        .expect("starts")
+        .view(Viewer::Spectator);
+    assert_eq!(
+        view,
+        "Seats only — public view
+  round 1
+  P1: 
+  P2: 
+  Purse:
+    P1: coins 4
+    P2: coins 4
+  P1's turn
+"
+    );
+}
+
+#[test]
+fn a_section_is_refused_when_it_cannot_be_drawn_as_written() {
+    let base = r#"
+game "X" { players 2 }
+player var coins: int = 0
+flow { }
+score(p) = p.coins
+"#;
+    for (code, section) in [
+        ("section-empty", "section \"Table\" { }"),
+        ("section-heading", "section \"\" { var a: int = 0 }"),
+        ("section-heading", "section \"{coins}\" { var a: int = 0 }"),
+        (
+            "section-duplicate",
+            "section \"T\" { var a: int = 0 }\nsection \"T\" { var b: int = 0 }",
+        ),
+        (
+            "section-nested",
+            "section \"T\" { var a: int = 0\n section \"U\" { var b: int = 0 } }",
+        ),
+        (
+            "section-not-view",
+            "section \"T\" { var a: int = 0\n def two(): int = 2 }",
+        ),
+        (
+            "section-not-view",
+            "section \"T\" { kind card[2] { rank: int = 0 } }",
+        ),
+    ] {
+        let src = format!("{base}{section}\n");
+        assert_eq!(errors(&src), [code], "{section}");
+    }
+    // What is declared in a section is declared as anywhere: a name taken twice is refused.
+    let src = format!("{base}section \"T\" {{ player var coins: int = 1 }}\n");
+    assert_eq!(errors(&src), ["duplicate-definition"]);
+    // Headings are per file, and every entry kind is welcome.
+    let src = format!(
+        "{base}section \"T\" {{ var a: int = 0\n show b = a\n player show c = owner.coins }}\n"
+    );
+    assert!(!codes(&src).iter().any(|c| c.starts_with("section")));
+}

@@ -82,6 +82,8 @@ impl Checker<'_> {
                 }
                 ast::Decl::Scenario(sc) => self.scenario(sc),
                 ast::Decl::Show(s) => self.show_decl(s),
+                // Checked once the program is whole (`sections::run`).
+                ast::Decl::Section(_) => {}
                 ast::Decl::Invariant(inv) => {
                     self.invariant_body(inv);
                 }

@@ -29,6 +29,7 @@ impl Checker<'_> {
                 ast::Decl::Variant(_)
                 | ast::Decl::Invariant(_)
                 | ast::Decl::Show(_)
+                | ast::Decl::Section(_)
                 | ast::Decl::Scenario(_) => {}
                 ast::Decl::Enum(e) => {
                     self.declare_enum(e);
@@ -50,9 +51,7 @@ impl Checker<'_> {
                     self.define(&v.name, Symbol::Global(id));
                     self.program.globals.push(placeholder_var(v));
                 }
-                ast::Decl::Kind(k) => {
-                    self.declare_kind(k);
-                }
+                ast::Decl::Kind(k) => self.declare_kind(k),
                 ast::Decl::Table(t) => self.declare_table(t),
                 ast::Decl::Die(d) => {
                     let id = ir::DieId(self.program.dice.len() as u32);

@@ -21,6 +21,7 @@ mod parts;
 mod ranges;
 mod scenario;
 mod scope;
+mod sections;
 mod sets;
 mod several;
 mod shows;
@@ -91,6 +92,7 @@ fn run(
     shows::run(&mut checker);
     parts::run(&mut checker);
     drawn::run(&mut checker);
+    sections::run(&mut checker);
     let hidden_passes = asked::mark(&mut checker.program);
     checker.refuse_hidden_passes(hidden_passes);
     let diags = Diagnostics(std::mem::take(&mut checker.diags).finish());
@@ -192,6 +194,7 @@ impl<'a> Checker<'a> {
                 winners: None,
                 invariants: Vec::new(),
                 shows: Vec::new(),
+                sections: Vec::new(),
                 scenarios: Vec::new(),
                 sources: merged.sources.clone(),
                 init_locals: 0,
@@ -490,6 +493,7 @@ pub fn decl_span(d: &ast::Decl) -> Span {
     match d {
         ast::Decl::Game(g) => g.span,
         ast::Decl::Variant(v) => v.span,
+        ast::Decl::Section(s) => s.span,
         other => other.part().map(|(_, n)| n.span).unwrap_or_default(),
     }
 }

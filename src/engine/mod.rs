@@ -40,7 +40,9 @@ pub use exec::{Limits, MAX_PARAMS};
 pub use fixed::FixedChance;
 pub use imagine::{Imagination, ImaginationStats};
 pub use moves::MAX_MOVES;
-pub use picture::{InstancePanel, KindPanel, Look, Picture, SeatPanel, Shown, Status};
+pub use picture::{
+    InstancePanel, KindPanel, Look, Picture, SeatPanel, SectionPanel, Shown, Status,
+};
 pub use rng::Rng;
 pub use setup::Holder;
 pub use several::Several;

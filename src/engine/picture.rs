@@ -8,7 +8,7 @@
 use super::eval::Eval;
 use super::view::{drawn, listed, sight, waiting_line, Sight, Viewer};
 use super::{show, Game};
-use crate::ir::{MapKey, SeenBy, ShowDef, Type, Value, VarDef, Visibility};
+use crate::ir::{MapKey, SectionEntry, SeenBy, ShowDef, Type, Value, VarDef, Visibility};
 use std::fmt::Write;
 
 /// What one viewer may see of a game.
@@ -22,6 +22,8 @@ pub struct Picture {
     pub globals: Vec<Shown>,
     /// Each seat's variables, in seat order.
     pub seats: Vec<SeatPanel>,
+    /// The entries drawn under headings (`section`), section by section.
+    pub sections: Vec<SectionPanel>,
     /// The instances of every kind whose fields change, kind by kind.
     pub kinds: Vec<KindPanel>,
     /// Where the game stands.
@@ -41,6 +43,18 @@ pub struct SeatPanel {
     pub out: bool,
     /// Its variables.
     pub vars: Vec<Shown>,
+}
+
+/// A section's entries, drawn under its heading.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SectionPanel {
+    /// The heading.
+    pub heading: String,
+    /// Its game entries, in the order written.
+    pub entries: Vec<Shown>,
+    /// Its entries of each seat that has one drawn, in seat order: each seat as in
+    /// `Picture::seats`, with only these entries.
+    pub seats: Vec<SeatPanel>,
 }
 
 /// The instances of one kind.
@@ -292,57 +306,114 @@ fn die_between(program: &crate::ir::Program, (lo, hi): (i64, i64)) -> Option<Str
     })
 }
 
-/// The game's entries `viewer` is drawn: its variables, then its `show`s, each while its
-/// `shown when` holds.
-fn game_entries(game: &Game, viewer: Viewer) -> Vec<Shown> {
-    let program = &game.program;
-    let state = &game.state;
+/// Game variable `i` as `viewer` is drawn it, if it is drawn now.
+fn global_entry(game: &Game, i: usize, viewer: Viewer) -> Option<Shown> {
+    let g = &game.program.globals[i];
+    let v = &game.state.globals[i];
     // A hidden game variable that is not a list is the rules' own bookkeeping: a `?` would say
     // nothing, so it is left out.
-    program
-        .globals
-        .iter()
-        .zip(&state.globals)
-        .filter(|(g, v)| {
-            g.visibility != Visibility::Internal
-                && (matches!(v, Value::List(_))
-                    || g.visibility != Visibility::Hidden
-                    || g.visible_when.is_some())
-                && drawn(game, g.shown_when.as_deref(), &Value::None)
-        })
-        .map(|(g, v)| shown(game, g, v, &Value::None, viewer))
-        .chain(
-            program
-                .shows
-                .iter()
-                .filter(|s| !s.per_player && drawn(game, s.shown_when.as_ref(), &Value::None))
-                .map(|s| derived(game, s, None, viewer)),
-        )
-        .collect()
+    (g.visibility != Visibility::Internal
+        && (matches!(v, Value::List(_))
+            || g.visibility != Visibility::Hidden
+            || g.visible_when.is_some())
+        && drawn(game, g.shown_when.as_deref(), &Value::None))
+    .then(|| shown(game, g, v, &Value::None, viewer))
 }
 
-/// Seat `p`'s entries `viewer` is drawn: its variables, then its `player show`s, each while its
-/// `shown when` holds.
+/// Seat `p`'s variable `i` as `viewer` is drawn it, if it is drawn now.
+fn seat_var_entry(game: &Game, i: usize, p: u8, viewer: Viewer) -> Option<Shown> {
+    let d = &game.program.player_vars[i];
+    let v = game.state.player_vars.row(p as usize).get(i)?;
+    (d.visibility != Visibility::Internal
+        && drawn(game, d.shown_when.as_deref(), &Value::player(p)))
+    .then(|| shown(game, d, v, &Value::player(p), viewer))
+}
+
+/// `show` `i` (for seat `seat`, a `player show`) as `viewer` is drawn it, if it is drawn now.
+fn show_entry(game: &Game, i: usize, seat: Option<u8>, viewer: Viewer) -> Option<Shown> {
+    let s = &game.program.shows[i];
+    let subject = seat.map_or(Value::None, Value::player);
+    drawn(game, s.shown_when.as_ref(), &subject).then(|| derived(game, s, seat, viewer))
+}
+
+/// The game's entries `viewer` is drawn on its flat line: its variables, then its `show`s, each
+/// while its `shown when` holds, but those drawn under a section's heading.
+fn game_entries(game: &Game, viewer: Viewer) -> Vec<Shown> {
+    let program = &game.program;
+    let vars = (0..program.globals.len())
+        .filter(|&i| !program.in_section(SectionEntry::Global(i)))
+        .filter_map(|i| global_entry(game, i, viewer));
+    let shows = (0..program.shows.len())
+        .filter(|&i| !program.shows[i].per_player && !program.in_section(SectionEntry::Show(i)))
+        .filter_map(|i| show_entry(game, i, None, viewer));
+    vars.chain(shows).collect()
+}
+
+/// Seat `p`'s entries `viewer` is drawn on its flat line: its variables, then its `player
+/// show`s, each while its `shown when` holds, but those drawn under a section's heading.
 fn seat_entries(game: &Game, p: u8, viewer: Viewer) -> Vec<Shown> {
     let program = &game.program;
-    let state = &game.state;
-    program
-        .player_vars
-        .iter()
-        .zip(state.player_vars.row(p as usize))
-        .filter(|(d, _)| {
-            d.visibility != Visibility::Internal
-                && drawn(game, d.shown_when.as_deref(), &Value::player(p))
-        })
-        .map(|(d, v)| shown(game, d, v, &Value::player(p), viewer))
-        .chain(
-            program
-                .shows
-                .iter()
-                .filter(|s| s.per_player && drawn(game, s.shown_when.as_ref(), &Value::player(p)))
-                .map(|s| derived(game, s, Some(p), viewer)),
-        )
-        .collect()
+    let vars = (0..program.player_vars.len())
+        .filter(|&i| !program.in_section(SectionEntry::PlayerVar(i)))
+        .filter_map(|i| seat_var_entry(game, i, p, viewer));
+    let shows = (0..program.shows.len())
+        .filter(|&i| program.shows[i].per_player && !program.in_section(SectionEntry::Show(i)))
+        .filter_map(|i| show_entry(game, i, Some(p), viewer));
+    vars.chain(shows).collect()
+}
+
+/// The sections as `viewer` is drawn them, each in the order written: a section none of whose
+/// entries is drawn now is left out, and so is a seat's line that would be empty.
+fn section_panels(game: &Game, viewer: Viewer, seats: &[SeatPanel]) -> Vec<SectionPanel> {
+    let program = &game.program;
+    let mut panels = Vec::new();
+    for section in &program.sections {
+        let is_seat = |e: &SectionEntry| match e {
+            SectionEntry::Global(_) => false,
+            SectionEntry::PlayerVar(_) => true,
+            SectionEntry::Show(i) => program.shows[*i].per_player,
+        };
+        let entries: Vec<Shown> = section
+            .entries
+            .iter()
+            .filter(|e| !is_seat(e))
+            .filter_map(|e| match *e {
+                SectionEntry::Global(i) => global_entry(game, i, viewer),
+                SectionEntry::Show(i) => show_entry(game, i, None, viewer),
+                SectionEntry::PlayerVar(_) => None,
+            })
+            .collect();
+        let lines: Vec<SeatPanel> = seats
+            .iter()
+            .enumerate()
+            .filter_map(|(p, seat)| {
+                let p = p as u8;
+                let vars: Vec<Shown> = section
+                    .entries
+                    .iter()
+                    .filter_map(|e| match *e {
+                        SectionEntry::PlayerVar(i) => seat_var_entry(game, i, p, viewer),
+                        SectionEntry::Show(i) if program.shows[i].per_player => {
+                            show_entry(game, i, Some(p), viewer)
+                        }
+                        _ => None,
+                    })
+                    .collect();
+                (!vars.is_empty()).then(|| SeatPanel {
+                    vars,
+                    ..seat.clone()
+                })
+            })
+            .collect();
+        if !entries.is_empty() || !lines.is_empty() {
+            panels.push(SectionPanel {
+                heading: section.heading.clone(),
+                entries,
+                seats: lines,
+            });
+        }
+    }
+    panels
 }
 
 /// The picture of `game` as `viewer` may see it.
@@ -356,7 +427,7 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
     };
     let globals = game_entries(game, viewer);
     let waiting = game.waiting_on();
-    let seats = (0..state.players)
+    let seats: Vec<SeatPanel> = (0..state.players)
         .map(|p| SeatPanel {
             name: game.seat_name(p),
             you: viewer == Viewer::Player(p),
@@ -365,6 +436,7 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
             vars: seat_entries(game, p, viewer),
         })
         .collect();
+    let sections = section_panels(game, viewer, &seats);
     let mut kinds = Vec::new();
     for (k, kind) in program.kinds.iter().enumerate().filter(|(_, k)| k.mutable) {
         let mut panel = KindPanel {
@@ -418,6 +490,7 @@ pub(super) fn picture(game: &Game, viewer: Viewer) -> Picture {
         heading,
         globals,
         seats,
+        sections,
         kinds,
         status,
     }
@@ -431,6 +504,13 @@ fn joined(shown: &[Shown]) -> String {
         .join(" · ")
 }
 
+/// A seat's line of the text view: `P1 (you): coins 2 · ...`.
+fn seat_line(seat: &SeatPanel) -> String {
+    let me = if seat.you { " (you)" } else { "" };
+    let gone = if seat.out { " (out)" } else { "" };
+    format!("{}{me}{gone}: {}", seat.name, joined(&seat.vars))
+}
+
 impl Picture {
     /// The picture as the text view: what the REPL prints.
     pub fn text(&self) -> String {
@@ -440,9 +520,16 @@ impl Picture {
             let _ = writeln!(out, "  {}", joined(&self.globals));
         }
         for seat in &self.seats {
-            let me = if seat.you { " (you)" } else { "" };
-            let gone = if seat.out { " (out)" } else { "" };
-            let _ = writeln!(out, "  {}{me}{gone}: {}", seat.name, joined(&seat.vars));
+            let _ = writeln!(out, "  {}", seat_line(seat));
+        }
+        for section in &self.sections {
+            let _ = writeln!(out, "  {}:", section.heading);
+            if !section.entries.is_empty() {
+                let _ = writeln!(out, "    {}", joined(&section.entries));
+            }
+            for seat in &section.seats {
+                let _ = writeln!(out, "    {}", seat_line(seat));
+            }
         }
         for kind in &self.kinds {
             for it in &kind.instances {

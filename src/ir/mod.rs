@@ -711,6 +711,34 @@ pub enum InitItem {
     PlayerVar(PlayerVarId),
 }
 
+/// `section "Heading" { ... }`: entries views draw under a heading rather than on the flat
+/// lines. Layout only: who may see each entry, and the rules, are as without it.
+#[derive(Debug, Clone)]
+pub struct Section {
+    /// The heading.
+    pub heading: String,
+    /// What it draws, in the order written.
+    pub entries: Vec<SectionEntry>,
+}
+
+/// An entry of a section.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SectionEntry {
+    /// A game variable, by its index in `Program::globals`.
+    Global(usize),
+    /// A per-player variable, by its index in `Program::player_vars`.
+    PlayerVar(usize),
+    /// A `show` or `player show`, by its index in `Program::shows`.
+    Show(usize),
+}
+
+impl Program {
+    /// Whether `entry` is drawn under a section's heading rather than on the flat lines.
+    pub fn in_section(&self, entry: SectionEntry) -> bool {
+        self.sections.iter().any(|s| s.entries.contains(&entry))
+    }
+}
+
 /// A whole resolved game.
 #[derive(Debug, Clone)]
 pub struct Program {
@@ -763,6 +791,8 @@ pub struct Program {
     pub invariants: Vec<Invariant>,
     /// Values views show, in the order declared.
     pub shows: Vec<ShowDef>,
+    /// Headings views draw entries under (`section`), in the order written.
+    pub sections: Vec<Section>,
     /// The designer's tests written in the file checked.
     pub scenarios: Vec<Scenario>,
     /// The source files, for rendering errors.

@@ -7,13 +7,31 @@ use lsp_types::{DocumentSymbol, SymbolKind};
 
 /// The declarations of a parsed document, in source order.
 pub fn outline(file: &ast::File, text: &str, lines: &Lines) -> Vec<DocumentSymbol> {
-    let mut out = Vec::new();
+    let mut out: Vec<DocumentSymbol> = Vec::new();
+    // The span of the section being read: what it holds follows its marker as top-level items,
+    // and is drawn inside it, as it is written.
+    let mut open: Option<Span> = None;
     for item in &file.items {
         let Item::Decl { decl, .. } = item else {
             continue;
         };
-        if let Some(symbol) = decl_symbol(decl, text, lines) {
-            out.push(symbol);
+        let Some(symbol) = decl_symbol(decl, text, lines) else {
+            continue;
+        };
+        let start = extent(decl, text).0 as u32;
+        let inside = open.is_some_and(|s| s.start <= start && start < s.end);
+        match (inside, out.last_mut()) {
+            (true, Some(section)) => section.children.get_or_insert_with(Vec::new).push(symbol),
+            _ => {
+                open = None;
+                out.push(symbol);
+            }
+        }
+        if let Decl::Section(s) = decl {
+            // A nested section (an error) is drawn flat after its outer one.
+            if !inside {
+                open = Some(s.span);
+            }
         }
     }
     out
@@ -263,6 +281,14 @@ fn decl_symbol(decl: &Decl, text: &str, lines: &Lines) -> Option<DocumentSymbol>
             s.name.span,
             Vec::new(),
         ),
+        // What it holds follows it as items of their own: `outline` puts them inside it.
+        Decl::Section(s) => (
+            s.heading.literal().unwrap_or_default(),
+            SymbolKind::NAMESPACE,
+            Some("section".into()),
+            s.heading.span,
+            Vec::new(),
+        ),
     };
     Some(symbol(
         &name,
@@ -284,6 +310,7 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
         Decl::Game(g) => spans.push(g.span),
         Decl::Variant(v) => spans.push(v.span),
         Decl::Scenario(s) => spans.push(s.span),
+        Decl::Section(s) => spans.push(s.span),
         Decl::Enum(e) => {
             spans.push(e.name.span);
             spans.extend(e.values.iter().map(|v| v.span));
@@ -345,4 +372,28 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
     let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
     let indent = text[line_start..start].len() - text[line_start..start].trim_start().len();
     (line_start + indent, end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sections_entries_are_its_children_and_what_follows_it_is_not() {
+        let text = "game \"G\" { players 2 }\nsection \"Pot\" {\n  var pot: int = 0\n  show half = pot / 2\n}\nvar after: int = 0\nflow { }\n";
+        let file = crate::syntax::parse(crate::diag::FileId(0), text).expect("parses");
+        let symbols = outline(&file, text, &Lines::new(text));
+        let names: Vec<&str> = symbols.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["G", "Pot", "after", "flow"]);
+        let section = &symbols[1];
+        assert_eq!(section.kind, SymbolKind::NAMESPACE);
+        assert_eq!((section.range.start.line, section.range.end.line), (1, 4));
+        let children: Vec<&str> = section
+            .children
+            .iter()
+            .flatten()
+            .map(|s| s.name.as_str())
+            .collect();
+        assert_eq!(children, ["pot", "half"]);
+    }
 }

@@ -9,8 +9,8 @@ use super::{Block, Section};
 use crate::diag::SourceMap;
 use crate::syntax::ast::{
     ActionDecl, DefDecl, DieDecl, EnumDecl, ExprKind, FieldDecl, InvariantDecl, KindCount,
-    KindDecl, Param, ProcDecl, ShowDecl, ShowValue, Stmt, StmtKind, TableDecl, TypeExpr, VarDecl,
-    Visibility,
+    KindDecl, Param, ProcDecl, SectionDecl, ShowDecl, ShowValue, Stmt, StmtKind, TableDecl,
+    TypeExpr, VarDecl, Visibility,
 };
 
 /// Who may see a value, in words; empty for a public one.
@@ -486,6 +486,20 @@ pub fn show_item(s: &ShowDecl) -> String {
     } else {
         format!("{}: {value}{when}", s.name.text)
     }
+}
+
+/// A `section` as one item: its heading, then what it draws, in the order written.
+pub fn section_item(s: &SectionDecl) -> String {
+    let heading = s.heading.literal().unwrap_or_default();
+    let names: Vec<String> = s
+        .entries
+        .iter()
+        .map(|e| match e.per_player {
+            true => format!("{} (each player's)", e.name.text),
+            false => e.name.text.clone(),
+        })
+        .collect();
+    format!("{heading}: {}", names.join(", "))
 }
 
 /// An invariant as one item.

@@ -265,7 +265,8 @@ pub(super) fn invariants(decls: &[Decl]) -> Vec<Section> {
     )]
 }
 
-/// "What the views show": the `show` values, worked out when a view is drawn.
+/// "What the views show": the `show` values, worked out when a view is drawn, and the headings
+/// views draw entries under (`section`).
 pub(super) fn shows(decls: &[Decl]) -> Vec<Section> {
     let items: Vec<String> = decls
         .iter()
@@ -274,21 +275,34 @@ pub(super) fn shows(decls: &[Decl]) -> Vec<Section> {
             _ => None,
         })
         .collect();
-    if items.is_empty() {
+    let headings: Vec<String> = decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Section(s) => Some(decls::section_item(s)),
+            _ => None,
+        })
+        .collect();
+    if items.is_empty() && headings.is_empty() {
         return Vec::new();
     }
-    vec![section(
-        2,
-        "What the views show",
-        vec![
-            Block::Para(
-                "Besides the variables, every view shows these values, worked out from the game \
-                 as it stands; one that reads a player's own secrets is shown to that player only:"
-                    .to_string(),
-            ),
-            Block::Items(items),
-        ],
-    )]
+    let mut blocks = Vec::new();
+    if !items.is_empty() {
+        blocks.push(Block::Para(
+            "Besides the variables, every view shows these values, worked out from the game \
+             as it stands; one that reads a player's own secrets is shown to that player only:"
+                .to_string(),
+        ));
+        blocks.push(Block::Items(items));
+    }
+    if !headings.is_empty() {
+        blocks.push(Block::Para(
+            "Views draw these under a heading of their own, a player's for each player, and \
+             leave out a heading with nothing to draw:"
+                .to_string(),
+        ));
+        blocks.push(Block::Items(headings));
+    }
+    vec![section(2, "What the views show", blocks)]
 }
 
 /// What is hidden of one variable or field, if anything: who sees it, and what others see.

@@ -227,7 +227,7 @@ fn part_blocks(decl: &Decl, name: crate::diag::Span, sources: &SourceMap) -> Vec
         Decl::Winners(w) => blocks.push(Block::Para(format!("Winners: {}.", expr(&w.body)))),
         Decl::Invariant(i) => blocks.push(Block::Items(vec![decls::invariant_item(i)])),
         Decl::Show(s) => blocks.push(Block::Items(vec![decls::show_item(s)])),
-        Decl::Game(_) | Decl::Variant(_) | Decl::Scenario(_) => {}
+        Decl::Game(_) | Decl::Variant(_) | Decl::Scenario(_) | Decl::Section(_) => {}
     }
     blocks
 }

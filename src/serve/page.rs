@@ -6,8 +6,8 @@
 
 use super::table::Who;
 use crate::engine::{
-    DecisionKind, Game, KindPanel, LogLine, Look, MoveError, Picture, SeatPanel, Shown, Status,
-    Viewer,
+    DecisionKind, Game, KindPanel, LogLine, Look, MoveError, Picture, SeatPanel, SectionPanel,
+    Shown, Status, Viewer,
 };
 use maud::{html, Markup, DOCTYPE};
 
@@ -126,6 +126,14 @@ impl Sight {
         for seat in &mut p.seats {
             clean(&mut seat.name);
             shown(&mut seat.vars);
+        }
+        for section in &mut p.sections {
+            clean(&mut section.heading);
+            shown(&mut section.entries);
+            for seat in &mut section.seats {
+                clean(&mut seat.name);
+                shown(&mut seat.vars);
+            }
         }
         for kind in &mut p.kinds {
             clean(&mut kind.name);
@@ -545,6 +553,7 @@ fn board(p: &Picture) -> Markup {
         section.seats {
             @for seat in &p.seats { (seat_panel(seat)) }
         }
+        @for s in &p.sections { (section_panel(s)) }
         @for kind in &p.kinds { (kind_panel(kind)) }
     }
 }
@@ -565,6 +574,30 @@ fn seat_panel(seat: &SeatPanel) -> Markup {
                 @if seat.deciding { span.marker title="to decide" { " ◀ to decide" } }
             }
             (entries(&seat.vars))
+        }
+    }
+}
+
+/// A `section`: its heading, its game entries, then each seat's entries in it.
+fn section_panel(s: &SectionPanel) -> Markup {
+    html! {
+        section.grouped {
+            h2 { (s.heading) }
+            @if !s.entries.is_empty() { (entries(&s.entries)) }
+            @if !s.seats.is_empty() {
+                div.things {
+                    @for seat in &s.seats {
+                        div.thing {
+                            h3 {
+                                (seat.name)
+                                @if seat.you { " (you)" }
+                                @if seat.out { span.marker title="out of the game" { " · out" } }
+                            }
+                            (entries(&seat.vars))
+                        }
+                    }
+                }
+            }
         }
     }
 }

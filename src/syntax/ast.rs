@@ -153,6 +153,9 @@ pub enum Decl {
     Winners(WinnersDecl),
     /// `invariant cubes_kept "the cubes are all somewhere" = ...`
     Invariant(InvariantDecl),
+    /// `section "Heading" { ... }`: a marker standing before the declarations written in it
+    /// (which follow it as top-level items, declared as they would be there).
+    Section(SectionDecl),
     /// `show deck_left = count(deck)`: a value views show.
     Show(ShowDecl),
     /// `scenario "name" { ... }`: a designer's test.
@@ -164,7 +167,7 @@ impl Decl {
     pub fn part(&self) -> Option<(PartKind, Name)> {
         let named = |kind, name: &Name| Some((kind, name.clone()));
         match self {
-            Decl::Game(_) | Decl::Variant(_) | Decl::Scenario(_) => None,
+            Decl::Game(_) | Decl::Variant(_) | Decl::Scenario(_) | Decl::Section(_) => None,
             Decl::Enum(d) => named(PartKind::Enum, &d.name),
             Decl::Var(d) => named(PartKind::Var, &d.name),
             Decl::Kind(d) => named(PartKind::Kind, &d.name),
@@ -462,6 +465,37 @@ pub struct ShowDecl {
     pub value: ShowValue,
     /// `shown when cond`: whether views draw it at all.
     pub shown_when: Option<Expr>,
+}
+
+/// `section "Heading" { ... }`: declarations that views draw under a heading. The lowering
+/// writes what it holds as top-level items right after it (`section::flatten`), so every other
+/// stage declares them as if written there; this keeps the heading and what was inside.
+#[derive(Debug, Clone)]
+pub struct SectionDecl {
+    /// The heading.
+    pub heading: Text,
+    /// The whole section, keyword to closing brace.
+    pub span: Span,
+    /// The variables and `show`s written in it, in order.
+    pub entries: Vec<SectionEntry>,
+    /// Where each other declaration written in it stands (views do not draw them there), and
+    /// what it is (`action`, `kind`, ...).
+    pub others: Vec<(Span, &'static str)>,
+    /// The heading of the section this one is written in, if it is nested.
+    pub within: Option<Span>,
+    /// What is written inside, until it is flattened; empty afterwards.
+    pub items: Vec<Item>,
+}
+
+/// A declaration written in a section.
+#[derive(Debug, Clone)]
+pub struct SectionEntry {
+    /// Its name.
+    pub name: Name,
+    /// `player var` or `player show`: one a seat.
+    pub per_player: bool,
+    /// A `show` rather than a variable.
+    pub show: bool,
 }
 
 /// What a `show` shows.

@@ -95,7 +95,9 @@ impl Lowerer {
             .filter(|p| p.as_rule() == Rule::item)
             .map(|p| self.item(p))
             .collect();
-        File { items }
+        File {
+            items: super::section::flatten(items),
+        }
     }
 
     /// Lowers items parsed on their own (`Rule::next_items`) from `base` in the file, into
@@ -146,6 +148,10 @@ impl Lowerer {
                 let kind = self.part_kind(kind_pair);
                 Item::Remove { kind, name, span }
             }
+            Rule::section_decl => Item::Decl {
+                patch: None,
+                decl: Decl::Section(self.section_decl(first)),
+            },
             Rule::patch => {
                 let kw = first.into_inner().next().expect("grammar: patch keyword");
                 let patch = match kw.as_rule() {
@@ -163,6 +169,22 @@ impl Lowerer {
                 patch: None,
                 decl: self.decl(first),
             },
+        }
+    }
+
+    /// A section with what is written inside as items of its own, flattened later
+    /// (`section::flatten`).
+    fn section_decl(&self, pair: Pair<Rule>) -> SectionDecl {
+        let span = self.span(&pair);
+        let mut inner = pair.into_inner().skip(1); // kw_section
+        let heading = self.text(inner.next().expect("grammar: section heading"));
+        SectionDecl {
+            heading,
+            span,
+            entries: Vec::new(),
+            others: Vec::new(),
+            within: None,
+            items: inner.map(|p| self.item(p)).collect(),
         }
     }
 

@@ -8,6 +8,7 @@ pub mod controls;
 pub mod format;
 mod lower;
 mod nesting;
+mod section;
 
 use nesting::too_deep;
 
@@ -99,6 +100,7 @@ pub const KEYWORDS: &[&str] = &[
     "seats",
     "secret",
     "secretly",
+    "section",
     "seed",
     "set",
     "setup",
@@ -198,7 +200,12 @@ pub fn parse(file: FileId, text: &str) -> Result<ast::File, Vec<Diagnostic>> {
 /// [`parse`], reading a file of at least `split_from` bytes in two halves at once.
 fn parse_split(file: FileId, text: &str, split_from: usize) -> Result<ast::File, Vec<Diagnostic>> {
     let (parsed, errors) = match batches::read(file, text, split_from) {
-        Some((items, errors)) => (ast::File { items }, errors),
+        Some((items, errors)) => (
+            ast::File {
+                items: section::flatten(items),
+            },
+            errors,
+        ),
         None => {
             // A syntax error: the whole file again, as one, for the error it has always had
             // (what was expected where, the unclosed brace, the misspelt keyword).

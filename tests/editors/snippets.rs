@@ -117,7 +117,7 @@ fn in_a_game(text: &str) -> String {
         "#" | "game" => text.to_string(),
         "flow" => format!("{HEADER}{ACTION}{text}\n"),
         "action" | "scenario" | "setup" | "effect" | "def" | "player" | "var" | "kind" | "enum"
-        | "invariant" => format!("{HEADER}{FLOW}{ACTION}{text}\n"),
+        | "invariant" | "section" => format!("{HEADER}{FLOW}{ACTION}{text}\n"),
         _ => format!("{HEADER}{FLOW}action pass \"Pass\" {{\n{text}\n}}\n"),
     }
 }
