@@ -19,6 +19,7 @@ mod initial;
 mod live;
 mod memo;
 mod moves;
+mod nodes;
 mod observe;
 mod picture;
 mod replay;
