@@ -6,7 +6,7 @@
 mod common;
 
 use common::{all_rules, load_rel, rel};
-use meeple::engine::{Game, Limits, Viewer};
+use meeple::engine::{on_the_spot, Game, Limits, Viewer};
 use meeple::ir::roots::{clear_roots, number_roots};
 use meeple::ir::{Program, Value};
 use meeple::load::check_source;
@@ -37,12 +37,27 @@ fn every_rules_file_plays_the_same_games_walked() {
         for players in program.min_players..=program.max_players {
             for seed in 1..=SEEDS {
                 let at = format!("{name}, {players} players, seed {seed}");
+                let before = on_the_spot();
                 let a = random_game(program.clone(), players, seed).expect("plays");
+                // Every expression played or shown is a root or inside one: none compiled on
+                // the spot.
+                let views: Vec<String> = (0..players)
+                    .map(Viewer::Player)
+                    .chain([Viewer::Spectator, Viewer::Referee])
+                    .map(|v| a.view(v))
+                    .collect();
+                assert_eq!(on_the_spot(), before, "{at}: an expression is no root");
                 let b = random_game(plain.clone(), players, seed).expect("plays");
                 assert_eq!(a.history(), b.history(), "{at}");
                 assert_eq!(a.outcome(), b.outcome(), "{at}");
                 assert_eq!(a.state(), b.state(), "{at}");
                 assert_eq!(a.log(Viewer::Spectator), b.log(Viewer::Spectator), "{at}");
+                let plain_views: Vec<String> = (0..players)
+                    .map(Viewer::Player)
+                    .chain([Viewer::Spectator, Viewer::Referee])
+                    .map(|v| b.view(v))
+                    .collect();
+                assert_eq!(views, plain_views, "{at}");
                 games += 1;
             }
         }
@@ -441,10 +456,12 @@ flow {{
         let program = loaded.program.unwrap_or_else(|| panic!("{stmt} checks"));
         let plain = walked(&program);
         let program = Arc::new(program);
+        let before = on_the_spot();
         let (Err(a), Err(b)) = (Game::new(program, 2, 1), Game::new(plain, 2, 1)) else {
             panic!("{stmt} should fail both ways");
         };
         assert_eq!(a.code, code, "{stmt}: {a:?}");
+        assert_eq!(on_the_spot(), before, "{stmt}: an expression is no root");
         assert_eq!(
             (a.code, a.span, a.message.clone()),
             (b.code, b.span, b.message.clone()),

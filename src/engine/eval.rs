@@ -40,6 +40,18 @@ pub(super) fn scan_work(len: usize) -> u64 {
     (len / SCAN_STRIDE) as u64
 }
 
+thread_local! {
+    /// Expressions this thread compiled on the spot, being no root (see [`on_the_spot`]).
+    static ON_THE_SPOT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many expressions this thread has compiled on the spot because they were no root of
+/// their program: none in play, where every expression is a root or inside one (the tests
+/// hold the roots to that).
+pub fn on_the_spot() -> u64 {
+    ON_THE_SPOT.with(|n| n.get())
+}
+
 /// What an expression reads: the program, the state and the current frame's locals.
 pub struct Eval<'a> {
     /// The program.
@@ -196,14 +208,27 @@ impl<'a> Eval<'a> {
         self.work = self.work.wrapping_sub(n);
     }
 
-    /// Evaluates an expression: by its compiled code when it is a numbered root, else by
-    /// walking its tree.
+    /// Evaluates an expression: by its compiled code when it is a numbered root; compiled on
+    /// the spot when it is no root of a compiled program; walked only in a program whose roots
+    /// are not numbered (the reference `tests/compiled.rs` compares the code with).
     #[inline]
     pub fn expr(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
         if let Some(code) = self.code.root(e.root) {
             return code(self, locals);
         }
+        if self.code.is_compiled() {
+            return self.once(e, locals);
+        }
         self.walk(e, locals)
+    }
+
+    /// Evaluates an expression that is no root of a compiled program (one typed at the REPL, a
+    /// part of a requirement explained): compiled now and run once.
+    #[cold]
+    fn once(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
+        ON_THE_SPOT.with(|n| n.set(n.get() + 1));
+        let code = super::compile::Code::once(e);
+        code(self, locals)
     }
 
     /// Evaluates an expression by walking its tree.
@@ -441,6 +466,9 @@ impl<'a> Eval<'a> {
     /// instance, seat or enum value (the common case in queries and `in`), so that reading it
     /// copies nothing.
     pub(super) fn items(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Items<'a>> {
+        if let Some(source) = self.code.source(e.root) {
+            return source.items(self, locals);
+        }
         let state: &'a State = self.state;
         let stored = match &e.kind {
             K::Global(g) => &state.globals[g.index()],

@@ -36,17 +36,23 @@ pub(crate) struct Roots {
     roots: Vec<Node>,
     conditions: Vec<Option<BoolNode>>,
     numbers: Vec<Option<IntNode>>,
+    /// A variable's or a field's list, read where it lies by `Eval::items` (the other roots
+    /// are read as values).
+    sources: Vec<Option<Source>>,
 }
 
 impl Roots {
     /// Compiles every numbered root of a program.
     pub(crate) fn compile(program: &Program) -> Roots {
-        let mut roots: Vec<(u32, Node, Option<BoolNode>, Option<IntNode>)> = Vec::new();
+        type Compiled = (u32, Node, Option<BoolNode>, Option<IntNode>, Option<Source>);
+        let mut roots: Vec<Compiled> = Vec::new();
         visit_roots(program, &mut |e| {
             if e.root != ir::NOT_ROOT {
                 let as_condition = (is_bool(e) || is_read(e)).then(|| condition(e));
                 let as_number = (is_int(e) || is_read(e)).then(|| int(e));
-                roots.push((e.root, value(e), as_condition, as_number));
+                let as_source =
+                    matches!(e.kind, K::PlayerVar(..) | K::Field(..)).then(|| Source::new(e));
+                roots.push((e.root, value(e), as_condition, as_number, as_source));
             }
         });
         roots.sort_by_key(|r| r.0);
@@ -55,10 +61,11 @@ impl Roots {
             return Roots::default();
         }
         let mut code = Roots::default();
-        for (_, v, c, n) in roots {
+        for (_, v, c, n, s) in roots {
             code.roots.push(v);
             code.conditions.push(c);
             code.numbers.push(n);
+            code.sources.push(s);
         }
         code
     }
@@ -85,6 +92,17 @@ impl Roots {
     pub fn number(&self, i: u32) -> Option<&IntNode> {
         self.numbers.get(i as usize)?.as_ref()
     }
+
+    /// The code of root `i` as a list read where it lies, if compiled as one.
+    #[inline(always)]
+    pub(in crate::engine) fn source(&self, i: u32) -> Option<&Source> {
+        self.sources.get(i as usize)?.as_ref()
+    }
+}
+
+/// Compiles an expression that is no root (see `Code::once`).
+pub(crate) fn once(e: &Expr) -> Node {
+    value(e)
 }
 
 /// Calls `f` on every root of a program (the same order as `ir::roots`, read-only).
@@ -1010,7 +1028,7 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
 }
 
 /// A player read from an expression, a local read in place as the walker does.
-enum PlayerOf {
+pub(in crate::engine) enum PlayerOf {
     Local(usize, Span),
     Node(Node, Span),
 }
@@ -1043,7 +1061,7 @@ impl PlayerOf {
 }
 
 /// An instance of a known kind read from an expression, a local read in place.
-enum EntityOf {
+pub(in crate::engine) enum EntityOf {
     Local(usize, ir::KindId, Span),
     Node(Node, ir::KindId, Span),
 }
@@ -1076,7 +1094,7 @@ impl EntityOf {
 
 /// A list read for a query or `in`: where it lies in the state when it can be, as the
 /// walker's `items` does.
-enum Source {
+pub(in crate::engine) enum Source {
     Global(usize, Span),
     PlayerVar(PlayerOf, usize, Span),
     Field(EntityOf, usize, usize, Span),
@@ -1157,8 +1175,9 @@ impl Source {
         }
     }
 
+    /// The elements: borrowed where they lie in the state, or held.
     #[inline]
-    fn items<'a>(&self, ev: &mut Eval<'a>, l: &mut [Value]) -> R<Items<'a>> {
+    pub(in crate::engine) fn items<'a>(&self, ev: &mut Eval<'a>, l: &mut [Value]) -> R<Items<'a>> {
         let state = ev.state;
         let (stored, span) = match self {
             Source::Global(g, span) => (&state.globals[*g], *span),
