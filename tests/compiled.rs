@@ -6,7 +6,7 @@
 mod common;
 
 use common::{all_rules, load_rel, rel};
-use meeple::engine::{Game, Limits, Viewer};
+use meeple::engine::{on_the_spot, Game, Limits, Viewer};
 use meeple::ir::roots::{clear_roots, number_roots};
 use meeple::ir::{Program, Value};
 use meeple::load::check_source;
@@ -37,12 +37,27 @@ fn every_rules_file_plays_the_same_games_walked() {
         for players in program.min_players..=program.max_players {
             for seed in 1..=SEEDS {
                 let at = format!("{name}, {players} players, seed {seed}");
+                let before = on_the_spot();
                 let a = random_game(program.clone(), players, seed).expect("plays");
+                // Every expression played or shown is a root or inside one: none compiled on
+                // the spot.
+                let views: Vec<String> = (0..players)
+                    .map(Viewer::Player)
+                    .chain([Viewer::Spectator, Viewer::Referee])
+                    .map(|v| a.view(v))
+                    .collect();
+                assert_eq!(on_the_spot(), before, "{at}: an expression is no root");
                 let b = random_game(plain.clone(), players, seed).expect("plays");
                 assert_eq!(a.history(), b.history(), "{at}");
                 assert_eq!(a.outcome(), b.outcome(), "{at}");
                 assert_eq!(a.state(), b.state(), "{at}");
                 assert_eq!(a.log(Viewer::Spectator), b.log(Viewer::Spectator), "{at}");
+                let plain_views: Vec<String> = (0..players)
+                    .map(Viewer::Player)
+                    .chain([Viewer::Spectator, Viewer::Referee])
+                    .map(|v| b.view(v))
+                    .collect();
+                assert_eq!(views, plain_views, "{at}");
                 games += 1;
             }
         }
@@ -56,6 +71,7 @@ player var hand: list of int = []
 player var ready: bool = true
 player var points: int = 3
 kind cube[4] { weight: int = index  heavy: bool = index > 2  tags: list of int = [index]  twin: int = 2 }
+table chart(pays: int, again: bool) { (1, false), (2, true), (3, false) }
 def heavy(p: player): int = sum(x * x + 1 for x in p.hand where x % 3 != 1) - count(p.hand)
 def c_weight(c: cube): int = max([c.weight, 0])
 flow {
@@ -98,6 +114,10 @@ flow {
     let picked = [c.weight for c in cube where c.heavy or c.twin == 2] + [c.twin for c in [d, d] where c.weight > t]
     let seated = count(c in cube where c.twin == who.points or c.weight != who.points) + sum(c.weight for c in cube where who.points == c.twin)
     let mapped = sum(c.twin for c in cube where not c.heavy and c.weight >= 0) + sum(c.weight for c in [d] where c.heavy) + sum(c.weight for c in cube) + count([c.twin for c in [d, first(cube)]])
+    let orders = count(sorted(c in cube where c.weight > 0 by -c.twin, c.weight)) + first(sorted(x in first(players).hand where x > w by -x, x % 7), 0)
+    let cells = nth(chart, count(players)).pays + nth(chart, 1 + w % 3).pays + (by players { 2: 5, 3..4: 1 }) + count([c in cube where nth(chart, 1 + c.weight % 3).again])
+    let extremes = min(c.weight for c in cube where c.weight > 1) + max(first(players).hand) + min([c.weight for c in cube where c.weight > 9], 0) + max(x for x in table where x > w, -1)
+    let ends = first(first(players).hand, 0) + last(table, 0) + first([x * 2 for x in table], 1) + last(drop(table, 99), 7)
     let ranks = count(top(c in cube where c.weight > 0 by c.twin, c.weight)) + count(bottom(p in players by p.points, count(p.hand))) + count(top(x in first(players).hand where x > 290 by x % 3))
   }
 }
@@ -318,6 +338,15 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
             "if max([c.weight for c in cube where c.weight > 9]) > 1 { }",
         ),
         ("call-depth", "let x = deep(1)"),
+        ("out-of-range", "let x = nth(chart, count(players) + 1).pays"),
+        (
+            "no-value",
+            "let x = sorted(c in cube by c.weight, first([c.weight for c in cube where c.weight > 9]))",
+        ),
+        (
+            "no-value",
+            "let x = min([c.weight for c in cube where c.weight > 9] + [first([c.weight for c in cube where c.weight > 9])], 0)",
+        ),
         // The sum of a local's list, read where it lies, with a `none` among its numbers.
         (
             "no-value",
@@ -414,6 +443,7 @@ fn a_rule_that_fails_fails_alike_compiled_and_walked() {
             r#"
 game "Failing" {{ players 2 }}
 kind cube[3] {{ weight: int = index  heavy: bool = false }}
+table chart(pays: int, again: bool) {{ (1, false), (2, true) }}
 player var points: int = 0
 def me_count(): int = count(players)
 def deep(n: int): int = if n > 1000 then 0 else deep(n + 1) + 1
@@ -426,10 +456,12 @@ flow {{
         let program = loaded.program.unwrap_or_else(|| panic!("{stmt} checks"));
         let plain = walked(&program);
         let program = Arc::new(program);
+        let before = on_the_spot();
         let (Err(a), Err(b)) = (Game::new(program, 2, 1), Game::new(plain, 2, 1)) else {
             panic!("{stmt} should fail both ways");
         };
         assert_eq!(a.code, code, "{stmt}: {a:?}");
+        assert_eq!(on_the_spot(), before, "{stmt}: an expression is no root");
         assert_eq!(
             (a.code, a.span, a.message.clone()),
             (b.code, b.span, b.message.clone()),

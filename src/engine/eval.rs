@@ -40,6 +40,18 @@ pub(super) fn scan_work(len: usize) -> u64 {
     (len / SCAN_STRIDE) as u64
 }
 
+thread_local! {
+    /// Expressions this thread compiled on the spot, being no root (see [`on_the_spot`]).
+    static ON_THE_SPOT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many expressions this thread has compiled on the spot because they were no root of
+/// their program: none in play, where every expression is a root or inside one (the tests
+/// hold the roots to that).
+pub fn on_the_spot() -> u64 {
+    ON_THE_SPOT.with(|n| n.get())
+}
+
 /// What an expression reads: the program, the state and the current frame's locals.
 pub struct Eval<'a> {
     /// The program.
@@ -196,14 +208,27 @@ impl<'a> Eval<'a> {
         self.work = self.work.wrapping_sub(n);
     }
 
-    /// Evaluates an expression: by its compiled code when it is a numbered root, else by
-    /// walking its tree.
+    /// Evaluates an expression: by its compiled code when it is a numbered root; compiled on
+    /// the spot when it is no root of a compiled program; walked only in a program whose roots
+    /// are not numbered (the reference `tests/compiled.rs` compares the code with).
     #[inline]
     pub fn expr(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
         if let Some(code) = self.code.root(e.root) {
             return code(self, locals);
         }
+        if self.code.is_compiled() {
+            return self.once(e, locals);
+        }
         self.walk(e, locals)
+    }
+
+    /// Evaluates an expression that is no root of a compiled program (one typed at the REPL, a
+    /// part of a requirement explained): compiled now and run once.
+    #[cold]
+    fn once(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
+        ON_THE_SPOT.with(|n| n.set(n.get() + 1));
+        let code = super::compile::Code::once(e);
+        code(self, locals)
     }
 
     /// Evaluates an expression by walking its tree.
@@ -227,21 +252,8 @@ impl<'a> Eval<'a> {
             K::AllPlayers => Value::List(self.state.domains.seats.clone()),
             K::PlayerCount => Value::Int(self.state.players as i64),
             K::TableCell { table, column, row } => {
-                let rows = &self.program.tables[table.index()].rows;
                 let i = self.int(row, locals)?;
-                if i < 1 || i as usize > rows.len() {
-                    return Err(err(
-                        "out-of-range",
-                        format!(
-                            "row {i} of table `{}`, which has {} rows",
-                            self.program.tables[table.index()].name,
-                            rows.len()
-                        ),
-                        e.span,
-                        "rows count from 1 to the table's `count(...)`",
-                    ));
-                }
-                rows[i as usize - 1][*column as usize].clone()
+                super::nodes::table_cell(self.program, *table, *column, i, e.span)?
             }
             K::Call(id, args) => {
                 self.check_work(e.span)?;
@@ -306,17 +318,12 @@ impl<'a> Eval<'a> {
             )?,
             K::ByPlayers(entries) => {
                 let n = self.state.players as i64;
-                match entries.iter().find(|(lo, hi, _)| *lo <= n && n <= *hi) {
-                    Some((_, _, x)) => self.expr(x, locals)?,
-                    None => {
-                        return Err(err(
-                            "uncovered-player-count",
-                            format!("no value for {n} players"),
-                            e.span,
-                            "add an entry for this player count",
-                        ))
-                    }
-                }
+                let at = super::nodes::player_count_entry(
+                    entries.iter().map(|(lo, hi, _)| (*lo, *hi)),
+                    n,
+                    e.span,
+                )?;
+                self.expr(&entries[at].2, locals)?
             }
         })
     }
@@ -459,6 +466,9 @@ impl<'a> Eval<'a> {
     /// instance, seat or enum value (the common case in queries and `in`), so that reading it
     /// copies nothing.
     pub(super) fn items(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Items<'a>> {
+        if let Some(source) = self.code.source(e.root) {
+            return source.items(self, locals);
+        }
         let state: &'a State = self.state;
         let stored = match &e.kind {
             K::Global(g) => &state.globals[g.index()],
@@ -713,12 +723,7 @@ impl<'a> Eval<'a> {
                 let z = self.expr(d, locals)?;
                 self.builtin2(b, x, y, z, span)
             }
-            _ => Err(err(
-                "type-mismatch",
-                "wrong number of arguments",
-                span,
-                "this is a bug in the checker",
-            )),
+            _ => Err(super::nodes::wrong_arity(span)),
         }
     }
 
@@ -730,26 +735,7 @@ impl<'a> Eval<'a> {
         span: Span,
         locals: &mut [Value],
     ) -> R<Value> {
-        let mut count: i64 = 0;
-        let mut total: i64 = 0;
-        let mut least: Option<i64> = None;
-        let mut most: Option<i64> = None;
-        let mut add = |v: &Value| -> R<()> {
-            count += 1;
-            match *v {
-                Value::Int(n) => {
-                    if b == Builtin::Sum {
-                        total = total.checked_add(n).ok_or_else(|| overflow(span))?;
-                    }
-                    least = Some(least.map_or(n, |m| m.min(n)));
-                    most = Some(most.map_or(n, |m| m.max(n)));
-                }
-                // A `none` among numbers is no number: counted, but never summed in silence.
-                Value::None if b != Builtin::Count => return Err(none_among_numbers(span)),
-                _ => {}
-            }
-            Ok(())
-        };
+        let mut fold = super::nodes::NumberFold::new(b, span);
         match &arg.kind {
             K::Query {
                 kind: QueryKind::List,
@@ -770,7 +756,7 @@ impl<'a> Eval<'a> {
                     filter.as_deref(),
                     mapped,
                     locals,
-                    |_, v, _| add(v),
+                    |_, v, _| fold.add(v),
                 )?;
             }
             _ => {
@@ -781,19 +767,12 @@ impl<'a> Eval<'a> {
                 }
                 let scanned = scan_work(items.len());
                 for v in items.iter() {
-                    add(v)?;
+                    fold.add(v)?;
                 }
                 self.spend(scanned);
             }
         }
-        // The least and greatest of nothing are `none`: no number would be true.
-        let extreme = |n: Option<i64>| n.map_or(Value::None, Value::Int);
-        Ok(match b {
-            Builtin::Count => Value::Int(count),
-            Builtin::Sum => Value::Int(total),
-            Builtin::Min => extreme(least),
-            _ => extreme(most),
-        })
+        Ok(fold.value())
     }
 
     /// The first element of `source` (the last, `from_end`) that passes `filter`, mapped by
@@ -1102,16 +1081,11 @@ impl<'a> Eval<'a> {
                     ranked.push(item.clone());
                     Ok(())
                 });
-                let mut order = super::spare::indices();
-                if visited.is_ok() {
-                    let key = |i: usize| &ranked_keys[i * width..(i + 1) * width];
-                    order.extend(0..ranked.len());
-                    order.sort_by(|a, b| key(*a).cmp(key(*b)));
-                }
-                let result: List = order.iter().map(|i| ranked[*i].clone()).collect();
+                let result = visited.map(|()| {
+                    Value::List(super::nodes::sorted_by_keys(&ranked, &ranked_keys, width))
+                });
                 super::spare::give_values(ranked_keys);
-                super::spare::give_indices(order);
-                visited.map(|()| Value::List(result))
+                result
             }
         }
     }

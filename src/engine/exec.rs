@@ -270,6 +270,12 @@ impl Game {
         self.state.globals = vec![Value::None; program.globals.len()];
         self.state.player_vars = Table::new(self.state.players as usize, program.player_vars.len());
         self.state.entities = vec![Table::default(); program.kinds.len()];
+        // Kind counts are roots too: their code is in place before the instances are counted.
+        let code = std::sync::Arc::new(super::compile::Code::compile(&program));
+        self.state.domains = std::sync::Arc::new(super::Domains {
+            code: code.clone(),
+            ..Default::default()
+        });
         for (k, kind) in program.kinds.iter().enumerate() {
             let n = Eval::new(&program, &self.state).int(&kind.count, &mut locals)?;
             if !(0..=10_000).contains(&n) {
@@ -306,7 +312,7 @@ impl Game {
             instances,
             enum_values,
             sets,
-            code: std::sync::Arc::new(super::compile::Code::compile(&program)),
+            code,
         });
         for item in &program.init_order {
             match *item {

@@ -19,6 +19,7 @@ mod initial;
 mod live;
 mod memo;
 mod moves;
+mod nodes;
 mod observe;
 mod picture;
 mod replay;
@@ -35,7 +36,7 @@ mod view;
 
 pub use determinize::Redeal;
 pub use error::{MoveError, RuntimeError};
-pub use eval::MAX_CALL_DEPTH;
+pub use eval::{on_the_spot, MAX_CALL_DEPTH};
 pub use exec::{Limits, MAX_PARAMS};
 pub use fixed::FixedChance;
 pub use imagine::{Imagination, ImaginationStats};

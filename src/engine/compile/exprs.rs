@@ -8,13 +8,15 @@
 //!
 //! Compiled code gives the same values, the same errors at the same spans and spends the same
 //! work as the walker (one unit a node, the same checks at calls and list elements), so a
-//! runaway rule stops where it did. Kinds of node without compiled code of their own (rare
-//! ones: ranks, tables, `min(xs, d)`) are walked from inside the compiled tree.
+//! runaway rule stops where it did. Every kind of node has code of its own: no closure calls
+//! the walker. What the rarer nodes mean on values already evaluated (a table's cell, `by
+//! players`, a fold, `sorted`'s order) is said once, in `engine::nodes`, for both.
 //! `tests/compiled.rs` plays every rules file both ways and compares the games.
 
 use super::fields::FieldFilter;
 use crate::diag::Span;
-use crate::engine::eval::{arithmetic, err, take_call_frame, Eval, Items, R, SMALL_FRAME};
+use crate::engine::eval::{arithmetic, take_call_frame, Eval, Items, R, SMALL_FRAME};
+use crate::engine::nodes::{self, NumberFold};
 use crate::ir::{self, BinOp, Builtin, Expr, ExprKind as K, List, Program, QueryKind, UnOp, Value};
 
 /// Compiled code that gives a `T`.
@@ -34,17 +36,23 @@ pub(crate) struct Roots {
     roots: Vec<Node>,
     conditions: Vec<Option<BoolNode>>,
     numbers: Vec<Option<IntNode>>,
+    /// A variable's or a field's list, read where it lies by `Eval::items` (the other roots
+    /// are read as values).
+    sources: Vec<Option<Source>>,
 }
 
 impl Roots {
     /// Compiles every numbered root of a program.
     pub(crate) fn compile(program: &Program) -> Roots {
-        let mut roots: Vec<(u32, Node, Option<BoolNode>, Option<IntNode>)> = Vec::new();
+        type Compiled = (u32, Node, Option<BoolNode>, Option<IntNode>, Option<Source>);
+        let mut roots: Vec<Compiled> = Vec::new();
         visit_roots(program, &mut |e| {
             if e.root != ir::NOT_ROOT {
                 let as_condition = (is_bool(e) || is_read(e)).then(|| condition(e));
                 let as_number = (is_int(e) || is_read(e)).then(|| int(e));
-                roots.push((e.root, value(e), as_condition, as_number));
+                let as_source =
+                    matches!(e.kind, K::PlayerVar(..) | K::Field(..)).then(|| Source::new(e));
+                roots.push((e.root, value(e), as_condition, as_number, as_source));
             }
         });
         roots.sort_by_key(|r| r.0);
@@ -53,10 +61,11 @@ impl Roots {
             return Roots::default();
         }
         let mut code = Roots::default();
-        for (_, v, c, n) in roots {
+        for (_, v, c, n, s) in roots {
             code.roots.push(v);
             code.conditions.push(c);
             code.numbers.push(n);
+            code.sources.push(s);
         }
         code
     }
@@ -83,6 +92,17 @@ impl Roots {
     pub fn number(&self, i: u32) -> Option<&IntNode> {
         self.numbers.get(i as usize)?.as_ref()
     }
+
+    /// The code of root `i` as a list read where it lies, if compiled as one.
+    #[inline(always)]
+    pub(in crate::engine) fn source(&self, i: u32) -> Option<&Source> {
+        self.sources.get(i as usize)?.as_ref()
+    }
+}
+
+/// Compiles an expression that is no root (see `Code::once`).
+pub(crate) fn once(e: &Expr) -> Node {
+    value(e)
 }
 
 /// Calls `f` on every root of a program (the same order as `ir::roots`, read-only).
@@ -111,12 +131,6 @@ fn constant_list(e: &Expr) -> Option<(Value, u64)> {
         }
         _ => None,
     }
-}
-
-/// Keeps a sub-expression to walk it, for nodes without compiled code of their own.
-fn walked(e: &Expr) -> Node {
-    let e = e.clone();
-    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| ev.walk(&e, l))
 }
 
 /// Compiles an expression that gives a value.
@@ -265,8 +279,72 @@ fn value(e: &Expr) -> Node {
             filter.as_deref(),
             keys,
         ),
-        K::Query { .. } | K::TableCell { .. } | K::ByPlayers(_) => walked(e),
+        K::Query {
+            kind: QueryKind::Sorted,
+            slot,
+            source,
+            filter,
+            keys,
+            ..
+        } => sorted(*slot, source, filter.as_deref(), keys),
+        K::TableCell { table, column, row } => {
+            let (table, column) = (*table, *column);
+            let row = checked_int(row, "a number", row.span);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let i = row(ev, l)?;
+                nodes::table_cell(ev.program, table, column, i, span)
+            })
+        }
+        K::ByPlayers(entries) => {
+            // Every entry is compiled: the code is chosen by the state's player count.
+            let ranges: Vec<(i64, i64)> = entries.iter().map(|(lo, hi, _)| (*lo, *hi)).collect();
+            let code: Vec<Node> = entries.iter().map(|(_, _, x)| value(x)).collect();
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let n = ev.state.players as i64;
+                let at = nodes::player_count_entry(ranges.iter().copied(), n, span)?;
+                code[at](ev, l)
+            })
+        }
     }
+}
+
+/// `sorted(x in xs where f by k1, k2, ...)`: the elements that pass, in the order of their keys,
+/// each element's keys read as it passes. Spends, reads and fails as the walker's query does.
+fn sorted(slot: ir::Slot, source: &Expr, filter: Option<&Expr>, keys: &[Expr]) -> Node {
+    let source_span = source.span;
+    let (source, filter) = (Source::new(source), filter.map(condition));
+    let keys: Vec<IntNode> = keys.iter().map(int).collect();
+    let slot = slot as usize;
+    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+        ev.spend(1);
+        // Keys of every element that passes, flat, `keys.len()` to an element.
+        let mut ranked_keys = crate::engine::spare::values();
+        let mut ranked = List::new();
+        let mut visit = |ev: &mut Eval<'_>, l: &mut [Value]| -> R<()> {
+            let items = source.items(ev, l)?;
+            for item in items.iter() {
+                ev.spend(1);
+                ev.check_work(source_span)?;
+                l[slot].put(item.clone());
+                if let Some(f) = &filter {
+                    if !f(ev, l)? {
+                        continue;
+                    }
+                }
+                for k in &keys {
+                    ranked_keys.push(Value::Int(k(ev, l)?));
+                }
+                ranked.push(item.clone());
+            }
+            Ok(())
+        };
+        let result = visit(ev, l)
+            .map(|()| Value::List(nodes::sorted_by_keys(&ranked, &ranked_keys, keys.len())));
+        crate::engine::spare::give_values(ranked_keys);
+        result
+    })
 }
 
 /// `top(x in xs where f by k1, k2, ...)` (the greatest, `top`) or `bottom(...)`: the elements
@@ -697,11 +775,11 @@ fn int(e: &Expr) -> IntNode {
             })
         }
         K::Builtin(b @ (Builtin::Count | Builtin::Sum), args) if args.len() == 1 => {
-            let fold = Fold::new(*b, &args[0], span);
+            let (fold, sum) = (Fold::new(*b, &args[0], span), *b == Builtin::Sum);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
                 ev.spend(1);
-                let (count, total) = fold.run(ev, l)?;
-                Ok(if fold.sum { total } else { count })
+                let (count, total) = fold.run(ev, l)?.count_and_total();
+                Ok(if sum { total } else { count })
             })
         }
         _ => {
@@ -832,7 +910,13 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
         }
         (Builtin::Min | Builtin::Max, [arg]) => match &arg.kind {
             K::List(items) => extreme_of_literal(b == Builtin::Max, items, span),
-            _ => walked(e),
+            _ => {
+                let fold = Fold::new(b, arg, span);
+                Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                    ev.spend(1);
+                    Ok(fold.run(ev, l)?.value())
+                })
+            }
         },
         (Builtin::First | Builtin::Last, [arg, default @ ..])
             if default.len() <= 1
@@ -865,7 +949,29 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
                 }
             })
         }
-        (_, [_, _]) if b.takes_default() => walked(e),
+        // `min(xs, d)`, `first(xs, d)`: `d` when the list is empty.
+        (_, [a, d]) if b.takes_default() => {
+            let (fold, a) = match b {
+                Builtin::Min | Builtin::Max => (Some(Fold::new(b, a, span)), None),
+                _ => (None, Some(value(a))),
+            };
+            let d = value(d);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                ev.spend(1);
+                let v = match (&fold, &a) {
+                    (Some(fold), _) => fold.run(ev, l)?.value(),
+                    (_, Some(a)) => {
+                        let xs = a(ev, l)?;
+                        ev.builtin(b, xs, span)?
+                    }
+                    _ => unreachable!("one of the two is compiled"),
+                };
+                match v {
+                    Value::None => d(ev, l),
+                    v => Ok(v),
+                }
+            })
+        }
         (Builtin::First | Builtin::Last, [a])
             if matches!(
                 a.kind,
@@ -914,12 +1020,15 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
                 ev.builtin2(b, x, y, z, span)
             })
         }
-        _ => walked(e),
+        _ => Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
+            ev.spend(1);
+            Err(nodes::wrong_arity(span))
+        }),
     }
 }
 
 /// A player read from an expression, a local read in place as the walker does.
-enum PlayerOf {
+pub(in crate::engine) enum PlayerOf {
     Local(usize, Span),
     Node(Node, Span),
 }
@@ -952,7 +1061,7 @@ impl PlayerOf {
 }
 
 /// An instance of a known kind read from an expression, a local read in place.
-enum EntityOf {
+pub(in crate::engine) enum EntityOf {
     Local(usize, ir::KindId, Span),
     Node(Node, ir::KindId, Span),
 }
@@ -985,7 +1094,7 @@ impl EntityOf {
 
 /// A list read for a query or `in`: where it lies in the state when it can be, as the
 /// walker's `items` does.
-enum Source {
+pub(in crate::engine) enum Source {
     Global(usize, Span),
     PlayerVar(PlayerOf, usize, Span),
     Field(EntityOf, usize, usize, Span),
@@ -1066,8 +1175,9 @@ impl Source {
         }
     }
 
+    /// The elements: borrowed where they lie in the state, or held.
     #[inline]
-    fn items<'a>(&self, ev: &mut Eval<'a>, l: &mut [Value]) -> R<Items<'a>> {
+    pub(in crate::engine) fn items<'a>(&self, ev: &mut Eval<'a>, l: &mut [Value]) -> R<Items<'a>> {
         let state = ev.state;
         let (stored, span) = match self {
             Source::Global(g, span) => (&state.globals[*g], *span),
@@ -1442,10 +1552,10 @@ impl Each {
     }
 }
 
-/// `count(xs)` or `sum(xs)` of one list, streamed: a comprehension's elements are visited
-/// without building it.
+/// `count(xs)`, `sum(xs)`, `min(xs)` or `max(xs)` of one list, streamed: a comprehension's
+/// elements are visited without building it.
 struct Fold {
-    sum: bool,
+    b: Builtin,
     span: Span,
     each: Option<Each>,
     whole: Option<Source>,
@@ -1453,7 +1563,6 @@ struct Fold {
 
 impl Fold {
     fn new(b: Builtin, arg: &Expr, span: Span) -> Fold {
-        let sum = b == Builtin::Sum;
         match &arg.kind {
             K::Query {
                 kind: QueryKind::List,
@@ -1463,19 +1572,23 @@ impl Fold {
                 map,
                 ..
             } => Fold {
-                sum,
+                b,
                 span,
                 // A count reads no element's mapped value.
                 each: Some(Each::new(
                     *slot,
                     source,
                     filter.as_deref(),
-                    if sum { map.as_deref() } else { None },
+                    if b == Builtin::Count {
+                        None
+                    } else {
+                        map.as_deref()
+                    },
                 )),
                 whole: None,
             },
             _ => Fold {
-                sum,
+                b,
                 span,
                 each: None,
                 whole: Some(Source::new(arg)),
@@ -1483,45 +1596,25 @@ impl Fold {
         }
     }
 
-    /// The number of elements and their total.
+    /// The elements folded.
     #[inline]
-    fn run(&self, ev: &mut Eval<'_>, l: &mut [Value]) -> R<(i64, i64)> {
-        let (mut count, mut total) = (0i64, 0i64);
-        let (sum, span) = (self.sum, self.span);
-        let mut add = |v: &Value| -> R<()> {
-            count += 1;
-            match *v {
-                Value::Int(n) => {
-                    total = total
-                        .checked_add(n)
-                        .ok_or_else(|| crate::engine::eval::overflow(span))?;
-                }
-                Value::None if sum => {
-                    return Err(err(
-                        "no-value",
-                        "a `none` among the numbers",
-                        span,
-                        "give every element a value, or leave the `none`s out with `where`",
-                    ))
-                }
-                _ => {}
-            }
-            Ok(())
-        };
+    fn run(&self, ev: &mut Eval<'_>, l: &mut [Value]) -> R<NumberFold> {
+        let mut fold = NumberFold::new(self.b, self.span);
         if let Some(each) = &self.each {
-            each.run(ev, l, add)?;
+            each.run(ev, l, |v| fold.add(v))?;
         } else if let Some(whole) = &self.whole {
             let items = whole.read(ev, l)?;
-            if !sum {
+            if self.b == Builtin::Count {
                 // The count of a whole list is its length: no element is looked at.
-                return Ok((items.len() as i64, 0));
+                fold.counted(items.len());
+                return Ok(fold);
             }
             let scanned = crate::engine::eval::scan_work(items.len());
             for v in items.iter() {
-                add(v)?;
+                fold.add(v)?;
             }
             ev.spend(scanned);
         }
-        Ok((count, total))
+        Ok(fold)
     }
 }

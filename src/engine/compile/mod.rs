@@ -64,6 +64,18 @@ impl Code {
         }
     }
 
+    /// True if the program's roots were numbered and compiled (otherwise every expression is
+    /// walked).
+    #[inline(always)]
+    pub(crate) fn is_compiled(&self) -> bool {
+        self.roots.len() > 0
+    }
+
+    /// Compiles an expression that is no root of the program, to run it once.
+    pub(crate) fn once(e: &crate::ir::Expr) -> exprs::Node {
+        exprs::once(e)
+    }
+
     /// The code of root `i`, if compiled.
     #[inline(always)]
     pub(crate) fn root(&self, i: u32) -> Option<&exprs::Node> {
@@ -74,6 +86,12 @@ impl Code {
     #[inline(always)]
     pub(crate) fn condition(&self, i: u32) -> Option<&exprs::BoolNode> {
         self.roots.condition(i)
+    }
+
+    /// The code of root `i` as a list read where it lies, if compiled as one.
+    #[inline(always)]
+    pub(in crate::engine) fn source(&self, i: u32) -> Option<&exprs::Source> {
+        self.roots.source(i)
     }
 
     /// The code of root `i` as a number, if compiled as one.
