@@ -372,7 +372,7 @@ fn assert_quoted(doc: &str, view: &str, what: &str) {
 #[test]
 fn the_quoted_view_of_entries_drawn_when_they_matter_is_what_the_player_sees() {
     let doc = doc_text();
-    let mut game = Game::new(example_file(&doc, "drawn.rules"), 2, 1).expect("the game starts");
+    let game = Game::new(example_file(&doc, "drawn.rules"), 2, 1).expect("the game starts");
     for viewer in [Viewer::Player(0), Viewer::Player(1), Viewer::Spectator] {
         let start = game.view(viewer);
         for absent in ["pot", "passed", "chips", "spent"] {
@@ -383,16 +383,23 @@ fn the_quoted_view_of_entries_drawn_when_they_matter_is_what_the_player_sees() {
         }
         assert!(start.contains("rich no"), "{start}");
     }
+    let view = quoted_view_after_a_bet_and_a_pass(&doc, game, "drawn.rules");
+    // P2 passed: their `rich` is no longer drawn, though the rules still read it.
+    assert!(!view.contains("P2: coins 0 · passed yes · rich"), "{view}");
+}
+
+/// P1's view of `game` (the docs' example `file`) after P1 bets and P2 passes, which the docs
+/// must quote.
+fn quoted_view_after_a_bet_and_a_pass(doc: &str, mut game: Game, file: &str) -> String {
     game.apply_label(0, "bet").expect("P1 bets");
     game.apply_label(1, "pass").expect("P2 passes");
     let view = game.view(Viewer::Player(0));
     assert_quoted(
-        &doc,
+        doc,
         &view,
-        "P1's view of drawn.rules after a bet and a pass",
+        &format!("P1's view of {file} after a bet and a pass"),
     );
-    // P2 passed: their `rich` is no longer drawn, though the rules still read it.
-    assert!(!view.contains("P2: coins 0 · passed yes · rich"), "{view}");
+    view
 }
 
 /// The view quoted in "Headings that group entries" is what P1 sees after a bet and a pass: the
@@ -400,15 +407,8 @@ fn the_quoted_view_of_entries_drawn_when_they_matter_is_what_the_player_sees() {
 #[test]
 fn the_quoted_view_of_sections_is_what_the_player_sees() {
     let doc = doc_text();
-    let mut game = Game::new(example_file(&doc, "ledger.rules"), 2, 1).expect("the game starts");
-    game.apply_label(0, "bet").expect("P1 bets");
-    game.apply_label(1, "pass").expect("P2 passes");
-    let view = game.view(Viewer::Player(0));
-    assert_quoted(
-        &doc,
-        &view,
-        "P1's view of ledger.rules after a bet and a pass",
-    );
+    let game = Game::new(example_file(&doc, "ledger.rules"), 2, 1).expect("the game starts");
+    let view = quoted_view_after_a_bet_and_a_pass(&doc, game, "ledger.rules");
     assert!(view.contains("  Pot:\n    pot 1 · rounds 1"), "{view}");
 }
 
