@@ -412,6 +412,57 @@ fn the_quoted_view_of_sections_is_what_the_player_sees() {
     assert!(view.contains("  Pot:\n    pot 1 · rounds 1"), "{view}");
 }
 
+/// The view quoted in "A row per position" is what P2 sees after P1's clue; each seat reads its
+/// own hand's cells as `?` and the other's as numbers, an onlooker reads both as `?`, and the
+/// cells are the lists' elements in order.
+#[test]
+fn the_quoted_table_of_a_hand_is_what_the_player_sees_and_hides_cell_by_cell() {
+    let doc = doc_text();
+    let mut game =
+        Game::new(example_file(&doc, "hand_table.rules"), 2, 1).expect("the game starts");
+    game.apply_label(0, "clue 2").expect("P1 gives a clue");
+    let view = game.view(Viewer::Player(1));
+    assert_quoted(&doc, &view, "P2's view of hand_table.rules after a clue");
+    let hand = |p: u8| -> Vec<String> {
+        let i = game
+            .program()
+            .player_vars
+            .iter()
+            .position(|v| v.name == "hand")
+            .expect("a hand");
+        match game.state().player_vars.get(p as usize, i) {
+            meeple::ir::Value::List(xs) => xs
+                .iter()
+                .map(|x| meeple::engine::show(game.program(), game.state(), x))
+                .collect(),
+            other => panic!("a list, not {other:?}"),
+        }
+    };
+    // The rows of a seat's table in a view: the first cell after the row number.
+    let hand_column = |view: &str, seat: &str| -> Vec<String> {
+        let block = view
+            .split(&format!("    {seat}"))
+            .nth(1)
+            .expect("the seat's table");
+        block
+            .lines()
+            .skip(2)
+            .take_while(|l| l.starts_with("      "))
+            .map(|l| l.split_whitespace().nth(1).unwrap_or("").to_string())
+            .collect()
+    };
+    let hidden = vec!["?".to_string(); 3];
+    for (viewer, own, other) in [(0u8, "P1 (you):", "P2:"), (1, "P2 (you):", "P1:")] {
+        let view = game.view(Viewer::Player(viewer));
+        assert_eq!(hand_column(&view, own), hidden, "{view}");
+        assert_eq!(hand_column(&view, other), hand(1 - viewer), "{view}");
+    }
+    let public = game.view(Viewer::Spectator);
+    for seat in ["P1:", "P2:"] {
+        assert_eq!(hand_column(&public, seat), hidden, "{public}");
+    }
+}
+
 #[test]
 fn the_readme_example_is_right() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");

@@ -1060,11 +1060,7 @@ flow {
 action open "Open" { opened += 1  me.coins += 1 }
 score(p) = p.coins
 "#;
-    let loaded = meeple::load::check_source("t.rules", src);
-    let program = Arc::new(loaded.program.expect("checks clean"));
-    let game = Game::new(program, 2, 1).expect("starts");
-    let (server, _) = serve(game, "", None);
-    let a = addr(&server);
+    let (server, a) = serve_two_seats(src);
     let p1 = get(a, &path(&server, Who::Seat(0))).body;
     // P1's own stash (5817) and what it shows doubled (11634) are on P1's page, in the section.
     assert!(p1.contains("<h2>Vault</h2>"), "{p1}");
@@ -1073,14 +1069,62 @@ score(p) = p.coins
         let page = get(a, &path(&server, who)).body;
         assert!(page.contains("<h2>Vault</h2>"), "{page}");
         assert!(page.contains("<dt>opened</dt>"), "{page}");
-        let (_, events) = http::events(a, &format!("{}/events", path(&server, who)), 1);
-        let events = events.join("\n");
-        for secret in ["5817", "11634"] {
-            assert!(!page.contains(secret), "P1's {secret} on a page:\n{page}");
-            assert!(
-                !events.contains(secret),
-                "P1's {secret} in events:\n{events}"
-            );
-        }
+        secrets_absent(&server, who, &page, &["5817", "11634"]);
+    }
+}
+
+/// A two-seat game of `src` served with seed 1, and its address.
+fn serve_two_seats(src: &str) -> (Server, SocketAddr) {
+    let loaded = meeple::load::check_source("t.rules", src);
+    let program = Arc::new(loaded.program.expect("checks clean"));
+    let game = Game::new(program, 2, 1).expect("starts");
+    let (server, _) = serve(game, "", None);
+    let a = addr(&server);
+    (server, a)
+}
+
+/// Asserts that none of `secrets` is on `who`'s `page` or in the first of its events.
+fn secrets_absent(server: &Server, who: Who, page: &str, secrets: &[&str]) {
+    let (_, events) = http::events(addr(server), &format!("{}/events", path(server, who)), 1);
+    let events = events.join("\n");
+    for secret in secrets {
+        assert!(!page.contains(secret), "{secret} on a page:\n{page}");
+        assert!(!events.contains(secret), "{secret} in events:\n{events}");
+    }
+}
+
+#[test]
+fn a_table_section_draws_a_row_per_position_and_its_hidden_cells_as_backs() {
+    let src = r#"
+game "Slots" { players 2 }
+section "Hands" as table {
+  player secret var hand: list of int = []
+  player var told: list of bool = []
+}
+flow {
+  for p in players {
+    p.hand = [4817 + 1000 * seat(p), 4818 + 1000 * seat(p)]
+    p.told = [true, false]
+  }
+  for p in players { turn p }
+}
+action pass "Pass" { }
+score(p) = 0
+"#;
+    let (server, a) = serve_two_seats(src);
+    let p1 = get(a, &path(&server, Who::Seat(0))).body;
+    // P1's own hand, a row per card, beside what was told of it.
+    assert!(p1.contains("<table class=\"slots\">"), "{p1}");
+    assert!(
+        p1.contains(
+            "<th scope=\"row\">1</th><td>5817</td><td>yes</td></tr><tr><th scope=\"row\">2</th><td>5818</td><td>no</td>"
+        ),
+        "{p1}"
+    );
+    // P2's hand: two rows of backs on P1's page, and its numbers on no page but P2's.
+    assert_eq!(p1.matches("title=\"hidden\">?</span>").count(), 2, "{p1}");
+    for who in [Who::Seat(0), Who::Onlooker] {
+        let page = get(a, &path(&server, who)).body;
+        secrets_absent(&server, who, &page, &["6817", "6818"]);
     }
 }

@@ -370,8 +370,8 @@ score(p) = p.coins
         view,
         "Seats only — public view
   round 1
-  P1: 
-  P2: 
+  P1
+  P2
   Purse:
     P1: coins 4
     P2: coins 4

@@ -5,7 +5,8 @@
 //! Refused: a heading that is not a plain, non-blank text (`section-heading`), two sections with
 //! one heading (`section-duplicate`), a section written in another (`section-nested`), a
 //! declaration views do not draw in a section (`section-not-view`), and a section with nothing
-//! in it (`section-empty`).
+//! in it (`section-empty`). A section drawn `as table` must hold lists only
+//! (`section-table-not-list`): it draws them side by side, a row per position.
 
 use super::{ast, Checker};
 use crate::diag::{Diagnostic, Span};
@@ -37,12 +38,19 @@ pub(super) fn run(c: &mut Checker) {
             .iter()
             .filter_map(|e| entry(&c.program, e))
             .collect();
+        if let Some(table) = s.table {
+            found.extend(not_lists(c, s, table));
+        }
         // An entry is drawn under the last heading that holds it: a variant may move a
         // variable of its base under a heading of its own (`replace var` in its section).
         for earlier in &mut sections {
             earlier.entries.retain(|e| !entries.contains(e));
         }
-        sections.push(ir::Section { heading, entries });
+        sections.push(ir::Section {
+            heading,
+            entries,
+            table: s.table.is_some(),
+        });
     }
     for d in found {
         c.error(d);
@@ -125,6 +133,43 @@ fn problems(s: &ast::SectionDecl, seen: &mut HashMap<String, Span>) -> Vec<Diagn
                 .with_help(
                     "write the variables and `show`s it groups between its braces, or remove it",
                 ),
+        );
+    }
+    out
+}
+
+/// The entries of a section drawn `as table` (written at `table`) that are not lists: a table
+/// draws a row per position, so a number or a map has no column there.
+fn not_lists(c: &Checker, s: &ast::SectionDecl, table: Span) -> Vec<Diagnostic> {
+    let program = &c.program;
+    let mut out = Vec::new();
+    for e in &s.entries {
+        let ty = match entry(program, e) {
+            Some(SectionEntry::Global(i)) => Some(program.globals[i].ty.clone()),
+            Some(SectionEntry::PlayerVar(i)) => Some(program.player_vars[i].ty.clone()),
+            Some(SectionEntry::Show(i)) => program.shows[i].ty.clone(),
+            None => continue,
+        };
+        let what = match ty {
+            Some(ir::Type::List(_) | ir::Type::Error) => continue,
+            Some(t) => c.type_name(&t),
+            None => "a text".to_string(),
+        };
+        out.push(
+            Diagnostic::error(
+                "section-table-not-list",
+                format!(
+                    "`{}` is {what}, not a list: a section drawn as a table holds lists only",
+                    e.name.text
+                ),
+                e.name.span,
+            )
+            .with_label("no column of its own")
+            .with_secondary(table, "drawn as a table, a row per position")
+            .with_help(
+                "write it in a section of its own, or outside any; a table draws its lists side by \
+                 side, the first elements on the first row",
+            ),
         );
     }
     out

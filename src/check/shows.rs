@@ -30,19 +30,20 @@ impl Checker<'_> {
         if s.per_player {
             scope.shadow("owner", Type::Player, s.name.span);
         }
-        let (body, text) = match &s.value {
+        let (body, text, ty) = match &s.value {
             ast::ShowValue::Expr(e) => match self.expr(e, &mut scope) {
                 // A map shows its entries, `red 2, blue 0`, as its variable does.
-                (m, Type::Map(_, key)) => {
+                (m, Type::Map(elem, key)) => {
                     let part = self.map_text(m, key, &mut scope);
                     let none = Expr {
                         kind: ExprKind::Const(ir::Value::None),
                         span: e.span,
                         root: ir::NOT_ROOT,
                     };
-                    (none, Some(ir::Text { parts: vec![part] }))
+                    let ty = Type::Map(elem, key);
+                    (none, Some(ir::Text { parts: vec![part] }), Some(ty))
                 }
-                (x, _) => (x, None),
+                (x, ty) => (x, None, Some(ty)),
             },
             ast::ShowValue::Text(t) => {
                 let none = Expr {
@@ -50,7 +51,7 @@ impl Checker<'_> {
                     span: t.span,
                     root: ir::NOT_ROOT,
                 };
-                (none, Some(self.text(t, &mut scope)))
+                (none, Some(self.text(t, &mut scope)), None)
             }
         };
         let owner = if s.per_player {
@@ -70,6 +71,7 @@ impl Checker<'_> {
                 body,
             },
             text,
+            ty,
             seen_by: SeenBy::Everyone,
             shown_when,
         });

@@ -42,7 +42,7 @@ pub use fixed::FixedChance;
 pub use imagine::{Imagination, ImaginationStats};
 pub use moves::MAX_MOVES;
 pub use picture::{
-    InstancePanel, KindPanel, Look, Picture, SeatPanel, SectionPanel, Shown, Status,
+    InstancePanel, KindPanel, Look, Picture, SeatPanel, SectionPanel, Shown, SlotTable, Status,
 };
 pub use rng::Rng;
 pub use setup::Holder;

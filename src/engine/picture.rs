@@ -55,6 +55,8 @@ pub struct SectionPanel {
     /// Its entries of each seat that has one drawn, in seat order: each seat as in
     /// `Picture::seats`, with only these entries.
     pub seats: Vec<SeatPanel>,
+    /// `as table`: its lists are drawn side by side, a row per position ([`Shown::cells`]).
+    pub table: bool,
 }
 
 /// The instances of one kind.
@@ -124,6 +126,96 @@ pub enum Look {
     Part(Vec<Option<String>>),
     /// A value the viewer may not see.
     Unknown,
+}
+
+impl Shown {
+    /// The value as a column of a table, one cell a position: each element as players read it,
+    /// or `None` where the viewer may not read it. `None` for the whole column where even how
+    /// many it holds is hidden (a `player show` of another seat's secret). A value that is not
+    /// a list is one cell.
+    pub fn cells(&self) -> Option<Vec<Option<String>>> {
+        match &self.look {
+            Look::Things(items) => Some(items.iter().cloned().map(Some).collect()),
+            Look::Backs(n) => Some(vec![None; *n]),
+            Look::Part(items) => Some(items.clone()),
+            Look::Unknown => None,
+            _ => Some(vec![Some(self.text.clone())]),
+        }
+    }
+}
+
+/// Entries drawn as a table (`section ... as table`): a column per entry, a row per position.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SlotTable {
+    /// The entries' names, a column each.
+    pub names: Vec<String>,
+    /// A row per position, as many as the longest list holds: each entry's element there as
+    /// players read it, `None` where the viewer may not read it, empty past the end of a
+    /// shorter list.
+    pub rows: Vec<Vec<Option<String>>>,
+}
+
+impl SlotTable {
+    /// The table of `entries`.
+    pub fn of(entries: &[Shown]) -> SlotTable {
+        let columns: Vec<Option<Vec<Option<String>>>> = entries.iter().map(Shown::cells).collect();
+        let count = columns.iter().flatten().map(Vec::len).max().unwrap_or(0);
+        let rows = (0..count)
+            .map(|r| {
+                columns
+                    .iter()
+                    .map(|c| match c {
+                        None => None,
+                        Some(c) => c.get(r).cloned().unwrap_or_else(|| Some(String::new())),
+                    })
+                    .collect()
+            })
+            .collect();
+        SlotTable {
+            names: entries.iter().map(|s| s.name.clone()).collect(),
+            rows,
+        }
+    }
+
+    /// The table as lines of text: `#` and the names, then the rows numbered from 1, a hidden
+    /// cell `?`, each column as wide as its widest cell.
+    fn lines(&self) -> Vec<String> {
+        let mut rows: Vec<Vec<String>> = Vec::with_capacity(self.rows.len() + 1);
+        rows.push(
+            std::iter::once("#".to_string())
+                .chain(self.names.iter().cloned())
+                .collect(),
+        );
+        for (r, row) in self.rows.iter().enumerate() {
+            let cells = row
+                .iter()
+                .map(|c| c.clone().unwrap_or_else(|| "?".to_string()));
+            rows.push(std::iter::once((r + 1).to_string()).chain(cells).collect());
+        }
+        aligned(&rows)
+    }
+}
+
+/// Rows of cells as lines of text, each column as wide as its widest cell.
+fn aligned(rows: &[Vec<String>]) -> Vec<String> {
+    let width = |c: usize| {
+        rows.iter()
+            .filter_map(|r| r.get(c))
+            .map(|x| x.chars().count())
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..rows.first().map_or(0, Vec::len)).map(width).collect();
+    rows.iter()
+        .map(|r| {
+            let cells: Vec<String> = r
+                .iter()
+                .zip(&widths)
+                .map(|(x, w)| format!("{x:<w$}"))
+                .collect();
+            cells.join("  ").trim_end().to_string()
+        })
+        .collect()
 }
 
 /// Where the game stands for the viewer.
@@ -410,6 +502,7 @@ fn section_panels(game: &Game, viewer: Viewer, seats: &[SeatPanel]) -> Vec<Secti
                 heading: section.heading.clone(),
                 entries,
                 seats: lines,
+                table: section.table,
             });
         }
     }
@@ -508,7 +601,31 @@ fn joined(shown: &[Shown]) -> String {
 fn seat_line(seat: &SeatPanel) -> String {
     let me = if seat.you { " (you)" } else { "" };
     let gone = if seat.out { " (out)" } else { "" };
+    // Every entry of the seat may be drawn under a section's heading instead.
+    if seat.vars.is_empty() {
+        return format!("{}{me}{gone}", seat.name);
+    }
     format!("{}{me}{gone}: {}", seat.name, joined(&seat.vars))
+}
+
+impl SectionPanel {
+    /// A section drawn `as table`, as lines of the text view: the game's table, then each
+    /// seat's under its name.
+    fn table_text(&self, out: &mut String) {
+        if !self.entries.is_empty() {
+            for line in SlotTable::of(&self.entries).lines() {
+                let _ = writeln!(out, "    {line}");
+            }
+        }
+        for seat in &self.seats {
+            let me = if seat.you { " (you)" } else { "" };
+            let gone = if seat.out { " (out)" } else { "" };
+            let _ = writeln!(out, "    {}{me}{gone}:", seat.name);
+            for line in SlotTable::of(&seat.vars).lines() {
+                let _ = writeln!(out, "      {line}");
+            }
+        }
+    }
 }
 
 impl Picture {
@@ -524,6 +641,10 @@ impl Picture {
         }
         for section in &self.sections {
             let _ = writeln!(out, "  {}:", section.heading);
+            if section.table {
+                section.table_text(&mut out);
+                continue;
+            }
             if !section.entries.is_empty() {
                 let _ = writeln!(out, "    {}", joined(&section.entries));
             }

@@ -603,6 +603,8 @@ pub struct ShowDef {
     pub value: EndFn,
     /// A text shown instead of the value, in the same frame (then `value` is `none`).
     pub text: Option<Text>,
+    /// The value's type; `None` where it is a text.
+    pub ty: Option<Type>,
     /// Who may see it, proved by the checker from what it reads.
     pub seen_by: SeenBy,
     /// `shown when`: whether views draw it at all, in a frame of its own (slot 0: the seat of
@@ -719,6 +721,8 @@ pub struct Section {
     pub heading: String,
     /// What it draws, in the order written.
     pub entries: Vec<SectionEntry>,
+    /// `as table`: its lists are drawn side by side, a row per position.
+    pub table: bool,
 }
 
 /// An entry of a section.

@@ -499,7 +499,12 @@ pub fn section_item(s: &SectionDecl) -> String {
             false => e.name.text.clone(),
         })
         .collect();
-    format!("{heading}: {}", names.join(", "))
+    let table = if s.table.is_some() {
+        " (drawn as a table, a row per position)"
+    } else {
+        ""
+    };
+    format!("{heading}{table}: {}", names.join(", "))
 }
 
 /// An invariant as one item.

@@ -7,7 +7,7 @@
 use super::table::Who;
 use crate::engine::{
     DecisionKind, Game, KindPanel, LogLine, Look, MoveError, Picture, SeatPanel, SectionPanel,
-    Shown, Status, Viewer,
+    Shown, SlotTable, Status, Viewer,
 };
 use maud::{html, Markup, DOCTYPE};
 
@@ -583,6 +583,17 @@ fn section_panel(s: &SectionPanel) -> Markup {
     html! {
         section.grouped {
             h2 { (s.heading) }
+            @if s.table {
+                @if !s.entries.is_empty() { (slot_table(&s.entries)) }
+                @for seat in &s.seats {
+                    h3 {
+                        (seat.name)
+                        @if seat.you { " (you)" }
+                        @if seat.out { span.marker title="out of the game" { " · out" } }
+                    }
+                    (slot_table(&seat.vars))
+                }
+            } @else {
             @if !s.entries.is_empty() { (entries(&s.entries)) }
             @if !s.seats.is_empty() {
                 div.things {
@@ -594,6 +605,31 @@ fn section_panel(s: &SectionPanel) -> Markup {
                                 @if seat.out { span.marker title="out of the game" { " · out" } }
                             }
                             (entries(&seat.vars))
+                        }
+                    }
+                }
+            }
+            }
+        }
+    }
+}
+
+/// Lists drawn side by side (`section ... as table`): a row per position, a hidden element
+/// drawn as a card's back.
+fn slot_table(shown: &[Shown]) -> Markup {
+    let t = SlotTable::of(shown);
+    html! {
+        table.slots {
+            thead { tr { th scope="col" { "#" } @for h in &t.names { th scope="col" { (h) } } } }
+            tbody {
+                @for (r, row) in t.rows.iter().enumerate() {
+                    tr {
+                        th scope="row" { (r + 1) }
+                        @for cell in row {
+                            @match cell {
+                                Some(x) => td { (x) },
+                                None => td { span.back.small title="hidden" { "?" } },
+                            }
                         }
                     }
                 }

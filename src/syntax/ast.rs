@@ -483,6 +483,8 @@ pub struct SectionDecl {
     pub others: Vec<(Span, &'static str)>,
     /// The heading of the section this one is written in, if it is nested.
     pub within: Option<Span>,
+    /// Where `as table` is written: its lists are drawn side by side, a row per position.
+    pub table: Option<Span>,
     /// What is written inside, until it is flattened; empty afterwards.
     pub items: Vec<Item>,
 }

@@ -178,12 +178,17 @@ impl Lowerer {
         let span = self.span(&pair);
         let mut inner = pair.into_inner().skip(1); // kw_section
         let heading = self.text(inner.next().expect("grammar: section heading"));
+        let mut inner = inner.peekable();
+        let table = inner
+            .next_if(|p| p.as_rule() == Rule::section_table)
+            .map(|p| self.span(&p));
         SectionDecl {
             heading,
             span,
             entries: Vec::new(),
             others: Vec::new(),
             within: None,
+            table,
             items: inner.map(|p| self.item(p)).collect(),
         }
     }
