@@ -488,7 +488,7 @@ impl Game {
     }
 
     /// Whether the condition of the `if` or `while` at `here` holds: its code found by its
-    /// root `cond`, the statement looked up only when it has none (a program walked throughout).
+    /// root `cond`, the statement looked up only when it has none (a program whose roots are not numbered).
     #[inline(always)]
     fn holds(&mut self, program: &ir::Program, here: Here, cond: u32) -> R<bool> {
         if let Some(code) = self.state.domains.code.condition(cond) {

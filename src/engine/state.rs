@@ -340,7 +340,7 @@ pub struct Domains {
     pub enum_values: Vec<List>,
     /// Every set a set parameter may take (`exactly 3 of gem`), by action then parameter.
     pub sets: Vec<Vec<Vec<Value>>>,
-    /// The program's roots compiled (none: every expression is walked).
+    /// The program's roots compiled (none: every expression is compiled when evaluated).
     pub(crate) code: Arc<super::compile::Code>,
 }
 

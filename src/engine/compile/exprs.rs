@@ -1,17 +1,16 @@
-//! Expressions compiled to closures.
+//! Expressions compiled to closures: the one way the product runs an expression.
 //!
-//! The tree walker (`Eval::walk`) decides at every node what the node is, and returns every
-//! value through one large function. Compiled, each root (see `ir::roots`) becomes a tree of
-//! small closures, each of which knows its node's kind, its operands' kinds and the type it
-//! gives: a condition gives a `bool`, arithmetic an `i64`, `x.f == y` reads the field and the
-//! local in place. Nothing is allocated per evaluation and no string is touched.
+//! Each root (see `ir::roots`) becomes a tree of small closures, each of which knows its
+//! node's kind, its operands' kinds and the type it gives: a condition gives a `bool`,
+//! arithmetic an `i64`, `x.f == y` reads the field and the local in place. Nothing is allocated
+//! per evaluation and no string is touched.
 //!
 //! Compiled code gives the same values, the same errors at the same spans and spends the same
-//! work as the walker (one unit a node, the same checks at calls and list elements), so a
-//! runaway rule stops where it did. Every kind of node has code of its own: no closure calls
-//! the walker. What the rarer nodes mean on values already evaluated (a table's cell, `by
-//! players`, a fold, `sorted`'s order) is said once, in `engine::nodes`, for both.
-//! `tests/compiled.rs` plays every rules file both ways and compares the games.
+//! work as the reference walker of the tests (`engine::reference`: one unit a node, the same
+//! checks at calls and list elements), so a runaway rule stops where it did. What the rarer
+//! nodes mean on values already evaluated (a table's cell, `by players`, a fold, `sorted`'s
+//! order) is said once, in `engine::nodes`, for both. `tests/compiled.rs` plays every rules
+//! file both ways and compares the games.
 
 use super::fields::FieldFilter;
 use crate::diag::Span;
@@ -56,7 +55,7 @@ impl Roots {
             }
         });
         roots.sort_by_key(|r| r.0);
-        // Roots are numbered 0..n without gaps; anything else is walked.
+        // Roots are numbered 0..n without gaps; anything else is compiled when evaluated.
         if roots.iter().enumerate().any(|(i, r)| r.0 as usize != i) {
             return Roots::default();
         }

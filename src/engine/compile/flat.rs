@@ -496,7 +496,8 @@ impl Compiler<'_> {
                 let next = self.slot();
                 self.emit(Instr::ForStart { here, list, next });
                 // A filter of the element's fields is run over the elements in one loop.
-                // (Only a filter compiled as a root: a program walked throughout walks it too.)
+                // (Only a filter compiled as a root: a program whose roots are not numbered, walked by the
+                // reference walker of the tests, evaluates it as an expression too.)
                 let compiled = filter.as_ref().filter(|f| f.root != crate::ir::NOT_ROOT);
                 let fields = match compiled.and_then(|f| FieldFilter::new(f, *slot)) {
                     Some(ff) if self.flat.fields.len() < NO_FIELDS as usize => {
