@@ -30,8 +30,8 @@ pub const MAX_LIST: i64 = 100_000;
 
 /// Elements a list scan reads for one unit of work: `x in xs`, `sum(xs)`, `position(xs, x)`
 /// spend `len / SCAN_STRIDE` units, so that a scan of a long list in a loop runs out of budget
-/// as the loop would if it were written out, while a scan of a short list costs nothing beyond
-/// its node. Building a list spends a unit for every element built (see [`Eval::build`]).
+/// as the loop would if it were written out, while a scan of a short list costs nothing.
+/// Building a list spends a unit for every element built (see [`Eval::build`]).
 pub const SCAN_STRIDE: usize = 16;
 
 /// The work of reading `len` elements of a list in one step.
@@ -62,8 +62,9 @@ pub struct Eval<'a> {
     code: &'a super::compile::Code,
     pub(super) depth: usize,
     /// The work left, taken from the state's meter and handed back when this evaluation ends.
-    /// Every node spends one unit without a check (it wraps below zero); calls and list
-    /// elements, which are what repeat nodes, check it.
+    /// Only what repeats spends from it (a node costs nothing): calls and the elements a query
+    /// visits, which check it, and lists built or scanned, which spend without a check (it
+    /// wraps below zero) and fail at the next.
     pub(super) work: u64,
     /// The deepest `depth` reached since the innermost remembered call began.
     peak: usize,
@@ -182,16 +183,14 @@ impl<'a> Eval<'a> {
         Ok(())
     }
 
-    /// Spends `n` units of work if they are left, and says whether it did: for code that
-    /// does in one step what would spend them one by one, and can do so only if no check on
-    /// the way would fail.
+    /// Spends a unit for each of the `n` list elements a query is about to visit, and fails
+    /// at `span` (the list's) once the budget is spent: the work of the whole loop charged
+    /// before its first pass, so that code visiting the elements in one step spends what a
+    /// loop over them does.
     #[inline]
-    pub(super) fn afford(&mut self, n: u64) -> bool {
-        let ok = self.work <= self.state.work.budget() && self.work >= n;
-        if ok {
-            self.work -= n;
-        }
-        ok
+    pub(super) fn visit(&mut self, n: usize, span: Span) -> R<()> {
+        self.spend(n as u64);
+        self.check_work(span)
     }
 
     /// Spends the work of building `n` list elements in one step (a range, a concatenation, a
@@ -507,9 +506,8 @@ impl<'a> Eval<'a> {
         mut visit: impl FnMut(&mut Self, &Value, &mut [Value]) -> R<()>,
     ) -> R<()> {
         let items = self.items(source, locals)?;
+        self.visit(items.len(), source.span)?;
         for item in items.iter() {
-            self.work = self.work.wrapping_sub(1);
-            self.check_work(source.span)?;
             locals[slot as usize].put(item.clone());
             if let Some(f) = filter {
                 if !self.bool(f, locals)? {

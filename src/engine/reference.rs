@@ -18,7 +18,6 @@ use crate::ir::{self, BinOp, Builtin, ExprKind as K, List, QueryKind, UnOp, Valu
 impl Eval<'_> {
     /// Evaluates an expression by walking its tree.
     pub(super) fn walk(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
-        self.work = self.work.wrapping_sub(1);
         Ok(match &e.kind {
             K::Const(v) => v.clone(),
             K::Local(s) => locals[*s as usize].clone(),
@@ -41,6 +40,7 @@ impl Eval<'_> {
                 super::nodes::table_cell(self.program, *table, *column, i, e.span)?
             }
             K::Call(id, args) => {
+                self.spend(1);
                 self.check_work(e.span)?;
                 let def = &self.program.defs[id.index()];
                 if self.depth >= MAX_CALL_DEPTH {
@@ -311,10 +311,9 @@ impl Eval<'_> {
     ) -> R<Value> {
         let items = self.items(source, locals)?;
         let n = items.len();
+        self.visit(n, source.span)?;
         for k in 0..n {
             let item = &items[if from_end { n - 1 - k } else { k }];
-            self.work = self.work.wrapping_sub(1);
-            self.check_work(source.span)?;
             locals[slot as usize].put(item.clone());
             if let Some(f) = filter {
                 if !self.bool(f, locals)? {
@@ -345,9 +344,8 @@ impl Eval<'_> {
                 let want = kind == QueryKind::Any;
                 let mut found = !want;
                 let items = self.items(source, locals)?;
+                self.visit(items.len(), source.span)?;
                 for item in items.iter() {
-                    self.work = self.work.wrapping_sub(1);
-                    self.check_work(source.span)?;
                     locals[slot as usize].put(item.clone());
                     let pass = match filter {
                         Some(f) => self.bool(f, locals)?,

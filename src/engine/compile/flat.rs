@@ -8,8 +8,9 @@
 //! its position in this array, and a game pauses at any decision by keeping that position.
 //!
 //! The instructions spend work exactly where the statements of the tree would: a unit for each
-//! statement, and one at the end of every block (a loop's pass, a branch, a body), blamed on
-//! the statement that opened it. The commonest carry what they run (an `if`'s or a `while`'s
+//! statement, one at the end of every block (a loop's pass, a branch, a body), blamed on
+//! the statement that opened it, and a `for`'s one for each element of its list, when it
+//! starts. The commonest carry what they run (an `if`'s or a `while`'s
 //! condition and a `let`'s value by their roots, a `for`'s element slot), so that the machine
 //! looks their statement up only where it must: to blame an error, or to note the blocks run.
 
