@@ -65,7 +65,7 @@ pub struct Eval<'a> {
     /// Only what repeats spends from it (a node costs nothing): calls and the elements a query
     /// visits, which check it, and lists built or scanned, which spend without a check (it
     /// wraps below zero) and fail at the next.
-    pub(super) work: u64,
+    work: u64,
     /// The deepest `depth` reached since the innermost remembered call began.
     peak: usize,
 }

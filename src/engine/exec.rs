@@ -473,6 +473,16 @@ impl Game {
         }
     }
 
+    /// Spends a unit for each of the `n` elements a `for` will look at, passing or not, when it
+    /// starts: its filter costs nothing of its own (as a query's: see `Eval::visit`).
+    fn spend_elements(&self, n: usize, span: Span) -> R<()> {
+        if self.state.work.spend(n as u64) {
+            Ok(())
+        } else {
+            Err(work_spent(self.state.work.budget(), span))
+        }
+    }
+
     /// Spends the unit of work of the statement at `here`, looked up only to blame it when
     /// the budget is spent.
     #[inline(always)]
@@ -1047,11 +1057,7 @@ impl Game {
                         unreachable!("a for instruction on a for")
                     };
                     let items = self.eval_with(|ev, l| ev.list(source, l))?;
-                    // A unit for each element the loop will look at, passing or not: its
-                    // filter costs nothing of its own (see `Eval::visit`).
-                    if !self.state.work.spend(items.len() as u64) {
-                        return Err(work_spent(self.state.work.budget(), stmt.span));
-                    }
+                    self.spend_elements(items.len(), stmt.span)?;
                     let locals = self.locals();
                     locals[list as usize].put(Value::List(items));
                     locals[next as usize].put(Value::Int(0));
