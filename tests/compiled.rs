@@ -1,7 +1,8 @@
 //! Compiled expressions (`engine::compile`, from the roots `ir::roots` numbers when a file is
 //! loaded) change nothing but speed: every rules file plays the same games when every
-//! expression is walked instead; a rule that runs out of its work budget fails at the same
-//! place; and a rule that fails at run time fails with the same error at the same span.
+//! expression is walked instead (by the reference walker, `engine::reference`, which only
+//! test builds contain); a rule that runs out of its work budget fails at the same place; and
+//! a rule that fails at run time fails with the same error at the same span.
 
 mod common;
 
@@ -167,8 +168,8 @@ fn least_budget(program: &Arc<Program>) -> u64 {
 #[test]
 fn a_local_read_by_a_statement_spends_what_any_read_spends() {
     // A statement reads a local (`let`, the instance of a field it sets, an effect's argument)
-    // without an evaluator: it must still spend the unit of work that reading a global or a
-    // constant spends, so that a game runs out of budget where it always did.
+    // without an evaluator: it must spend what reading a global or a constant through one
+    // spends (nothing: a node costs nothing), so that a game runs out of budget alike.
     let game = |body: &str| {
         let source = format!(
             "game \"Reads\" {{ players 2 }}\n\
@@ -189,6 +190,43 @@ fn a_local_read_by_a_statement_spends_what_any_read_spends() {
 }
 
 #[test]
+fn work_is_charged_where_it_repeats_not_for_each_node() {
+    // An expression's nodes cost nothing (its size is bounded by the checker): a larger one
+    // needs the same budget. A call, and each element a query or a `for` visits, costs a unit.
+    let need = |decls: &str, body: &str| {
+        let source = format!(
+            "game \"Work\" {{ players 2 }}\nvar n: int = 0\nvar xs: list of int = [1, 2, 3, 4]\n\
+             {decls}\nflow {{\n  repeat 100 {{ {body} }}\n}}\n"
+        );
+        let program = check_source("work.rules", &source)
+            .program
+            .unwrap_or_else(|| panic!("{body}: checks"));
+        let compiled = least_budget(&Arc::new(program.clone()));
+        assert_eq!(compiled, least_budget(&walked(&program)), "{body}");
+        compiled
+    };
+    let small = need("", "n = 1");
+    assert_eq!(
+        need("", "n = ((1 + 2) * 3 - 8) * (if n >= 0 then 1 else 2)"),
+        small
+    );
+    // Recursive, so that it is not inlined: `down(k)` calls itself `k` times.
+    let def = "def down(x: int): int = if x <= 0 then 0 else down(x - 1)";
+    assert_eq!(need(def, "n = down(0)"), small + 100);
+    assert_eq!(need(def, "n = down(2)"), small + 300);
+    assert_eq!(need("", "n = count(x in xs where x > 2)"), small + 400);
+    assert_eq!(
+        need("", "n = count(x in xs where x > 2 and x != 7)"),
+        small + 400
+    );
+    // A `for` statement and its element's pass: the four elements, and the one pass per
+    // element that passes.
+    let looped = need("", "for x in xs where x > 3 { }");
+    assert_eq!(need("", "for x in xs where x > 3 and x != 7 { }"), looped);
+    assert_eq!(need("", "for x in xs where x > 2 { }"), looped + 100);
+}
+
+#[test]
 fn compiled_code_spends_the_work_the_walker_spends() {
     let program = check_source("costly.rules", COSTLY)
         .program
@@ -196,7 +234,7 @@ fn compiled_code_spends_the_work_the_walker_spends() {
     let plain = walked(&program);
     let program = Arc::new(program);
     // Budgets a unit apart around where the game's need lies fail alike, at the same place:
-    // so each compiled node spends what its node spends when walked.
+    // so compiled code spends what the walker spends, call by call and element by element.
     let high = least_budget(&plain);
     let low = high - 1;
     let need = high;
@@ -276,8 +314,8 @@ flow {
 fn a_list_of_constant_lists_is_made_once_and_each_use_starts_from_it() {
     // `[[1, 2], [3]]` is made when compiling and shared by every run of the statement: a
     // write to it (or to a list in it) copies it first, so the next pass starts from the
-    // literal again; and it spends what the walker spends making it (a unit for each list and
-    // each constant), checked by budget in `compiled_code_spends_the_work_the_walker_spends`.
+    // literal again; and it spends what the walker spends making it (nothing: its size is
+    // bounded by the checker), checked by budget in `compiled_code_spends_the_work_the_walker_spends`.
     let source = r#"
 game "Nested" { players 2 }
 var total: int = 0

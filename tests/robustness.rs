@@ -358,7 +358,7 @@ fn list_elements_built_or_read_spend_the_decision_s_budget() {
     // Was: each list operation spent one unit whatever its length, so these ran for seconds
     // and filled the machine's memory (`[1..100000 for x in 1..100000]`: 16 GB and more).
     // Under a budget of 20,000 units, each now stops at the first decision: 50 ranges of
-    // 1,000 numbers, 50 sums, scans and copies of a list of 10,000.
+    // 1,000 numbers, 50 sums, scans, copies and filtered visits of a list of 10,000.
     let long = "var long: list of int = 1..10000\nvar n: int = 0";
     let cases = [
         ("var l: list of int = []", "  repeat 50 { l = 1..1000 }"),
@@ -373,6 +373,10 @@ fn list_elements_built_or_read_spend_the_decision_s_budget() {
             "var big: list of list of int = []",
             "  repeat 50 { big += [1..1000] }",
         ),
+        // A filter costs nothing of its own: the elements a query or a `for` looks at do,
+        // passing or not.
+        (long, "  repeat 50 { n = count(x in long where x < 0) }"),
+        (long, "  repeat 50 { for x in long where x < 0 { n += 1 } }"),
     ];
     for (decls, flow) in cases {
         let (codes, played) = run_small(decls, flow);
@@ -536,7 +540,7 @@ fn a_base_that_is_not_a_regular_file_is_refused_not_read() {
 }
 
 #[test]
-fn one_budget_sees_loop_passes_calls_and_expression_steps() {
+fn one_budget_sees_loop_passes_calls_and_list_elements() {
     // Each once ran on unseen for seconds or hours: an empty inner loop (no statement to count),
     // an exponential recursion (no statement at all), a comprehension inside a comprehension,
     // and the same recursion in a `require`, evaluated while listing moves.

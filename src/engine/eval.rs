@@ -4,7 +4,7 @@
 use super::error::RuntimeError;
 use super::state::State;
 use crate::diag::Span;
-use crate::ir::{self, BinOp, Builtin, ExprKind as K, List, Program, QueryKind, UnOp, Value};
+use crate::ir::{self, BinOp, Builtin, ExprKind as K, List, Program, Value};
 
 /// Deepest nesting of function calls before a runaway recursion is stopped.
 pub const MAX_CALL_DEPTH: usize = 200;
@@ -30,8 +30,8 @@ pub const MAX_LIST: i64 = 100_000;
 
 /// Elements a list scan reads for one unit of work: `x in xs`, `sum(xs)`, `position(xs, x)`
 /// spend `len / SCAN_STRIDE` units, so that a scan of a long list in a loop runs out of budget
-/// as the loop would if it were written out, while a scan of a short list costs nothing beyond
-/// its node. Building a list spends a unit for every element built (see [`Eval::build`]).
+/// as the loop would if it were written out, while a scan of a short list costs nothing.
+/// Building a list spends a unit for every element built (see [`Eval::build`]).
 pub const SCAN_STRIDE: usize = 16;
 
 /// The work of reading `len` elements of a list in one step.
@@ -62,9 +62,10 @@ pub struct Eval<'a> {
     code: &'a super::compile::Code,
     pub(super) depth: usize,
     /// The work left, taken from the state's meter and handed back when this evaluation ends.
-    /// Every node spends one unit without a check (it wraps below zero); calls and list
-    /// elements, which are what repeat nodes, check it.
-    pub(super) work: u64,
+    /// Only what repeats spends from it (a node costs nothing): calls and the elements a query
+    /// visits, which check it, and lists built or scanned, which spend without a check (it
+    /// wraps below zero) and fail at the next.
+    work: u64,
     /// The deepest `depth` reached since the innermost remembered call began.
     peak: usize,
 }
@@ -182,16 +183,14 @@ impl<'a> Eval<'a> {
         Ok(())
     }
 
-    /// Spends `n` units of work if they are left, and says whether it did: for code that
-    /// does in one step what would spend them one by one, and can do so only if no check on
-    /// the way would fail.
+    /// Spends a unit for each of the `n` list elements a query is about to visit, and fails
+    /// at `span` (the list's) once the budget is spent: the work of the whole loop charged
+    /// before its first pass, so that code visiting the elements in one step spends what a
+    /// loop over them does.
     #[inline]
-    pub(super) fn afford(&mut self, n: u64) -> bool {
-        let ok = self.work <= self.state.work.budget() && self.work >= n;
-        if ok {
-            self.work -= n;
-        }
-        ok
+    pub(super) fn visit(&mut self, n: usize, span: Span) -> R<()> {
+        self.spend(n as u64);
+        self.check_work(span)
     }
 
     /// Spends the work of building `n` list elements in one step (a range, a concatenation, a
@@ -208,124 +207,28 @@ impl<'a> Eval<'a> {
         self.work = self.work.wrapping_sub(n);
     }
 
-    /// Evaluates an expression: by its compiled code when it is a numbered root; compiled on
-    /// the spot when it is no root of a compiled program; walked only in a program whose roots
-    /// are not numbered (the reference `tests/compiled.rs` compares the code with).
+    /// Evaluates an expression: by its compiled code when it is a numbered root, compiled on
+    /// the spot when it is no root.
     #[inline]
     pub fn expr(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
         if let Some(code) = self.code.root(e.root) {
             return code(self, locals);
         }
-        if self.code.is_compiled() {
-            return self.once(e, locals);
-        }
-        self.walk(e, locals)
+        self.once(e, locals)
     }
 
     /// Evaluates an expression that is no root of a compiled program (one typed at the REPL, a
-    /// part of a requirement explained): compiled now and run once.
+    /// part of a requirement explained): compiled now and run once. In a build with the
+    /// reference walker (tests only), a program whose roots are not numbered is walked instead.
     #[cold]
     fn once(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
+        #[cfg(any(test, feature = "reference"))]
+        if !self.code.is_compiled() {
+            return self.walk(e, locals);
+        }
         ON_THE_SPOT.with(|n| n.set(n.get() + 1));
         let code = super::compile::Code::once(e);
         code(self, locals)
-    }
-
-    /// Evaluates an expression by walking its tree.
-    pub(super) fn walk(&mut self, e: &ir::Expr, locals: &mut [Value]) -> R<Value> {
-        self.work = self.work.wrapping_sub(1);
-        Ok(match &e.kind {
-            K::Const(v) => v.clone(),
-            K::Local(s) => locals[*s as usize].clone(),
-            K::Global(g) => self.state.globals[g.index()].clone(),
-            K::PlayerVar(p, v) => {
-                let p = self.player(p, locals)?;
-                self.state.player_vars.get(p as usize, v.index()).clone()
-            }
-            K::Field(x, k, f) => {
-                let i = self.entity(x, *k, locals)?;
-                self.state.entities[k.index()].get(i, f.index()).clone()
-            }
-            K::EnumValues(id) => Value::List(self.state.domains.enum_values[id.index()].clone()),
-            K::Instances(k) => Value::List(self.state.domains.instances[k.index()].clone()),
-            K::Players => Value::List(self.state.players_in().clone()),
-            K::AllPlayers => Value::List(self.state.domains.seats.clone()),
-            K::PlayerCount => Value::Int(self.state.players as i64),
-            K::TableCell { table, column, row } => {
-                let i = self.int(row, locals)?;
-                super::nodes::table_cell(self.program, *table, *column, i, e.span)?
-            }
-            K::Call(id, args) => {
-                self.check_work(e.span)?;
-                let def = &self.program.defs[id.index()];
-                if self.depth >= MAX_CALL_DEPTH {
-                    return Err(self.too_deep(*id, e.span));
-                }
-                let size = def.locals.max(args.len());
-                if size <= SMALL_FRAME {
-                    // Most defs need a few slots: they live on the stack, not in a pooled vector.
-                    let mut frame = [const { Value::None }; SMALL_FRAME];
-                    self.call(*id, args, locals, &mut frame[..size])?
-                } else {
-                    let mut frame = take_call_frame(size);
-                    let v = self.call(*id, args, locals, &mut frame);
-                    super::spare::give_values(frame);
-                    v?
-                }
-            }
-            K::Builtin(b, args) => self.call_builtin(*b, args, e.span, locals)?,
-            K::Binary(op, a, b) => self.binary(*op, a, b, e.span, locals)?,
-            K::Unary(op, x) => {
-                let v = self.expr(x, locals)?;
-                match (op, v) {
-                    (UnOp::Not, Value::Bool(b)) => Value::bool(!b.get()),
-                    (UnOp::Neg, Value::Int(n)) => {
-                        Value::Int(n.checked_neg().ok_or_else(|| overflow(e.span))?)
-                    }
-                    (_, v) => return Err(self.wrong(&v, "a number or a truth value", x.span)),
-                }
-            }
-            K::If(c, a, b) => {
-                if self.bool(c, locals)? {
-                    self.expr(a, locals)?
-                } else {
-                    self.expr(b, locals)?
-                }
-            }
-            K::List(items) => {
-                let mut out = List::new();
-                let elements = out.make_mut();
-                for x in items {
-                    elements.push(self.expr(x, locals)?);
-                }
-                Value::List(out)
-            }
-            K::Query {
-                kind,
-                slot,
-                source,
-                filter,
-                map,
-                keys,
-            } => self.query(
-                *kind,
-                *slot,
-                source,
-                filter.as_deref(),
-                map.as_deref(),
-                keys,
-                locals,
-            )?,
-            K::ByPlayers(entries) => {
-                let n = self.state.players as i64;
-                let at = super::nodes::player_count_entry(
-                    entries.iter().map(|(lo, hi, _)| (*lo, *hi)),
-                    n,
-                    e.span,
-                )?;
-                self.expr(&entries[at].2, locals)?
-            }
-        })
     }
 
     /// The error of a call nested deeper than [`MAX_CALL_DEPTH`].
@@ -340,21 +243,6 @@ impl<'a> Eval<'a> {
             span,
             "make sure the recursion reaches a case that does not call again",
         )
-    }
-
-    /// Calls a def with its frame: the arguments in the first slots, then the body.
-    #[inline(never)]
-    fn call(
-        &mut self,
-        id: ir::DefId,
-        args: &[ir::Expr],
-        locals: &mut [Value],
-        frame: &mut [Value],
-    ) -> R<Value> {
-        for (slot, a) in frame.iter_mut().zip(args) {
-            slot.put(self.expr(a, locals)?);
-        }
-        self.enter(id, frame, args.len())
     }
 
     /// Runs a def's body in its frame, whose first `args` slots hold the arguments, or gives
@@ -507,7 +395,8 @@ impl<'a> Eval<'a> {
         }
     }
 
-    fn entity(&mut self, e: &ir::Expr, k: ir::KindId, locals: &mut [Value]) -> R<usize> {
+    /// Evaluates an instance of kind `k`: its index.
+    pub(super) fn entity(&mut self, e: &ir::Expr, k: ir::KindId, locals: &mut [Value]) -> R<usize> {
         if let K::Local(s) = e.kind {
             if let Value::Entity(x) = locals[s as usize] {
                 if x.kind() == k {
@@ -555,51 +444,6 @@ impl<'a> Eval<'a> {
             span,
             "this is a bug in the checker; please report it with the rules file",
         )
-    }
-
-    fn binary(
-        &mut self,
-        op: BinOp,
-        a: &ir::Expr,
-        b: &ir::Expr,
-        span: Span,
-        locals: &mut [Value],
-    ) -> R<Value> {
-        // `and` and `or` do not evaluate their right side when the left decides.
-        match op {
-            BinOp::And => return Ok(Value::bool(self.bool(a, locals)? && self.bool(b, locals)?)),
-            BinOp::Or => return Ok(Value::bool(self.bool(a, locals)? || self.bool(b, locals)?)),
-            // Membership reads the list where it lies.
-            BinOp::In | BinOp::NotIn => {
-                let x = self.expr(a, locals)?;
-                let items = self.items(b, locals)?;
-                self.spend(scan_work(items.len()));
-                let found = items.contains(&x);
-                return Ok(Value::bool(found == (op == BinOp::In)));
-            }
-            _ => {}
-        }
-        if let BinOp::Eq | BinOp::Ne = op {
-            // Comparing with a local or a constant reads it in place.
-            let same = match (&a.kind, &b.kind) {
-                (K::Local(s), K::Const(c)) | (K::Const(c), K::Local(s)) => {
-                    Some(locals[*s as usize] == *c)
-                }
-                (K::Local(s), K::Local(t)) => Some(locals[*s as usize] == locals[*t as usize]),
-                (_, K::Const(c)) => Some(self.expr(a, locals)? == *c),
-                (K::Local(s), _) => {
-                    let y = self.expr(b, locals)?;
-                    Some(locals[*s as usize] == y)
-                }
-                _ => None,
-            };
-            if let Some(same) = same {
-                return Ok(Value::bool(same == (op == BinOp::Eq)));
-            }
-        }
-        let x = self.expr(a, locals)?;
-        let y = self.expr(b, locals)?;
-        self.combine(op, x, y, span)
     }
 
     /// The value of `x op y`, both sides evaluated (not `and`, `or`, `in`).
@@ -650,165 +494,9 @@ impl<'a> Eval<'a> {
         })
     }
 
-    /// A built-in call. Counting, summing and extremes of a comprehension visit its elements
-    /// without building the list; other arguments are evaluated one by one, without a vector.
-    fn call_builtin(
-        &mut self,
-        b: Builtin,
-        args: &[ir::Expr],
-        span: Span,
-        locals: &mut [Value],
-    ) -> R<Value> {
-        if let (Builtin::Count | Builtin::Sum | Builtin::Min | Builtin::Max, [arg]) = (b, args) {
-            return self.fold_numbers(b, arg, span, locals);
-        }
-        // `first` and `last` of a comprehension look from their end and stop at the first
-        // element that passes, as `any` does: the list is never built.
-        if let (Builtin::First | Builtin::Last, [arg, default @ ..]) = (b, args) {
-            if let (
-                K::Query {
-                    kind: QueryKind::List,
-                    slot,
-                    source,
-                    filter,
-                    map,
-                    ..
-                },
-                0 | 1,
-            ) = (&arg.kind, default.len())
-            {
-                let from_end = b == Builtin::Last;
-                let found = self.find(
-                    from_end,
-                    *slot,
-                    source,
-                    filter.as_deref(),
-                    map.as_deref(),
-                    locals,
-                )?;
-                return match (found, default) {
-                    // As with a list: an empty one, or a `none` found, gives the default.
-                    (Value::None, [d]) => self.expr(d, locals),
-                    (v, _) => Ok(v),
-                };
-            }
-        }
-        // `min(xs, d)`, `first(xs, d)`: `d` when the list is empty.
-        if let (true, [arg, default]) = (b.takes_default(), args) {
-            let v = match b {
-                Builtin::Min | Builtin::Max => self.fold_numbers(b, arg, span, locals)?,
-                _ => match self.expr(arg, locals)? {
-                    Value::List(xs) if xs.is_empty() => Value::None,
-                    xs => self.builtin(b, xs, span)?,
-                },
-            };
-            return match v {
-                Value::None => self.expr(default, locals),
-                v => Ok(v),
-            };
-        }
-        match args {
-            [a] => {
-                let v = self.expr(a, locals)?;
-                self.builtin(b, v, span)
-            }
-            [a, c] => {
-                let x = self.expr(a, locals)?;
-                let y = self.expr(c, locals)?;
-                self.builtin2(b, x, y, Value::None, span)
-            }
-            [a, c, d] => {
-                let x = self.expr(a, locals)?;
-                let y = self.expr(c, locals)?;
-                let z = self.expr(d, locals)?;
-                self.builtin2(b, x, y, z, span)
-            }
-            _ => Err(super::nodes::wrong_arity(span)),
-        }
-    }
-
-    /// `count`, `sum`, `min` and `max` of one list argument, streamed.
-    fn fold_numbers(
-        &mut self,
-        b: Builtin,
-        arg: &ir::Expr,
-        span: Span,
-        locals: &mut [Value],
-    ) -> R<Value> {
-        let mut fold = super::nodes::NumberFold::new(b, span);
-        match &arg.kind {
-            K::Query {
-                kind: QueryKind::List,
-                slot,
-                source,
-                filter,
-                map,
-                ..
-            } => {
-                let mapped = if b == Builtin::Count {
-                    None
-                } else {
-                    map.as_deref()
-                };
-                self.each(
-                    *slot,
-                    source,
-                    filter.as_deref(),
-                    mapped,
-                    locals,
-                    |_, v, _| fold.add(v),
-                )?;
-            }
-            _ => {
-                let items = self.items(arg, locals)?;
-                if b == Builtin::Count {
-                    // The count of a whole list is its length: no element is looked at.
-                    return Ok(Value::Int(items.len() as i64));
-                }
-                let scanned = scan_work(items.len());
-                for v in items.iter() {
-                    fold.add(v)?;
-                }
-                self.spend(scanned);
-            }
-        }
-        Ok(fold.value())
-    }
-
-    /// The first element of `source` (the last, `from_end`) that passes `filter`, mapped by
-    /// `map` if given; `none` if none passes. Elements past it are not visited.
-    fn find(
-        &mut self,
-        from_end: bool,
-        slot: ir::Slot,
-        source: &ir::Expr,
-        filter: Option<&ir::Expr>,
-        map: Option<&ir::Expr>,
-        locals: &mut [Value],
-    ) -> R<Value> {
-        let items = self.items(source, locals)?;
-        let n = items.len();
-        for k in 0..n {
-            let item = &items[if from_end { n - 1 - k } else { k }];
-            self.work = self.work.wrapping_sub(1);
-            self.check_work(source.span)?;
-            locals[slot as usize].put(item.clone());
-            if let Some(f) = filter {
-                if !self.bool(f, locals)? {
-                    continue;
-                }
-            }
-            return match map {
-                Some(m) => self.expr(m, locals),
-                None => Ok(item.clone()),
-            };
-        }
-        Ok(Value::None)
-    }
-
     /// Visits the elements of `source` that pass `filter`, each bound to `slot` and mapped by
     /// `map` if given.
-    fn each(
+    pub(super) fn each(
         &mut self,
         slot: ir::Slot,
         source: &ir::Expr,
@@ -818,9 +506,8 @@ impl<'a> Eval<'a> {
         mut visit: impl FnMut(&mut Self, &Value, &mut [Value]) -> R<()>,
     ) -> R<()> {
         let items = self.items(source, locals)?;
+        self.visit(items.len(), source.span)?;
         for item in items.iter() {
-            self.work = self.work.wrapping_sub(1);
-            self.check_work(source.span)?;
             locals[slot as usize].put(item.clone());
             if let Some(f) = filter {
                 if !self.bool(f, locals)? {
@@ -1015,79 +702,6 @@ impl<'a> Eval<'a> {
             }
             (_, v, _) => return Err(self.wrong(&v, "fitting arguments", span)),
         })
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn query(
-        &mut self,
-        kind: QueryKind,
-        slot: ir::Slot,
-        source: &ir::Expr,
-        filter: Option<&ir::Expr>,
-        map: Option<&ir::Expr>,
-        keys: &[ir::Expr],
-        locals: &mut [Value],
-    ) -> R<Value> {
-        match kind {
-            QueryKind::Any | QueryKind::All => {
-                let want = kind == QueryKind::Any;
-                let mut found = !want;
-                let items = self.items(source, locals)?;
-                for item in items.iter() {
-                    self.work = self.work.wrapping_sub(1);
-                    self.check_work(source.span)?;
-                    locals[slot as usize].put(item.clone());
-                    let pass = match filter {
-                        Some(f) => self.bool(f, locals)?,
-                        None => true,
-                    };
-                    if pass == want {
-                        found = want;
-                        break;
-                    }
-                }
-                Ok(Value::bool(found))
-            }
-            QueryKind::List => {
-                let mut out = List::new();
-                let elements = out.make_mut();
-                self.each(slot, source, filter, map, locals, |_, v, _| {
-                    elements.push(v.clone());
-                    Ok(())
-                })?;
-                Ok(Value::List(out))
-            }
-            QueryKind::Top | QueryKind::Bottom => {
-                let mut passed = List::new();
-                self.each(slot, source, filter, None, locals, |_, item, _| {
-                    passed.push(item.clone());
-                    Ok(())
-                })?;
-                ranked(&passed, keys.len(), kind == QueryKind::Top, |n, item| {
-                    locals[slot as usize].put(item.clone());
-                    self.int(&keys[n], locals)
-                })
-                .map(Value::List)
-            }
-            QueryKind::Sorted => {
-                // Keys of every element that passes, flat, `keys.len()` to an element.
-                let width = keys.len();
-                let mut ranked_keys = super::spare::values();
-                let mut ranked = List::new();
-                let visited = self.each(slot, source, filter, None, locals, |ev, item, locals| {
-                    for k in keys {
-                        ranked_keys.push(Value::Int(ev.int(k, locals)?));
-                    }
-                    ranked.push(item.clone());
-                    Ok(())
-                });
-                let result = visited.map(|()| {
-                    Value::List(super::nodes::sorted_by_keys(&ranked, &ranked_keys, width))
-                });
-                super::spare::give_values(ranked_keys);
-                result
-            }
-        }
     }
 
     /// Renders a text with its interpolations.

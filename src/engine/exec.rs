@@ -20,8 +20,8 @@ use std::sync::Arc;
 /// Bounds that stop runaway rules.
 #[derive(Debug, Clone, Copy)]
 pub struct Limits {
-    /// Operations between two decisions: statements, loop passes and expression nodes, all
-    /// counted against one budget.
+    /// Operations between two decisions: statements, loop passes, calls and the list elements
+    /// loops and queries look at, build or scan, all counted against one budget.
     pub steps_per_decision: u64,
     /// Times one `while` or `repeat` loop may run.
     pub loop_iterations: u64,
@@ -473,6 +473,16 @@ impl Game {
         }
     }
 
+    /// Spends a unit for each of the `n` elements a `for` will look at, passing or not, when it
+    /// starts: its filter costs nothing of its own (as a query's: see `Eval::visit`).
+    fn spend_elements(&self, n: usize, span: Span) -> R<()> {
+        if self.state.work.spend(n as u64) {
+            Ok(())
+        } else {
+            Err(work_spent(self.state.work.budget(), span))
+        }
+    }
+
     /// Spends the unit of work of the statement at `here`, looked up only to blame it when
     /// the budget is spent.
     #[inline(always)]
@@ -488,7 +498,7 @@ impl Game {
     }
 
     /// Whether the condition of the `if` or `while` at `here` holds: its code found by its
-    /// root `cond`, the statement looked up only when it has none (a program walked throughout).
+    /// root `cond`, the statement looked up only when it has none (a program whose roots are not numbered).
     #[inline(always)]
     fn holds(&mut self, program: &ir::Program, here: Here, cond: u32) -> R<bool> {
         if let Some(code) = self.state.domains.code.condition(cond) {
@@ -1047,6 +1057,7 @@ impl Game {
                         unreachable!("a for instruction on a for")
                     };
                     let items = self.eval_with(|ev, l| ev.list(source, l))?;
+                    self.spend_elements(items.len(), stmt.span)?;
                     let locals = self.locals();
                     locals[list as usize].put(Value::List(items));
                     locals[next as usize].put(Value::Int(0));
@@ -1136,10 +1147,10 @@ impl Game {
     /// Binds the next element of a `for`'s list (in slot `list`, from the position in slot
     /// `next`) that passes its filter to `slot`; false when none is left.
     /// [`Self::next_element`] of a `for` whose filter tests only the element's fields, in one
-    /// loop: no evaluator set up and no closure called for each element. It spends what the
-    /// general path spends and leaves the slots as it does, but only where it can tell it
-    /// would not fail: `None` (nothing changed) where an element cannot be read here, or the
-    /// work would run out on the way; the general path then looks, and fails as it fails.
+    /// loop: no evaluator set up and no closure called for each element. It leaves the slots
+    /// as the general path does, but only where it can tell it would not fail: `None` (nothing
+    /// changed) where an element cannot be read here; the general path then looks, and fails
+    /// as it fails. (The elements' work was spent when the loop started.)
     #[inline(never)]
     fn seek_element(
         &mut self,
@@ -1148,10 +1159,6 @@ impl Game {
         list: ir::Slot,
         next: ir::Slot,
     ) -> Option<bool> {
-        // Unarmed, each element's evaluation would have a fresh budget of its own.
-        if !self.state.work.armed() {
-            return None;
-        }
         let base = self.frames.last()?.base as usize;
         let locals = &self.stack[base..];
         let (Value::Int(i), Value::List(xs)) = (&locals[next as usize], &locals[list as usize])
@@ -1162,16 +1169,10 @@ impl Game {
         if start >= xs.len() {
             return Some(false);
         }
-        let (found, work) = ff.seek(&self.state, locals, xs, (start, false), true)?;
-        // `seek` counts a unit for each element looked at, which a query spends and a `for` not.
-        let work = work - (found.map_or(xs.len(), |j| j + 1) - start) as u64;
-        if work > self.state.work.left() {
-            return None;
-        }
+        let found = ff.seek(&self.state, locals, xs, (start, false), true)?;
         // The last element looked at stays in the slot, as when each is bound in turn.
         let last = found.unwrap_or(xs.len() - 1);
         let item = xs[last].clone();
-        self.state.work.set_left(self.state.work.left() - work);
         let locals = self.locals();
         locals[next as usize].put(Value::Int(last as i64 + 1));
         locals[slot as usize].put(item);
@@ -1210,19 +1211,15 @@ impl Game {
     /// Evaluates an expression in the innermost frame.
     pub(super) fn eval(&mut self, e: &ir::Expr) -> R<Value> {
         // The commonest argument and instance of a place (`t.coins = []`) is a local, and the
-        // commonest value a constant: read without setting up an evaluator, for the one unit of
-        // work an evaluator spends on either.
+        // commonest value a constant: read without setting up an evaluator (for no work, as an
+        // evaluator reads either).
         let read = match &e.kind {
             ir::ExprKind::Local(s) => self.locals_now().get(*s as usize),
             ir::ExprKind::Const(v) => Some(v),
             _ => None,
         };
         if let Some(v) = read {
-            let v = v.clone();
-            self.state.work.fresh();
-            // Spent down to nothing, the budget fails at the next check, as after an evaluator.
-            let _ = self.state.work.spend(1);
-            return Ok(v);
+            return Ok(v.clone());
         }
         let base = self.frames.last().expect("a running frame").base as usize;
         Eval::new(&self.program, &self.state).expr(e, &mut self.stack[base..])
@@ -1325,7 +1322,7 @@ pub(super) fn work_spent(budget: u64, span: Span) -> Box<RuntimeError> {
     Box::new(RuntimeError::new(
         "step-limit",
         format!(
-            "more than {budget} operations (statements, loop passes, expression steps, list elements built or read) without a decision"
+            "more than {budget} operations (statements, loop passes, calls, list elements visited, built or read) without a decision"
         ),
         span,
         "a loop or a recursion here may never end, or builds or reads far more than a rule should; make sure it stops",

@@ -22,6 +22,8 @@ mod moves;
 mod nodes;
 mod observe;
 mod picture;
+#[cfg(any(test, feature = "reference"))]
+mod reference;
 mod replay;
 mod rng;
 mod sets;

@@ -1,7 +1,7 @@
 //! What the rarer kinds of expression node mean, on values already evaluated: a table's cell,
 //! a value by the player count, the fold of `count`, `sum`, `min` and `max`, `sorted`'s order,
-//! a built-in's default. The tree walker (`eval.rs`) and the compiled closures
-//! (`compile/exprs.rs`) evaluate the operands each their own way and call these, so that one
+//! a built-in's default. The compiled closures (`compile/exprs.rs`) and the reference walker
+//! of the tests (`reference.rs`) evaluate the operands each their own way and call these, so that one
 //! piece of code says what each node gives and how it fails.
 
 use super::eval::{err, none_among_numbers, overflow, R};

@@ -218,8 +218,9 @@ impl Clone for Table {
     }
 }
 
-/// The operation budget: every statement, loop pass and expression node spends from it, so that
-/// no rule runs on unseen. Running the rules to the next decision *arms* it with the whole budget
+/// The operation budget: every statement, loop pass and call spends from it, and every list
+/// element a loop or query looks at, builds or scans (an expression's nodes cost nothing of
+/// their own), so that no rule runs on unseen. Running the rules to the next decision *arms* it with the whole budget
 /// for that run; any other evaluation (listing moves, a view, a prompt) starts from a full budget
 /// of its own. It is not part of the position: two states that differ only in it are equal.
 #[derive(Debug, Clone, Default)]
@@ -340,7 +341,7 @@ pub struct Domains {
     pub enum_values: Vec<List>,
     /// Every set a set parameter may take (`exactly 3 of gem`), by action then parameter.
     pub sets: Vec<Vec<Vec<Value>>>,
-    /// The program's roots compiled (none: every expression is walked).
+    /// The program's roots compiled (none: every expression is compiled when evaluated).
     pub(crate) code: Arc<super::compile::Code>,
 }
 

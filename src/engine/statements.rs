@@ -657,7 +657,7 @@ impl Game {
     }
 
     /// The place of an assignment resolved when compiling, as [`Game::resolve_place`] would
-    /// find it (and spending the same work); `None` when its local holds no seat or instance.
+    /// find it; `None` when its local holds no seat or instance.
     #[inline(always)]
     fn stored_place(&self, store: Store) -> Option<(Slot, Option<(i64, i64)>)> {
         let players = self.state.players;
@@ -681,9 +681,7 @@ impl Game {
                 Value::Entity(x) if x.kind().index() == kind as usize => {
                     let (k, f) = (kind as usize, column as usize);
                     let bounds = program.kinds[k].fields[f].bounds_for(players);
-                    // As `resolve_place` evaluates the instance: a local, for one unit of work.
-                    self.state.work.fresh();
-                    let _ = self.state.work.spend(1);
+                    // As `resolve_place` evaluates the instance: a local, for no work.
                     Some((Slot::Field(k, x.index() as usize, f), bounds))
                 }
                 _ => None,

@@ -25,7 +25,8 @@ pub fn number_roots(program: &mut Program) -> u32 {
     next
 }
 
-/// Clears every root's number: the program is then evaluated by walking its trees alone.
+/// Clears every root's number: each expression is then compiled when evaluated (walked, in a
+/// test build with the reference walker: see `engine::reference`).
 pub fn clear_roots(program: &mut Program) {
     for_each_root(program, &mut |e: &mut Expr| e.root = NOT_ROOT);
 }

@@ -1,17 +1,19 @@
-//! Expressions compiled to closures.
+//! Expressions compiled to closures: the one way the product runs an expression.
 //!
-//! The tree walker (`Eval::walk`) decides at every node what the node is, and returns every
-//! value through one large function. Compiled, each root (see `ir::roots`) becomes a tree of
-//! small closures, each of which knows its node's kind, its operands' kinds and the type it
-//! gives: a condition gives a `bool`, arithmetic an `i64`, `x.f == y` reads the field and the
-//! local in place. Nothing is allocated per evaluation and no string is touched.
+//! Each root (see `ir::roots`) becomes a tree of small closures, each of which knows its
+//! node's kind, its operands' kinds and the type it gives: a condition gives a `bool`,
+//! arithmetic an `i64`, `x.f == y` reads the field and the local in place. Nothing is allocated
+//! per evaluation and no string is touched.
 //!
 //! Compiled code gives the same values, the same errors at the same spans and spends the same
-//! work as the walker (one unit a node, the same checks at calls and list elements), so a
-//! runaway rule stops where it did. Every kind of node has code of its own: no closure calls
-//! the walker. What the rarer nodes mean on values already evaluated (a table's cell, `by
-//! players`, a fold, `sorted`'s order) is said once, in `engine::nodes`, for both.
-//! `tests/compiled.rs` plays every rules file both ways and compares the games.
+//! work as the reference walker of the tests (`engine::reference`). Work is charged only where
+//! it repeats: a unit a call, checked; a unit for each element of the list a query visits,
+//! charged and checked before the first; the elements of lists built, and a sixteenth of those
+//! of lists scanned (`x in xs`, `sum(xs)`). A node costs nothing of its own (an expression's
+//! size is bounded by the checker), so fused code spends what the code it fuses spends. What the rarer
+//! nodes mean on values already evaluated (a table's cell, `by players`, a fold, `sorted`'s
+//! order) is said once, in `engine::nodes`, for both. `tests/compiled.rs` plays every rules
+//! file both ways and compares the games.
 
 use super::fields::FieldFilter;
 use crate::diag::Span;
@@ -56,7 +58,7 @@ impl Roots {
             }
         });
         roots.sort_by_key(|r| r.0);
-        // Roots are numbered 0..n without gaps; anything else is walked.
+        // Roots are numbered 0..n without gaps; anything else is compiled when evaluated.
         if roots.iter().enumerate().any(|(i, r)| r.0 as usize != i) {
             return Roots::default();
         }
@@ -113,21 +115,17 @@ fn visit_roots(program: &Program, f: &mut dyn FnMut(&Expr)) {
     ir::roots::for_each_root(&mut copy, &mut |e| f(e));
 }
 
-/// The value of a list literal whose elements are constants or such lists, made once, and the
-/// work the walker spends making it (a unit for each list and each constant in it).
-fn constant_list(e: &Expr) -> Option<(Value, u64)> {
+/// The value of a list literal whose elements are constants or such lists, made once.
+fn constant_list(e: &Expr) -> Option<Value> {
     match &e.kind {
-        K::Const(v) => Some((v.clone(), 1)),
+        K::Const(v) => Some(v.clone()),
         K::List(items) => {
-            let mut work = 1;
             let mut list = List::new();
             let elements = list.make_mut();
             for x in items {
-                let (v, w) = constant_list(x)?;
-                elements.push(v);
-                work += w;
+                elements.push(constant_list(x)?);
             }
-            Some((Value::List(list), work))
+            Some(Value::List(list))
         }
         _ => None,
     }
@@ -139,30 +137,20 @@ fn value(e: &Expr) -> Node {
     match &e.kind {
         K::Const(v) => {
             let v = v.clone();
-            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-                ev.spend(1);
-                Ok(v.clone())
-            })
+            Box::new(move |_: &mut Eval<'_>, _: &mut [Value]| Ok(v.clone()))
         }
         K::Local(s) => {
             let s = *s as usize;
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
-                Ok(l[s].clone())
-            })
+            Box::new(move |_: &mut Eval<'_>, l: &mut [Value]| Ok(l[s].clone()))
         }
         K::Global(g) => {
             let g = g.index();
-            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-                ev.spend(1);
-                Ok(ev.state.globals[g].clone())
-            })
+            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| Ok(ev.state.globals[g].clone()))
         }
         K::PlayerVar(p, v) => {
             let p = PlayerOf::new(p);
             let v = v.index();
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let p = p.get(ev, l)?;
                 Ok(ev.state.player_vars.get(p as usize, v).clone())
             })
@@ -171,34 +159,28 @@ fn value(e: &Expr) -> Node {
             let x = EntityOf::new(x, *k);
             let (k, f) = (k.index(), f.index());
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let i = x.get(ev, l)?;
                 Ok(ev.state.entities[k].get(i, f).clone())
             })
         }
-        K::PlayerCount => Box::new(|ev: &mut Eval<'_>, _: &mut [Value]| {
-            ev.spend(1);
-            Ok(Value::Int(ev.state.players as i64))
-        }),
+        K::PlayerCount => {
+            Box::new(|ev: &mut Eval<'_>, _: &mut [Value]| Ok(Value::Int(ev.state.players as i64)))
+        }
         K::Players => Box::new(|ev: &mut Eval<'_>, _: &mut [Value]| {
-            ev.spend(1);
             Ok(Value::List(ev.state.players_in().clone()))
         }),
         K::AllPlayers => Box::new(|ev: &mut Eval<'_>, _: &mut [Value]| {
-            ev.spend(1);
             Ok(Value::List(ev.state.domains.seats.clone()))
         }),
         K::Instances(k) => {
             let k = k.index();
             Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-                ev.spend(1);
                 Ok(Value::List(ev.state.domains.instances[k].clone()))
             })
         }
         K::EnumValues(id) => {
             let id = id.index();
             Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-                ev.spend(1);
                 Ok(Value::List(ev.state.domains.enum_values[id].clone()))
             })
         }
@@ -215,27 +197,24 @@ fn value(e: &Expr) -> Node {
         }
         K::If(c, a, b) => {
             let (c, a, b) = (condition(c), value(a), value(b));
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
-                if c(ev, l)? {
-                    a(ev, l)
-                } else {
-                    b(ev, l)
-                }
-            })
+            Box::new(
+                move |ev: &mut Eval<'_>, l: &mut [Value]| {
+                    if c(ev, l)? {
+                        a(ev, l)
+                    } else {
+                        b(ev, l)
+                    }
+                },
+            )
         }
         K::List(items) => {
             // A list of constants (or of such lists: `[[], [small, big]]`) is made once and
             // shared: writing to it copies it first.
-            if let Some((list, work)) = constant_list(e) {
-                return Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-                    ev.spend(work);
-                    Ok(list.clone())
-                });
+            if let Some(list) = constant_list(e) {
+                return Box::new(move |_: &mut Eval<'_>, _: &mut [Value]| Ok(list.clone()));
             }
             let items: Vec<Node> = items.iter().map(value).collect();
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let mut out = List::new();
                 let elements = out.make_mut();
                 for x in &items {
@@ -260,10 +239,7 @@ fn value(e: &Expr) -> Node {
             ..
         } => {
             let q = Each::new(*slot, source, filter.as_deref(), map.as_deref());
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
-                q.collect(ev, l).map(Value::List)
-            })
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| q.collect(ev, l).map(Value::List))
         }
         K::Query {
             kind: kind @ (QueryKind::Top | QueryKind::Bottom),
@@ -291,7 +267,6 @@ fn value(e: &Expr) -> Node {
             let (table, column) = (*table, *column);
             let row = checked_int(row, "a number", row.span);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let i = row(ev, l)?;
                 nodes::table_cell(ev.program, table, column, i, span)
             })
@@ -301,7 +276,6 @@ fn value(e: &Expr) -> Node {
             let ranges: Vec<(i64, i64)> = entries.iter().map(|(lo, hi, _)| (*lo, *hi)).collect();
             let code: Vec<Node> = entries.iter().map(|(_, _, x)| value(x)).collect();
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let n = ev.state.players as i64;
                 let at = nodes::player_count_entry(ranges.iter().copied(), n, span)?;
                 code[at](ev, l)
@@ -318,15 +292,13 @@ fn sorted(slot: ir::Slot, source: &Expr, filter: Option<&Expr>, keys: &[Expr]) -
     let keys: Vec<IntNode> = keys.iter().map(int).collect();
     let slot = slot as usize;
     Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-        ev.spend(1);
         // Keys of every element that passes, flat, `keys.len()` to an element.
         let mut ranked_keys = crate::engine::spare::values();
         let mut ranked = List::new();
         let mut visit = |ev: &mut Eval<'_>, l: &mut [Value]| -> R<()> {
             let items = source.items(ev, l)?;
+            ev.visit(items.len(), source_span)?;
             for item in items.iter() {
-                ev.spend(1);
-                ev.check_work(source_span)?;
                 l[slot].put(item.clone());
                 if let Some(f) = &filter {
                     if !f(ev, l)? {
@@ -350,14 +322,12 @@ fn sorted(slot: ir::Slot, source: &Expr, filter: Option<&Expr>, keys: &[Expr]) -
 /// `top(x in xs where f by k1, k2, ...)` (the greatest, `top`) or `bottom(...)`: the elements
 /// that pass, narrowed by each key in turn to those tied on it, a later key read only for the
 /// elements still tied (and not at all once one is left). Spends, reads and fails as the
-/// walker's query does: the query's unit, the elements' through [`Each`], each key's through
-/// its code.
+/// walker's query does: the elements' work through [`Each`], each key's through its code.
 fn ranked(top: bool, slot: ir::Slot, source: &Expr, filter: Option<&Expr>, keys: &[Expr]) -> Node {
     let each = Each::new(slot, source, filter, None);
     let keys: Vec<IntNode> = keys.iter().map(int).collect();
     let slot = slot as usize;
     Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-        ev.spend(1);
         let passed = each.collect(ev, l)?;
         crate::engine::eval::ranked(&passed, keys.len(), top, |n, item| {
             l[slot].put(item.clone());
@@ -404,28 +374,13 @@ fn is_bool(e: &Expr) -> bool {
 }
 
 /// Code that reads a variable, a field or a local in place and gives what `take` makes of it
-/// (a `bool`, an `i64`), failing with `want` at `span` when it is something else: no value is
-/// copied out to be looked at.
+/// (a `bool`, an `i64`, or what a node above the read makes of that: `not x`, `x > 3`),
+/// failing with `want` at `span` when it is something else: no value is copied out to be
+/// looked at.
 fn read<T: 'static, F>(e: &Expr, take: F, want: &'static str, span: Span) -> Option<Compiled<T>>
 where
     // A function item or closure, a type of its own (not a function pointer): each read is
     // compiled with its conversion inlined.
-    F: Fn(&Value) -> Option<T> + Copy + Send + Sync + 'static,
-{
-    read_within(e, take, want, span, (1, 0))
-}
-
-/// [`read`] as the operand of a node that `take` stands for as well (`not x`, `x > 3`): one
-/// closure where there were two or three, spending `before` units before the read and `after`
-/// once it is taken, as the nodes it stands for spend them one by one.
-fn read_within<T: 'static, F>(
-    e: &Expr,
-    take: F,
-    want: &'static str,
-    span: Span,
-    (before, after): (u64, u64),
-) -> Option<Compiled<T>>
-where
     F: Fn(&Value) -> Option<T> + Copy + Send + Sync + 'static,
 {
     let fail = move |ev: &Eval<'_>, v: &Value| ev.wrong(v, want, span);
@@ -433,30 +388,24 @@ where
         K::Local(s) => {
             let s = *s as usize;
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(before);
                 let t = take(&l[s]).ok_or_else(|| fail(ev, &l[s]))?;
-                ev.spend(after);
                 Ok(t)
             })
         }
         K::Global(g) => {
             let g = g.index();
             Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-                ev.spend(before);
                 let v = &ev.state.globals[g];
                 let t = take(v).ok_or_else(|| fail(ev, v))?;
-                ev.spend(after);
                 Ok(t)
             })
         }
         K::PlayerVar(p, v) => {
             let (p, v) = (PlayerOf::new(p), v.index());
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(before);
                 let p = p.get(ev, l)?;
                 let v = ev.state.player_vars.get(p as usize, v);
                 let t = take(v).ok_or_else(|| fail(ev, v))?;
-                ev.spend(after);
                 Ok(t)
             })
         }
@@ -464,11 +413,9 @@ where
             let x = EntityOf::new(x, *k);
             let (k, f) = (k.index(), f.index());
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(before);
                 let i = x.get(ev, l)?;
                 let v = ev.state.entities[k].get(i, f);
                 let t = take(v).ok_or_else(|| fail(ev, v))?;
-                ev.spend(after);
                 Ok(t)
             })
         }
@@ -510,40 +457,27 @@ fn condition(e: &Expr) -> BoolNode {
     match &e.kind {
         K::Const(Value::Bool(b)) => {
             let b = b.get();
-            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-                ev.spend(1);
-                Ok(b)
-            })
+            Box::new(move |_: &mut Eval<'_>, _: &mut [Value]| Ok(b))
         }
-        // `not x` of a variable, a field or a local: the read and the `not` in one closure
-        // (a unit each).
+        // `not x` of a variable, a field or a local: the read and the `not` in one closure.
         K::Unary(UnOp::Not, x) if is_read(x) => {
             let not = |v: &Value| take_bool(v).map(|b| !b);
-            read_within(x, not, "true or false", x.span, (2, 0)).expect("a read")
+            read(x, not, "true or false", x.span).expect("a read")
         }
         K::Unary(UnOp::Not, x) => {
             let x = condition(x);
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
-                Ok(!x(ev, l)?)
-            })
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(!x(ev, l)?))
         }
         K::Binary(BinOp::And, a, b) => {
             let (a, b) = (condition(a), condition(b));
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
-                Ok(a(ev, l)? && b(ev, l)?)
-            })
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(a(ev, l)? && b(ev, l)?))
         }
         K::Binary(BinOp::Or, a, b) => {
             let (a, b) = (condition(a), condition(b));
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
-                Ok(a(ev, l)? || b(ev, l)?)
-            })
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(a(ev, l)? || b(ev, l)?))
         }
         K::Binary(op @ (BinOp::Eq | BinOp::Ne), a, b) => equality(*op == BinOp::Eq, a, b),
-        // `x.f > 3`: the comparison, the read and the constant in one closure (a unit each).
+        // `x.f > 3`: the comparison, the read and the constant in one closure.
         K::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b)
             if is_read(a) && matches!(b.kind, K::Const(Value::Int(_))) =>
         {
@@ -552,12 +486,11 @@ fn condition(e: &Expr) -> BoolNode {
             };
             let c = *c;
             let compare = move |v: &Value| take_int(v).map(|x| ordered(op, x, c));
-            read_within(a, compare, "operands that fit the operator", span, (2, 1)).expect("a read")
+            read(a, compare, "operands that fit the operator", span).expect("a read")
         }
         K::Binary(op @ (BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge), a, b) => {
             let (op, x, y) = (*op, operand(a, span), operand(b, span));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let (x, y) = (x(ev, l)?, y(ev, l)?);
                 Ok(ordered(op, x, y))
             })
@@ -566,7 +499,6 @@ fn condition(e: &Expr) -> BoolNode {
             let want = *op == BinOp::In;
             let (x, xs) = (value(a), Source::new(b));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let x = x(ev, l)?;
                 let items = xs.read(ev, l)?;
                 ev.spend(crate::engine::eval::scan_work(items.len()));
@@ -587,18 +519,12 @@ fn condition(e: &Expr) -> BoolNode {
             let each = Each::new(slot as ir::Slot, source, filter.as_deref(), None);
             let (source, filter) = (Source::new(source), filter.as_deref().map(condition));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let items = source.items(ev, l)?;
-                if let Some((found, work)) = each.seek(ev, l, &items, false, want) {
-                    // Only when the work suffices: otherwise the general path fails where it
-                    // would.
-                    if ev.afford(work) {
-                        return Ok(if found.is_some() { want } else { !want });
-                    }
+                ev.visit(items.len(), source_span)?;
+                if let Some(found) = each.seek(ev, l, &items, false, want) {
+                    return Ok(if found.is_some() { want } else { !want });
                 }
                 for item in items.iter() {
-                    ev.spend(1);
-                    ev.check_work(source_span)?;
                     l[slot].put(item.clone());
                     let pass = match &filter {
                         Some(f) => f(ev, l)?,
@@ -653,31 +579,22 @@ fn checked_int(e: &Expr, want: &'static str, span: Span) -> IntNode {
     })
 }
 
-/// `a == b` (or `!=`), reading locals and constants in place as the walker does (and spending
-/// what it spends).
+/// `a == b` (or `!=`), reading locals and constants in place.
 fn equality(eq: bool, a: &Expr, b: &Expr) -> BoolNode {
     match (&a.kind, &b.kind) {
         (K::Local(s), K::Const(c)) | (K::Const(c), K::Local(s)) => {
             let (s, c) = (*s as usize, c.clone());
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
-                Ok((l[s] == c) == eq)
-            })
+            Box::new(move |_: &mut Eval<'_>, l: &mut [Value]| Ok((l[s] == c) == eq))
         }
         (K::Local(s), K::Local(t)) => {
             let (s, t) = (*s as usize, *t as usize);
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
-                Ok((l[s] == l[t]) == eq)
-            })
+            Box::new(move |_: &mut Eval<'_>, l: &mut [Value]| Ok((l[s] == l[t]) == eq))
         }
         (K::Field(x, k, f), K::Local(t)) => {
             // `x.f == y`: the field compared where it lies.
             let x = EntityOf::new(x, *k);
             let (k, f, t) = (k.index(), f.index(), *t as usize);
-            // The walker spends a unit on each side and one on the comparison.
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(3);
                 let i = x.get(ev, l)?;
                 Ok((*ev.state.entities[k].get(i, f) == l[t]) == eq)
             })
@@ -686,23 +603,18 @@ fn equality(eq: bool, a: &Expr, b: &Expr) -> BoolNode {
             let x = EntityOf::new(x, *k);
             let (k, f, c) = (k.index(), f.index(), c.clone());
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(2);
                 let i = x.get(ev, l)?;
                 Ok((*ev.state.entities[k].get(i, f) == c) == eq)
             })
         }
         (K::Global(g), K::Const(c)) => {
             let (g, c) = (g.index(), c.clone());
-            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-                ev.spend(2);
-                Ok((ev.state.globals[g] == c) == eq)
-            })
+            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| Ok((ev.state.globals[g] == c) == eq))
         }
         (K::PlayerVar(p, v), K::Const(c)) => {
             let p = PlayerOf::new(p);
             let (v, c) = (v.index(), c.clone());
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(2);
                 let p = p.get(ev, l)?;
                 Ok((*ev.state.player_vars.get(p as usize, v) == c) == eq)
             })
@@ -711,22 +623,17 @@ fn equality(eq: bool, a: &Expr, b: &Expr) -> BoolNode {
             let p = PlayerOf::new(p);
             let (v, t) = (v.index(), *t as usize);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(3);
                 let p = p.get(ev, l)?;
                 Ok((*ev.state.player_vars.get(p as usize, v) == l[t]) == eq)
             })
         }
         (_, K::Const(c)) => {
             let (x, c) = (value(a), c.clone());
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
-                Ok((x(ev, l)? == c) == eq)
-            })
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok((x(ev, l)? == c) == eq))
         }
         (K::Local(s), _) => {
             let (s, y) = (*s as usize, value(b));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let y = y(ev, l)?;
                 Ok((l[s] == y) == eq)
             })
@@ -734,7 +641,6 @@ fn equality(eq: bool, a: &Expr, b: &Expr) -> BoolNode {
         _ => {
             let (x, y) = (value(a), value(b));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let x = x(ev, l)?;
                 let y = y(ev, l)?;
                 Ok((x == y) == eq)
@@ -752,15 +658,11 @@ fn int(e: &Expr) -> IntNode {
     match &e.kind {
         K::Const(Value::Int(n)) => {
             let n = *n;
-            Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-                ev.spend(1);
-                Ok(n)
-            })
+            Box::new(move |_: &mut Eval<'_>, _: &mut [Value]| Ok(n))
         }
         K::Binary(op @ (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div | BinOp::Mod), a, b) => {
             let (op, x, y) = (*op, operand(a, span), operand(b, span));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let (x, y) = (x(ev, l)?, y(ev, l)?);
                 arithmetic(op, x, y, span)
             })
@@ -768,7 +670,6 @@ fn int(e: &Expr) -> IntNode {
         K::Unary(UnOp::Neg, x) => {
             let x = checked_int(x, "a number or a truth value", x.span);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 x(ev, l)?
                     .checked_neg()
                     .ok_or_else(|| crate::engine::eval::overflow(span))
@@ -777,7 +678,6 @@ fn int(e: &Expr) -> IntNode {
         K::Builtin(b @ (Builtin::Count | Builtin::Sum), args) if args.len() == 1 => {
             let (fold, sum) = (Fold::new(*b, &args[0], span), *b == Builtin::Sum);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let (count, total) = fold.run(ev, l)?.count_and_total();
                 Ok(if sum { total } else { count })
             })
@@ -816,7 +716,6 @@ fn binary(op: BinOp, a: &Expr, b: &Expr, e: &Expr) -> Node {
         _ => {
             let (x, y) = (value(a), value(b));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let x = x(ev, l)?;
                 let y = y(ev, l)?;
                 ev.combine(op, x, y, span)
@@ -874,12 +773,11 @@ fn call_on_stack<const N: usize>(
 }
 
 /// `min([a, b, ...])` or `max(...)` of a list written out: the least (greatest) of its
-/// elements, each evaluated in order, without building the list. It spends what the walker
-/// spends (the call, the list, then each element) and fails as it does on a `none`.
+/// elements, each evaluated in order, without building the list. It fails as the list built
+/// first would on a `none`.
 fn extreme_of_literal(greatest: bool, items: &[Expr], span: Span) -> Node {
     let items: Vec<Node> = items.iter().map(value).collect();
     Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-        ev.spend(2);
         let mut best: Option<i64> = None;
         // Every element is evaluated before a `none` among them fails, as when the list is
         // built first.
@@ -912,10 +810,7 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
             K::List(items) => extreme_of_literal(b == Builtin::Max, items, span),
             _ => {
                 let fold = Fold::new(b, arg, span);
-                Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                    ev.spend(1);
-                    Ok(fold.run(ev, l)?.value())
-                })
+                Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(fold.run(ev, l)?.value()))
             }
         },
         (Builtin::First | Builtin::Last, [arg, default @ ..])
@@ -942,7 +837,6 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
             let from_end = b == Builtin::Last;
             let default = default.first().map(value);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 match (q.find(ev, l, from_end)?, &default) {
                     (Value::None, Some(d)) => d(ev, l),
                     (v, _) => Ok(v),
@@ -957,7 +851,6 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
             };
             let d = value(d);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let v = match (&fold, &a) {
                     (Some(fold), _) => fold.run(ev, l)?.value(),
                     (_, Some(a)) => {
@@ -984,18 +877,13 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
                     | K::EnumValues(_)
             ) =>
         {
-            // The first or last element read where the list lies, no handle to it taken: the
-            // work of the call and of its argument's node, as the walker spends them.
+            // The first or last element read where the list lies, no handle to it taken.
             let (xs, from_end) = (Source::new(a), b == Builtin::Last);
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(2);
-                xs.end(ev, l, from_end, span)
-            })
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| xs.end(ev, l, from_end, span))
         }
         (_, [a]) => {
             let a = value(a);
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let v = a(ev, l)?;
                 ev.builtin(b, v, span)
             })
@@ -1003,7 +891,6 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
         (_, [a, c]) => {
             let (a, c) = (value(a), value(c));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let x = a(ev, l)?;
                 let y = c(ev, l)?;
                 ev.builtin2(b, x, y, Value::None, span)
@@ -1013,17 +900,13 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
         (_, [a, c, d]) => {
             let (a, c, d) = (value(a), value(c), value(d));
             Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                ev.spend(1);
                 let x = a(ev, l)?;
                 let y = c(ev, l)?;
                 let z = d(ev, l)?;
                 ev.builtin2(b, x, y, z, span)
             })
         }
-        _ => Box::new(move |ev: &mut Eval<'_>, _: &mut [Value]| {
-            ev.spend(1);
-            Err(nodes::wrong_arity(span))
-        }),
+        _ => Box::new(move |_: &mut Eval<'_>, _: &mut [Value]| Err(nodes::wrong_arity(span))),
     }
 }
 
@@ -1046,11 +929,7 @@ impl PlayerOf {
         match self {
             PlayerOf::Local(s, span) => match l[*s] {
                 Value::Player(p) => Ok(p.get()),
-                ref v => {
-                    // What the walker does when a local is not a player: reads it as a node.
-                    ev.spend(1);
-                    ev.as_player(v.clone(), *span)
-                }
+                ref v => ev.as_player(v.clone(), *span),
             },
             PlayerOf::Node(n, span) => {
                 let v = n(ev, l)?;
@@ -1079,10 +958,7 @@ impl EntityOf {
         match self {
             EntityOf::Local(s, k, span) => match l[*s] {
                 Value::Entity(x) if x.kind() == *k => Ok(x.index() as usize),
-                ref v => {
-                    ev.spend(1);
-                    ev.as_entity(v.clone(), *k, *span)
-                }
+                ref v => ev.as_entity(v.clone(), *k, *span),
             },
             EntityOf::Node(n, k, span) => {
                 let v = n(ev, l)?;
@@ -1093,7 +969,7 @@ impl EntityOf {
 }
 
 /// A list read for a query or `in`: where it lies in the state when it can be, as the
-/// walker's `items` does.
+/// walker's `Eval::items` does.
 pub(in crate::engine) enum Source {
     Global(usize, Span),
     PlayerVar(PlayerOf, usize, Span),
@@ -1120,8 +996,7 @@ impl Source {
     }
 
     /// `first(xs)` (or `last`, `from_end`) of this list, read where it lies. A value that is
-    /// no list fails as `first` fails (`span`, the call's). (A computed list spends its own
-    /// node's work; the others are read in place, their node's unit spent by the caller.)
+    /// no list fails as `first` fails (`span`, the call's).
     fn end(&self, ev: &mut Eval<'_>, l: &mut [Value], from_end: bool, span: Span) -> R<Value> {
         let b = if from_end {
             Builtin::Last
@@ -1149,9 +1024,7 @@ impl Source {
             Source::Players => return Ok(pick(state.players_in())),
             Source::Local(s, _) => &l[*s],
             Source::Computed(n, _) => {
-                // Its node spends its own unit, which the caller spent already.
                 let v = n(ev, l)?;
-                ev.work = ev.work.wrapping_add(1);
                 return ev.builtin(b, v, span);
             }
         };
@@ -1242,9 +1115,9 @@ struct MappedField {
 
 /// A filter `x == y` or `x != y` of the element `x` itself, or of one of its fields (`x.f ==
 /// y`, `y == x.f`), `y` a local or a constant: the elements are compared where they lie, in one
-/// loop, none bound to the slot, the work of the whole loop charged at once (only when the
-/// budget holds it: otherwise the general path fails where it would). A [`FieldFilter`] would
-/// take the fields' comparisons too, at the same work, but through its tree: measured, leaving
+/// loop, none bound to the slot (only when every element can be compared: otherwise the general
+/// path fails where it would). A [`FieldFilter`] would take the fields' comparisons too, but
+/// through its tree: measured, leaving
 /// them to it cost up to 2.9% more instructions per decision on one of the seed games
 /// (docs/performance-log.md).
 struct Matching {
@@ -1252,8 +1125,6 @@ struct Matching {
     equal: bool,
     /// What of the element is compared.
     compared: Compared,
-    /// Work per element, as the general path spends it: one for the element and the filter's.
-    work: u64,
 }
 
 /// What the element is compared with.
@@ -1289,21 +1160,18 @@ impl Matching {
             }
             _ => None,
         };
-        // The walker's work for each shape: the comparison, the sides it evaluates (a local
-        // read first, or a constant, costs nothing more), and the element itself.
-        let (against, compared, work) = match (&a.kind, &b.kind) {
-            (K::Local(s), _) if *s == slot => (against(b)?, Compared::Element, 2),
-            (_, K::Local(s)) if *s == slot => (against(a)?, Compared::Element, 2),
-            (K::Field(..), K::Local(_)) => (against(b)?, own_field(a)?, 4),
-            (K::Field(..), K::Const(_)) => (against(b)?, own_field(a)?, 3),
-            (K::Local(_), K::Field(..)) => (against(a)?, own_field(b)?, 3),
+        let (against, compared) = match (&a.kind, &b.kind) {
+            (K::Local(s), _) if *s == slot => (against(b)?, Compared::Element),
+            (_, K::Local(s)) if *s == slot => (against(a)?, Compared::Element),
+            (K::Field(..), K::Local(_)) => (against(b)?, own_field(a)?),
+            (K::Field(..), K::Const(_)) => (against(b)?, own_field(a)?),
+            (K::Local(_), K::Field(..)) => (against(a)?, own_field(b)?),
             _ => return None,
         };
         Some(Matching {
             against,
             equal: *op == BinOp::Eq,
             compared,
-            work,
         })
     }
 
@@ -1355,8 +1223,7 @@ impl Each {
     }
 
     /// The first element (the last, `from_end`) for which the filter gives `want`, found by
-    /// the field filter, with the work the general path would spend finding it: `None` when
-    /// the general path must look (it may fail).
+    /// the field filter: `None` when the general path must look (it may fail).
     fn seek(
         &self,
         ev: &Eval<'_>,
@@ -1364,7 +1231,7 @@ impl Each {
         items: &[Value],
         from_end: bool,
         want: bool,
-    ) -> Option<(Option<usize>, u64)> {
+    ) -> Option<Option<usize>> {
         self.fields
             .as_ref()?
             .seek(ev.state, l, items, (0, from_end), want)
@@ -1374,6 +1241,7 @@ impl Each {
     fn find(&self, ev: &mut Eval<'_>, l: &mut [Value], from_end: bool) -> R<Value> {
         let items = self.source.items(ev, l)?;
         let n = items.len();
+        ev.visit(n, self.source_span)?;
         if let Some(m) = &self.matching {
             let target = match &m.against {
                 Against::Local(t) => &l[*t],
@@ -1397,23 +1265,14 @@ impl Each {
                 }
             }
             if let Some(found) = found {
-                let visited = found.map_or(n, |k| k + 1) as u64;
-                // Only when the work suffices: otherwise the general path fails where it would.
-                if ev.afford(visited * m.work) {
-                    return Ok(found.map_or(Value::None, |k| items[at(k)].clone()));
-                }
+                return Ok(found.map_or(Value::None, |k| items[at(k)].clone()));
             }
         }
-        if let Some((found, work)) = self.seek(ev, l, &items, from_end, true) {
-            // Only when the work suffices: otherwise the general path fails where it would.
-            if ev.afford(work) {
-                return Ok(found.map_or(Value::None, |k| items[k].clone()));
-            }
+        if let Some(found) = self.seek(ev, l, &items, from_end, true) {
+            return Ok(found.map_or(Value::None, |k| items[k].clone()));
         }
         for k in 0..n {
             let item = &items[if from_end { n - 1 - k } else { k }];
-            ev.spend(1);
-            ev.check_work(self.source_span)?;
             l[self.slot].put(item.clone());
             if let Some(f) = &self.filter {
                 if !f(ev, l)? {
@@ -1448,13 +1307,12 @@ impl Each {
         mut visit: impl FnMut(&Value) -> R<()>,
     ) -> R<()> {
         let items = self.source.items(ev, l)?;
+        ev.visit(items.len(), self.source_span)?;
         if let Some(m) = &self.matching {
             let state = ev.state;
-            // Only when every element can be compared here and the work suffices: otherwise
-            // the general path fails where it would.
-            if items.iter().all(|item| m.part(state, item).is_some())
-                && ev.afford(items.len() as u64 * m.work)
-            {
+            // Only when every element can be compared here: otherwise the general path fails
+            // where it would.
+            if items.iter().all(|item| m.part(state, item).is_some()) {
                 let target = match &m.against {
                     Against::Local(t) => &l[*t],
                     Against::Const(c) => c,
@@ -1470,48 +1328,45 @@ impl Each {
             }
         }
         if let Some(ff) = &self.fields {
-            // Which pass, and the work of deciding, found first; they stand only if the work
-            // suffices (otherwise the general path fails where it would).
+            // Which pass, found first: they stand only if every element can be decided here
+            // (otherwise the general path fails where it would).
             let state = ev.state;
-            let decided: Option<(u64, u64)> = if items.len() <= 64 {
+            let decided: Option<u64> = if items.len() <= 64 {
                 ff.mask(state, l, &items)
             } else {
                 items
                     .iter()
-                    .try_fold(0u64, |work, item| Some(work + ff.passes(state, l, item)?.1))
-                    .map(|work| (u64::MAX, work))
+                    .try_for_each(|item| ff.passes(state, l, item).map(|_| ()))
+                    .map(|()| u64::MAX)
             };
-            if let Some((mask, work)) = decided {
-                if ev.afford(work) {
-                    for (k, item) in items.iter().enumerate() {
-                        let pass = if items.len() <= 64 {
-                            mask & (1 << k) != 0
-                        } else {
-                            ff.passes(state, l, item).is_some_and(|(p, _)| p)
-                        };
-                        if pass {
-                            visit(item)?;
-                        }
+            if let Some(mask) = decided {
+                for (k, item) in items.iter().enumerate() {
+                    let pass = if items.len() <= 64 {
+                        mask & (1 << k) != 0
+                    } else {
+                        ff.passes(state, l, item) == Some(true)
+                    };
+                    if pass {
+                        visit(item)?;
                     }
-                    return Ok(());
                 }
+                return Ok(());
             }
         }
         if let Some(m) = &self.mapped {
-            // Which pass and the work of deciding, then a unit for reading each one's field
-            // (as the map's node spends it); they stand only if every element that passes is
-            // an instance of the map's kind and the work suffices.
+            // Which pass, then each one's field read; they stand only if every element that
+            // passes is an instance of the map's kind.
             let state = ev.state;
             let decided = match &m.filter {
                 Some(f) => f.mask(state, l, &items),
-                // Without a filter every element passes, for its own unit of work.
+                // Without a filter every element passes.
                 None => match items.len() {
-                    64 => Some((u64::MAX, 64)),
-                    n if n < 64 => Some(((1 << n) - 1, n as u64)),
+                    64 => Some(u64::MAX),
+                    n if n < 64 => Some((1 << n) - 1),
                     _ => None,
                 },
             };
-            if let Some((mask, work)) = decided {
+            if let Some(mask) = decided {
                 let passing = || {
                     items
                         .iter()
@@ -1522,21 +1377,17 @@ impl Each {
                     Value::Entity(x) if x.kind().index() == m.kind => Some(n + 1),
                     _ => None,
                 });
-                if let (Some(table), Some(read)) = (state.entities.get(m.kind), rows) {
-                    if ev.afford(work + read) {
-                        for (_, item) in passing() {
-                            if let Value::Entity(x) = item {
-                                visit(table.get(x.index() as usize, m.field))?;
-                            }
+                if let (Some(table), Some(_)) = (state.entities.get(m.kind), rows) {
+                    for (_, item) in passing() {
+                        if let Value::Entity(x) = item {
+                            visit(table.get(x.index() as usize, m.field))?;
                         }
-                        return Ok(());
                     }
+                    return Ok(());
                 }
             }
         }
         for item in items.iter() {
-            ev.spend(1);
-            ev.check_work(self.source_span)?;
             l[self.slot].put(item.clone());
             if let Some(f) = &self.filter {
                 if !f(ev, l)? {

@@ -1,16 +1,13 @@
 //! Filters that test only the fields of the instance a query looks at (`not a.in_play`,
 //! `a.in_play and (me == a.leader or me in a.members)`, `c.bank > 0`, `x.marker != x.card`,
 //! `x.owner == p.team`, `count(x.cards) > count(y.cards)`), run over a whole list in one loop (a
-//! query's, or a `for`'s): no closure called and no element bound to its slot, the work each
-//! node would spend added up as the loop goes and charged once at its end, when the budget
-//! holds it.
+//! query's, or a `for`'s): no closure called and no element bound to its slot. Its work is the
+//! loop's, charged by the caller before it (a node costs nothing), so it spends nothing itself.
 //!
-//! Without a budget check inside, the loop could not fail where the general path would; so it
-//! runs only to find out what the general path would find and spend, changing nothing, and its
-//! result stands only if the work suffices (then no check on the way would have failed). A
-//! value it cannot read as the general path reads it (an element that is no instance, a truth
-//! field that is `none`, a number that is none) ends it too: the general path then runs and
-//! fails as it fails.
+//! It runs only to find out what the general path would find, changing nothing. A value it
+//! cannot read as the general path reads it (an element that is no instance, a truth field
+//! that is `none`, a number that is none) ends it: the general path then runs and fails as it
+//! fails.
 
 use crate::engine::{State, Table};
 use crate::ir::{BinOp, Builtin, Expr, ExprKind as K, KindId, Slot, UnOp, Value};
@@ -24,9 +21,9 @@ macro_rules! with_decide {
         let (ff, l, table, seats): (&FieldFilter, &[Value], &Table, &Table) =
             ($ff, $l, $table, $seats);
         match ff.single() {
-            Some((FieldTest::Truth(f), work, flip)) => {
+            Some((FieldTest::Truth(f), flip)) => {
                 let $decide = |i: usize| match table.get(i, *f) {
-                    Value::Bool(b) => Some((b.get() != flip, work)),
+                    Value::Bool(b) => Some(b.get() != flip),
                     _ => None,
                 };
                 $body
@@ -43,15 +40,10 @@ macro_rules! with_decide {
                     local,
                     equal,
                 },
-                work,
                 flip,
             )) => {
-                let $decide = |i: usize| {
-                    Some((
-                        ((*table.get(i, *field) == l[*local]) == *equal) != flip,
-                        work,
-                    ))
-                };
+                let $decide =
+                    |i: usize| Some(((*table.get(i, *field) == l[*local]) == *equal) != flip);
                 $body
             }
             Some((
@@ -60,24 +52,22 @@ macro_rules! with_decide {
                     value,
                     equal,
                 },
-                work,
                 flip,
             )) => {
                 let $decide =
-                    |i: usize| Some((((*table.get(i, *field) == *value) == *equal) != flip, work));
+                    |i: usize| Some(((*table.get(i, *field) == *value) == *equal) != flip);
                 $body
             }
             // A filter that starts with a truth field (`a.in_play and ...`): that first test
             // read in place, the rest (if that does not decide) by the branch program.
             _ => match ff.first_truth() {
-                Some((f, then, otherwise, work)) => {
+                Some((f, then, otherwise)) => {
                     let $decide = |i: usize| match table.get(i, f) {
                         Value::Bool(b) => ff.decide_from(
                             l,
                             (table, seats),
                             i,
                             if b.get() { then } else { otherwise },
-                            work,
                         ),
                         _ => None,
                     };
@@ -92,62 +82,60 @@ macro_rules! with_decide {
     }};
 }
 
-/// A test of the fields of an instance of one kind, each node with the work the walker spends
-/// on it.
+/// A test of the fields of an instance of one kind.
 #[derive(Debug)]
 enum FieldTest {
     And(Box<FieldTest>, Box<FieldTest>),
     Or(Box<FieldTest>, Box<FieldTest>),
     Not(Box<FieldTest>),
-    /// `x.f`, a truth field (1).
+    /// `x.f`, a truth field.
     Truth(usize),
-    /// `x.f == y` or `!=`, `y` a local (3: both sides read, then compared).
+    /// `x.f == y` or `!=`, `y` a local.
     FieldLocal {
         field: usize,
         local: usize,
         equal: bool,
     },
-    /// `x.f == c` or `!=` (2: a constant is compared where it is written).
+    /// `x.f == c` or `!=`.
     FieldConst {
         field: usize,
         value: Value,
         equal: bool,
     },
-    /// `x.f == x.g` or `!=`, two fields of the same instance (3: each side, then compared).
+    /// `x.f == x.g` or `!=`, two fields of the same instance.
     FieldField {
         field: usize,
         other: usize,
         equal: bool,
     },
-    /// `x.f == p.v` or `!=` (either way round), `p.v` a variable of the seat in a local (3:
-    /// each side, then compared).
+    /// `x.f == p.v` or `!=` (either way round), `p.v` a variable of the seat in a local.
     FieldSeat {
         field: usize,
         slot: usize,
         column: usize,
         equal: bool,
     },
-    /// `y == x.f` or `!=`, `y` a local (2: the local is read in place).
+    /// `y == x.f` or `!=`, `y` a local.
     LocalField {
         field: usize,
         local: usize,
         equal: bool,
     },
-    /// `y in x.f` or `not in`, `y` a local (2: the list is read where it lies).
+    /// `y in x.f` or `not in`, `y` a local (the list read where it lies).
     LocalIn {
         field: usize,
         local: usize,
         within: bool,
     },
-    /// `x.f < n` (or `<=`, `>`, `>=`), `n` a whole number or a local (3: each side a node).
+    /// `x.f < n` (or `<=`, `>`, `>=`), `n` a whole number or a local.
     Compare {
         field: usize,
         op: BinOp,
         against: Number,
     },
     /// `count(x.f) < n` (or `<=`, `>`, `>=`, `==`, `!=`), `x.f` a list, `n` a whole number, a
-    /// local or `count(y.f)` of a local `y` of the same kind (3: the comparison, and each side a
-    /// node; a count reads its list where it lies).
+    /// local or `count(y.f)` of a local `y` of the same kind (a count reads its list where it
+    /// lies).
     CountCompare {
         field: usize,
         op: BinOp,
@@ -179,10 +167,8 @@ enum Number {
 /// A filter of the instance bound to a query's slot that reads nothing but its fields, locals
 /// and constants.
 ///
-/// It runs as a branch program: its tests of one field in a row, each with the work spent on
-/// reaching it (the `and`s, `or`s and `not`s entered on the way, one each, and the test's own)
-/// and where to go when it holds and when not, so that deciding an element is one loop, with
-/// no call for each `and` and the work in a register. `a and b` goes on to `b` when `a` holds
+/// It runs as a branch program: its tests of one field in a row, each with where to go when it
+/// holds and when not, so that deciding an element is one loop, with no call for each `and`. `a and b` goes on to `b` when `a` holds
 /// and answers false when not; `a or b` the other way round; `not a` swaps where `a` goes.
 #[derive(Debug)]
 pub(crate) struct FieldFilter {
@@ -196,8 +182,6 @@ pub(crate) struct FieldFilter {
 #[derive(Debug)]
 struct Step {
     test: FieldTest,
-    /// The work spent from the step before (or the element's start) through this test.
-    work: u32,
     /// Where to go when the test holds, and when not: another step, or [`TRUE`] or [`FALSE`].
     then: u8,
     otherwise: u8,
@@ -225,7 +209,7 @@ impl FieldFilter {
         let mut kind = None;
         let test = test(e, slot, &mut kind)?;
         let mut steps = Vec::new();
-        let start = lower(test, TRUE, FALSE, 0, &mut steps)?;
+        let start = lower(test, TRUE, FALSE, &mut steps)?;
         // The steps were laid out last first: the element starts at the one `lower` gave.
         if usize::from(start) + 1 != steps.len() {
             return None;
@@ -245,18 +229,16 @@ impl FieldFilter {
         })
     }
 
-    /// Whether `item` passes, and the work the general path spends deciding it (the element's
-    /// own unit included); `None` when the general path must decide (it may fail).
+    /// Whether `item` passes; `None` when the general path must decide (it may fail).
     #[inline]
-    pub(crate) fn passes(&self, state: &State, l: &[Value], item: &Value) -> Option<(bool, u64)> {
+    pub(crate) fn passes(&self, state: &State, l: &[Value], item: &Value) -> Option<bool> {
         let i = self.index(item)?;
         self.decide(l, &state.entities[self.kind], &state.player_vars, i)
     }
 
     /// The first of `items` from the `start`th on (counting from the end and walking back when
-    /// `from_end`) for which the filter gives `want`, and the work the general path spends
-    /// deciding the elements looked at, each one's own unit included: one loop over the list
-    /// with the table found once. `None` when the general path must decide.
+    /// `from_end`) for which the filter gives `want`: one loop over the list with the table
+    /// found once. `None` when the general path must decide.
     pub(crate) fn seek(
         &self,
         state: &State,
@@ -264,7 +246,7 @@ impl FieldFilter {
         items: &[Value],
         (start, from_end): (usize, bool),
         want: bool,
-    ) -> Option<(Option<usize>, u64)> {
+    ) -> Option<Option<usize>> {
         let tables = (state.entities.get(self.kind)?, &state.player_vars);
         self.seek_in(tables, l, items, (start, from_end), want)
     }
@@ -277,25 +259,21 @@ impl FieldFilter {
         items: &[Value],
         (start, from_end): (usize, bool),
         want: bool,
-    ) -> Option<(Option<usize>, u64)> {
+    ) -> Option<Option<usize>> {
         let n = items.len();
         with_decide!(self, l, table, seats, |decide| {
-            let mut work = 0;
             for k in start..n {
                 let at = if from_end { n - 1 - k } else { k };
-                let (pass, w) = decide(self.index(&items[at])?)?;
-                work += w;
-                if pass == want {
-                    return Some((Some(at), work));
+                if decide(self.index(&items[at])?)? == want {
+                    return Some(Some(at));
                 }
             }
-            Some((None, work))
+            Some(None)
         })
     }
 
-    /// Which of `items` (at most 64) pass, as bits, and the work the general path spends
-    /// deciding them all; `None` when it must decide.
-    pub(crate) fn mask(&self, state: &State, l: &[Value], items: &[Value]) -> Option<(u64, u64)> {
+    /// Which of `items` (at most 64) pass, as bits; `None` when the general path must decide.
+    pub(crate) fn mask(&self, state: &State, l: &[Value], items: &[Value]) -> Option<u64> {
         let tables = (state.entities.get(self.kind)?, &state.player_vars);
         self.mask_in(tables, l, items)
     }
@@ -306,27 +284,25 @@ impl FieldFilter {
         (table, seats): (&Table, &Table),
         l: &[Value],
         items: &[Value],
-    ) -> Option<(u64, u64)> {
+    ) -> Option<u64> {
         if items.len() > 64 {
             return None;
         }
         with_decide!(self, l, table, seats, |decide| {
-            let (mut mask, mut work) = (0u64, 0u64);
+            let mut mask = 0u64;
             for (k, item) in items.iter().enumerate() {
-                let (pass, w) = decide(self.index(item)?)?;
-                mask |= u64::from(pass) << k;
-                work += w;
+                mask |= u64::from(decide(self.index(item)?)?) << k;
             }
-            Some((mask, work))
+            Some(mask)
         })
     }
 
-    /// The test of a filter of one step, the work deciding an element by it spends, and
-    /// whether its answer is turned round (a `not`): see [`with_decide`].
+    /// The test of a filter of one step, and whether its answer is turned round (a `not`):
+    /// see [`with_decide`].
     #[inline(always)]
-    fn single(&self) -> Option<(&FieldTest, u64, bool)> {
+    fn single(&self) -> Option<(&FieldTest, bool)> {
         match self.steps.as_slice() {
-            [step] => Some((&step.test, 1 + u64::from(step.work), step.then != TRUE)),
+            [step] => Some((&step.test, step.then != TRUE)),
             _ => None,
         }
     }
@@ -342,17 +318,16 @@ impl FieldFilter {
 
     /// [`Self::passes`] of instance `i` of `table`.
     #[inline(always)]
-    fn decide(&self, l: &[Value], table: &Table, seats: &Table, i: usize) -> Option<(bool, u64)> {
+    fn decide(&self, l: &[Value], table: &Table, seats: &Table, i: usize) -> Option<bool> {
         // Most filters are one test (or its `not`): decided without the loop.
         if let [step] = self.steps.as_slice() {
-            let to = step.next(l, table, seats, i)?;
-            return Some((to == TRUE, 1 + u64::from(step.work)));
+            return Some(step.next(l, table, seats, i)? == TRUE);
         }
-        self.run_from(l, (table, seats), i, 0, 1)
+        self.run_from(l, (table, seats), i, 0)
     }
 
     /// [`Self::decide`] of instance `i` from the place `at` in the branch program (a step, or
-    /// [`TRUE`] or [`FALSE`]), `work` spent on the way there.
+    /// [`TRUE`] or [`FALSE`]).
     #[inline(always)]
     fn decide_from(
         &self,
@@ -360,12 +335,11 @@ impl FieldFilter {
         (table, seats): (&Table, &Table),
         i: usize,
         at: u8,
-        work: u64,
-    ) -> Option<(bool, u64)> {
+    ) -> Option<bool> {
         match at {
-            TRUE => Some((true, work)),
-            FALSE => Some((false, work)),
-            step => self.run_from(l, (table, seats), i, usize::from(step), work),
+            TRUE => Some(true),
+            FALSE => Some(false),
+            step => self.run_from(l, (table, seats), i, usize::from(step)),
         }
     }
 
@@ -377,28 +351,24 @@ impl FieldFilter {
         (table, seats): (&Table, &Table),
         i: usize,
         mut at: usize,
-        mut work: u64,
-    ) -> Option<(bool, u64)> {
+    ) -> Option<bool> {
         loop {
             let step = self.steps.get(at)?;
-            work += u64::from(step.work);
             match step.next(l, table, seats, i)? {
-                TRUE => return Some((true, work)),
-                FALSE => return Some((false, work)),
+                TRUE => return Some(true),
+                FALSE => return Some(false),
                 next => at = usize::from(next),
             }
         }
     }
 
-    /// For a filter of several steps whose first tests a truth field: the field, where each
-    /// answer goes, and the work spent deciding an element by it (the element's unit included).
+    /// For a filter of several steps whose first tests a truth field: the field, and where
+    /// each answer goes.
     #[inline(always)]
-    fn first_truth(&self) -> Option<(usize, u8, u8, u64)> {
+    fn first_truth(&self) -> Option<(usize, u8, u8)> {
         match self.steps.as_slice() {
             [first, _, ..] => match first.test {
-                FieldTest::Truth(f) => {
-                    Some((f, first.then, first.otherwise, 1 + u64::from(first.work)))
-                }
+                FieldTest::Truth(f) => Some((f, first.then, first.otherwise)),
                 _ => None,
             },
             _ => None,
@@ -406,31 +376,24 @@ impl FieldFilter {
     }
 }
 
-/// Lays out `test` as steps going to `then` when it holds and `otherwise` when not, `before`
-/// units of work spent on the way to it; gives its first step. Steps are pushed last first
+/// Lays out `test` as steps going to `then` when it holds and `otherwise` when not; gives its
+/// first step. Steps are pushed last first
 /// (a test's targets must exist before it), numbered as pushed; [`FieldFilter::new`] turns
 /// them round. `None` past the steps a `u8` can number.
-fn lower(
-    test: FieldTest,
-    then: u8,
-    otherwise: u8,
-    before: u32,
-    steps: &mut Vec<Step>,
-) -> Option<u8> {
+fn lower(test: FieldTest, then: u8, otherwise: u8, steps: &mut Vec<Step>) -> Option<u8> {
     match test {
         FieldTest::And(a, b) => {
-            let b = lower(*b, then, otherwise, 0, steps)?;
-            lower(*a, b, otherwise, before + 1, steps)
+            let b = lower(*b, then, otherwise, steps)?;
+            lower(*a, b, otherwise, steps)
         }
         FieldTest::Or(a, b) => {
-            let b = lower(*b, then, otherwise, 0, steps)?;
-            lower(*a, then, b, before + 1, steps)
+            let b = lower(*b, then, otherwise, steps)?;
+            lower(*a, then, b, steps)
         }
-        FieldTest::Not(x) => lower(*x, otherwise, then, before + 1, steps),
+        FieldTest::Not(x) => lower(*x, otherwise, then, steps),
         test => {
             let at = u8::try_from(steps.len()).ok().filter(|n| *n < FALSE)?;
             steps.push(Step {
-                work: before + test.work(),
                 test,
                 then,
                 otherwise,
@@ -565,19 +528,6 @@ fn counted(e: &Expr) -> Option<&Expr> {
 }
 
 impl FieldTest {
-    /// The work the walker spends on a test of one field (see each variant).
-    fn work(&self) -> u32 {
-        match self {
-            FieldTest::And(..) | FieldTest::Or(..) | FieldTest::Not(..) => 1,
-            FieldTest::Truth(_) => 1,
-            FieldTest::FieldConst { .. } | FieldTest::LocalField { .. } => 2,
-            FieldTest::LocalIn { .. } => 2,
-            FieldTest::FieldLocal { .. } | FieldTest::FieldField { .. } => 3,
-            FieldTest::FieldSeat { .. } => 3,
-            FieldTest::Compare { .. } | FieldTest::CountCompare { .. } => 3,
-        }
-    }
-
     /// Whether instance `i` of `table` passes a test of one field; `None` where the general
     /// path must decide (`and`, `or` and `not` are steps of the branch program, never here).
     #[inline(always)]
@@ -614,7 +564,7 @@ impl FieldTest {
                 column,
                 equal,
             } => match l[*slot] {
-                // A seat read in place, as the walker reads it; `none` goes the general way.
+                // A seat read in place; `none` goes the general way.
                 Value::Player(p) => {
                     (*table.get(i, *field) == *seats.get(p.get() as usize, *column)) == *equal
                 }
@@ -690,32 +640,23 @@ mod tests {
     use crate::ir::StmtKind;
     use crate::load::check_source;
 
-    /// The walker's way with a test: `and`, `or` and `not` spend a unit, then decide their
-    /// sides left to right, the right one only when the left does not decide.
+    /// The walker's way with a test: `and`, `or` and `not` decide their sides left to right,
+    /// the right one only when the left does not decide.
     fn walked(
         t: &FieldTest,
         l: &[Value],
         (table, seats): (&Table, &Table),
         i: usize,
-        work: &mut u64,
     ) -> Option<bool> {
         Some(match t {
             FieldTest::And(a, b) => {
-                *work += 1;
-                walked(a, l, (table, seats), i, work)? && walked(b, l, (table, seats), i, work)?
+                walked(a, l, (table, seats), i)? && walked(b, l, (table, seats), i)?
             }
             FieldTest::Or(a, b) => {
-                *work += 1;
-                walked(a, l, (table, seats), i, work)? || walked(b, l, (table, seats), i, work)?
+                walked(a, l, (table, seats), i)? || walked(b, l, (table, seats), i)?
             }
-            FieldTest::Not(x) => {
-                *work += 1;
-                !walked(x, l, (table, seats), i, work)?
-            }
-            t => {
-                *work += u64::from(t.work());
-                t.field(l, table, seats, i)?
-            }
+            FieldTest::Not(x) => !walked(x, l, (table, seats), i)?,
+            t => t.field(l, table, seats, i)?,
         })
     }
 
@@ -737,7 +678,7 @@ mod tests {
     }
 
     #[test]
-    fn the_branch_program_decides_and_spends_as_the_tree_is_walked() {
+    fn the_branch_program_decides_as_the_tree_is_walked() {
         let src = r#"game "T" { players 2 }
 kind cube[1] { a: bool = false  b: bool = false  c: bool = false  w: int = 0  tags: list of int = [] }
 player var lucky: int = 0
@@ -789,10 +730,7 @@ flow {
                                 for lucky in [0, 2] {
                                     let mut seats = Table::new(2, 1);
                                     *seats.get_mut(0, 0) = Value::Int(lucky);
-                                    let mut work = 1;
-                                    let expected =
-                                        walked(&tree, &l, (&table, &seats), 0, &mut work)
-                                            .map(|p| (p, work));
+                                    let expected = walked(&tree, &l, (&table, &seats), 0);
                                     assert_eq!(
                                         program.decide(&l, &table, &seats, 0),
                                         expected,
@@ -863,26 +801,21 @@ flow {
                 .collect();
             for f in &filters {
                 let one = |k: usize| f.decide(&l, &table, &seats, f.index(&items[k])?);
-                let expected = (0..items.len()).try_fold((0u64, 0u64), |(mask, work), k| {
-                    let (pass, w) = one(k)?;
-                    Some((mask | u64::from(pass) << k, work + w))
-                });
+                let expected =
+                    (0..items.len()).try_fold(0u64, |mask, k| Some(mask | u64::from(one(k)?) << k));
                 assert_eq!(f.mask_in((&table, &seats), &l, &items), expected);
                 for (start, from_end, want) in
                     [(0, false, true), (1, true, false), (2, false, false)]
                 {
-                    let mut expected = Some((None, 0));
-                    let mut work = 0;
+                    let mut expected = Some(None);
                     for k in start..items.len() {
                         let at = if from_end { items.len() - 1 - k } else { k };
-                        let Some((pass, w)) = one(at) else {
+                        let Some(pass) = one(at) else {
                             expected = None;
                             break;
                         };
-                        work += w;
-                        expected = Some((None, work));
                         if pass == want {
-                            expected = Some((Some(at), work));
+                            expected = Some(Some(at));
                             break;
                         }
                     }

@@ -8,8 +8,9 @@
 //! its position in this array, and a game pauses at any decision by keeping that position.
 //!
 //! The instructions spend work exactly where the statements of the tree would: a unit for each
-//! statement, and one at the end of every block (a loop's pass, a branch, a body), blamed on
-//! the statement that opened it. The commonest carry what they run (an `if`'s or a `while`'s
+//! statement, one at the end of every block (a loop's pass, a branch, a body), blamed on
+//! the statement that opened it, and a `for`'s one for each element of its list, when it
+//! starts. The commonest carry what they run (an `if`'s or a `while`'s
 //! condition and a `let`'s value by their roots, a `for`'s element slot), so that the machine
 //! looks their statement up only where it must: to blame an error, or to note the blocks run.
 
@@ -496,7 +497,8 @@ impl Compiler<'_> {
                 let next = self.slot();
                 self.emit(Instr::ForStart { here, list, next });
                 // A filter of the element's fields is run over the elements in one loop.
-                // (Only a filter compiled as a root: a program walked throughout walks it too.)
+                // (Only a filter compiled as a root: a program whose roots are not numbered, walked by the
+                // reference walker of the tests, evaluates it as an expression too.)
                 let compiled = filter.as_ref().filter(|f| f.root != crate::ir::NOT_ROOT);
                 let fields = match compiled.and_then(|f| FieldFilter::new(f, *slot)) {
                     Some(ff) if self.flat.fields.len() < NO_FIELDS as usize => {

@@ -9,7 +9,8 @@
 //! - every numbered root expression (`exprs.rs`) into a tree of typed closures.
 //!
 //! Both give exactly what the plain forms give: the same values, errors, spans and work spent
-//! (`tests/compiled.rs` plays every rules file with the closures and with the tree walker).
+//! (`tests/compiled.rs` plays every rules file with the closures and with the reference tree
+//! walker, `engine::reference`, which only test builds contain).
 
 mod exprs;
 pub(crate) mod fields;
@@ -56,7 +57,7 @@ impl Eq for Code {}
 
 impl Code {
     /// Compiles a program: its bodies of statements, and every numbered root (none when the
-    /// roots are not numbered: every expression is then walked).
+    /// roots are not numbered: every expression is then compiled when evaluated).
     pub fn compile(program: &Program) -> Code {
         Code {
             roots: exprs::Roots::compile(program),
@@ -65,7 +66,8 @@ impl Code {
     }
 
     /// True if the program's roots were numbered and compiled (otherwise every expression is
-    /// walked).
+    /// compiled on the spot, or walked by the reference walker of a test build).
+    #[cfg(any(test, feature = "reference"))]
     #[inline(always)]
     pub(crate) fn is_compiled(&self) -> bool {
         self.roots.len() > 0
