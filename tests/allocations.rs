@@ -136,10 +136,8 @@ fn playouts_allocate_nothing_per_decision_in_steady_state() {
     }
 }
 
-/// A parameter's range from expressions is worked out as moves are listed, in place.
-#[test]
-fn ranges_from_expressions_allocate_nothing() {
-    let name = "tests/fixtures/ok/rising_bids.rules";
+/// Random playouts of `name` allocate nothing per decision, at every player count.
+fn assert_allocates_nothing(name: &str) {
     let program = Arc::new(load_rel(name, &[]).program.expect("checks"));
     for players in program.min_players..=program.max_players {
         let c = count(&program, players);
@@ -150,6 +148,12 @@ fn ranges_from_expressions_allocate_nothing() {
             c.per_decision
         );
     }
+}
+
+/// A parameter's range from expressions is worked out as moves are listed, in place.
+#[test]
+fn ranges_from_expressions_allocate_nothing() {
+    assert_allocates_nothing("tests/fixtures/ok/rising_bids.rules");
 }
 
 #[test]
@@ -184,4 +188,10 @@ fn a_bot_asked_in_a_game_for_people_renders_no_labels() {
     let before = allocations();
     let labelled = game.options(0).len();
     assert!(allocations() - before >= labelled as u64);
+}
+
+/// Maps by a player and maps of maps are read and written in place, as maps by an enum are.
+#[test]
+fn maps_by_a_player_and_maps_of_maps_allocate_nothing() {
+    assert_allocates_nothing("tests/fixtures/ok/ledgers.rules");
 }

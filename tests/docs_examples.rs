@@ -357,6 +357,18 @@ fn the_quoted_view_of_a_part_of_a_list_is_what_the_player_sees() {
     );
 }
 
+/// The view quoted in "Maps by a player" is what P2 sees once P1 has lent to P2: its own
+/// secret map whole, the others' hidden.
+#[test]
+fn the_quoted_view_of_a_map_by_player_is_what_the_player_sees() {
+    let doc = doc_text();
+    let mut game = Game::new(example_file(&doc, "debts.rules"), 3, 1).expect("the game starts");
+    game.apply_label(0, "lend P2").expect("P1 lends to P2");
+    let view = game.view(Viewer::Player(1));
+    assert!(view.contains("knows P1 yes, P2 no, P3 no"), "{view}");
+    assert_quoted(&doc, &view, "P2's view of debts.rules after P1 lends");
+}
+
 /// `view`, whole lines, is quoted in the reference.
 fn assert_quoted(doc: &str, view: &str, what: &str) {
     let quoted: String = view.lines().map(|l| format!("{l}\n")).collect();

@@ -2207,3 +2207,192 @@ fn a_map_by_a_range_s_mistakes_have_their_codes() {
         assert_mistake(RANGE_MAPS, from, to, code);
     }
 }
+
+const PLAYER_MAPS: &str = r#"
+game "Debts" { players 2..4 }
+
+enum gem { red, blue }
+var owes: int by player = 0
+var start: int by player = by players { 2: [5, 6], 3: [1, 1, 1], 4: [1, 1, 1, 2] }
+player secret var knows: bool by player = false
+var held: int in 0..3 by gem by player = 1
+var grid: int by 1..3 by 1..2 = [[1, 2, 3], [4, 5, 6]]
+var rows: int by 1..2 by 1..2 = [0, 5]
+var leader: player = none
+
+action lend(q: player) "lend a coin" {
+  require q != me else "you cannot lend to yourself"
+  owes[q] += 1
+  q.knows[me] = true
+  held[me][blue] += 1
+  log "{me} lends to {q}: owes {owes}, held {held}"
+}
+
+action pay "pay the leader" {
+  held[me][red] = 0
+  owes[leader] += 1
+}
+
+flow {
+  grid[2][3] += 10
+  for p in all_players {
+    owes[p] = seat(p) - 1
+  }
+  for p in players {
+    turn p
+  }
+}
+
+scenario "a map by player is read, written and updated by its players" {
+  players 3
+  expect owes[P1] == 0 and owes[P2] == 1 and owes[P3] == 2 and count(owes) == 3
+  expect start[P1] == 1 and start[P3] == 1 and count(start) == 3
+  play P1 "lend P2"
+  expect owes[P2] == 2 and sum(owes) == 4
+  expect P2.knows[P1] and not P1.knows[P2] and not P2.knows[P3] and count(P3.knows) == 3
+  expect held[P1][blue] == 2 and held[P1][red] == 1 and held[P2][blue] == 1
+  expect sum(held[P1]) == 3 and count(held) == 3
+  set owes = [7, 8, 9]
+  expect owes[P3] == 9
+}
+
+scenario "a map by player sized for two" {
+  expect count(owes) == 2 and start[P1] == 5 and start[P2] == 6
+  play P1 "lend P2"
+  play P2 "lend P1"
+  expect held[P2][blue] == 2
+  expect grid[2][3] == 16 and grid[1][3] == 3 and sum(grid[1]) == 6
+  expect rows[1][2] == 0 and rows[2][1] == 5
+}
+
+scenario "the bounds hold every number of every level" {
+  set held = 9
+  expect held[P1][red] == 3 and held[P2][blue] == 3
+  play P1 "lend P2"
+  expect held[P1][blue] == 3
+}
+"#;
+
+#[test]
+fn a_map_by_player_and_a_map_of_maps_are_read_and_changed_by_their_keys() {
+    scenarios_pass(PLAYER_MAPS);
+}
+
+#[test]
+fn a_map_by_player_shows_players_by_name_and_hides_with_its_variable() {
+    let program = Arc::new(
+        check_source("test.rules", PLAYER_MAPS)
+            .program
+            .expect("checks"),
+    );
+    let mut game = meeple::engine::Game::new(program.clone(), 3, 1).expect("starts");
+    game.apply_label(0, "lend P2").expect("a legal move");
+    let log = game.log(meeple::engine::Viewer::Spectator).join("\n");
+    assert!(
+        log.contains(
+            "P1 lends to P2: owes P1 0, P2 2, P3 2, held P1 (red 1, blue 2), P2 (red 1, blue 1), P3 (red 1, blue 1)"
+        ),
+        "{log}"
+    );
+    let spectator = game.view(meeple::engine::Viewer::Spectator);
+    assert!(spectator.contains("owes P1 0, P2 2, P3 2"), "{spectator}");
+    assert!(
+        spectator.contains("grid 1: (1: 1, 2: 2, 3: 3), 2: (1: 4, 2: 5, 3: 16)"),
+        "{spectator}"
+    );
+    assert!(!spectator.contains("knows P1"), "{spectator}");
+    // The secret matrix: its owner sees every entry, another seat none of them.
+    let owner = game.view(meeple::engine::Viewer::Player(1));
+    assert!(owner.contains("knows P1 yes, P2 no, P3 no"), "{owner}");
+    let other = game.view(meeple::engine::Viewer::Player(2));
+    assert!(!other.contains("knows P1 yes"), "{other}");
+    // Saved and restored, the game is the same game.
+    let saved = meeple::save::SaveFile::of_game(&game, "debts.rules", &[], None).expect("saves");
+    let again = meeple::save::SaveFile::parse(&saved.to_json())
+        .expect("parses")
+        .restore(program, &mut |_, _| {})
+        .expect("replays");
+    assert_eq!(
+        again.view(meeple::engine::Viewer::Referee),
+        game.view(meeple::engine::Viewer::Referee)
+    );
+}
+
+#[test]
+fn a_key_that_is_no_player_is_a_clear_error_that_leaves_the_game_as_it_was() {
+    let program = Arc::new(
+        check_source("test.rules", PLAYER_MAPS)
+            .program
+            .expect("checks"),
+    );
+    let mut game = meeple::engine::Game::new(program, 2, 1).expect("starts");
+    let before = game.view(meeple::engine::Viewer::Referee);
+    let e = game.apply_label(0, "pay").expect_err("the leader is none");
+    let meeple::engine::MoveError::Runtime(e) = e else {
+        panic!("a rule should fail: {e}");
+    };
+    assert_eq!(e.code, "no-value");
+    assert!(e.message.contains("not a key of this map"), "{}", e.message);
+    assert!(e.help.contains("none"), "{}", e.help);
+    assert_eq!(
+        &PLAYER_MAPS[e.span.start as usize..e.span.end as usize],
+        "leader",
+        "the key is pointed at"
+    );
+    // `held[me][red] = 0` ran before the failing key, and is undone with the move.
+    assert_eq!(game.view(meeple::engine::Viewer::Referee), before);
+}
+
+#[test]
+fn a_map_by_player_s_and_a_map_of_maps_mistakes_have_their_codes() {
+    for (from, to, code) in [
+        (
+            "var owes: int by player = 0",
+            "var owes: int by player = [1, 2]",
+            "map-follows-players",
+        ),
+        (
+            "var owes: int by player",
+            "var owes: int by players",
+            "map-key-not-enum",
+        ),
+        ("owes[q] += 1", "owes[1] += 1", "wrong-map-key"),
+        ("owes[q] += 1", "owes[red] += 1", "wrong-map-key"),
+        (
+            "held[me][blue] += 1",
+            "held[blue][me] += 1",
+            "map-key-order",
+        ),
+        ("held[me][red] = 0", "held[red][me] = 0", "map-key-order"),
+        (
+            "expect held[P2][blue] == 2",
+            "expect held[blue][P2] == 2",
+            "map-key-order",
+        ),
+        ("held[me][blue] += 1", "held[me][me] += 1", "wrong-map-key"),
+        (
+            "held[me][blue] += 1",
+            "held[me][blue][1] += 1",
+            "not-indexable",
+        ),
+        (
+            "= [[1, 2, 3], [4, 5, 6]]",
+            "= [[1, 2, 3], [4, 5]]",
+            "map-size",
+        ),
+        ("= [[1, 2, 3], [4, 5, 6]]", "= [[1, 2, 3]]", "map-size"),
+        ("= [0, 5]", "= [0, true]", "type-mismatch"),
+        ("2: [5, 6], 3:", "2: [5, 6, 7], 3:", "map-size"),
+        ("set owes = [7, 8, 9]", "set owes = [7, 8]", "map-size"),
+        (
+            "action lend(q: player)",
+            "action lend(q: player, m: int by player)",
+            "infinite-domain",
+        ),
+    ] {
+        assert_mistake(PLAYER_MAPS, from, to, code);
+    }
+    // Keys in the wrong order are reported once, not again for the key after.
+    let bad = PLAYER_MAPS.replace("held[me][blue] += 1", "held[blue][me] += 1");
+    assert_eq!(codes(&check_source("test.rules", &bad)), ["map-key-order"]);
+}

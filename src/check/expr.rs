@@ -135,11 +135,11 @@ impl Checker<'_> {
     ) -> Typed {
         let (b, bt) = self.expr(base, scope);
         let (i, it) = self.expr(index, scope);
-        let elem = match self.index_element(&bt, base.span) {
+        let mut elem = match self.index_element(&bt, base.span) {
             Some(e) => e,
             None => return error_expr(span),
         };
-        let i = self.index_key(&bt, i, &it, index.span);
+        let i = self.index_key(&bt, i, &it, index.span, &mut elem);
         (mk(K::Builtin(Builtin::Index, vec![b, i]), span), elem)
     }
 
@@ -680,8 +680,9 @@ impl Checker<'_> {
             Builtin::Subsets => list_of(list_of(elem())),
             // Written only by `xs[i] = v`, which checks it itself.
             Builtin::Replace => types[0].clone(),
-            // Written only by `m[k]` of a map by a range, which checks its key itself.
-            Builtin::Key => Type::Int,
+            // Written only by `m[k]` of a map by a range or by player, which checks its key
+            // itself.
+            Builtin::Key | Builtin::PlayerKey => Type::Int,
             Builtin::Nth | Builtin::Index => {
                 let e = elem();
                 self.expect_type(&Type::Int, &types[1], raw[1].span, &arg(1));
@@ -912,7 +913,7 @@ impl Checker<'_> {
         match p {
             ast::TextPart::Lit(s) => ir::TextPart::Lit(s.clone()),
             ast::TextPart::Expr(e) => match self.expr(e, scope) {
-                (m, Type::Map(_, key)) => self.map_text(m, key, scope),
+                (m, Type::Map(elem, key)) => self.map_text(m, &elem, key, scope),
                 (x, _) => ir::TextPart::Expr(x),
             },
             ast::TextPart::If {

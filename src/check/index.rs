@@ -320,6 +320,7 @@ fn type_text(program: &ir::Program, t: &Type) -> String {
                     .get(e.index())
                     .map_or("?".into(), |e| e.name.clone()),
                 ir::MapKey::Range(lo, hi) => format!("{lo}..{hi}"),
+                ir::MapKey::Player => "player".into(),
             }
         ),
         Type::Nothing => "none".into(),
@@ -338,6 +339,7 @@ kind firm named acme, zed { price: int = 1 }
 die d6: 1..6
 player var cash: int = 0
 var trump: suit = red
+var owes: int by suit by player = 0
 def worth(f: firm): int = f.price
 action buy(f: firm) { me.cash -= worth(f) }
 effect pay(p: player) { let r = roll d6
@@ -372,7 +374,7 @@ winners = [p in players where p.cash > worth(acme) and trump == blue]
     fn every_kind_of_name_is_declared_and_resolved() {
         let ix = index();
         let count = |name, kind| uses(&ix, name, kind).len();
-        assert_eq!(count("suit", NameKind::Enum), 2); // declared, and the type of trump
+        assert_eq!(count("suit", NameKind::Enum), 3); // declared, the types of trump and owes
         assert_eq!(count("blue", NameKind::EnumValue), 2);
         assert_eq!(count("firm", NameKind::Kind), 3); // two parameter types
         assert_eq!(count("acme", NameKind::Instance), 2);
@@ -389,6 +391,9 @@ winners = [p in players where p.cash > worth(acme) and trump == blue]
             .all(|s| s == "cash"));
         let worth = ix.decls.iter().find(|d| d.name == "worth").unwrap();
         assert_eq!(worth.detail, "(firm): int");
+        // A map of maps reads as written, the key written last outermost.
+        let owes = ix.decls.iter().find(|d| d.name == "owes").unwrap();
+        assert_eq!(owes.detail, "int by suit by player");
         let price = ix.decls.iter().find(|d| d.name == "price").unwrap();
         assert_eq!(
             (price.detail.as_str(), price.container.as_deref()),

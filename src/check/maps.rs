@@ -1,14 +1,18 @@
-//! Maps indexed by an enum or a range (`int by gem`, `int by 1..5`): the type, the key of
-//! `m[k]` and the initial value.
+//! Maps indexed by an enum, a range or the players (`int by gem`, `int by 1..5`,
+//! `int by player`), and maps of maps (`int by gem by player`): the type and the key of `m[k]`.
+//! Their values (an initial value, a whole map set, a map in a text) are in `map_values.rs`.
 //!
 //! At run time a map is a list with one element per key, in the keys' order, so `m[k]` and
 //! `m[k] = v` lower to the list built-ins `Index` and `Replace` at the position of `k` among
 //! the keys (for an enum, its place among the enum's values; for a range `lo..hi`, `k - lo + 1`,
-//! refused at run time outside the range); only the checker tells a map from a list, and it
-//! never lets a statement change a map's length. Bounded entries (`int in 0..7 by gem`) are the
-//! variable's bounds, which the engine applies to every number of the list it holds.
+//! refused at run time outside the range; for a player, its seat); only the checker tells a
+//! map from a list, and it never lets a statement change a map's length. A map of maps is a
+//! list of lists, `m[p][g]` an `Index` of an `Index`. A map by player has as many entries as
+//! the game has players, so its initial value is built when the game starts. Bounded entries
+//! (`int in 0..7 by gem`) are the variable's bounds, which the engine applies to every number
+//! of the list it holds, at every level.
 
-use super::scope::{suggest, Scope, Symbol};
+use super::scope::{suggest, Symbol};
 use super::Checker;
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{self, Builtin, MapKey, Type};
@@ -32,6 +36,7 @@ impl Checker<'_> {
     fn map_key(&mut self, key: &ast::MapKey) -> Option<MapKey> {
         let range = match key {
             ast::MapKey::Enum(name) => return self.map_enum(name),
+            ast::MapKey::Player(_) => return Some(MapKey::Player),
             ast::MapKey::Range(e) => e,
         };
         let ast::ExprKind::Binary {
@@ -43,11 +48,11 @@ impl Checker<'_> {
             self.error(
                 Diagnostic::error(
                     "map-key-not-enum",
-                    "a map is indexed by an enum or a range of numbers, and this is neither",
+                    "a map is indexed by an enum, a range of numbers or `player`, and this is none of them",
                     range.span,
                 )
-                .with_label("not an enum or a range")
-                .with_help("write `int by gem` for one entry per value of an enum, or `int by 1..5` for one per number"),
+                .with_label("not an enum, a range or `player`")
+                .with_help("write `int by gem` for one entry per value of an enum, `int by 1..5` for one per number, or `int by player` for one per player"),
             );
             return None;
         };
@@ -107,16 +112,18 @@ impl Checker<'_> {
                 let mut d = Diagnostic::error(
                     "map-key-not-enum",
                     format!(
-                        "a map is indexed by an enum or a range, and `{}` is not an enum",
+                        "a map is indexed by an enum, a range or `player`, and `{}` is not an enum",
                         key.text
                     ),
                     key.span,
                 )
                 .with_label("not an enum");
-                d = match suggest(&key.text, enums.iter().map(String::as_str)) {
+                // `int by players` means one entry per player.
+                let known = enums.iter().map(String::as_str).chain(["player"]);
+                d = match suggest(&key.text, known) {
                     Some(s) => d.with_suggestion(&s),
                     None => d.with_help(
-                        "declare `enum gem { red, blue }` and write `int by gem`; for numbered keys write `int by 1..5`",
+                        "declare `enum gem { red, blue }` and write `int by gem`; for numbered keys write `int by 1..5`, for one per player `int by player`",
                     ),
                 };
                 self.error(d);
@@ -125,70 +132,54 @@ impl Checker<'_> {
         }
     }
 
-    /// How many entries a map with keys `k` has.
-    pub(crate) fn map_len(&self, k: MapKey) -> usize {
+    /// How many entries a map with keys `k` has in a game of `players` players.
+    pub(crate) fn map_len(&self, k: MapKey, players: i64) -> usize {
         match k {
             MapKey::Enum(e) => self.program.enums[e.index()].values.len(),
             MapKey::Range(lo, hi) => (hi - lo + 1) as usize,
+            MapKey::Player => players.max(0) as usize,
         }
     }
 
-    /// The keys `k` as the rules write them: `` `gem` `` or `` `1..5` ``.
-    fn map_keys_name(&self, k: MapKey) -> String {
+    /// The keys `k` as the rules write them: `` `gem` ``, `` `1..5` `` or `` `player` ``.
+    pub(crate) fn map_keys_name(&self, k: MapKey) -> String {
         match k {
             MapKey::Enum(e) => format!("`{}`", self.program.enums[e.index()].name),
             MapKey::Range(lo, hi) => format!("`{lo}..{hi}`"),
+            MapKey::Player => "`player`".into(),
         }
     }
 
     /// The position that `key` reads in a value of type `container`: for a map, the key's
-    /// place among its keys (a key of another type refused with `wrong-map-key`, a constant
-    /// key outside a range with `map-key-out-of-range`); for a list, the key itself, a number.
+    /// place among its keys (a key of another type refused with `wrong-map-key`, or with
+    /// `map-key-order` where it is a key of the map inside, a constant key outside a range with
+    /// `map-key-out-of-range`); for a list, the key itself, a number. The element read is
+    /// unknown (`Type::Error`) after keys given in the wrong order, so that the next key is
+    /// not refused again for the same mistake.
     pub(crate) fn index_key(
         &mut self,
         container: &Type,
         key: ir::Expr,
         key_type: &Type,
         key_span: Span,
+        elem: &mut Type,
     ) -> ir::Expr {
-        let Type::Map(_, k) = container else {
-            self.expect_type(&Type::Int, key_type, key_span, "a position in a list");
+        let Type::Map(inner, k) = container else {
+            // Below a key already refused, nothing more is known to be wrong.
+            if *container != Type::Error {
+                self.expect_type(&Type::Int, key_type, key_span, "a position in a list");
+            }
             return key;
         };
         let want = k.key_type();
         if !want.accepts(key_type) || *key_type == Type::Nothing {
-            let example = match *k {
-                MapKey::Enum(e) => self.program.enums[e.index()]
-                    .values
-                    .first()
-                    .cloned()
-                    .unwrap_or_default(),
-                MapKey::Range(lo, _) => lo.to_string(),
-            };
-            let keys = self.map_keys_name(*k);
-            let what = match k {
-                MapKey::Enum(_) => format!("a {keys}"),
-                MapKey::Range(..) => format!("a number of {keys}"),
-            };
-            self.error(
-                Diagnostic::error(
-                    "wrong-map-key",
-                    format!(
-                        "this map is indexed by {what}, but this is {}",
-                        self.type_name(key_type)
-                    ),
-                    key_span,
-                )
-                .with_label(format!("this is {}", self.type_name(key_type)))
-                .with_help(match k {
-                    MapKey::Enum(_) => format!(
-                        "write a value of {keys} here, as in `[{example}]`; a map has no positions"
-                    ),
-                    MapKey::Range(_, hi) => {
-                        format!("write a number from {example} to {hi} here, as in `[{example}]`")
-                    }
-                }),
-            );
+            match &**inner {
+                Type::Map(_, i) if i.key_type().accepts(key_type) && *key_type != Type::Nothing => {
+                    self.keys_swapped(*k, *i, key_type, key_span);
+                    *elem = Type::Error;
+                }
+                _ => self.wrong_key(*k, key_type, key_span),
+            }
         }
         if let (MapKey::Range(lo, hi), Some(n)) = (*k, const_int(&key)) {
             if n < lo || n > hi {
@@ -206,10 +197,80 @@ impl Checker<'_> {
         self.map_position(*k, key)
     }
 
+    /// `wrong-map-key`: a key that is not one of the map's keys `k`.
+    fn wrong_key(&mut self, k: MapKey, key_type: &Type, key_span: Span) {
+        let keys = self.map_keys_name(k);
+        let what = match k {
+            MapKey::Enum(_) => format!("a {keys}"),
+            MapKey::Range(..) => format!("a number of {keys}"),
+            MapKey::Player => "a player".into(),
+        };
+        let example = self.key_example(k);
+        let help = match k {
+            MapKey::Enum(_) => {
+                format!("write a value of {keys} here, as in `[{example}]`; a map has no positions")
+            }
+            MapKey::Range(lo, hi) => format!("write a number from {lo} to {hi} here, as in `[{lo}]`"),
+            MapKey::Player => {
+                "write a player here, as in `[me]` or `[p]` for each `p in players`; a map has no positions".into()
+            }
+        };
+        self.error(
+            Diagnostic::error(
+                "wrong-map-key",
+                format!(
+                    "this map is indexed by {what}, but this is {}",
+                    self.type_name(key_type)
+                ),
+                key_span,
+            )
+            .with_label(format!("this is {}", self.type_name(key_type)))
+            .with_help(help),
+        );
+    }
+
+    /// `map-key-order`: of a map of maps, a key of the map inside given first. The key written
+    /// last after `by` comes first: `int by gem by player` is read `m[p][g]`.
+    fn keys_swapped(&mut self, outer: MapKey, inner: MapKey, key_type: &Type, key_span: Span) {
+        let (o, i) = (self.map_keys_name(outer), self.map_keys_name(inner));
+        self.error(
+            Diagnostic::error(
+                "map-key-order",
+                format!(
+                    "this map's entries are maps: it is indexed by {o} first, then by {i}, but this is {}",
+                    self.type_name(key_type)
+                ),
+                key_span,
+            )
+            .with_label(format!("a key of the inner map, by {i}"))
+            .with_help(format!(
+                "give the keys in the other order, as in `[{}][{}]`: of a map `... by {} by {}`, the key written last ({o}) comes first",
+                self.key_example(outer),
+                self.key_example(inner),
+                i.trim_matches('`'),
+                o.trim_matches('`'),
+            )),
+        );
+    }
+
+    /// A key of `k` as rules write one: the enum's first value, the range's low end, `me`.
+    fn key_example(&self, k: MapKey) -> String {
+        match k {
+            MapKey::Enum(e) => self.program.enums[e.index()]
+                .values
+                .first()
+                .cloned()
+                .unwrap_or_default(),
+            MapKey::Range(lo, _) => lo.to_string(),
+            MapKey::Player => "me".into(),
+        }
+    }
+
     /// Where `key` stands among a map's keys, from 1: `position(values of e, key)` for an
-    /// enum, and for a range `lo..hi` the key's offset, worked out here for a constant key and
-    /// otherwise by `Builtin::Key`, which refuses a key outside the range.
-    fn map_position(&self, k: MapKey, key: ir::Expr) -> ir::Expr {
+    /// enum, for a range `lo..hi` the key's offset, worked out here for a constant key and
+    /// otherwise by `Builtin::Key`, which refuses a key outside the range, and for a player its
+    /// seat (`Builtin::PlayerKey`, which refuses `none`).
+    pub(crate) fn map_position(&self, k: MapKey, key: ir::Expr) -> ir::Expr {
         let span = key.span;
         let int = |n: i64| super::const_expr(ir::Value::Int(n), span);
         match k {
@@ -227,11 +288,15 @@ impl Checker<'_> {
                     span,
                 ),
             },
+            MapKey::Player => {
+                ir::Expr::new(ir::ExprKind::Builtin(Builtin::PlayerKey, vec![key]), span)
+            }
         }
     }
 
-    /// Every key of a map, in order: the values of its enum, or the numbers of its range.
-    fn map_keys(&self, k: MapKey, span: Span) -> ir::Expr {
+    /// Every key of a map, in order: the values of its enum, the numbers of its range, or every
+    /// seat (those out of the game too: the map keeps an entry for each).
+    pub(crate) fn map_keys(&self, k: MapKey, span: Span) -> ir::Expr {
         match k {
             MapKey::Enum(e) => ir::Expr::new(ir::ExprKind::EnumValues(e), span),
             MapKey::Range(lo, hi) => ir::Expr::new(
@@ -242,108 +307,13 @@ impl Checker<'_> {
                 ),
                 span,
             ),
-        }
-    }
-
-    /// A value for a place of type `want`, checked: for a map, another map of its type, one
-    /// value for every entry or a list written out with one value per entry (`p.gems = 0`).
-    pub(crate) fn value_for(
-        &mut self,
-        want: &Type,
-        v: ir::Expr,
-        vt: &Type,
-        span: Span,
-        what: &str,
-    ) -> ir::Expr {
-        if !matches!(want, Type::Map(..)) || want.accepts(vt) {
-            self.expect_type(want, vt, span, what);
-            return v;
-        }
-        self.map_initial(want, v, vt, span)
-            .unwrap_or_else(|| super::const_expr(ir::Value::None, span))
-    }
-
-    /// A map's initial value: one value of the element type fills every entry; a list written
-    /// out with one value per key gives them in the keys' order. `None`, reported, otherwise.
-    pub(crate) fn map_initial(
-        &mut self,
-        want: &Type,
-        init: ir::Expr,
-        ty: &Type,
-        span: Span,
-    ) -> Option<ir::Expr> {
-        let Type::Map(elem, k) = want else {
-            return None;
-        };
-        let n = self.map_len(*k);
-        if elem.accepts(ty) {
-            let entries = vec![init; n];
-            return Some(ir::Expr::new(ir::ExprKind::List(entries), span));
-        }
-        if let (Type::List(got), ir::ExprKind::List(items)) = (ty, &init.kind) {
-            if elem.accepts(got) && items.len() == n {
-                return Some(init);
-            }
-            if elem.accepts(got) {
-                let keys = self.map_keys_name(*k);
-                let (what, each) = match k {
-                    MapKey::Enum(_) => ("values", format!("each {keys}, in its order")),
-                    MapKey::Range(..) => ("keys", format!("each key of {keys}, in order")),
-                };
-                self.error(
-                    Diagnostic::error(
-                        "map-size",
-                        format!("{keys} has {n} {what}, but this list has {}", items.len()),
-                        span,
-                    )
-                    .with_label(format!("{} values", items.len()))
-                    .with_help(format!("give one value for {each}, or one value for all")),
-                );
-                return None;
-            }
-        }
-        self.expect_type(elem, ty, span, "the value of every entry");
-        None
-    }
-
-    /// `{m}` in a text, for a map `m`: each entry as its key and value, written as the `{each}`
-    /// part `{each k in E "{k} {m[k]}" sep ", "}` would be: `red 2, blue 0` by an enum, and
-    /// `1: 2, 2: 0` by a range, where a number beside a number would not tell key from value.
-    pub(crate) fn map_text(&mut self, m: ir::Expr, k: MapKey, scope: &mut Scope) -> ir::TextPart {
-        let span = m.span;
-        scope.push();
-        let slot = scope.shadow(" entry", k.key_type(), span);
-        scope.pop();
-        let key = || ir::Expr::new(ir::ExprKind::Local(slot), span);
-        let value = ir::Expr::new(
-            ir::ExprKind::Builtin(Builtin::Index, vec![m, self.map_position(k, key())]),
-            span,
-        );
-        let between = match k {
-            MapKey::Enum(_) => " ",
-            MapKey::Range(..) => ": ",
-        };
-        let body = ir::Text {
-            parts: vec![
-                ir::TextPart::Expr(key()),
-                ir::TextPart::Lit(between.into()),
-                ir::TextPart::Expr(value),
-            ],
-        };
-        ir::TextPart::Each {
-            slot,
-            source: self.map_keys(k, span),
-            filter: None,
-            body,
-            sep: ir::Text {
-                parts: vec![ir::TextPart::Lit(", ".into())],
-            },
+            MapKey::Player => ir::Expr::new(ir::ExprKind::AllPlayers, span),
         }
     }
 }
 
 /// The number a checked expression is when it is a constant: `3`, or `-3`.
-fn const_int(e: &ir::Expr) -> Option<i64> {
+pub(crate) fn const_int(e: &ir::Expr) -> Option<i64> {
     match &e.kind {
         ir::ExprKind::Const(ir::Value::Int(n)) => Some(*n),
         ir::ExprKind::Unary(ast::UnOp::Neg, x) => const_int(x)?.checked_neg(),

@@ -15,6 +15,7 @@ mod hidden;
 pub mod index;
 mod init_order;
 mod lints;
+mod map_values;
 mod maps;
 mod matching;
 mod parts;
@@ -125,6 +126,9 @@ pub(crate) struct Checker<'a> {
     calls: BTreeMap<Symbol, BTreeSet<Symbol>>,
     current: Option<Symbol>,
     players: (i64, i64),
+    /// The player count of the scenario being checked (its `players` step, or the game's
+    /// fewest), which sizes a map by player written out in a `set`.
+    scenario_players: Option<i64>,
     /// How deep the expression being checked is nested.
     depth: usize,
     /// Whether `too-deep` was reported (once is enough).
@@ -161,6 +165,7 @@ impl<'a> Checker<'a> {
             calls: BTreeMap::new(),
             current: None,
             players: (1, 1),
+            scenario_players: None,
             depth: 0,
             too_deep_reported: false,
             loops: 0,
@@ -430,14 +435,11 @@ impl<'a> Checker<'a> {
                     .trim_start_matches("an ")
             ),
             Type::Map(inner, k) => format!(
-                "a map of {} by `{}`",
+                "a map of {} by {}",
                 self.type_name(inner)
                     .trim_start_matches("a ")
                     .trim_start_matches("an "),
-                match k {
-                    ir::MapKey::Enum(e) => self.program.enums[e.index()].name.clone(),
-                    ir::MapKey::Range(lo, hi) => format!("{lo}..{hi}"),
-                }
+                self.map_keys_name(*k)
             ),
             Type::Nothing => "`none`".into(),
             Type::Error => "unknown".into(),

@@ -159,7 +159,7 @@ impl Reacher<'_> {
                 lo: Some(0),
                 hi: None,
             },
-            Builtin::Seat => Reach {
+            Builtin::Seat | Builtin::PlayerKey => Reach {
                 lo: Some(1),
                 hi: Some(self.players.1),
             },

@@ -25,10 +25,14 @@ impl Checker<'_> {
         let mut seed = 1u64;
         let mut steps = Vec::new();
         let mut before_setup = Vec::new();
+        self.scenario_players = Some(self.players.0);
         for (i, step) in sc.steps.iter().enumerate() {
             match &step.kind {
                 StepKind::Players(e) | StepKind::Seed(e) => {
                     self.players_or_seed(sc, i, e, &mut players, &mut seed);
+                    if let Some(n) = players {
+                        self.scenario_players = Some(n.into());
+                    }
                 }
                 StepKind::BeforeSetup(inner) => {
                     let first = sc.steps[..i]
@@ -58,6 +62,7 @@ impl Checker<'_> {
                 }
             }
         }
+        self.scenario_players = None;
         self.program.scenarios.push(ir::Scenario {
             title,
             players,

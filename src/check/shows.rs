@@ -34,7 +34,7 @@ impl Checker<'_> {
             ast::ShowValue::Expr(e) => match self.expr(e, &mut scope) {
                 // A map shows its entries, `red 2, blue 0`, as its variable does.
                 (m, Type::Map(elem, key)) => {
-                    let part = self.map_text(m, key, &mut scope);
+                    let part = self.map_text(m, &elem, key, &mut scope);
                     let none = Expr {
                         kind: ExprKind::Const(ir::Value::None),
                         span: e.span,

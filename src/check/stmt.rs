@@ -702,8 +702,8 @@ impl Checker<'_> {
             let (i, it) = self.expr(at, scope);
             // A level down, the element indexed is the target up to the level before.
             let indexed = if k == 0 { *target } else { index[k - 1].1 };
-            let elem = self.index_element(&container_ty, indexed)?;
-            let i = self.index_key(&container_ty, i, &it, at.span);
+            let mut elem = self.index_element(&container_ty, indexed)?;
+            let i = self.index_key(&container_ty, i, &it, at.span, &mut elem);
             let element = ir::Expr::new(
                 ir::ExprKind::Builtin(ir::Builtin::Index, vec![container.clone(), i.clone()]),
                 *target,

@@ -148,3 +148,26 @@ pub(super) fn wrong_arity(span: Span) -> Box<super::error::RuntimeError> {
         "this is a bug in the checker",
     )
 }
+
+/// `m[p]` of a map by player: where seat `p` stands among the keys, from 1. `none`, or a seat
+/// the game does not have, is no key: an error at the key, before anything is written.
+pub(super) fn player_key(v: Value, players: u8, span: Span) -> R<Value> {
+    match v {
+        Value::Player(p) if p.get() < players => Ok(Value::Int(p.get() as i64 + 1)),
+        Value::Player(p) => Err(err(
+            "out-of-range",
+            format!(
+                "seat {} is not a player of this game of {players}, so not a key of this map",
+                p.get() as u32 + 1
+            ),
+            span,
+            "a map by player has one entry for each seat of the game",
+        )),
+        _ => Err(err(
+            "no-value",
+            "`none` is not a key of this map, whose keys are the players",
+            span,
+            "check for `none` first, as in `if p != none { ... }`",
+        )),
+    }
+}

@@ -297,31 +297,38 @@ fn part_words(items: &[Option<String>]) -> Vec<String> {
     words
 }
 
-/// A map's entries as players read them, in its keys' order: `red 2` by an enum, `1: 2` by a
-/// range (as a text shows them); `None` for a value that is not a map (the run time keeps a map
-/// as a list, so only the declared type tells).
+/// A map's entries as players read them, in its keys' order: `red 2` by an enum or `P1 2` by
+/// player, `1: 2` by a range (as a text shows them), and an entry that is a map in brackets,
+/// `P1 (red 2, blue 0)`; `None` for a value that is not a map (the run time keeps a map as a
+/// list, so only the declared type tells).
 fn map_entries(game: &Game, def: &VarDef, v: &Value) -> Option<Vec<String>> {
-    let (Type::Map(_, k), Value::List(xs)) = (&def.ty, v) else {
+    entries(game, &def.ty, v)
+}
+
+/// [`map_entries`] of a value of type `ty`.
+fn entries(game: &Game, ty: &Type, v: &Value) -> Option<Vec<String>> {
+    let (Type::Map(elem, k), Value::List(xs)) = (ty, v) else {
         return None;
     };
-    let value = |x: &Value| show(&game.program, &game.state, x);
-    match *k {
-        MapKey::Enum(e) => {
-            let keys = &game.program.enums.get(e.index())?.shown;
-            (keys.len() == xs.len()).then(|| {
-                keys.iter()
-                    .zip(xs.iter())
-                    .map(|(k, x)| format!("{k} {}", value(x)))
-                    .collect()
-            })
-        }
-        MapKey::Range(lo, hi) => ((hi - lo + 1) as usize == xs.len()).then(|| {
-            (lo..=hi)
-                .zip(xs.iter())
-                .map(|(k, x)| format!("{k}: {}", value(x)))
-                .collect()
-        }),
+    let value = |x: &Value| match entries(game, elem, x) {
+        Some(inner) => Some(format!("({})", inner.join(", "))),
+        None if matches!(**elem, Type::Map(..)) => None,
+        None => Some(show(&game.program, &game.state, x)),
+    };
+    let keys: Vec<String> = match *k {
+        MapKey::Enum(e) => game.program.enums.get(e.index())?.shown.clone(),
+        MapKey::Range(lo, hi) => (lo..=hi).map(|k| format!("{k}:")).collect(),
+        MapKey::Player => (0..game.state.players)
+            .map(|p| show(&game.program, &game.state, &Value::player(p)))
+            .collect(),
+    };
+    if keys.len() != xs.len() {
+        return None;
     }
+    keys.iter()
+        .zip(xs.iter())
+        .map(|(k, x)| Some(format!("{k} {}", value(x)?)))
+        .collect()
 }
 
 /// How a value the viewer may see is drawn, a number kept within `bounds` as a track or a die.

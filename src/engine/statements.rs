@@ -887,20 +887,32 @@ pub(super) fn clamp(v: Value, bounds: Option<(i64, i64)>) -> Value {
     }
 }
 
-/// Holds every number of `xs` within `bounds`, and says whether one was out of them. The list
-/// is written (and copied, if shared) only when one was: a write that keeps every entry in
-/// range costs a scan and builds nothing.
+/// Holds every number of `xs` within `bounds`, at every level of a map of maps, and says
+/// whether one was out of them. The list is written (and copied, if shared) only when one
+/// was: a write that keeps every entry in range costs a scan and builds nothing.
 fn clamp_entries(xs: &mut List, bounds: Option<(i64, i64)>) -> bool {
-    let out = |x: &Value| matches!(x, Value::Int(n) if clamp_int(*n, bounds) != *n);
-    if !xs.iter().any(out) {
+    if !xs.iter().any(|x| out_of(x, bounds)) {
         return false;
     }
     for x in xs.make_mut().iter_mut() {
-        if let Value::Int(n) = x {
-            *n = clamp_int(*n, bounds);
+        match x {
+            Value::Int(n) => *n = clamp_int(*n, bounds),
+            Value::List(inner) => {
+                clamp_entries(inner, bounds);
+            }
+            _ => {}
         }
     }
     true
+}
+
+/// Whether a number of `x`, or of the lists it holds, lies outside `bounds`.
+fn out_of(x: &Value, bounds: Option<(i64, i64)>) -> bool {
+    match x {
+        Value::Int(n) => clamp_int(*n, bounds) != *n,
+        Value::List(xs) => xs.iter().any(|x| out_of(x, bounds)),
+        _ => false,
+    }
 }
 
 /// [`clamp`] of a number known to be one.

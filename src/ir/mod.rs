@@ -69,8 +69,9 @@ pub enum Type {
     Entity(KindId),
     /// A list.
     List(Box<Type>),
-    /// `T by E` or `T by lo..hi`: one `T` for each value of an enum or number of a range,
-    /// kept at run time as a list in the keys' order; indexed by a key, never by a position.
+    /// `T by E`, `T by lo..hi` or `T by player`: one `T` for each value of an enum, number of
+    /// a range or seat, kept at run time as a list in the keys' order; indexed by a key, never
+    /// by a position. `T` may be a map itself (`int by gem by player`: a list of lists).
     Map(Box<Type>, MapKey),
     /// `none`: fits any player, enum or instance.
     Nothing,
@@ -78,13 +79,15 @@ pub enum Type {
     Error,
 }
 
-/// The keys of a map: the values of an enum, or the numbers of a constant range.
+/// The keys of a map: the values of an enum, the numbers of a constant range, or the seats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MapKey {
     /// `int by gem`.
     Enum(EnumId),
     /// `int by lo..hi`, both ends included, `lo <= hi`.
     Range(i64, i64),
+    /// `int by player`: one entry per seat, as many as the game has players, in seat order.
+    Player,
 }
 
 impl MapKey {
@@ -93,6 +96,7 @@ impl MapKey {
         match self {
             MapKey::Enum(e) => Type::Enum(e),
             MapKey::Range(..) => Type::Int,
+            MapKey::Player => Type::Player,
         }
     }
 }
@@ -1204,6 +1208,9 @@ pub enum Builtin {
     /// `m[k]` of a map by a range `lo..hi`: the position of key k, from 1, or an
     /// `out-of-range` error for a key outside the range; no name calls it.
     Key,
+    /// `m[p]` of a map by player: the seat of player p, from 1, or an error for `none`; no
+    /// name calls it.
+    PlayerKey,
 }
 
 impl Builtin {
@@ -1264,7 +1271,7 @@ impl Builtin {
             // Written with brackets, not called by name: not in `ALL`.
             Builtin::Index => "xs[i]",
             Builtin::Replace => "xs[i] = v",
-            Builtin::Key => "m[k]",
+            Builtin::Key | Builtin::PlayerKey => "m[k]",
         }
     }
 
@@ -1391,7 +1398,12 @@ mod tests {
             assert_eq!(Builtin::by_name(q), None);
         }
         assert_eq!(Builtin::by_name("join"), None);
-        for bracketed in [Builtin::Index, Builtin::Replace, Builtin::Key] {
+        for bracketed in [
+            Builtin::Index,
+            Builtin::Replace,
+            Builtin::Key,
+            Builtin::PlayerKey,
+        ] {
             assert!(!Builtin::ALL.contains(&bracketed));
             assert_eq!(Builtin::by_name(bracketed.name()), None);
         }

@@ -542,7 +542,8 @@ pub fn type_words(t: &TypeExpr) -> String {
     }
 }
 
-/// The keys of a map in words: its enum's name, or "number from 1 to 5" for a range.
+/// The keys of a map in words: its enum's name, "number from 1 to 5" for a range, or
+/// "player".
 fn key_words(k: &MapKey) -> String {
     match k {
         MapKey::Enum(n) => n.text.clone(),
@@ -554,6 +555,7 @@ fn key_words(k: &MapKey) -> String {
             } => format!("number from {} to {}", at(lhs, NEG), at(rhs, NEG)),
             _ => term(e),
         },
+        MapKey::Player(_) => "player".to_string(),
     }
 }
 

@@ -132,7 +132,8 @@ fn texts_show_their_values_in_brackets() {
 #[test]
 fn types_in_words() {
     let d = decls(
-        "var a: int in -10..10 = 0\nvar b: list of company = []\nvar c: bool = true\nvar d: player = none",
+        "var a: int in -10..10 = 0\nvar b: list of company = []\nvar c: bool = true\nvar d: player = none\n\
+         var e: int by player = 0\nvar f: int in 0..3 by gem by player = 0",
     );
     let types: Vec<String> = d
         .iter()
@@ -147,7 +148,9 @@ fn types_in_words() {
             "a number from -10 to 10",
             "a list of companies",
             "yes or no",
-            "a player"
+            "a player",
+            "a number for each player",
+            "a number from 0 to 3 for each gem for each player"
         ]
     );
     assert_eq!(plural("card"), "cards");

@@ -604,8 +604,8 @@ pub enum TypeExpr {
     Player(Span),
     /// `list of T`
     List(Box<TypeExpr>, Span),
-    /// `T by E` or `T by lo..hi`: one `T` for each value of the enum `E`, or each number of
-    /// the range.
+    /// `T by E`, `T by lo..hi` or `T by player`: one `T` for each value of the enum `E`, each
+    /// number of the range or each seat. `T` may be a map: `int by gem by player`.
     Map(Box<TypeExpr>, MapKey, Span),
     /// An enum or kind name.
     Named(Name),
@@ -618,6 +618,8 @@ pub enum MapKey {
     Enum(Name),
     /// `int by 1..5`: the numbers of a range, its ends checked to be constant.
     Range(Box<Expr>),
+    /// `int by player`: the seats, as many as the game has players.
+    Player(Span),
 }
 
 impl MapKey {
@@ -626,6 +628,7 @@ impl MapKey {
         match self {
             MapKey::Enum(n) => n.span,
             MapKey::Range(e) => e.span,
+            MapKey::Player(s) => *s,
         }
     }
 }

@@ -727,23 +727,32 @@ impl Lowerer {
     /// One alternative of `type_expr`; `span` is the whole type's.
     fn type_part(&self, t: Pair<Rule>, span: Span) -> TypeExpr {
         match t.as_rule() {
+            // Each `by` wraps the map so far: `int by gem by player` is `(int by gem) by player`.
             Rule::type_map => {
                 let mut inner = t.into_inner();
                 let elem = inner.next().expect("grammar: map element type");
                 let elem_span = self.span(&elem);
-                let elem = self.type_part(elem, elem_span);
-                let key = inner
-                    .find(|p| p.as_rule() == Rule::map_key)
-                    .and_then(|p| p.into_inner().next())
-                    .expect("grammar: map key");
-                let key = match self.expr(key) {
-                    Expr {
-                        kind: ExprKind::Name(n),
-                        ..
-                    } => MapKey::Enum(n),
-                    e => MapKey::Range(Box::new(e)),
-                };
-                TypeExpr::Map(Box::new(elem), key, span)
+                let mut ty = self.type_part(elem, elem_span);
+                for key in inner.filter(|p| p.as_rule() == Rule::map_key) {
+                    let key = key.into_inner().next().expect("grammar: map key");
+                    let key = match key.as_rule() {
+                        Rule::kw_player => MapKey::Player(self.span(&key)),
+                        _ => match self.expr(key) {
+                            Expr {
+                                kind: ExprKind::Name(n),
+                                ..
+                            } => MapKey::Enum(n),
+                            e => MapKey::Range(Box::new(e)),
+                        },
+                    };
+                    let level = elem_span.to(key.span());
+                    ty = TypeExpr::Map(Box::new(ty), key, level);
+                }
+                // The outermost level's span is the whole type's.
+                if let TypeExpr::Map(_, _, s) = &mut ty {
+                    *s = span;
+                }
+                ty
             }
             Rule::type_list => {
                 let inner = t
