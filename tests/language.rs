@@ -2208,6 +2208,21 @@ fn a_map_by_a_range_s_mistakes_have_their_codes() {
     }
 }
 
+#[test]
+fn a_map_s_wrong_size_label_counts_its_values_in_words() {
+    for (to, label) in [("= [0]", "1 value"), ("= [0, 2]", "2 values")] {
+        let bad = RANGE_MAPS.replace("= [0, 2, 0, 1]", to);
+        let loaded = check_source("test.rules", &bad);
+        let d = loaded
+            .diagnostics
+            .0
+            .iter()
+            .find(|d| d.code == "map-size")
+            .unwrap_or_else(|| panic!("{to}: no map-size"));
+        assert_eq!(d.label, label, "{to}");
+    }
+}
+
 const PLAYER_MAPS: &str = r#"
 game "Debts" { players 2..4 }
 

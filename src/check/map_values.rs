@@ -138,7 +138,11 @@ impl Checker<'_> {
                 format!("{has} {n} {what}, but this list has {got}"),
                 span,
             )
-            .with_label(format!("{got} values"))
+            .with_label(if got == 1 {
+                "1 value".to_string()
+            } else {
+                format!("{got} values")
+            })
             .with_help(format!("give one value for {each}, or one value for all")),
         );
     }
