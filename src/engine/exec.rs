@@ -774,6 +774,8 @@ impl Game {
 
     /// Steps through instructions until a decision is pending (and `picker` does not take
     /// it) or the game is over.
+    // Long because it is the statement machine's dispatch loop: one match over every
+    // instruction, an arm each, kept in one function so that the playout's hot loop is one.
     fn steps(
         &mut self,
         program: &ir::Program,
