@@ -133,7 +133,7 @@ impl Shown {
     /// or `None` where the viewer may not read it. `None` for the whole column where even how
     /// many it holds is hidden (a `player show` of another seat's secret). A value that is not
     /// a list is one cell.
-    pub fn cells(&self) -> Option<Vec<Option<String>>> {
+    fn cells(&self) -> Option<Vec<Option<String>>> {
         match &self.look {
             Look::Things(items) => Some(items.iter().cloned().map(Some).collect()),
             Look::Backs(n) => Some(vec![None; *n]),
@@ -604,15 +604,20 @@ fn joined(shown: &[Shown]) -> String {
         .join(" · ")
 }
 
-/// A seat's line of the text view: `P1 (you): coins 2 · ...`.
-fn seat_line(seat: &SeatPanel) -> String {
+/// A seat as the text view names it: `P1 (you)`, `P3 (out)`.
+fn seat_title(seat: &SeatPanel) -> String {
     let me = if seat.you { " (you)" } else { "" };
     let gone = if seat.out { " (out)" } else { "" };
+    format!("{}{me}{gone}", seat.name)
+}
+
+/// A seat's line of the text view: `P1 (you): coins 2 · ...`.
+fn seat_line(seat: &SeatPanel) -> String {
     // Every entry of the seat may be drawn under a section's heading instead.
     if seat.vars.is_empty() {
-        return format!("{}{me}{gone}", seat.name);
+        return seat_title(seat);
     }
-    format!("{}{me}{gone}: {}", seat.name, joined(&seat.vars))
+    format!("{}: {}", seat_title(seat), joined(&seat.vars))
 }
 
 impl SectionPanel {
@@ -625,9 +630,7 @@ impl SectionPanel {
             }
         }
         for seat in &self.seats {
-            let me = if seat.you { " (you)" } else { "" };
-            let gone = if seat.out { " (out)" } else { "" };
-            let _ = writeln!(out, "    {}{me}{gone}:", seat.name);
+            let _ = writeln!(out, "    {}:", seat_title(seat));
             for line in SlotTable::of(&seat.vars).lines() {
                 let _ = writeln!(out, "      {line}");
             }

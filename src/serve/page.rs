@@ -568,13 +568,20 @@ fn seat_panel(seat: &SeatPanel) -> Markup {
     html! {
         section class=(class) {
             h3 {
-                (seat.name)
-                @if seat.you { " (you)" }
-                @if seat.out { span.marker title="out of the game" { " · out" } }
+                (seat_title(seat))
                 @if seat.deciding { span.marker title="to decide" { " ◀ to decide" } }
             }
             (entries(&seat.vars))
         }
+    }
+}
+
+/// A seat's name as a panel's heading: `(you)` for the viewer's own, a marker if it is out.
+fn seat_title(seat: &SeatPanel) -> Markup {
+    html! {
+        (seat.name)
+        @if seat.you { " (you)" }
+        @if seat.out { span.marker title="out of the game" { " · out" } }
     }
 }
 
@@ -586,29 +593,21 @@ fn section_panel(s: &SectionPanel) -> Markup {
             @if s.table {
                 @if !s.entries.is_empty() { (slot_table(&s.entries)) }
                 @for seat in &s.seats {
-                    h3 {
-                        (seat.name)
-                        @if seat.you { " (you)" }
-                        @if seat.out { span.marker title="out of the game" { " · out" } }
-                    }
+                    h3 { (seat_title(seat)) }
                     (slot_table(&seat.vars))
                 }
             } @else {
-            @if !s.entries.is_empty() { (entries(&s.entries)) }
-            @if !s.seats.is_empty() {
-                div.things {
-                    @for seat in &s.seats {
-                        div.thing {
-                            h3 {
-                                (seat.name)
-                                @if seat.you { " (you)" }
-                                @if seat.out { span.marker title="out of the game" { " · out" } }
+                @if !s.entries.is_empty() { (entries(&s.entries)) }
+                @if !s.seats.is_empty() {
+                    div.things {
+                        @for seat in &s.seats {
+                            div.thing {
+                                h3 { (seat_title(seat)) }
+                                (entries(&seat.vars))
                             }
-                            (entries(&seat.vars))
                         }
                     }
                 }
-            }
             }
         }
     }
