@@ -536,6 +536,45 @@ fn how_many_options_another_seat_really_had_does_not_shape_the_worlds() {
 }
 
 #[test]
+fn a_secret_move_seen_later_is_weighed_by_how_likely_it_made_what_was_seen() {
+    // Each hand holds one skull and three roses; P2 placed two discs unseen, and the top one
+    // flipped is a rose. P2, taking each disc it holds as likely, puts the skull at the bottom
+    // half the time, and then a rose on top surely; a rose at the bottom the other half, and
+    // then a rose on top half the time. So the exact posterior puts the skull at the bottom
+    // two times in three (1/2 against 1/4), whichever game is the real one. Drawing again only
+    // the stretch that disagreed would make it one time in two.
+    let program = one_skull_mat();
+    for (bottom, top) in [("skull", "rose"), ("rose", "rose")] {
+        let game = skull_mat_of(program.clone(), bottom, top);
+        let mut counts: BTreeMap<String, usize> = BTreeMap::new();
+        for seed in 0..60 {
+            let mut imagination = Imagination::new(0, 500 + seed);
+            for world in imagination.worlds(&game, 10) {
+                assert_eq!(world.view(Viewer::Player(0)), game.view(Viewer::Player(0)));
+                let Value::List(mat) = player_var(&world, 1, "mat") else {
+                    panic!("a list")
+                };
+                let name = meeple::engine::show(world.program(), world.state(), &mat[0]);
+                *counts.entry(name).or_default() += 1;
+            }
+            assert_eq!(imagination.stats().fallbacks, 0, "no world fell back");
+        }
+        let total = counts.values().sum::<usize>() as f64;
+        let chi: f64 = [("skull", 2.0 / 3.0), ("rose", 1.0 / 3.0)]
+            .iter()
+            .map(|(name, p)| {
+                let seen = counts.get(*name).copied().unwrap_or(0) as f64;
+                (seen - p * total).powi(2) / (p * total)
+            })
+            .sum();
+        assert!(
+            chi < critical(1),
+            "real bottom {bottom}: chi-square {chi:.1} against 2/3 skulls for {counts:?}"
+        );
+    }
+}
+
+#[test]
 fn an_imagined_world_keeps_the_shown_top_of_a_list_and_draws_the_rest_again() {
     let game = skull_mat("skull", "rose");
     let mut imagination = Imagination::new(0, 11);

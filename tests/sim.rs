@@ -964,6 +964,7 @@ fn the_report_counts_sole_shared_and_nobody_wins_apart() {
         failure: None,
         imagined: 0,
         fallbacks: 0,
+        approximate: 0,
         goals: vec![],
         eliminated: vec![],
     };
@@ -1008,6 +1009,7 @@ fn a_cooperative_report_has_the_shared_goal_and_no_first_seat_verdict() {
         failure: None,
         imagined: 0,
         fallbacks: 0,
+        approximate: 0,
         goals: vec![goal, goal],
         eliminated: vec![],
     };
@@ -1572,6 +1574,7 @@ fn two_seat_records(n: u64, p1_wins: u64) -> Vec<GameRecord> {
                 failure: None,
                 imagined: 0,
                 fallbacks: 0,
+                approximate: 0,
                 goals: vec![],
                 eliminated: vec![],
             }

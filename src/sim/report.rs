@@ -567,6 +567,7 @@ impl Report {
             imagined: Imagined {
                 games: records.iter().map(|r| r.imagined).sum(),
                 fallbacks: records.iter().map(|r| r.fallbacks).sum(),
+                approximate: records.iter().map(|r| r.approximate).sum(),
             },
             goals: super::outcomes::goal_report(goal_kind, &finished),
             eliminations: eliminations(&meta_seats, &finished),
@@ -590,6 +591,10 @@ pub struct Imagined {
     pub games: u64,
     /// Of those, the ones that agree with what the seat saw only up to a point.
     pub fallbacks: u64,
+    /// Of those, the ones that agree with it but were found by drawing a stretch again, so
+    /// weighed only roughly.
+    #[serde(default)]
+    pub approximate: u64,
 }
 
 /// The best winner's score minus the best non-winner's, if the game has both.

@@ -159,6 +159,10 @@ pub struct GameRecord {
     /// Of the games imagined, those that agree with what the seat saw only in part.
     #[serde(default)]
     pub fallbacks: u64,
+    /// Of the games imagined, those that agree with what the seat saw but were found by
+    /// drawing a stretch again, so weighed only roughly (docs/bots.md).
+    #[serde(default)]
+    pub approximate: u64,
     /// Each seat's `goal` at the end, where the rules declare one; empty otherwise, or when
     /// the game failed.
     #[serde(default)]
@@ -263,6 +267,7 @@ pub fn play_game(
         failure: None,
         imagined: 0,
         fallbacks: 0,
+        approximate: 0,
         goals: Vec::new(),
         eliminated: Vec::new(),
     };
@@ -352,6 +357,7 @@ fn play_to_end(
         let s = b.imagination();
         record.imagined += s.worlds;
         record.fallbacks += s.fallbacks;
+        record.approximate += s.approximate;
     }
 }
 

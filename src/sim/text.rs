@@ -120,9 +120,18 @@ fn imagined(out: &mut String, r: &Report) {
     if i.games == 0 {
         return;
     }
+    let roughly = if i.approximate > 0 {
+        format!(
+            "; {} ({}) agree but are weighed only roughly",
+            i.approximate,
+            share(i.approximate, i.games)
+        )
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         out,
-        "imagined games: {} drawn from what each seat saw; {} ({}) agree with it only in part \
+        "imagined games: {} drawn from what each seat saw; {} ({}) agree with it only in part{roughly} \
          (`meeple help bots`)",
         i.games,
         i.fallbacks,

@@ -23,17 +23,19 @@
 //! positions to the cards each may hold, found by swapping every two cards and following the
 //! swap beside the real game (`real.rs`), so that a card a clue named is dealt where it fits.
 //!
-//! A seat's worlds are kept from one decision to its next (particles): each is played on
-//! through the moves made since, with what the seat could not see drawn as above, and drawn
-//! again from the start only if it no longer agrees. What a seat sees is a function of the
-//! world, so a world that still agrees is one the seat cannot rule out; replaying only the
-//! new stretch makes a world's cost that of the moves since, not of the whole game.
+//! A seat's worlds are drawn together, as a weighted population advanced stretch by stretch
+//! (`population.rs`): each world weighs what the rules make of it divided by how likely it was
+//! to be drawn, so later evidence weighs the earlier stretches as the exact posterior does. The
+//! population is kept from one decision to the seat's next and played on through the moves
+//! since; a world's cost is that of the moves since, not of the whole game.
 //!
-//! Bounded: an imagined game stretch that disagrees is drawn again a few times
+//! Bounded: where no world of the population agrees, each world is built on its own
+//! (`world.rs`): a stretch that disagrees is drawn again a few times
 //! ([`RETRIES`]), a whole game a few times ([`ATTEMPTS`]); past that, the game is imagined
 //! without agreeing with everything the seat saw from that point on (counted as a fallback in
 //! [`ImaginationStats`]), never from the real hidden state.
 
+mod population;
 mod real;
 mod world;
 
@@ -72,6 +74,13 @@ pub struct ImaginationStats {
     pub restarts: u64,
     /// Real stretches replayed to find what the seat saw (and each draw's other faces).
     pub replays: u64,
+    /// Times the population of a decision no longer agreed anywhere and was drawn again from
+    /// the start.
+    pub regrown: u64,
+    /// Imagined games that agree with everything the seat saw but were found by drawing again
+    /// the stretch before where one disagreed (the population's fallback), so weighed only
+    /// roughly.
+    pub approximate: u64,
 }
 
 impl ImaginationStats {
@@ -82,6 +91,8 @@ impl ImaginationStats {
         self.retries += other.retries;
         self.restarts += other.restarts;
         self.replays += other.replays;
+        self.regrown += other.regrown;
+        self.approximate += other.approximate;
     }
 }
 
@@ -160,12 +171,9 @@ pub struct Imagination {
     follow_deals: bool,
     /// For each shuffle of cards followed, its event and the pairs of positions swapped.
     deal_pairs: Vec<(usize, Vec<(u32, u32)>)>,
-    /// The worlds of the last decision that agreed with everything the seat saw, each with
-    /// how many pauses it has passed: the next decision plays them on (a particle filter:
-    /// what the seat sees is a function of the world, so a world that still agrees is still
-    /// one the seat cannot rule out). A slot is empty where its world fell back or stopped
-    /// agreeing.
-    particles: Vec<Option<(Game, usize)>>,
+    /// The worlds of the last decision, weighed ([`population`]): the next decision plays
+    /// them on.
+    population: Option<population::Population>,
     stats: ImaginationStats,
 }
 
@@ -186,7 +194,7 @@ impl Imagination {
             latest: BTreeMap::new(),
             follow_deals: false,
             deal_pairs: Vec::new(),
-            particles: Vec::new(),
+            population: None,
             stats: ImaginationStats::default(),
         }
     }
@@ -208,22 +216,34 @@ impl Imagination {
     /// alone ([`Game::determinize`]), which knows nothing of the past.
     pub fn worlds(&mut self, game: &Game, count: usize) -> Vec<Game> {
         let mut traced = self.catch_up(game);
-        // Two worlds in a row that found no agreement within the budget: the others of this
-        // decision would spend it in vain too, and go straight to the fallback (the present
-        // position redealt).
+        if traced {
+            if let Some(worlds) = self.drawn_by_population(game, count) {
+                self.stats.worlds += count as u64;
+                return worlds;
+            }
+        }
+        // No world of the population agrees: each is built on its own, drawing again the
+        // stretch before where one disagrees. Two worlds in a row that found no agreement
+        // within the budget: the others of this decision would spend it in vain too, and go
+        // straight to the fallback (the present position redealt).
         let mut misses = 0;
         let mut worlds = Vec::with_capacity(count);
-        for i in 0..count {
+        let mut agreeing = Vec::new();
+        for _ in 0..count {
             self.stats.worlds += 1;
             let fallbacks = self.stats.fallbacks;
             let world = if traced && misses < GIVE_UP_AFTER {
-                self.build(game, i)
+                self.build(game)
             } else {
                 None
             };
             // A world built leniently is a miss too (`build` counted it a fallback).
             let agreed = world.is_some() && self.stats.fallbacks == fallbacks;
             misses = if agreed { 0 } else { misses + 1 };
+            if agreed {
+                self.stats.approximate += 1;
+                agreeing.extend(world.clone());
+            }
             worlds.push(match world {
                 Some(mut w) => {
                     w.future(0);
@@ -242,10 +262,14 @@ impl Imagination {
             if traced && !agreed && !self.follow_deals {
                 self.follow_deals = true;
                 self.real = None;
-                self.particles.clear();
+                self.population = None;
                 traced = self.catch_up(game);
                 misses = 0;
             }
+        }
+        // The worlds that agree are played on at the next decision, as a population would be.
+        if traced && !agreeing.is_empty() {
+            self.population = Some(population::Population::alike(agreeing, self.pauses.len()));
         }
         worlds
     }

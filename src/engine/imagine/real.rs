@@ -117,7 +117,7 @@ impl Imagination {
         self.deals.clear();
         self.latest.clear();
         self.deal_pairs.clear();
-        self.particles.clear();
+        self.population = None;
     }
 
     /// Starts the real replay at the trail's root and runs it to its first pause.

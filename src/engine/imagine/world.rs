@@ -20,26 +20,12 @@ struct Stretch {
 impl Imagination {
     /// One imagined game standing at the real game's last pause, agreeing with everything the
     /// seat saw; after [`ATTEMPTS`] failed attempts, one that agrees as far as it could (a
-    /// fallback, counted). `None` if even that went astray.
-    pub(super) fn build(&mut self, game: &Game, particle: usize) -> Option<Game> {
-        // A world of an earlier decision that agreed with everything the seat saw then is
-        // played on from there: only the moves since are drawn, and a world that no longer
-        // agrees is drawn again from the start.
-        // Asked again at the same pause, worlds are drawn afresh: one played on by nothing
-        // would be the same world again.
-        let kept = self.particles.get(particle).and_then(Option::as_ref);
-        if let Some((from, reached)) = kept.filter(|(_, r)| *r < self.pauses.len()).cloned() {
-            if let Some(g) = self.attempt_from(game, false, Some((from, reached))) {
-                self.keep_particle(particle, &g);
-                return Some(g);
-            }
-            // It no longer agrees: not tried again at the next decision.
-            self.particles[particle] = None;
-            self.stats.restarts += 1;
-        }
+    /// fallback, counted). `None` if even that went astray. The population's fallback: its
+    /// worlds agree, but where later evidence is met by drawing an earlier stretch again, they
+    /// are not weighed by how likely that evidence was.
+    pub(super) fn build(&mut self, game: &Game) -> Option<Game> {
         for _ in 0..ATTEMPTS {
             if let Some(g) = self.attempt(game, false) {
-                self.keep_particle(particle, &g);
                 return Some(g);
             }
             self.stats.restarts += 1;
@@ -53,51 +39,27 @@ impl Imagination {
         lenient
     }
 
-    /// Keeps world `g`, which agrees with every pause so far, as particle `i`: the next
-    /// decision plays it on. Slots before it whose worlds did not agree stay empty.
-    fn keep_particle(&mut self, i: usize, g: &Game) {
-        if self.particles.len() <= i {
-            self.particles.resize(i + 1, None);
-        }
-        self.particles[i] = Some((g.clone(), self.pauses.len()));
+    /// A world at the trail's root, before its first stretch, with chance of its own.
+    pub(super) fn at_root(&mut self, game: &Game) -> Option<Game> {
+        let root = &game.trail.as_ref()?.root;
+        let seed = self.rng.below(u64::MAX);
+        // A position set by hand has hidden values no rule drew: they are redealt.
+        let mut g = if self.edited {
+            root.determinize(self.seat, seed)
+        } else {
+            (**root).clone()
+        };
+        g.mode = Mode::playout();
+        g.fixed = None;
+        g.trail = None;
+        g.replay = Some(Replay::new(self.seat, Some(Rng::new(seed, 7))));
+        Some(g)
     }
 
     /// One attempt from the trail's root; `lenient` keeps going where the seat would have
     /// seen otherwise.
     fn attempt(&mut self, game: &Game, lenient: bool) -> Option<Game> {
-        self.attempt_from(game, lenient, None)
-    }
-
-    /// One attempt, from the root or from a kept world that stands at pause `reached` (its
-    /// past is not drawn again: an attempt that disagrees after it fails).
-    fn attempt_from(
-        &mut self,
-        game: &Game,
-        lenient: bool,
-        from: Option<(Game, usize)>,
-    ) -> Option<Game> {
-        let root = &game.trail.as_ref()?.root;
-        let seed = self.rng.below(u64::MAX);
-        let (mut g, start) = match from {
-            Some((mut g, reached)) => {
-                // Chance of its own from here, as a world drawn from the root has.
-                g.replay.as_mut()?.chance.fresh = Some(Rng::new(seed, 7));
-                (g, reached)
-            }
-            None => {
-                // A position set by hand has hidden values no rule drew: they are redealt.
-                let mut g = if self.edited {
-                    root.determinize(self.seat, seed)
-                } else {
-                    (**root).clone()
-                };
-                g.mode = Mode::playout();
-                g.fixed = None;
-                g.trail = None;
-                g.replay = Some(Replay::new(self.seat, Some(Rng::new(seed, 7))));
-                (g, 0)
-            }
-        };
+        let mut g = self.at_root(game)?;
         let mut differences = Vec::new();
         // The stretches passed that could have gone otherwise, each with the game before it and
         // its tries: where a stretch disagrees, the latest of them is drawn again (its move
@@ -105,17 +67,11 @@ impl Imagination {
         let mut open: Vec<Stretch> = Vec::new();
         // Every stretch run counts, the first pass included.
         let mut budget = STRETCH_BUDGET + 3 * self.pauses.len() as u64;
-        let mut k = start;
+        let mut k = 0;
         let mut tries = 0;
         while k < self.pauses.len() {
             let chooses = k > 0 && self.pauses[k - 1].partial && self.pauses[k - 1].known.is_none();
-            let draws = self.pauses[k].proposals.iter().any(|p| match p {
-                Proposal::Among(xs) => xs.len() > 1,
-                Proposal::Deal { hidden, .. } => hidden.len() > 1,
-                Proposal::Positions { hidden, .. } => hidden.len() > 1,
-                _ => true,
-            });
-            if (chooses || draws) && open.last().is_none_or(|s| s.at != k) {
+            if self.hidden_in(k) && open.last().is_none_or(|s| s.at != k) {
                 let candidates = if chooses {
                     self.candidates(&g, k - 1).len()
                 } else {
@@ -125,6 +81,7 @@ impl Imagination {
                 self.rng.shuffle(&mut order);
                 // Chance alone may take many tries (a card of nine the seat saw); a choice
                 // among moves, each once, with a few draws of its chance.
+                let draws = self.draws_in(k);
                 let allowed = match (chooses, draws) {
                     (false, _) => RETRIES,
                     (true, false) => candidates as u32,
@@ -193,7 +150,7 @@ impl Imagination {
     /// The options of `g` that could be the move the real game took at pause `at`, as the seat
     /// read it: its own move exactly, a move it came to know whole exactly, another's any that
     /// reads the same.
-    fn candidates(&self, g: &Game, at: usize) -> Vec<usize> {
+    pub(super) fn candidates(&self, g: &Game, at: usize) -> Vec<usize> {
         let Some((mover, key)) = self.pauses[at].step else {
             return Vec::new();
         };
@@ -236,28 +193,4 @@ fn afresh(proposals: &[Proposal]) -> Vec<Proposal> {
             _ => Proposal::Fresh,
         })
         .collect()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_world_that_agreed_is_kept_even_where_earlier_slots_fell_back() {
-        let loaded = crate::load::check_source(
-            "w.rules",
-            "game \"W\" { players 2 }\nflow { }\nscore(p) = 0\n",
-        );
-        let program = std::sync::Arc::new(loaded.program.expect("checks"));
-        let game = Game::new(program, 2, 1).expect("starts");
-        let mut imagination = Imagination::new(0, 1);
-        // Worlds 0 and 1 fell back (nothing kept); world 2 agreed.
-        imagination.keep_particle(2, &game);
-        let kept: Vec<bool> = imagination.particles.iter().map(Option::is_some).collect();
-        assert_eq!(kept, [false, false, true]);
-        // Kept again in its own slot, the others untouched.
-        imagination.keep_particle(0, &game);
-        let kept: Vec<bool> = imagination.particles.iter().map(Option::is_some).collect();
-        assert_eq!(kept, [true, false, true]);
-    }
 }
