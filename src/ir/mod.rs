@@ -11,10 +11,12 @@ mod list;
 pub mod memo;
 mod plan;
 pub mod roots;
+mod walk;
 pub use crate::syntax::ast::{AssignOp, BinOp, UnOp, Visibility};
 pub use builtins::{Builtin, Facts, Words};
 pub use list::List;
 pub use plan::{reads_locals, MovePlan};
+pub use walk::{Part, PartMut, PartRef};
 
 macro_rules! id {
     ($(#[$doc:meta] $name:ident),* $(,)?) => {$(
