@@ -131,44 +131,57 @@ fn neovim_gives_rules_files_their_filetype_and_starts_the_server() {
     assert_eq!(text.matches("ok: ").count(), 4, "{text}");
 }
 
+/// The words of the group after `open` in `line`, up to `close`, split at `sep`.
+fn group<'a>(line: &'a str, open: &str, close: &str, sep: &str) -> BTreeSet<&'a str> {
+    line.split_once(open)
+        .and_then(|(_, rest)| rest.split_once(close))
+        .map(|(words, _)| words.split(sep).collect())
+        .expect("a group of words")
+}
+
 #[test]
-fn the_textmate_grammar_and_the_reference_name_every_built_in_function() {
-    // The built-ins are declared once (`ir::Builtin::ALL`, `ir::QUERY_NAMES`): the editor's
-    // function regex and docs/language.md's table must follow.
+fn the_editor_grammars_and_the_reference_name_every_built_in_function() {
+    // The built-ins are declared once (`ir::Builtin::facts`, `ir::QueryKind::CALLED`): both
+    // editor grammars' function patterns and docs/language.md's table must follow.
     let grammar = std::fs::read_to_string(vscode().join("syntaxes/meeple.tmLanguage.json"))
         .expect("the grammar");
     let regex = grammar
         .lines()
         .find(|l| l.contains("\\\\b(count|"))
         .expect("the built-in functions' regex");
-    let listed: BTreeSet<&str> = regex
-        .split_once("\\\\b(")
-        .and_then(|(_, rest)| rest.split_once(")\\\\b"))
-        .map(|(words, _)| words.split('|').collect())
-        .expect("a group of words");
+    let textmate = group(regex, "\\\\b(", ")\\\\b", "|");
+    let vim = std::fs::read_to_string(root().join("editors/neovim/syntax/meeple.vim"))
+        .expect("the Neovim syntax");
+    let pattern = vim
+        .lines()
+        .find(|l| l.starts_with("syn match meepleFunction "))
+        .expect("the Neovim syntax's built-in functions");
+    let neovim = group(pattern, "\\<\\(", "\\)\\ze", "\\|");
     let docs = std::fs::read_to_string(root().join("docs/language.md")).expect("the docs");
     let table = docs
         .split("## Built-in functions")
         .nth(1)
         .and_then(|rest| rest.split("\n## ").next())
         .expect("the built-ins section");
-    let names = meeple::ir::Builtin::ALL
+    for b in meeple::ir::Builtin::ALL {
+        // Its row, as declared: how it is called, and its doc line.
+        let row = format!("| {} | {} |", b.forms(), b.facts().doc);
+        assert!(
+            table.lines().any(|l| l == row),
+            "docs/language.md's built-in functions lack the row\n{row}"
+        );
+    }
+    let names: BTreeSet<&str> = meeple::ir::Builtin::ALL
         .iter()
         .map(|b| b.name())
-        .chain(meeple::ir::QUERY_NAMES);
-    for name in names {
-        assert!(
-            listed.contains(name),
-            "`{name}` is not in the grammar's regex"
-        );
+        .chain(meeple::ir::QUERY_NAMES)
+        .collect();
+    for name in &names {
         assert!(
             table.contains(&format!("`{name}(")),
             "`{name}` is not in docs/language.md's built-in functions"
         );
     }
-    assert_eq!(
-        listed.len(),
-        meeple::ir::Builtin::ALL.len() + meeple::ir::QUERY_NAMES.len(),
-        "the regex names a function that is not built in: {listed:?}"
-    );
+    assert_eq!(textmate, names, "the TextMate grammar's built-in functions");
+    assert_eq!(neovim, names, "the Neovim syntax's built-in functions");
 }

@@ -233,6 +233,17 @@ fn a_whole_conversation() {
         json!({"start": pos(9, 30), "end": pos(9, 35)})
     );
 
+    // Hover on the built-in `sum`: how it is called and what it gives, as it is declared.
+    let sum = BROKEN.lines().nth(9).unwrap().find("sum(").unwrap() as u32;
+    let hover = client.call("textDocument/hover", at(&doc, 9, sum + 1));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("`sum(xs)`"), "{text}");
+    assert!(text.contains("the total of a list of numbers"), "{text}");
+    assert_eq!(
+        hover["range"],
+        json!({"start": pos(9, sum), "end": pos(9, sum + 3)})
+    );
+
     // Definition of `total` where the winners use it.
     let def = client.call("textDocument/definition", at(&doc, 18, 32));
     assert_eq!(def["uri"], doc);
@@ -260,6 +271,14 @@ fn a_whole_conversation() {
     for wanted in ["turn", "log", "coins", "total", "card", "p", "count"] {
         assert!(found.contains(&wanted.to_string()), "{wanted}: {found:?}");
     }
+    let count = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["label"] == "count")
+        .expect("`count` is completed");
+    assert_eq!(count["detail"], "count(xs)");
+    assert_eq!(count["documentation"]["value"], "how many elements");
 
     // The outline.
     let symbols = client.call(

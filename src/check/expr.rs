@@ -487,20 +487,12 @@ impl Checker<'_> {
         span: Span,
         scope: &mut Scope,
     ) -> Typed {
-        if name.text == "count" {
+        if name.text == Builtin::Count.name() {
             if let Some(rows) = self.table_count(args, span, scope) {
                 return (rows, Type::Int);
             }
         }
-        let query = match name.text.as_str() {
-            "any" => Some(QueryKind::Any),
-            "all" => Some(QueryKind::All),
-            "top" => Some(QueryKind::Top),
-            "bottom" => Some(QueryKind::Bottom),
-            "sorted" => Some(QueryKind::Sorted),
-            _ => None,
-        };
-        if let Some(kind) = query {
+        if let Some(kind) = QueryKind::by_name(&name.text) {
             return match args {
                 [ast::Expr {
                     kind: ExprKind::Comprehension(c),
@@ -638,18 +630,8 @@ impl Checker<'_> {
             return error_expr(span);
         }
         let mut types: Vec<Type> = args.iter().map(|(_, t)| t.clone()).collect();
-        // The built-ins that only read values take a map's values as a list (`sum(p.gems)`);
-        // the others would reach its positions or change its length.
-        let reads_values = matches!(
-            b,
-            Builtin::Count
-                | Builtin::Sum
-                | Builtin::Min
-                | Builtin::Max
-                | Builtin::Sort
-                | Builtin::Distinct
-        );
-        if let (true, Some(Type::Map(e, _))) = (reads_values, types.first()) {
+        // The built-ins that only read values take a map's values as a list (`sum(p.gems)`).
+        if let (true, Some(Type::Map(e, _))) = (b.facts().reads_values, types.first()) {
             types[0] = Type::List(e.clone());
         }
         let arg = |i: usize| format!("argument {} of `{}`", i + 1, name.text);

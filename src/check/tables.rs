@@ -142,7 +142,7 @@ impl Checker<'_> {
         let Some((Symbol::Table(id), decl)) = self.symbols.get(&t.text).copied() else {
             return None;
         };
-        if name.text != "nth" || scope.lookup(&t.text).is_some() {
+        if name.text != ir::Builtin::Nth.name() || scope.lookup(&t.text).is_some() {
             return None;
         }
         self.use_symbol(Symbol::Table(id));

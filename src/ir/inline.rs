@@ -17,7 +17,7 @@
 //! where a runaway rule stops; and a call inside a written-in body runs one frame less deep,
 //! which a runaway recursion (never written in) would notice only one frame later.
 
-use super::{DefDef, Expr, ExprKind, Program, StmtKind};
+use super::{DefDef, Expr, ExprKind, Part, Program};
 
 /// Nodes a def's body may have to be written into its callers, counted once the defs it calls
 /// are written into it: room for a condition of three tests or two `if`s over calls, which 12
@@ -71,20 +71,11 @@ pub fn inline_small_defs(program: &mut Program) {
     }
     for block in &mut program.blocks {
         for stmt in &mut block.stmts {
-            match &mut stmt.kind {
-                StmtKind::Let(_, e)
-                | StmtKind::Assign { value: e, .. }
-                | StmtKind::If { cond: e, .. }
-                | StmtKind::While { cond: e, .. }
-                | StmtKind::Repeat { count: e, .. } => visit(e),
-                StmtKind::For { source, filter, .. } => {
-                    visit(source);
-                    if let Some(f) = filter {
-                        visit(f);
-                    }
-                }
-                _ => {}
-            }
+            // Every expression a statement evaluates, not its texts (rendered only for people).
+            stmt.kind.parts_mut(&mut |part| match part {
+                Part::Expr(e) | Part::Count(e) => visit(e),
+                Part::Text(_) | Part::Block(_) => {}
+            });
         }
     }
 }
@@ -292,6 +283,36 @@ score(p) = p.coins
             lhs.kind
         );
         assert_eq!(program.sources.snippet(lhs.span), "worth(c)");
+    }
+
+    #[test]
+    fn small_defs_are_written_into_every_expression_a_statement_evaluates() {
+        let src = r#"
+game "Everywhere" { players 2 }
+player var coins: int = 0
+def opener(): player = first(players)
+def rich(p: player): bool = p.coins > 2
+flow {
+  turn opener()
+  tell opener() "you open"
+  let p = choose opener() "Who?" from [q in players where rich(q)]
+  eliminate opener()
+}
+action pass { }
+"#;
+        let program = check_source("everywhere.rules", src)
+            .program
+            .expect("checks");
+        let mut calls = 0;
+        for stmt in program.blocks.iter().flat_map(|b| &b.stmts) {
+            stmt.kind.parts(&mut |part| {
+                if let crate::ir::Part::Expr(e) = part {
+                    calls += usize::from(matches!(e.kind, ExprKind::Call(..)));
+                }
+            });
+        }
+        // `turn`, `tell`, `choose` and `eliminate` name the player by a def written in.
+        assert_eq!(calls, 0);
     }
 
     const CALLERS: &str = r#"

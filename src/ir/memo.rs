@@ -59,27 +59,10 @@ fn visits_list(e: &Expr, calls: &[bool]) -> bool {
         {
             inside(e)
         }
-        ExprKind::Builtin(b, _) => lists_builtin(*b) || inside(e),
+        ExprKind::Builtin(b, _) => b.facts().visits_list || inside(e),
         ExprKind::Call(id, _) => calls.get(id.index()).copied().unwrap_or(false) || inside(e),
         _ => inside(e),
     }
-}
-
-/// Builtins that walk a whole list.
-fn lists_builtin(b: Builtin) -> bool {
-    matches!(
-        b,
-        Builtin::Count
-            | Builtin::Sum
-            | Builtin::Min
-            | Builtin::Max
-            | Builtin::Sort
-            | Builtin::Distinct
-            | Builtin::Duplicates
-            | Builtin::Subsets
-            | Builtin::Reverse
-            | Builtin::Position
-    )
 }
 
 /// The most variables a remembered def may read and still be looked up by them: past that,

@@ -5,14 +5,18 @@
 
 use crate::diag::{SourceMap, Span};
 
+mod builtins;
 pub mod inline;
 mod list;
 pub mod memo;
 mod plan;
 pub mod roots;
+mod walk;
 pub use crate::syntax::ast::{AssignOp, BinOp, UnOp, Visibility};
+pub use builtins::{Builtin, Facts, Words};
 pub use list::List;
 pub use plan::{reads_locals, MovePlan};
+pub use walk::{Part, PartMut, PartRef};
 
 macro_rules! id {
     ($(#[$doc:meta] $name:ident),* $(,)?) => {$(
@@ -1152,155 +1156,17 @@ impl Expr {
     }
 }
 
-/// Built-in functions on values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Builtin {
-    /// Number of elements.
-    Count,
-    /// Sum of integers.
-    Sum,
-    /// Smallest integer (`none`, or the second argument, for an empty list).
-    Min,
-    /// Largest integer (`none`, or the second argument, for an empty list).
-    Max,
-    /// The elements whose value occurs more than once, in order.
-    Duplicates,
-    /// The other players, clockwise from the one after `p`.
-    Others,
-    /// All players clockwise starting at `p`.
-    SeatsFrom,
-    /// The player to the left.
-    Next,
-    /// The player to the right.
-    Prev,
-    /// A list reversed.
-    Reverse,
-    /// Absolute value.
-    Abs,
-    /// First element, or none.
-    First,
-    /// Last element, or none.
-    Last,
-    /// Seat number, 1-based.
-    Seat,
-    /// Each value once, in first-seen order.
-    Distinct,
-    /// A list sorted ascending.
-    Sort,
-    /// The i-th element, counting from 1.
-    Nth,
-    /// The first n elements.
-    Take,
-    /// All but the first n elements.
-    Drop,
-    /// Where a value first stands in a list, counting from 1; 0 if absent.
-    Position,
-    /// Every sub-list, in order, from the empty one to the whole list.
-    Subsets,
-    /// The player in seat i, counting from 1.
-    AtSeat,
-    /// A number held between two bounds.
-    Clamp,
-    /// `xs[i]`: the element at position i (from 1) of a list; no name calls it.
-    Index,
-    /// The list with the element at position i replaced (`xs[i] = v`); no name calls it.
-    Replace,
-    /// `m[k]` of a map by a range `lo..hi`: the position of key k, from 1, or an
-    /// `out-of-range` error for a key outside the range; no name calls it.
-    Key,
-    /// `m[p]` of a map by player: the seat of player p, from 1, or an error for `none`; no
-    /// name calls it.
-    PlayerKey,
-}
-
-impl Builtin {
-    /// Every built-in function, in the order the checker lists them for suggestions. The
-    /// checker, the LSP and the tests of the editor grammar and the docs read their names here.
-    pub const ALL: [Builtin; 23] = [
-        Builtin::Count,
-        Builtin::Sum,
-        Builtin::Min,
-        Builtin::Max,
-        Builtin::Duplicates,
-        Builtin::Others,
-        Builtin::SeatsFrom,
-        Builtin::Next,
-        Builtin::Prev,
-        Builtin::Reverse,
-        Builtin::Abs,
-        Builtin::First,
-        Builtin::Last,
-        Builtin::Seat,
-        Builtin::Distinct,
-        Builtin::Sort,
-        Builtin::Nth,
-        Builtin::Take,
-        Builtin::Drop,
-        Builtin::Position,
-        Builtin::Subsets,
-        Builtin::AtSeat,
-        Builtin::Clamp,
-    ];
-
-    /// Its name, as rules call it (for the two written with brackets, how they are written).
-    pub const fn name(self) -> &'static str {
-        match self {
-            Builtin::Count => "count",
-            Builtin::Sum => "sum",
-            Builtin::Min => "min",
-            Builtin::Max => "max",
-            Builtin::Duplicates => "duplicates",
-            Builtin::Others => "others",
-            Builtin::SeatsFrom => "seats_from",
-            Builtin::Next => "next",
-            Builtin::Prev => "prev",
-            Builtin::Reverse => "reverse",
-            Builtin::Abs => "abs",
-            Builtin::First => "first",
-            Builtin::Last => "last",
-            Builtin::Seat => "seat",
-            Builtin::Distinct => "distinct",
-            Builtin::Sort => "sort",
-            Builtin::Nth => "nth",
-            Builtin::Take => "take",
-            Builtin::Drop => "drop",
-            Builtin::Position => "position",
-            Builtin::Subsets => "subsets",
-            Builtin::AtSeat => "at_seat",
-            Builtin::Clamp => "clamp",
-            // Written with brackets, not called by name: not in `ALL`.
-            Builtin::Index => "xs[i]",
-            Builtin::Replace => "xs[i] = v",
-            Builtin::Key | Builtin::PlayerKey => "m[k]",
-        }
-    }
-
-    /// The built-in function called `name`, if one is.
-    pub fn by_name(name: &str) -> Option<Builtin> {
-        Builtin::ALL.into_iter().find(|b| b.name() == name)
-    }
-
-    /// How many arguments it takes.
-    pub fn arity(self) -> usize {
-        match self {
-            Builtin::Nth | Builtin::Take | Builtin::Drop | Builtin::Position | Builtin::Index => 2,
-            Builtin::Clamp | Builtin::Replace | Builtin::Key => 3,
-            _ => 1,
-        }
-    }
-
-    /// Whether a second argument may follow the first: the value when the list is empty.
-    pub fn takes_default(self) -> bool {
-        matches!(
-            self,
-            Builtin::Min | Builtin::Max | Builtin::First | Builtin::Last
-        )
-    }
-}
-
 /// The names of the queries that read like calls: `any(x in xs where ...)`, `all`, `top`,
 /// `bottom`, `sorted`.
-pub const QUERY_NAMES: [&str; 5] = ["any", "all", "top", "bottom", "sorted"];
+pub const QUERY_NAMES: [&str; QueryKind::CALLED.len()] = {
+    let mut names = [""; QueryKind::CALLED.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = QueryKind::CALLED[i].name();
+        i += 1;
+    }
+    names
+};
 
 /// Queries that bind a variable over a list.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1317,6 +1183,34 @@ pub enum QueryKind {
     Bottom,
     /// Every element, ordered by its keys (least first; ties keep their order).
     Sorted,
+}
+
+impl QueryKind {
+    /// The queries that read like calls, in the order the checker lists them.
+    pub const CALLED: [QueryKind; 5] = [
+        QueryKind::Any,
+        QueryKind::All,
+        QueryKind::Top,
+        QueryKind::Bottom,
+        QueryKind::Sorted,
+    ];
+
+    /// The name that calls it (a plain list is written with brackets: `[x in xs]`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            QueryKind::List => "[x in xs]",
+            QueryKind::Any => "any",
+            QueryKind::All => "all",
+            QueryKind::Top => "top",
+            QueryKind::Bottom => "bottom",
+            QueryKind::Sorted => "sorted",
+        }
+    }
+
+    /// The query called `name`, if one is.
+    pub fn by_name(name: &str) -> Option<QueryKind> {
+        QueryKind::CALLED.into_iter().find(|q| q.name() == name)
+    }
 }
 
 /// Resolved expressions.
@@ -1384,30 +1278,7 @@ pub enum ExprKind {
 
 #[cfg(test)]
 mod tests {
-    use super::{Builtin, EnumId, KindId, List, Value, QUERY_NAMES};
-
-    #[test]
-    fn each_built_in_is_found_by_its_one_name() {
-        let mut names = std::collections::BTreeSet::new();
-        for b in Builtin::ALL {
-            assert_eq!(Builtin::by_name(b.name()), Some(b));
-            assert!(names.insert(b.name()), "{} twice", b.name());
-        }
-        for q in QUERY_NAMES {
-            assert!(names.insert(q), "{q} is a query and a built-in");
-            assert_eq!(Builtin::by_name(q), None);
-        }
-        assert_eq!(Builtin::by_name("join"), None);
-        for bracketed in [
-            Builtin::Index,
-            Builtin::Replace,
-            Builtin::Key,
-            Builtin::PlayerKey,
-        ] {
-            assert!(!Builtin::ALL.contains(&bracketed));
-            assert_eq!(Builtin::by_name(bracketed.name()), None);
-        }
-    }
+    use super::{EnumId, KindId, List, Value};
 
     #[test]
     fn packed_values_keep_their_parts_their_order_and_how_they_print() {

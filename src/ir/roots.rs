@@ -9,7 +9,7 @@
 //! when it is evaluated.
 
 use super::{
-    BinOp, ChooseCount, Expr, ExprKind, Place, Program, ScenarioStepKind, StmtKind, Text, TextPart,
+    BinOp, Expr, ExprKind, Part, Place, Program, ScenarioStepKind, StmtKind, Text, TextPart,
     VarDef, NOT_ROOT,
 };
 
@@ -58,7 +58,11 @@ pub fn for_each_root(program: &mut Program, f: &mut dyn FnMut(&mut Expr)) {
     }
     for block in &mut program.blocks {
         for stmt in &mut block.stmts {
-            stmt_roots(&mut stmt.kind, f);
+            stmt.kind.parts_mut(&mut |part| {
+                if let Part::Expr(e) = part {
+                    f(e);
+                }
+            });
         }
     }
     // Numbered after the rules' own, so that these never renumber them.
@@ -151,23 +155,11 @@ fn text_roots(text: &mut Text, f: &mut dyn FnMut(&mut Expr)) {
 
 /// A statement's texts, and how many a choice of several takes.
 fn stmt_texts(kind: &mut StmtKind, f: &mut dyn FnMut(&mut Expr)) {
-    let count_root = |count: &mut Option<ChooseCount>, f: &mut dyn FnMut(&mut Expr)| match count {
-        Some(ChooseCount::AtMost(k) | ChooseCount::Exactly(k)) => f(k),
-        Some(ChooseCount::Any) | None => {}
-    };
-    match kind {
-        StmtKind::Choose { prompt, count, .. } | StmtKind::Secretly { prompt, count, .. } => {
-            text_roots(prompt, f);
-            count_root(count, f);
-        }
-        StmtKind::Ask { prompt, .. } => text_roots(prompt, f),
-        StmtKind::Log(text) | StmtKind::Tell { text, .. } => text_roots(text, f),
-        StmtKind::Finish(Some(text), _)
-        | StmtKind::Eliminate {
-            reason: Some(text), ..
-        } => text_roots(text, f),
-        _ => {}
-    }
+    kind.parts_mut(&mut |part| match part {
+        Part::Text(text) => text_roots(text, f),
+        Part::Count(k) => f(k),
+        Part::Expr(_) | Part::Block(_) => {}
+    });
 }
 
 /// The expressions of a scenario's step.
@@ -203,67 +195,5 @@ fn place_root(place: &mut Place, f: &mut dyn FnMut(&mut Expr)) {
     match place {
         Place::PlayerVar(e, _) | Place::Field(e, _, _) => f(e),
         Place::Local(_) | Place::Global(_) => {}
-    }
-}
-
-fn stmt_roots(kind: &mut StmtKind, f: &mut dyn FnMut(&mut Expr)) {
-    match kind {
-        StmtKind::Let(_, e)
-        | StmtKind::If { cond: e, .. }
-        | StmtKind::While { cond: e, .. }
-        | StmtKind::Repeat { count: e, .. }
-        | StmtKind::Random { from: e, .. }
-        | StmtKind::Shuffle { from: e, .. }
-        | StmtKind::Turn { player: e, .. }
-        | StmtKind::Window { players: e, .. }
-        | StmtKind::Match { value: e, .. } => f(e),
-        StmtKind::Assign { place, value, .. } => {
-            place_root(place, f);
-            f(value);
-        }
-        StmtKind::Pop {
-            count, place, at, ..
-        } => {
-            if let Some(c) = count {
-                f(c);
-            }
-            if let Some(i) = at {
-                f(i);
-            }
-            place_root(place, f);
-        }
-        StmtKind::Roll { count, .. } => {
-            if let Some(c) = count {
-                f(c);
-            }
-        }
-        StmtKind::For { source, filter, .. } => {
-            f(source);
-            if let Some(x) = filter {
-                f(x);
-            }
-        }
-        StmtKind::Choose {
-            player, options, ..
-        } => {
-            f(player);
-            f(options);
-        }
-        StmtKind::Secretly {
-            players, options, ..
-        } => {
-            f(players);
-            f(options);
-        }
-        StmtKind::Ask { player, .. }
-        | StmtKind::Tell { player, .. }
-        | StmtKind::Eliminate { player, .. } => f(player),
-        StmtKind::Call { args, .. } => args.iter_mut().for_each(f),
-        StmtKind::Finish(_, winners) => {
-            if let Some(w) = winners {
-                f(w);
-            }
-        }
-        StmtKind::Log(_) | StmtKind::Return | StmtKind::Break | StmtKind::Continue => {}
     }
 }

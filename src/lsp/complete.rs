@@ -4,8 +4,11 @@
 use super::analysis::{Document, OWN_FILE};
 use crate::check::index::{NameDecl, NameKind};
 use crate::check::{BUILTIN_FUNCTIONS, BUILTIN_VALUES};
+use crate::ir::Builtin;
 use crate::syntax::KEYWORDS;
-use lsp_types::{CompletionItem, CompletionItemKind, Position};
+use lsp_types::{
+    CompletionItem, CompletionItemKind, Documentation, MarkupContent, MarkupKind, Position,
+};
 use std::collections::BTreeSet;
 
 /// Names the checker binds by itself in some bodies.
@@ -90,10 +93,16 @@ pub fn complete(doc: &Document, pos: Position) -> Vec<CompletionItem> {
         );
     }
     for name in BUILTIN_FUNCTIONS {
-        push(
-            plain(name, CompletionItemKind::FUNCTION, "built-in function"),
-            &mut out,
-        );
+        let mut item = plain(name, CompletionItemKind::FUNCTION, "built-in function");
+        // A built-in's own line from its declaration (`ir::Builtin::facts`); a query has none.
+        if let Some(b) = Builtin::by_name(name) {
+            item.detail = Some(b.facts().usage.to_string());
+            item.documentation = Some(Documentation::MarkupContent(MarkupContent {
+                kind: MarkupKind::Markdown,
+                value: b.facts().doc.to_string(),
+            }));
+        }
+        push(item, &mut out);
     }
     for word in KEYWORDS {
         push(

@@ -4,6 +4,7 @@ use super::analysis::{Document, OWN_FILE};
 use crate::check::index::{NameDecl, NameKind};
 use crate::check::{BUILTIN_FUNCTIONS, BUILTIN_VALUES};
 use crate::diag::FileId;
+use crate::ir::Builtin;
 use crate::syntax;
 use lsp_types::{
     Hover, HoverContents, Location, MarkupContent, MarkupKind, Position, Range, TextEdit, Uri,
@@ -28,7 +29,9 @@ fn decl_at(doc: &Document, pos: Position) -> Option<(usize, Range)> {
 
 /// What a name is, where it is declared, and the comment above its declaration.
 pub fn hover(doc: &Document, pos: Position) -> Option<Hover> {
-    let (decl, range) = decl_at(doc, pos)?;
+    let Some((decl, range)) = decl_at(doc, pos) else {
+        return builtin_hover(doc, pos);
+    };
     let analysis = &doc.analysis;
     let d = analysis.index.decls.get(decl)?;
     let text = analysis.file_text(d.span.file, &doc.text);
@@ -48,6 +51,34 @@ pub fn hover(doc: &Document, pos: Position) -> Option<Hover> {
             value,
         }),
         range: Some(range),
+    })
+}
+
+/// A call of a built-in function under the cursor: how it is called and what it gives, from
+/// its declaration (`ir::Builtin::facts`).
+fn builtin_hover(doc: &Document, pos: Position) -> Option<Hover> {
+    let offset = doc.lines.offset(&doc.text, pos);
+    let word = |c: char| c.is_ascii_alphanumeric() || c == '_';
+    let start = doc.text[..offset]
+        .char_indices()
+        .rev()
+        .find(|&(_, c)| !word(c))
+        .map_or(0, |(i, c)| i + c.len_utf8());
+    let end = doc.text[offset..]
+        .find(|c| !word(c))
+        .map_or(doc.text.len(), |i| offset + i);
+    let line_start = doc.text[..start].rfind('\n').map_or(0, |i| i + 1);
+    // Not a word of a comment.
+    let called =
+        doc.text[end..].trim_start().starts_with('(') && !doc.text[line_start..start].contains('#');
+    let b = Builtin::by_name(&doc.text[start..end]).filter(|_| called)?;
+    let facts = b.facts();
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: format!("built-in function {}\n\n{}", b.forms(), facts.doc),
+        }),
+        range: Some(doc.lines.range(&doc.text, start, end)),
     })
 }
 

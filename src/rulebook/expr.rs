@@ -6,6 +6,7 @@
 //! place in a larger one would make it ambiguous. Names are kept as written, as the game shows
 //! them while it is played.
 
+use crate::ir::{Builtin, QueryKind};
 use crate::syntax::ast::{
     BinOp, Comprehension, Expr, ExprKind, MapKey, Text, TextPart, TypeExpr, UnOp,
 };
@@ -93,15 +94,19 @@ fn phrase(e: &Expr) -> (String, u8) {
         // `nth(chart, r).event`, a table's value or an element's field: "the event of item r of
         // chart" (a possessive after "item r of chart" would seem to belong to the chart).
         ExprKind::Field { base, field } => match &base.kind {
-            ExprKind::Call { name, args } if name.text == "nth" && args.len() == 2 => (
-                format!(
-                    "the {} of item {} of {}",
-                    field.text,
-                    term(&args[1]),
-                    list_arg(&args[0])
-                ),
-                ATOM,
-            ),
+            ExprKind::Call { name, args }
+                if Builtin::by_name(&name.text) == Some(Builtin::Nth) && args.len() == 2 =>
+            {
+                (
+                    format!(
+                        "the {} of item {} of {}",
+                        field.text,
+                        term(&args[1]),
+                        list_arg(&args[0])
+                    ),
+                    ATOM,
+                )
+            }
             _ => (format!("{} {}", possessive(base), field.text), ATOM),
         },
         ExprKind::Call { name, args } => call(&name.text, args),
@@ -330,69 +335,80 @@ fn keys(keys: &[Expr], high: &str, low: &str) -> String {
 
 /// A call: built-ins in words, a def as written (`total(p)`).
 fn call(name: &str, args: &[Expr]) -> (String, u8) {
-    let one = |words: &str| format!("{words} {}", list_arg(&args[0]));
-    let s = match (name, args.len()) {
-        ("count", 1) => one("the number of"),
-        ("sum", 1) => one("the total of"),
-        ("min", 1) => one("the least of"),
-        ("max", 1) => one("the greatest of"),
-        ("first", 1) => one("the first of"),
-        ("last", 1) => one("the last of"),
+    if let (Some(kind), [arg]) = (QueryKind::by_name(name), args) {
+        return quantifier(kind, arg);
+    }
+    if let Some(words) = Builtin::by_name(name).and_then(|b| builtin(b, args)) {
+        return words;
+    }
+    let s = if name == "score" && args.len() == 1 {
         // A def of the designer's named `score` would shadow it; the words fit either way.
-        ("score", 1) => format!("{} score", possessive(&args[0])),
-        ("min" | "max" | "first" | "last", 2) => {
-            let what = match name {
-                "min" => "the least of",
-                "max" => "the greatest of",
-                "first" => "the first of",
-                _ => "the last of",
-            };
-            format!("{} ({} if there is none)", one(what), term(&args[1]))
-        }
-        ("subsets", 1) => one("every selection from"),
-        ("sort", 1) => format!("{} in increasing order", term(&args[0])),
-        ("reverse", 1) => match &args[0].kind {
-            ExprKind::Call { name, args: inner } if name.text == "sort" && inner.len() == 1 => {
-                format!("{} in decreasing order", term(&inner[0]))
-            }
-            _ => format!("{} in reverse order", term(&args[0])),
-        },
-        ("distinct", 1) => format!("{} without repeats", term(&args[0])),
-        ("duplicates", 1) => one("the repeated values of"),
-        ("abs", 1) => one("the size of"),
-        ("seat", 1) => format!("the seat number of {}", term(&args[0])),
-        ("at_seat", 1) => format!("the player in seat {}", term(&args[0])),
-        ("next", 1) => format!("the player after {}", term(&args[0])),
-        ("prev", 1) => format!("the player before {}", term(&args[0])),
-        ("others", 1) => format!("the players other than {}", term(&args[0])),
-        ("seats_from", 1) => format!("the players in seat order from {}", term(&args[0])),
-        ("nth", 2) => format!("item {} of {}", term(&args[1]), list_arg(&args[0])),
-        ("position", 2) => format!(
-            "the position of {} in {}",
-            term(&args[1]),
-            list_arg(&args[0])
-        ),
-        ("take", 2) => format!("the first {} of {}", term(&args[1]), list_arg(&args[0])),
-        ("drop", 2) => format!("{} without its first {}", term(&args[0]), term(&args[1])),
-        ("clamp", 3) => {
-            let s = format!(
-                "{} held between {} and {}",
-                term(&args[0]),
-                term(&args[1]),
-                term(&args[2])
-            );
-            return (s, CMP);
-        }
-        ("any", 1) | ("all", 1) | ("top", 1) | ("bottom", 1) | ("sorted", 1) => {
-            return quantifier(name, &args[0]);
-        }
-        _ => call_words(name, &args.iter().map(expr).collect::<Vec<_>>()),
+        format!("{} score", possessive(&args[0]))
+    } else {
+        call_words(name, &args.iter().map(expr).collect::<Vec<_>>())
     };
-    // "the total of x for each x in xs" runs on: bracketed wherever something follows it.
+    (s, loose_or_atom(args))
+}
+
+/// A phrase whose arguments run on ("the total of x for each x in xs") is bracketed wherever
+/// something follows it.
+fn loose_or_atom(args: &[Expr]) -> u8 {
     let loose = args
         .iter()
         .any(|a| matches!(a.kind, ExprKind::Comprehension(_)));
-    (s, if loose { LOW } else { ATOM })
+    if loose {
+        LOW
+    } else {
+        ATOM
+    }
+}
+
+/// A call of a built-in in its declared words (`ir::Builtin::facts`), or `None` if it has the
+/// wrong number of arguments (then it reads as written).
+fn builtin(b: Builtin, args: &[Expr]) -> Option<(String, u8)> {
+    let facts = b.facts();
+    let with_default = facts.takes_default && args.len() == facts.arity + 1;
+    if args.len() != facts.arity && !with_default {
+        return None;
+    }
+    let mut s = fill(facts.words.text, args);
+    // `reverse(sort(xs))` reads as one order.
+    if let (Builtin::Reverse, ExprKind::Call { name, args: inner }) = (b, &args[0].kind) {
+        if Builtin::by_name(&name.text) == Some(Builtin::Sort) && inner.len() == 1 {
+            s = format!("{} in decreasing order", term(&inner[0]));
+        }
+    }
+    if with_default {
+        s = format!("{s} ({} if there is none)", term(&args[facts.arity]));
+    }
+    if facts.words.comparison {
+        return Some((s, CMP));
+    }
+    Some((s, loose_or_atom(args)))
+}
+
+/// A built-in's words with its arguments in their places: `{0}` a term, `{list 0}` the same
+/// with a comprehension bare (see `ir::Words`).
+fn fill(text: &str, args: &[Expr]) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some((before, after)) = rest.split_once('{') {
+        out.push_str(before);
+        let Some((place, after)) = after.split_once('}') else {
+            rest = after;
+            break;
+        };
+        let (bare, index) = match place.strip_prefix("list ") {
+            Some(i) => (true, i),
+            None => (false, place),
+        };
+        if let Some(a) = index.parse::<usize>().ok().and_then(|i| args.get(i)) {
+            out.push_str(&if bare { list_arg(a) } else { term(a) });
+        }
+        rest = after;
+    }
+    out.push_str(rest);
+    out
 }
 
 /// An expression as a value to name or set: a condition reads "whether ...".
@@ -419,9 +435,9 @@ pub fn call_words(name: &str, args: &[String]) -> String {
 }
 
 /// `any`, `all`, `top`, `bottom` and `sorted` of a comprehension.
-fn quantifier(name: &str, arg: &Expr) -> (String, u8) {
+fn quantifier(kind: QueryKind, arg: &Expr) -> (String, u8) {
     let ExprKind::Comprehension(c) = &arg.kind else {
-        return (format!("{name}({})", expr(arg)), ATOM);
+        return (format!("{}({})", kind.name(), expr(arg)), ATOM);
     };
     let source = format!("{} in {}", c.var.text, at(&c.source, ATOM));
     let filter = c.filter.as_ref().map(|f| at(f, OR));
@@ -429,29 +445,29 @@ fn quantifier(name: &str, arg: &Expr) -> (String, u8) {
         Some(f) => format!("{source} where {f}"),
         None => source.clone(),
     };
-    match name {
-        "any" => (
+    match kind {
+        QueryKind::Any => (
             match &filter {
                 Some(f) => format!("there is some {source} where {f}"),
                 None => format!("{source} is not empty"),
             },
             LOW,
         ),
-        "all" => (
+        QueryKind::All => (
             match &filter {
                 Some(f) => format!("for every {source}: {f}"),
                 None => "yes".to_string(),
             },
             LOW,
         ),
-        "top" => (
+        QueryKind::Top => (
             format!(
                 "the {filtered} with {}",
                 keys(&c.keys, "the greatest", "the least")
             ),
             LOW,
         ),
-        "bottom" => (
+        QueryKind::Bottom => (
             format!(
                 "the {filtered} with {}",
                 keys(&c.keys, "the least", "the greatest")

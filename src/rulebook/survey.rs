@@ -30,25 +30,8 @@ pub(super) fn bodies(decls: &[Decl]) -> Vec<(String, &Body)> {
 pub(super) fn walk<'a>(body: &'a Body, f: &mut dyn FnMut(&'a Stmt)) {
     for s in &body.stmts {
         f(s);
-        match &s.kind {
-            StmtKind::If {
-                then, otherwise, ..
-            } => {
-                walk(then, f);
-                if let Some(o) = otherwise {
-                    walk(o, f);
-                }
-            }
-            StmtKind::For { body, .. }
-            | StmtKind::Repeat { body, .. }
-            | StmtKind::While { body, .. } => walk(body, f),
-            StmtKind::Secretly { then, .. } => walk(then, f),
-            StmtKind::Match { arms, .. } => {
-                for arm in arms {
-                    walk(&arm.body, f);
-                }
-            }
-            _ => {}
+        for nested in s.kind.bodies() {
+            walk(nested, f);
         }
     }
 }

@@ -134,7 +134,7 @@ fn rule_names(program: &Program) -> Vec<String> {
             }
             *slot = name.clone();
             for stmt in &program.blocks[b.index()].stmts {
-                todo.extend(super::coverage::children(&stmt.kind));
+                todo.extend(stmt.kind.blocks());
             }
         }
     }

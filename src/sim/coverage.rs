@@ -4,7 +4,7 @@
 //! ([`crate::engine::Mode::coverage`]); each worker adds up in how many of its games each ran.
 
 use super::sites::{sites, Site};
-use crate::ir::{BlockId, Program, StmtKind};
+use crate::ir::{BlockId, Program};
 use serde::{Deserialize, Serialize};
 
 /// A block of statements a report looks at: where its first statement is, how it reads, and
@@ -41,7 +41,7 @@ pub fn rule_blocks(program: &Program) -> Vec<RuleBlock> {
     let mut parent: Vec<Option<usize>> = vec![None; program.blocks.len()];
     for (b, block) in program.blocks.iter().enumerate() {
         for stmt in &block.stmts {
-            for child in children(&stmt.kind) {
+            for child in stmt.kind.blocks() {
                 if let Some(p) = parent.get_mut(child.index()) {
                     *p = Some(b);
                 }
@@ -56,7 +56,7 @@ pub fn rule_blocks(program: &Program) -> Vec<RuleBlock> {
             if let Some(slot) = action.get_mut(b.index()) {
                 *slot = Some(a);
                 for stmt in &program.blocks[b.index()].stmts {
-                    todo.extend(children(&stmt.kind));
+                    todo.extend(stmt.kind.blocks());
                 }
             }
         }
@@ -78,34 +78,6 @@ pub fn rule_blocks(program: &Program) -> Vec<RuleBlock> {
             action: action[b.index()],
         })
         .collect()
-}
-
-/// The blocks a statement runs.
-pub(super) fn children(kind: &StmtKind) -> Vec<BlockId> {
-    match kind {
-        StmtKind::If {
-            then, otherwise, ..
-        } => std::iter::once(*then).chain(*otherwise).collect(),
-        StmtKind::For { body, .. }
-        | StmtKind::Repeat { body, .. }
-        | StmtKind::While { body, .. } => {
-            vec![*body]
-        }
-        StmtKind::Secretly { then, .. } => vec![*then],
-        StmtKind::Match {
-            arms,
-            none,
-            otherwise,
-            ..
-        } => arms
-            .iter()
-            .flatten()
-            .chain(none)
-            .chain(otherwise)
-            .copied()
-            .collect(),
-        _ => Vec::new(),
-    }
 }
 
 /// The blocks that never ran, given in how many games each ran (aligned with `blocks`) and how

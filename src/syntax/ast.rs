@@ -754,6 +754,39 @@ pub enum StmtKind {
     Continue,
 }
 
+impl StmtKind {
+    /// The blocks nested in the statement, in order: the one match over every statement kind
+    /// that the passes walking nested bodies go through, so that a new kind with a block is
+    /// a compile error here rather than a body skipped.
+    pub fn bodies(&self) -> Vec<&Block> {
+        match self {
+            StmtKind::If {
+                then, otherwise, ..
+            } => std::iter::once(then).chain(otherwise).collect(),
+            StmtKind::For { body, .. }
+            | StmtKind::Repeat { body, .. }
+            | StmtKind::While { body, .. }
+            | StmtKind::Secretly { then: body, .. } => vec![body],
+            StmtKind::Match { arms, .. } => arms.iter().map(|arm| &arm.body).collect(),
+            StmtKind::Let { .. }
+            | StmtKind::Assign { .. }
+            | StmtKind::Turn { .. }
+            | StmtKind::Window { .. }
+            | StmtKind::Log(_)
+            | StmtKind::Tell { .. }
+            | StmtKind::Require { .. }
+            | StmtKind::Prefer(_)
+            | StmtKind::Finish(..)
+            | StmtKind::Remove { .. }
+            | StmtKind::Eliminate { .. }
+            | StmtKind::Call { .. }
+            | StmtKind::Return
+            | StmtKind::Break
+            | StmtKind::Continue => Vec::new(),
+        }
+    }
+}
+
 /// One arm of a `match`: the values it takes, or `else`, and its block.
 #[derive(Debug, Clone)]
 pub struct MatchArm {

@@ -21,10 +21,13 @@ syn keyword meepleScenario move to
 syn keyword meepleOperator and or not
 syn keyword meepleConstant true false none me
 syn match meepleNumber "\<\d\+\>"
+" Built-in functions and queries, where a call follows (a variable may be named `take`).
+" tests/editors.rs checks that the list is `ir::Builtin::ALL` and `ir::QUERY_NAMES`.
+syn match meepleFunction "\<\(count\|sum\|min\|max\|duplicates\|others\|seats_from\|next\|prev\|reverse\|abs\|first\|last\|seat\|distinct\|sort\|nth\|take\|drop\|position\|subsets\|at_seat\|clamp\|any\|all\|top\|bottom\|sorted\)\ze\s*("
 " `sep` before a text, in a text's `{each ...}`: a word only there.
 syn match meepleStatement "\<sep\ze\s*\"" contained
 " A text's `{if ... then "..."}` and `{each ... "..."}` hold texts of their own.
-syn region meepleInterpolation matchgroup=meepleDelimiter start="{" end="}" contained contains=meepleNumber,meepleConstant,meepleOperator,meepleStatement,meepleString
+syn region meepleInterpolation matchgroup=meepleDelimiter start="{" end="}" contained contains=meepleNumber,meepleFunction,meepleConstant,meepleOperator,meepleStatement,meepleString
 syn region meepleString start=+"+ skip=+\\\\\|\\"+ end=+"+ contains=meepleInterpolation
 syn match meepleComment "#.*$" contains=@Spell
 
@@ -36,6 +39,7 @@ hi def link meepleScenario PreProc
 hi def link meepleOperator Operator
 hi def link meepleConstant Constant
 hi def link meepleNumber Number
+hi def link meepleFunction Function
 hi def link meepleString String
 hi def link meepleDelimiter Delimiter
 hi def link meepleComment Comment
