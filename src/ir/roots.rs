@@ -257,7 +257,8 @@ fn stmt_roots(kind: &mut StmtKind, f: &mut dyn FnMut(&mut Expr)) {
         }
         StmtKind::Ask { player, .. }
         | StmtKind::Tell { player, .. }
-        | StmtKind::Eliminate { player, .. } => f(player),
+        | StmtKind::Eliminate { player, .. }
+        | StmtKind::Reveal { item: player, .. } => f(player),
         StmtKind::Call { args, .. } => args.iter_mut().for_each(f),
         StmtKind::Finish(_, winners) => {
             if let Some(w) = winners {

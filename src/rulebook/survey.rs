@@ -136,6 +136,11 @@ pub(super) fn hidden(decls: &[Decl]) -> Section {
                     text(t)
                 ));
             }
+            StmtKind::Reveal { item, shown: true } => items.push(format!(
+                "in {place}, {} is turned face up: everyone sees it, and where it lies, even \
+                 in a hidden place, until it is concealed",
+                expr(item)
+            )),
             _ => {}
         });
     }

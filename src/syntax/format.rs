@@ -167,7 +167,7 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
 }
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
-const LEADS: [&str; 38] = [
+const LEADS: [&str; 40] = [
     "and",
     "or",
     "not",
@@ -206,6 +206,8 @@ const LEADS: [&str; 38] = [
     "exactly",
     "winners",
     "eliminate",
+    "reveal",
+    "conceal",
 ];
 
 /// Words that, first on a line, continue the expression of the line before.
@@ -263,7 +265,7 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 29] = [
+const STATEMENTS: [&str; 31] = [
     "set",
     "let",
     "expect",
@@ -293,6 +295,8 @@ const STATEMENTS: [&str; 29] = [
     "eliminate",
     "move",
     "remove",
+    "reveal",
+    "conceal",
 ];
 
 /// Words that open a declaration: the name after them is not a statement.
