@@ -366,7 +366,11 @@ fn the_quoted_view_of_a_revealed_card_is_what_the_player_sees() {
     game.apply_label(0, "flash 5").expect("P1 flashes the 5");
     let view = game.view(Viewer::Player(1));
     assert!(view.contains("P1: hand [?, 5, ?]"), "{view}");
-    assert_quoted(&doc, &view, "P2's view of flash.rules after P1 flashes the 5");
+    assert_quoted(
+        &doc,
+        &view,
+        "P2's view of flash.rules after P1 flashes the 5",
+    );
     let public = game.view(Viewer::Spectator);
     assert!(public.contains("P1: hand [?, 5, ?]"), "{public}");
 }

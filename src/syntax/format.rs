@@ -167,7 +167,7 @@ fn lex<'a>(text: &'a str, strings: &[(usize, usize)]) -> Vec<Token<'a>> {
 }
 
 /// Words after which an expression is expected (so a `-` is a sign, and a line break continues).
-const LEADS: [&str; 40] = [
+const LEADS: [&str; 38] = [
     "and",
     "or",
     "not",
@@ -206,8 +206,6 @@ const LEADS: [&str; 40] = [
     "exactly",
     "winners",
     "eliminate",
-    "reveal",
-    "conceal",
 ];
 
 /// Words that, first on a line, continue the expression of the line before.
