@@ -357,6 +357,24 @@ fn the_quoted_view_of_a_part_of_a_list_is_what_the_player_sees() {
     );
 }
 
+/// The view quoted in "Face up wherever it lies" is what P2 sees after P1 flashes a card: the
+/// card in the middle of P1's secret hand, face up where it lies.
+#[test]
+fn the_quoted_view_of_a_revealed_card_is_what_the_player_sees() {
+    let doc = doc_text();
+    let mut game = Game::new(example_file(&doc, "flash.rules"), 2, 1).expect("the game starts");
+    game.apply_label(0, "flash 5").expect("P1 flashes the 5");
+    let view = game.view(Viewer::Player(1));
+    assert!(view.contains("P1: hand [?, 5, ?]"), "{view}");
+    assert_quoted(
+        &doc,
+        &view,
+        "P2's view of flash.rules after P1 flashes the 5",
+    );
+    let public = game.view(Viewer::Spectator);
+    assert!(public.contains("P1: hand [?, 5, ?]"), "{public}");
+}
+
 /// The view quoted in "Maps by a player" is what P2 sees once P1 has lent to P2: its own
 /// secret map whole, the others' hidden.
 #[test]

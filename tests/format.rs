@@ -188,6 +188,20 @@ fn a_map_by_a_range_with_bounded_entries_is_laid_out_and_kept() {
 }
 
 #[test]
+fn reveal_and_conceal_are_laid_out_as_statements_and_kept() {
+    // Neither word is reserved: a variable named `reveal` is still subtracted from.
+    let messy = "game \"M\" { players 2 }\nkind card[2] { rank: int = index }\nvar reveal: int = 0\nflow {\n  let c = first(card)\n  reveal    c   conceal c\n  reveal=-1\n  reveal c  reveal = reveal -1\n}\n";
+    let formatted = format(FileId(0), messy).expect("formats");
+    assert!(
+        formatted
+            .contains("  reveal c  conceal c\n  reveal = -1\n  reveal c  reveal = reveal - 1\n"),
+        "{formatted}"
+    );
+    assert_eq!(tree(&formatted), tree(messy), "the same syntax tree");
+    assert_eq!(format(FileId(0), &formatted).expect("formats"), formatted);
+}
+
+#[test]
 fn a_section_is_indented_as_a_block_and_kept() {
     let messy = "game \"M\" { players 2 }\nsection   \"Pot\"{\nvar pot: int = 0\n    player show rich = owner.k > 1   shown when owner.k > 0\n}\nplayer var k: int = 0\nflow { }\n";
     let formatted = format(FileId(0), messy).expect("formats");

@@ -127,8 +127,9 @@ fn reserved_words(grammar: &str) -> BTreeSet<String> {
 
 /// Statement keywords left free as names on purpose, each because its statement cannot be read
 /// as an assignment or a call: `remove xs at i` (`remove = 3` and `remove(x)` still assign and
-/// call; `remove` also opens a variant's `remove action cheat`).
-const UNRESERVED: &[&str] = &["remove", "prefer"];
+/// call; `remove` also opens a variant's `remove action cheat`); `reveal c` and `conceal c`
+/// (rules name a phase or an effect `reveal`, and call it `reveal()`).
+const UNRESERVED: &[&str] = &["remove", "prefer", "reveal", "conceal"];
 
 #[test]
 fn every_statement_keyword_opens_a_statement_and_is_reserved() {

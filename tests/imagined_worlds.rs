@@ -722,3 +722,54 @@ fn worlds_asked_for_twice_at_one_pause_are_drawn_afresh() {
         "a kept world played on by nothing is the same world"
     );
 }
+
+/// The names of the cards in `seat`'s hand, in order.
+fn hand_names(game: &Game, seat: u8) -> Vec<String> {
+    common::player_list(game, seat, "hand")
+}
+
+/// Flashed Hand: P2's middle card is revealed where it lies; P1 decides first.
+fn flashed_hand(seed: u64) -> Game {
+    Game::new(program("tests/fixtures/ok/flashed_hand.rules"), 2, seed).expect("starts")
+}
+
+#[test]
+fn a_revealed_card_stays_where_it_lies_in_every_world_and_the_face_down_ones_are_dealt_again() {
+    let game = flashed_hand(1);
+    let theirs = hand_names(&game, 1);
+    let mut imagination = Imagination::new(0, 11);
+    // (One world in 40 falls back in this deal, with the reveal or without it: each world is
+    // still checked against the view below.)
+    let worlds = imagination.worlds(&game, 40);
+    let mut beside = std::collections::BTreeSet::new();
+    for world in &worlds {
+        assert_eq!(world.view(Viewer::Player(0)), game.view(Viewer::Player(0)));
+        let imagined = hand_names(world, 1);
+        assert_eq!(
+            imagined[1], theirs[1],
+            "the revealed card stays in its place"
+        );
+        beside.insert(imagined[0].clone());
+    }
+    assert!(
+        beside.len() > 1,
+        "the face-down cards are dealt again: {beside:?}"
+    );
+    // The fallback, the present position redealt, keeps it too.
+    for seed in 0..20 {
+        let world = game.determinize(0, seed);
+        assert_eq!(hand_names(&world, 1)[1], theirs[1], "seed {seed}");
+        assert_eq!(world.view(Viewer::Player(0)), game.view(Viewer::Player(0)));
+    }
+}
+
+#[test]
+fn games_that_differ_only_in_where_a_face_down_card_lies_imagine_the_same_worlds() {
+    let a = flashed_hand(1);
+    let seen = |g: &Game| (hand_names(g, 0), hand_names(g, 1)[1].clone());
+    let b = (2..20_000)
+        .map(flashed_hand)
+        .find(|b| seen(b) == seen(&a) && hand_names(b, 1) != hand_names(&a, 1))
+        .expect("a twin deal");
+    twins_imagine_alike("flashed_hand", a, b);
+}

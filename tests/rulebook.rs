@@ -346,3 +346,17 @@ fn a_variant_that_removes_a_part_a_game_has_once_names_it_once() {
     assert!(!text.contains("goal goal"), "{text}");
     assert!(!text.contains("Goal:"), "the goal is gone: {text}");
 }
+
+#[test]
+fn a_reveal_is_said_where_it_is_written_and_among_what_is_hidden() {
+    let text = render::text(&book("tests/fixtures/ok/flashed_hand.rules", &[]));
+    for line in [
+        "turn shown face up: everyone sees it, wherever it lies, until it is concealed",
+        "turn c face up: everyone sees it, wherever it lies, until it is concealed",
+        "turn c face down again: only those who may see where it lies see it",
+        "in action flash, c is turned face up: everyone sees it, and where it lies, even in a \
+         hidden place, until it is concealed",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+}

@@ -1128,3 +1128,44 @@ score(p) = 0
         secrets_absent(&server, who, &page, &["6817", "6818"]);
     }
 }
+
+#[test]
+fn a_revealed_card_is_drawn_face_up_in_its_place_and_the_others_stay_backs() {
+    let program = program("tests/fixtures/ok/flashed_hand.rules");
+    let game = Game::new(program, 2, 1).expect("starts");
+    let hand = |g: &Game, seat: u8| common::player_list(g, seat, "hand");
+    let (mine, theirs) = (hand(&game, 0), hand(&game, 1));
+    let (server, _) = serve(game, "", None);
+    let a = addr(&server);
+    // P2's middle card is face up from the start, on every page; its other two on P2's alone.
+    for who in [Who::Seat(0), Who::Onlooker] {
+        let page = get(a, &path(&server, who)).body;
+        // Backs drawn in a list's place (`title="hidden"`) are P2's two face-down cards only.
+        assert!(
+            page.contains(&format!(r#"<span class="card">{}</span>"#, theirs[1])),
+            "{page}"
+        );
+        assert_eq!(
+            page.matches(r#"class="back" title="hidden""#).count(),
+            2,
+            "{page}"
+        );
+        secrets_absent(&server, who, &page, &[&theirs[0], &theirs[2]]);
+    }
+    // P1 flashes a card by a plain form: P2 and onlookers see it, and still not P1's others.
+    let p1 = get(a, &path(&server, Who::Seat(0))).body;
+    let answer = post(
+        a,
+        &format!("{}/move", path(&server, Who::Seat(0))),
+        &[
+            ("v", &version(&p1)),
+            ("move", &format!("flash {}", mine[2])),
+        ],
+    );
+    assert_eq!(answer.status, 303, "{}", answer.body);
+    for who in [Who::Seat(1), Who::Onlooker] {
+        let page = get(a, &path(&server, who)).body;
+        assert!(page.contains(mine[2].as_str()), "{page}");
+        secrets_absent(&server, who, &page, &[&mine[0], &mine[1]]);
+    }
+}

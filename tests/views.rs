@@ -1,6 +1,8 @@
 //! Views laid out by the designer: texts with conditional and repeated parts (`{if ...}`,
 //! `{each ...}`).
 
+mod common;
+
 use meeple::engine::{Game, Viewer};
 use meeple::load::check_source;
 use std::sync::Arc;
@@ -420,4 +422,182 @@ score(p) = p.coins
         "{base}section \"T\" {{ var a: int = 0\n show b = a\n player show c = owner.coins }}\n"
     );
     assert!(!codes(&src).iter().any(|c| c.starts_with("section")));
+}
+
+/// Flashed Hand (`reveal` and `conceal`) at seed 1: P2's middle card face up from the start.
+const FLASHED: &str = "tests/fixtures/ok/flashed_hand.rules";
+
+fn flashed_hand() -> Game {
+    let text = std::fs::read_to_string(common::root().join(FLASHED)).expect("reads");
+    Game::new(program(&text), 2, 1).expect("starts")
+}
+
+/// The names of the cards in `seat`'s hand, in order.
+fn hand(game: &Game, seat: u8) -> Vec<String> {
+    common::player_list(game, seat, "hand")
+}
+
+#[test]
+fn a_revealed_card_shows_in_its_place_to_everyone_and_travels_with_it() {
+    let mut game = flashed_hand();
+    let (mine, theirs) = (hand(&game, 0), hand(&game, 1));
+    let up = &theirs[1];
+    for viewer in [Viewer::Player(0), Viewer::Spectator] {
+        let view = game.view(viewer);
+        assert!(view.contains(&format!("P2: hand [?, {up}, ?]")), "{view}");
+        let (seen, unseen) = game.instances_seen(viewer);
+        assert!(seen.contains(up), "{up} is seen by {viewer:?}");
+        for down in [&theirs[0], &theirs[2]] {
+            assert!(!view.contains(down.as_str()), "{down} leaks:\n{view}");
+            assert!(unseen.contains(down), "{down} is not seen by {viewer:?}");
+        }
+    }
+    // The picture the web table draws: a back, the card, a back.
+    let look = &game.picture(Viewer::Player(0)).seats[1].vars[0].look;
+    assert_eq!(
+        look,
+        &meeple::engine::Look::Part(vec![None, Some(up.clone()), None])
+    );
+    // The owner and the referee see the whole hand.
+    let whole = theirs.join(", ");
+    assert!(game
+        .view(Viewer::Player(1))
+        .contains(&format!("P2 (you): hand [{whole}]")));
+    assert!(game
+        .view(Viewer::Referee)
+        .contains(&format!("P2: hand [{whole}]")));
+
+    // P1 turns its first card up: the others see it first in P1's hand.
+    common::play(&mut game, 0, &format!("flash {}", mine[0]));
+    for viewer in [Viewer::Player(1), Viewer::Spectator] {
+        let view = game.view(viewer);
+        assert!(
+            view.contains(&format!("P1: hand [{}, ?, ?]", mine[0])),
+            "{view}"
+        );
+        assert!(!view.contains(mine[1].as_str()) && !view.contains(mine[2].as_str()));
+    }
+    // P2 gives its face-up card away: it stays face up, last in P1's hand.
+    common::play(&mut game, 1, &format!("give {up}"));
+    let public = game.view(Viewer::Spectator);
+    assert!(
+        public.contains(&format!("P1: hand [{}, ?, ?, {up}]", mine[0])),
+        "{public}"
+    );
+    assert!(public.contains("P2: hand 2 hidden"), "{public}");
+    // P1 turns it face down: it is lost among P1's face-down cards.
+    common::play(&mut game, 0, &format!("hide {up}"));
+    let public = game.view(Viewer::Spectator);
+    assert!(
+        public.contains(&format!("P1: hand [{}, ?, ?, ?]", mine[0])),
+        "{public}"
+    );
+    assert!(!public.contains(up.as_str()), "{public}");
+}
+
+#[test]
+fn a_revealed_instance_shows_its_fields_and_a_hidden_variable_holding_it() {
+    let src = r#"
+game "Envelopes" { players 2 }
+kind envelope[2] {
+  hidden note: int = 4816 + index
+  opened: bool = false
+}
+hidden var chosen: envelope = none
+flow {
+  let e = first(envelope)
+  chosen = e
+  for p in players { turn p }
+}
+action open "Open the chosen envelope" {
+  let e = chosen
+  e.opened = true
+  reveal e
+}
+action shut "Close it again" {
+  let e = chosen
+  conceal e
+}
+score(p) = 0
+"#;
+    let mut game = Game::new(program(src), 2, 1).expect("starts");
+    let before = game.view(Viewer::Spectator);
+    assert!(
+        !before.contains("4817") && !before.contains("chosen"),
+        "{before}"
+    );
+    game.apply_label(0, "open").expect("P1 opens");
+    let after = game.view(Viewer::Spectator);
+    // The revealed envelope's hidden note shows, and the hidden variable that holds it.
+    assert!(after.contains("envelope-1: note 4817"), "{after}");
+    assert!(after.contains("chosen envelope-1"), "{after}");
+    assert!(after.contains("envelope-2: note ?"), "{after}");
+    assert!(!after.contains("4818"), "{after}");
+    game.apply_label(1, "shut").expect("P2 shuts");
+    let shut = game.view(Viewer::Spectator);
+    assert!(!shut.contains("4817") && !shut.contains("chosen"), "{shut}");
+}
+
+#[test]
+fn only_one_instance_is_revealed_and_reveal_stays_free_as_a_name() {
+    let base = "game \"R\" { players 2 }\nkind card[2] { rank: int = index }\n\
+                player secret var hand: list of card = []\nplayer secret var coins: int = 0\n\
+                flow { for p in players { turn p } }\n";
+    for (body, code) in [
+        ("reveal me.hand", "reveal-not-instance"),
+        ("conceal me.coins", "reveal-not-instance"),
+        ("reveal none", "reveal-not-instance"),
+        ("reveal me", "reveal-not-instance"),
+    ] {
+        let src = format!("{base}action go {{ {body} }}\n");
+        assert_eq!(errors(&src), [code], "{body}");
+    }
+    // A list of instances names the loop that reveals them one at a time.
+    let src = format!("{base}action go {{ reveal me.hand }}\n");
+    let help = check_source("test.rules", &src)
+        .diagnostics
+        .0
+        .iter()
+        .find(|d| d.code == "reveal-not-instance")
+        .and_then(|d| d.help.clone())
+        .unwrap_or_default();
+    assert!(help.contains("for c in xs { reveal c }"), "{help}");
+    // `reveal` and `conceal` still name a variable, a phase or an effect called as written.
+    let src = "game \"R\" { players 2 }\nvar reveal: int = 0\nvar conceal: list of int = [1]\n\
+               effect show_all() { reveal = 3  conceal[0] = reveal }\n\
+               flow { show_all()  for p in players { turn p } }\naction go { }\n";
+    assert_eq!(errors(src), Vec::<&str>::new());
+    let src = "game \"R\" { players 2 }\nkind card[2] { rank: int = index }\n\
+               effect reveal(c: card) { log \"{c}\" }\n\
+               flow { reveal(first(card))  for p in players { turn p } }\naction go { }\n";
+    assert_eq!(errors(src), Vec::<&str>::new());
+}
+
+#[test]
+fn a_game_saved_and_reopened_shows_the_revealed_card_only() {
+    let game = flashed_hand();
+    let (mine, theirs) = (hand(&game, 0), hand(&game, 1));
+    let dir = std::env::temp_dir().join(format!("meeple-reveal-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let save = dir.join("flashed.save");
+    let script = format!("flash {}\nsave {}\nquit\n", mine[1], save.display());
+    let out = common::stdout(&common::meeple(&["play", FLASHED, "--seed", "1"], &script));
+    assert!(
+        out.contains(&format!("P1: hand [?, {}, ?]", mine[1])),
+        "{out}"
+    );
+    // Reopened, P2 decides: it sees P1's flashed card, and P1 sees P2's, each in its place.
+    let reopened = common::stdout(&common::meeple(
+        &["play", "--load", &save.display().to_string()],
+        "quit\n",
+    ));
+    assert!(
+        reopened.contains(&format!("P1: hand [?, {}, ?]", mine[1])),
+        "{reopened}"
+    );
+    for down in [&mine[0], &mine[2]] {
+        assert!(!reopened.contains(down.as_str()), "{down}: {reopened}");
+    }
+    assert!(reopened.contains(&format!("P2 (you): hand [{}]", theirs.join(", "))));
+    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -314,7 +314,9 @@ impl<'a> Finder<'a> {
             | S::Log(_)
             | S::Tell { .. }
             | S::Finish(..)
-            | S::Eliminate { .. } => {}
+            | S::Eliminate { .. }
+            // What is revealed is shown to all; the rules cannot read the mark.
+            | S::Reveal { .. } => {}
         }
     }
 

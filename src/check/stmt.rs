@@ -324,6 +324,14 @@ impl Checker<'_> {
                     reason: reason.as_ref().map(|t| self.text(t, scope)),
                 }
             }
+            StmtKind::Reveal { item, shown } => {
+                let (x, t) = self.expr(item, scope);
+                self.revealed_type(&t, item.span, *shown);
+                S::Reveal {
+                    item: x,
+                    shown: *shown,
+                }
+            }
             StmtKind::Secretly {
                 player,
                 players,
@@ -909,6 +917,31 @@ impl Checker<'_> {
             )
             .with_label(why)
             .with_help("remove it"),
+        );
+    }
+
+    /// Refuses a `reveal` or `conceal` of anything but one instance of a kind: only an
+    /// instance carries the mark that shows it wherever it lies.
+    fn revealed_type(&mut self, t: &Type, span: crate::diag::Span, shown: bool) {
+        let word = if shown { "reveal" } else { "conceal" };
+        let help = match t {
+            Type::Entity(_) | Type::Error => return,
+            Type::List(inner) if matches!(**inner, Type::Entity(_)) => {
+                format!("{word} them one at a time: `for c in xs {{ {word} c }}`")
+            }
+            Type::Nothing => format!("{word} an instance of a kind, not `none`"),
+            _ => "only an instance of a kind can be revealed; show another value with a \
+                  variable or field `visible when` a condition holds"
+                .to_string(),
+        };
+        let message = format!(
+            "`{word}` takes one instance of a kind, and this is {}",
+            self.type_name(t)
+        );
+        self.error(
+            Diagnostic::error("reveal-not-instance", message, span)
+                .with_label("not an instance")
+                .with_help(help),
         );
     }
 }

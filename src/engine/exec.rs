@@ -249,6 +249,7 @@ impl Game {
             self.initial_values()?;
             super::initial::remember(&self.program, &self.state);
         }
+        self.state.clear_revealed();
         // What the game holds from the start, from which the meter's bound grows.
         super::live::measure(&self.state);
         let program = self.program.clone();

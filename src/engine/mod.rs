@@ -499,6 +499,7 @@ impl Game {
                 domains: Default::default(),
                 out: Vec::new(),
                 in_play: None,
+                revealed: Vec::new(),
                 work: state::WorkMeter::new(limits.steps_per_decision),
                 epoch,
                 written: memo::Written::new(program.variables.count(), epoch),
@@ -1234,6 +1235,14 @@ impl Game {
         // one hash as they always have.
         for (seat, at) in &self.state.out {
             let _ = write!(out, "\nout {seat} {at}");
+        }
+        // Likewise only for an instance revealed now.
+        for (k, instances) in self.state.entities.iter().enumerate() {
+            for i in 0..instances.len() as u32 {
+                if self.state.is_revealed(k, i) {
+                    let _ = write!(out, "\nrevealed {k}.{i}");
+                }
+            }
         }
         for entry in self.log.get(log_from..).unwrap_or_default() {
             let _ = write!(out, "\nlog {:?} {:?}", entry.audience, entry.text);

@@ -296,9 +296,11 @@ impl Game {
             return false;
         }
         let viewer = Viewer::Player(seat);
+        // Where an instance is revealed in either position, what shows depends on the values.
+        let revealing = self.state.any_revealed() || other.state.any_revealed();
         let (seen_a, seen_b) = match (&def.visible_when, &def.visible_part) {
             // Who may see it follows from its declaration alone.
-            (None, None) => {
+            (None, None) if !revealing => {
                 let v = if visible(self, def, subject, viewer) {
                     Sight::All
                 } else {
@@ -376,8 +378,10 @@ impl Game {
             }
             match (sight(self, def, subject, v, viewer), v) {
                 (Sight::All, _) => collect(v, drawn, out),
-                (Sight::Part(r), Value::List(xs)) => {
-                    r.for_each(|i| collect(&xs[i], drawn, out));
+                (sight @ Sight::Part(..), Value::List(xs)) => {
+                    sight
+                        .shown(xs.len())
+                        .for_each(|i| collect(&xs[i], drawn, out));
                 }
                 _ => {}
             }

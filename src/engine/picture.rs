@@ -121,8 +121,8 @@ pub enum Look {
     Things(Vec<String>),
     /// A list the viewer may not read: only how many it holds.
     Backs(usize),
-    /// A list the viewer may read in part (`visible last k`): each element as players read
-    /// it, or `None` where it is hidden.
+    /// A list the viewer may read in part (`visible last k`, a revealed instance): each
+    /// element as players read it, or `None` where it is hidden.
     Part(Vec<Option<String>>),
     /// A value the viewer may not see.
     Unknown,
@@ -241,7 +241,7 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
     let name = def.name.clone();
     let sight = sight(game, def, subject, v, viewer);
     // An empty list reads `[]` whoever looks, as a hidden one does.
-    if let (Sight::Part(_), Value::List(xs)) = (&sight, v) {
+    if let (Sight::Part(..), Value::List(xs)) = (&sight, v) {
         if xs.is_empty() {
             let look = Look::Things(Vec::new());
             return Shown {
@@ -414,7 +414,8 @@ fn global_entry(game: &Game, i: usize, viewer: Viewer) -> Option<Shown> {
     (g.visibility != Visibility::Internal
         && (matches!(v, Value::List(_))
             || g.visibility != Visibility::Hidden
-            || g.visible_when.is_some())
+            || g.visible_when.is_some()
+            || game.state.value_revealed(v))
         && drawn(game, g.shown_when.as_deref(), &Value::None))
     .then(|| shown(game, g, v, &Value::None, viewer))
 }

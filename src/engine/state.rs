@@ -25,6 +25,10 @@ pub struct State {
     /// The players still in the game, in seat order, once a seat is out; `None` while every
     /// seat is in (then they are `domains.seats`).
     pub in_play: Option<List>,
+    /// The instances shown to everyone wherever they lie (`reveal`): one bit an instance, the
+    /// kinds' instances one after another, sized when the game starts so that a reveal in a
+    /// playout allocates nothing.
+    pub revealed: Vec<u64>,
     /// The work left before the rules must reach a decision (not part of the position).
     pub work: WorkMeter,
     /// Which values it holds, for remembered calls (not part of the position): every write
@@ -45,6 +49,7 @@ impl Clone for State {
             domains: self.domains.clone(),
             out: self.out.clone(),
             in_play: self.in_play.clone(),
+            revealed: self.revealed.clone(),
             work: self.work.clone(),
             epoch: self.epoch,
             written: self.written.clone(),
@@ -63,6 +68,7 @@ impl Clone for State {
         self.domains.clone_from(&source.domains);
         self.out.clone_from(&source.out);
         self.in_play.clone_from(&source.in_play);
+        self.revealed.clone_from(&source.revealed);
         self.work.clone_from(&source.work);
         self.epoch = source.epoch;
         self.written.copy_from(&source.written);
@@ -99,6 +105,60 @@ impl State {
         self.in_play = Some(left);
         self.touch();
         true
+    }
+
+    /// The bit of instance `i` of kind `k` in [`State::revealed`].
+    fn reveal_bit(&self, k: usize, i: u32) -> usize {
+        let before: usize = self.entities[..k].iter().map(Table::len).sum();
+        before + i as usize
+    }
+
+    /// Room for a bit for every instance, none set: at the start of a game.
+    pub fn clear_revealed(&mut self) {
+        let n: usize = self.entities.iter().map(Table::len).sum();
+        self.revealed.clear();
+        self.revealed.resize(n.div_ceil(64), 0);
+    }
+
+    /// Shows instance `i` of kind `k` to everyone wherever it lies (`shown`), or no longer.
+    /// What a seat sees changes, so what was worked out from it (a redeal's plan) is outdated.
+    pub fn reveal(&mut self, k: usize, i: u32, shown: bool) {
+        let bit = self.reveal_bit(k, i);
+        let Some(word) = self.revealed.get_mut(bit / 64) else {
+            return;
+        };
+        let mask = 1u64 << (bit % 64);
+        if shown {
+            *word |= mask;
+        } else {
+            *word &= !mask;
+        }
+        self.touch();
+    }
+
+    /// Whether instance `i` of kind `k` is revealed.
+    #[inline]
+    pub fn is_revealed(&self, k: usize, i: u32) -> bool {
+        if !self.any_revealed() {
+            return false;
+        }
+        let bit = self.reveal_bit(k, i);
+        self.revealed
+            .get(bit / 64)
+            .is_some_and(|w| w >> (bit % 64) & 1 == 1)
+    }
+
+    /// Whether any instance is revealed now: most games reveal none, and their views look no
+    /// further.
+    #[inline]
+    pub fn any_revealed(&self) -> bool {
+        self.revealed.iter().any(|w| *w != 0)
+    }
+
+    /// Whether `v` is an instance revealed now.
+    #[inline]
+    pub fn value_revealed(&self, v: &Value) -> bool {
+        matches!(v, Value::Entity(x) if self.is_revealed(x.kind().index(), x.index()))
     }
 
     /// Marks the whole state as written: no result remembered for its old values applies.

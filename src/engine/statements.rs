@@ -364,6 +364,18 @@ impl Game {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
                 self.eliminate(p, reason.as_ref(), stmt.span)?;
             }
+            S::Reveal { item, shown } => match self.eval(item)? {
+                Value::Entity(x) => self.state.reveal(x.kind().index(), x.index(), *shown),
+                // The checker typed it an instance: only `none` is left.
+                _ => {
+                    return Err(err(
+                        "no-value",
+                        "this is `none`, not an instance to reveal or conceal".to_string(),
+                        item.span,
+                        "check for `none` first: `if c != none { reveal c }`",
+                    ))
+                }
+            },
             S::Let(..) | S::Assign { .. } | S::Call { .. } => {
                 unreachable!("the machine runs bindings, assignments and calls itself")
             }

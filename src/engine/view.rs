@@ -43,6 +43,10 @@ pub(super) fn visible(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer
 }
 
 fn visible_to_seat(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -> bool {
+    // A revealed instance is face up: its fields show with it.
+    if game.state.value_revealed(subject) {
+        return true;
+    }
     let by_default = match def.visibility {
         Visibility::Public => true,
         Visibility::Secret => viewer.value() == *subject,
@@ -63,15 +67,17 @@ fn visible_to_seat(game: &Game, def: &VarDef, subject: &Value, viewer: Viewer) -
 }
 
 /// What a viewer may see of a variable or field: all of it, nothing (of a list, how many it
-/// holds), or the positions (0-based) of the list's elements it shows (`visible last k`).
+/// holds), or the positions (0-based) of the list's elements it shows: those of its part
+/// (`visible last k`) and those that hold a revealed instance.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Sight {
     /// The whole value.
     All,
     /// Nothing but, for a list, its length.
     Nothing,
-    /// The list's length, and its elements at these positions.
-    Part(std::ops::Range<usize>),
+    /// The list's length, and its elements at these positions: a part, and the positions of
+    /// revealed instances outside it, in order.
+    Part(std::ops::Range<usize>, Vec<usize>),
 }
 
 impl Sight {
@@ -80,14 +86,19 @@ impl Sight {
         match self {
             Sight::All => true,
             Sight::Nothing => false,
-            Sight::Part(r) => r.contains(&i),
+            Sight::Part(r, revealed) => r.contains(&i) || revealed.binary_search(&i).is_ok(),
         }
+    }
+
+    /// The positions shown of a list of `len` elements, in order.
+    pub(crate) fn shown(&self, len: usize) -> impl Iterator<Item = usize> + '_ {
+        (0..len).filter(move |i| self.shows(*i))
     }
 }
 
 /// What `viewer` may see of `value`, the value of `def` whose owner (or instance) is `subject`.
-/// A shown part is the same for every viewer (the checker proved its count public), so an
-/// onlooker sees it too.
+/// A shown part is the same for every viewer (the checker proved its count public), and so is
+/// a revealed instance, so an onlooker sees them too.
 pub(crate) fn sight(
     game: &Game,
     def: &VarDef,
@@ -98,22 +109,40 @@ pub(crate) fn sight(
     if visible(game, def, subject, viewer) {
         return Sight::All;
     }
-    match (&def.visible_part, value) {
-        (Some(part), Value::List(xs)) => {
-            let len = xs.len();
-            let mut locals = vec![Value::None; part.count.locals.max(1)];
-            locals[0] = subject.clone();
-            // A count that fails to evaluate shows nothing rather than leak.
-            let n = Eval::new(&game.program, &game.state)
-                .int(&part.count.body, &mut locals)
-                .unwrap_or(0)
-                .clamp(0, len as i64) as usize;
-            match part.end {
-                crate::syntax::ast::End::First => Sight::Part(0..n),
-                crate::syntax::ast::End::Last => Sight::Part(len - n..len),
-            }
+    let state = &game.state;
+    let revealing = state.any_revealed();
+    if revealing && state.value_revealed(value) {
+        return Sight::All;
+    }
+    let Value::List(xs) = value else {
+        return Sight::Nothing;
+    };
+    let len = xs.len();
+    let part = def.visible_part.as_ref().map(|part| {
+        let mut locals = vec![Value::None; part.count.locals.max(1)];
+        locals[0] = subject.clone();
+        // A count that fails to evaluate shows nothing rather than leak.
+        let n = Eval::new(&game.program, state)
+            .int(&part.count.body, &mut locals)
+            .unwrap_or(0)
+            .clamp(0, len as i64) as usize;
+        match part.end {
+            crate::syntax::ast::End::First => 0..n,
+            crate::syntax::ast::End::Last => len - n..len,
         }
-        _ => Sight::Nothing,
+    });
+    // A revealed instance shows wherever it lies, outside the part too.
+    let range = part.clone().unwrap_or(0..0);
+    let revealed: Vec<usize> = if revealing {
+        (0..len)
+            .filter(|i| !range.contains(i) && state.value_revealed(&xs[*i]))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    match part {
+        None if revealed.is_empty() => Sight::Nothing,
+        _ => Sight::Part(range, revealed),
     }
 }
 
@@ -249,10 +278,10 @@ pub(super) fn visible_values(game: &Game, viewer: Viewer) -> BTreeSet<(Slot, Val
         }
         Sight::Nothing => {}
         // The elements a part shows, as one list of them with their positions.
-        Sight::Part(r) => {
+        sight @ Sight::Part(..) => {
             let Value::List(xs) = v else { return };
-            let shown: Vec<Value> = r
-                .clone()
+            let shown: Vec<Value> = sight
+                .shown(xs.len())
                 .flat_map(|i| [Value::Int(i as i64), xs[i].clone()])
                 .collect();
             seen.insert((slot, Value::List(shown.into())));
@@ -287,7 +316,7 @@ pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, B
     let mut seen = BTreeSet::new();
     let mut unseen = BTreeSet::new();
     let mut sort = |v: &Value, sight: Sight| match (v, &sight) {
-        (Value::List(xs), Sight::Part(_)) => {
+        (Value::List(xs), Sight::Part(..)) => {
             for (i, x) in xs.iter().enumerate() {
                 let into = if sight.shows(i) {
                     &mut seen

@@ -968,6 +968,8 @@ pub enum StmtKind {
     Finish(Option<Text>, Option<Expr>),
     /// A player is out of the game, with the reason logged.
     Eliminate { player: Expr, reason: Option<Text> },
+    /// An instance shown to everyone wherever it lies (`reveal`), or no longer (`conceal`).
+    Reveal { item: Expr, shown: bool },
     /// Several players choose at once, in secret; then the block runs for each.
     Secretly {
         player_slot: Slot,

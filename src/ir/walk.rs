@@ -138,6 +138,7 @@ macro_rules! each_part {
                 f(Part::Expr(player));
                 f(Part::Text(text));
             }
+            StmtKind::Reveal { item, .. } => f(Part::Expr(item)),
             StmtKind::Eliminate { player, reason } => {
                 f(Part::Expr(player));
                 reason.into_iter().for_each(|t| f(Part::Text(t)));

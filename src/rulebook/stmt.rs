@@ -232,6 +232,22 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
             };
             push(out, depth, format!("{who} {verb} out of the game{why}"));
         }
+        StmtKind::Reveal { item, shown: true } => push(
+            out,
+            depth,
+            format!(
+                "turn {} face up: everyone sees it, wherever it lies, until it is concealed",
+                term(item)
+            ),
+        ),
+        StmtKind::Reveal { item, shown: false } => push(
+            out,
+            depth,
+            format!(
+                "turn {} face down again: only those who may see where it lies see it",
+                term(item)
+            ),
+        ),
         StmtKind::Secretly {
             player,
             players,

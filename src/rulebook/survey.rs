@@ -76,6 +76,23 @@ pub(super) fn hidden(decls: &[Decl]) -> Section {
             _ => {}
         }
     }
+    said_in_bodies(decls, &mut items);
+    let mut blocks = vec![Block::Para(
+        "Everything not listed here is public: every player sees it, and every move with its \
+         choices."
+            .to_string(),
+    )];
+    if items.is_empty() {
+        blocks.push(Block::Para("Nothing is hidden in this game.".to_string()));
+    } else {
+        blocks.push(Block::Items(items));
+    }
+    section(2, "What is hidden", blocks)
+}
+
+/// What the rules' statements keep from some players: secret choices, private lines, and the
+/// instances they turn face up for all.
+fn said_in_bodies(decls: &[Decl], items: &mut Vec<String>) {
     for (place, body) in bodies(decls) {
         walk(body, &mut |s| match &s.kind {
             StmtKind::Let {
@@ -119,20 +136,14 @@ pub(super) fn hidden(decls: &[Decl]) -> Section {
                     text(t)
                 ));
             }
+            StmtKind::Reveal { item, shown: true } => items.push(format!(
+                "in {place}, {} is turned face up: everyone sees it, and where it lies, even \
+                 in a hidden place, until it is concealed",
+                expr(item)
+            )),
             _ => {}
         });
     }
-    let mut blocks = vec![Block::Para(
-        "Everything not listed here is public: every player sees it, and every move with its \
-         choices."
-            .to_string(),
-    )];
-    if items.is_empty() {
-        blocks.push(Block::Para("Nothing is hidden in this game.".to_string()));
-    } else {
-        blocks.push(Block::Items(items));
-    }
-    section(2, "What is hidden", blocks)
 }
 
 /// "How the game ends": the end of the flow, every `end game`, the score and the winners.

@@ -730,6 +730,9 @@ pub enum StmtKind {
     Remove { place: Vec<Name>, at: Expr },
     /// `eliminate p` or `eliminate p "why"`: the player is out of the game.
     Eliminate { player: Expr, reason: Option<Text> },
+    /// `reveal c` (`shown` true) or `conceal c`: an instance shown to everyone wherever it
+    /// lies, or no longer.
+    Reveal { item: Expr, shown: bool },
     /// `secretly each p in ps choose [any of | at most k of | exactly k of] x "prompt" from xs
     /// then { ... }`
     Secretly {
@@ -779,6 +782,7 @@ impl StmtKind {
             | StmtKind::Finish(..)
             | StmtKind::Remove { .. }
             | StmtKind::Eliminate { .. }
+            | StmtKind::Reveal { .. }
             | StmtKind::Call { .. }
             | StmtKind::Return
             | StmtKind::Break

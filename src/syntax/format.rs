@@ -263,7 +263,7 @@ fn word(t: Option<&Token>, w: &str) -> bool {
 
 /// Words that begin a statement or a scenario step (`for` is left out: it also begins the tail of
 /// a comprehension, `[f(x) for x in xs]`).
-const STATEMENTS: [&str; 29] = [
+const STATEMENTS: [&str; 31] = [
     "set",
     "let",
     "expect",
@@ -293,6 +293,8 @@ const STATEMENTS: [&str; 29] = [
     "eliminate",
     "move",
     "remove",
+    "reveal",
+    "conceal",
 ];
 
 /// Words that open a declaration: the name after them is not a statement.

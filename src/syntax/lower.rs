@@ -784,7 +784,10 @@ impl Lowerer {
 
     fn stmt(&self, pair: Pair<Rule>) -> Stmt {
         let mut span = self.span(&pair);
-        if pair.as_rule() == Rule::prefer_stmt {
+        if matches!(
+            pair.as_rule(),
+            Rule::prefer_stmt | Rule::reveal_stmt | Rule::conceal_stmt
+        ) {
             // An expression at the end takes the blank after it along (pest): not the
             // statement's, which the checker points to.
             span.end = span.start + pair.as_str().trim_end().len() as u32;
@@ -854,6 +857,12 @@ impl Lowerer {
                     cond,
                     reason: self.text(inner.next().expect("grammar: reason")),
                 }
+            }
+            Rule::reveal_stmt | Rule::conceal_stmt => {
+                let shown = pair.as_rule() == Rule::reveal_stmt;
+                let mut item = self.expr(last(pair));
+                item.span.end = item.span.end.min(span.end);
+                StmtKind::Reveal { item, shown }
             }
             Rule::prefer_stmt => {
                 let mut value = self.expr(last(pair));

@@ -37,6 +37,7 @@ pub const KEYWORDS: &[&str] = &[
     "break",
     "by",
     "choose",
+    "conceal",
     "continue",
     "def",
     "die",
@@ -92,6 +93,7 @@ pub const KEYWORDS: &[&str] = &[
     "replace",
     "require",
     "return",
+    "reveal",
     "roll",
     "rolls",
     "run",
@@ -422,6 +424,8 @@ const STATEMENT_STARTS: &[&str] = &[
     "eliminate",
     "secretly",
     "remove",
+    "reveal",
+    "conceal",
     "return",
     "break",
     "continue",
@@ -630,6 +634,8 @@ fn is_statement_start(rule: Rule) -> bool {
             | kw_eliminate
             | kw_secretly
             | kw_remove
+            | kw_reveal
+            | kw_conceal
             | name
             | place
             | assign_stmt
@@ -675,7 +681,7 @@ fn rule_text(rule: Rule) -> &'static str {
         block => "`{`",
         let_stmt | if_stmt | for_stmt | repeat_stmt | while_stmt | turn_stmt | log_stmt
         | tell_stmt | require_stmt | end_stmt | eliminate_stmt | secretly_stmt | assign_stmt
-        | call_stmt | remove_stmt => "a statement",
+        | call_stmt | remove_stmt | reveal_stmt | conceal_stmt => "a statement",
         pop_at => "`at`",
         assign_op => "`=`, `+=` or `-=`",
         place => "a variable",

@@ -85,7 +85,7 @@ pub(super) fn too_deep(text: &str) -> Option<usize> {
                     b"not" if !next_word_is(bytes, end, b"in") => Token::Prefix,
                     b"let" | b"for" | b"repeat" | b"while" | b"window" | b"turn" | b"log"
                     | b"tell" | b"require" | b"prefer" | b"end" | b"eliminate" | b"secretly"
-                    | b"var" | b"remove" => Token::Statement,
+                    | b"var" | b"remove" | b"reveal" | b"conceal" => Token::Statement,
                     _ => Token::Name,
                 };
                 if scan.token(token) {

@@ -182,6 +182,17 @@ pub fn player_var(game: &Game, seat: u8, name: &str) -> meeple::ir::Value {
     game.state().player_vars.get(seat as usize, i).clone()
 }
 
+/// A player's list variable, by name: its elements as players read them.
+pub fn player_list(game: &Game, seat: u8, name: &str) -> Vec<String> {
+    match player_var(game, seat, name) {
+        meeple::ir::Value::List(xs) => xs
+            .iter()
+            .map(|x| meeple::engine::show(game.program(), game.state(), x))
+            .collect(),
+        other => panic!("`{name}` of seat {seat} is {other:?}, not a list"),
+    }
+}
+
 /// A player's int variable, by name.
 pub fn player_int(game: &Game, seat: u8, name: &str) -> i64 {
     match player_var(game, seat, name) {

@@ -12,7 +12,7 @@ syn keyword meepleModifier listed source seats always ask
 syn keyword meepleType int bool list of
 syn keyword meepleStatement let if then else match for in where while repeat break continue return
 syn keyword meepleStatement turn only choose require prefer because log tell roll random shuffle end
-syn keyword meepleStatement eliminate window
+syn keyword meepleStatement eliminate window reveal conceal
 " `only when no other` after an action: `no` and `other` are words only there.
 syn match meepleStatement "\<when\s\+\zsno\s\+other\>"
 syn keyword meepleStatement each by from as at any exactly most over until pop

@@ -606,7 +606,8 @@ impl Compiler<'_> {
             | S::Shuffle { .. }
             | S::Pop { .. }
             | S::Finish(..)
-            | S::Eliminate { .. } => {
+            | S::Eliminate { .. }
+            | S::Reveal { .. } => {
                 self.emit(Instr::Stmt(here));
             }
         }
