@@ -3,13 +3,15 @@
 //! exact posterior.
 //!
 //! Each world is the real trail played again with what the seat could not see drawn afresh.
-//! Drawn that way, a world is not as likely as the rules make it: another seat's move is taken
-//! among the `c` of its `n` options that read the same to the seat, where the model of that seat
-//! takes each of the `n` alike, and a die among the faces the seat could not tell apart, where
-//! the die shows every face alike. So each world carries a weight, the product over its stretches
-//! of `c / n` for each move of another seat and `k / n` for each draw among `k` of `n` faces:
-//! what the rules make of the world divided by how likely it was to be drawn. A world the seat
-//! would have seen otherwise weighs nothing.
+//! Drawn that way, a world is not as likely as the rules make it: another seat's secret move is
+//! taken among the `c` of its `n` options that read the same to the seat, where the model of that
+//! seat takes each of the `n` alike, and a die among the faces the seat could not tell apart,
+//! where the die shows every face alike. So each world carries a weight, the product over its
+//! stretches of `c / n` for each secret move of another seat and `k / n` for each draw among `k`
+//! of `n` faces: what the rules make of the world divided by how likely it was to be drawn. A
+//! move the seat saw whole weighs 1 (it was possible; how likely, among options the seat cannot
+//! count, is not read from a model of players who may not be random). A world the seat would
+//! have seen otherwise weighs nothing.
 //!
 //! The population is advanced one stretch (from one pause to the next) at a time: a stretch
 //! whose draws and moves are all known to the seat is played in each world in place, its weight
@@ -21,8 +23,8 @@
 //! often.
 //!
 //! Bounded: a stretch with something hidden is tried at most [`DRAW_TRIES`] times a world; a
-//! population in which no world agrees is drawn again from the start once, and after that the
-//! worlds of the decision come from the fallback.
+//! population in which fewer than half the worlds agree is drawn again from the start once, and
+//! after that the worlds of the decision come from the fallback.
 
 use super::{Imagination, DRAW_TRIES};
 use crate::engine::replay::{Drawn, Proposal};
@@ -144,7 +146,10 @@ impl Imagination {
                 }
                 population.reached += 1;
             }
-            if population.worlds.is_empty() {
+            // Fewer than half left: the rest would be copies of a few, and a search on copies
+            // dwells on what those few hold (in Hanabi, one hand for the seat's own cards, after
+            // a clue). The worlds are drawn again instead.
+            if population.worlds.len() * 2 < size {
                 return None;
             }
             population.normalize();
@@ -189,8 +194,13 @@ impl Imagination {
                 if alike.is_empty() {
                     return None;
                 }
-                // The seat's own moves are its own: they tell nothing of the world.
-                if mover != self.seat {
+                // The seat's own moves are its own: they tell nothing of the world. Another
+                // seat's move made in secret is weighed by the model of that seat (uniform):
+                // `c` of its `n` options read as the seat read it. A move the seat saw whole
+                // tells only that it was possible: weighed `1 / n`, a world where the mover had
+                // fewer options would be likelier, which misreads players who are not random
+                // (a clue in Hanabi would say the clued hand has few colours).
+                if mover != self.seat && self.pauses[at].partial {
                     weight = alike.len() as f64 / g.option_count(mover) as f64;
                 }
                 let index = alike[self.rng.index(alike.len())];
