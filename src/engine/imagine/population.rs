@@ -160,8 +160,13 @@ impl Imagination {
     /// True if stretch `k` holds something the seat did not see whole: a move of another seat
     /// read in part, or a draw of chance with more than one outcome.
     pub(super) fn hidden_in(&self, k: usize) -> bool {
-        let chooses = k > 0 && self.pauses[k - 1].partial && self.pauses[k - 1].known.is_none();
-        chooses || self.draws_in(k)
+        self.chooses_in(k) || self.draws_in(k)
+    }
+
+    /// True if stretch `k` starts with another seat's move the seat read only in part and has
+    /// not learned whole since: a world chooses it among the moves that read the same.
+    pub(super) fn chooses_in(&self, k: usize) -> bool {
+        k > 0 && self.pauses[k - 1].partial && self.pauses[k - 1].known.is_none()
     }
 
     /// True if a draw of chance in stretch `k` may come out more than one way.

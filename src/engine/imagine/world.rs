@@ -70,7 +70,7 @@ impl Imagination {
         let mut k = 0;
         let mut tries = 0;
         while k < self.pauses.len() {
-            let chooses = k > 0 && self.pauses[k - 1].partial && self.pauses[k - 1].known.is_none();
+            let chooses = self.chooses_in(k);
             if self.hidden_in(k) && open.last().is_none_or(|s| s.at != k) {
                 let candidates = if chooses {
                     self.candidates(&g, k - 1).len()
