@@ -4,7 +4,7 @@
 //! The pipeline, one folder a stage: [`syntax`] (pest → AST) → [`load`] (variants) →
 //! [`check`] (resolve, type, lint, lower to [`ir`]) → [`engine`] (state, flow, effects, views)
 //! → front ends ([`bots`], [`sim`], [`scenario`], [`golden`], [`repl`], [`rulebook`], [`cli`], [`lsp`]),
-//! each starting its games from one [`settings::GameSettings`].
+//! each starting its games from one [`engine::GameSettings`].
 
 pub mod bots;
 pub mod check;
@@ -22,6 +22,5 @@ pub mod rulebook;
 pub mod save;
 pub mod scenario;
 pub mod serve;
-pub mod settings;
 pub mod sim;
 pub mod syntax;

@@ -109,7 +109,7 @@ fn random_games_agree_between_the_fast_path_and_a_full_game() {
         // the record replays to the same game
         let replayed = meeple::save::replay(
             p.clone(),
-            &meeple::settings::GameSettings::new(3, seed),
+            &meeple::engine::GameSettings::new(3, seed),
             full.history(),
             &mut |_, _| {},
         )

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{all_rules, load_rel, rel};
-use meeple::engine::{on_the_spot, Game, Limits, Viewer};
+use meeple::engine::{on_the_spot, Game, Viewer};
 use meeple::ir::roots::{clear_roots, number_roots};
 use meeple::ir::{Program, Value};
 use meeple::load::check_source;
@@ -136,16 +136,7 @@ fn ints(xs: &[i64]) -> Value {
     Value::List(xs.iter().map(|&x| Value::Int(x)).collect())
 }
 
-/// How a game starts with this work budget: fine, or the error's code and where it points.
-fn start(program: &Arc<Program>, budget: u64) -> Result<(), (String, u32)> {
-    let limits = Limits {
-        steps_per_decision: budget,
-        ..Limits::default()
-    };
-    Game::with_limits(program.clone(), 2, 1, limits)
-        .map(|_| ())
-        .map_err(|e| (e.code.to_string(), e.span.start))
-}
+use common::start_with_budget as start;
 
 /// The least work budget with which the game starts (found by halving).
 fn least_budget(program: &Arc<Program>) -> u64 {

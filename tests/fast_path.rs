@@ -5,7 +5,7 @@
 mod common;
 
 use common::{all_rules, load_rel, rel};
-use meeple::engine::{Game, Limits, Mode, Viewer};
+use meeple::engine::{Game, GameSettings, Limits, Mode, Viewer};
 use meeple::sim::{random_game, random_playout};
 use std::sync::Arc;
 
@@ -204,13 +204,11 @@ fn both_ways(path: &str, limits: Limits, refuse_at: Option<usize>) -> (Ended, En
         }
     };
     let start = || {
-        Game::with_mode(
-            program.clone(),
-            program.min_players,
-            5,
+        GameSettings {
             limits,
-            Mode::playout(),
-        )
+            ..GameSettings::playout(program.min_players, 5)
+        }
+        .start(program.clone())
         .expect("starts")
     };
     let mut one_by_one = start();
@@ -316,8 +314,12 @@ flow {
             .expect("checks"),
     );
     let play = |mode: Mode| {
-        let mut game = Game::with_mode(program.clone(), 2, 1, Limits::default(), mode)
-            .map_err(|e| e.to_string())?;
+        let mut game = GameSettings {
+            mode,
+            ..GameSettings::new(2, 1)
+        }
+        .start(program.clone())
+        .map_err(|e| e.to_string())?;
         game.play_out(usize::MAX, |_, _| 0)
             .map_err(|e| e.to_string())?;
         Ok::<Game, String>(game)

@@ -6,9 +6,8 @@
 mod common;
 
 use meeple::bots::RandomBot;
-use meeple::engine::{Game, Limits, Mode, Start, Viewer};
+use meeple::engine::{Game, GameSettings, Limits, Mode, Viewer};
 use meeple::ir::Program;
-use meeple::settings::GameSettings;
 use std::sync::Arc;
 
 /// Rules with chance in their setup (dice, a shuffled deck), with secret and public choices.
@@ -117,7 +116,12 @@ fn a_game_restarted_after_a_failure_or_from_another_start_plays_as_a_fresh_one()
         ..Limits::default()
     };
     let mode = Mode::playout().with_coverage();
-    let failing = Start::new(overdraw.clone(), 3, limits, mode).expect("prepares");
+    let settings = |players| GameSettings {
+        limits,
+        mode,
+        ..GameSettings::new(players, 1)
+    };
+    let failing = settings(3).prepare(overdraw.clone()).expect("prepares");
     let mut game = failing.game(1, false).expect("starts");
     let mut failed = false;
     for seed in 1..=20 {
@@ -127,7 +131,9 @@ fn a_game_restarted_after_a_failure_or_from_another_start_plays_as_a_fresh_one()
     assert!(failed, "some game of the overdraw fixture fails");
     let cheaters = program("rules/cheaters_game.rules");
     for players in [3, 4] {
-        let start = Start::new(cheaters.clone(), players, limits, mode).expect("prepares");
+        let start = settings(players)
+            .prepare(cheaters.clone())
+            .expect("prepares");
         start.restart(&mut game, 7, true).expect("restarts");
         let mut fresh = GameSettings {
             players,

@@ -4,10 +4,10 @@
 //! decision limit (a `while true` whose `end game` could not be reached) printed ever more
 //! slowly and never finished writing its save: both read the whole log at every decision.
 
+use meeple::engine::GameSettings;
 use meeple::engine::{Game, LogCursor, Viewer};
 use meeple::load::check_source;
 use meeple::save::chain;
-use meeple::settings::GameSettings;
 use std::sync::Arc;
 
 /// A game of `rounds` rounds in which every decision writes one line for all and one told to

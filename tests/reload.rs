@@ -4,8 +4,8 @@
 
 use meeple::bots::BotSpec;
 use meeple::engine::Game;
+use meeple::engine::GameSettings;
 use meeple::repl::{Asking, Files, Input, Line, Seats, Session, Style};
-use meeple::settings::GameSettings;
 use std::collections::VecDeque;
 use std::io;
 use std::path::{Path, PathBuf};

@@ -8,7 +8,7 @@ mod common;
 
 use common::{all_rules, load_rel, rel};
 use meeple::bots::{BotKind, MctsConfig, Policy};
-use meeple::engine::{Game, Limits, Viewer};
+use meeple::engine::{Game, Viewer};
 use meeple::ir::Program;
 use meeple::load::check_source;
 use meeple::sim::random_game;
@@ -108,16 +108,7 @@ flow {
 }
 "#;
 
-/// How a game of [`COSTLY`] starts with this work budget.
-fn start(program: &Arc<Program>, budget: u64) -> Result<(), (String, u32)> {
-    let limits = Limits {
-        steps_per_decision: budget,
-        ..Limits::default()
-    };
-    Game::with_limits(program.clone(), 2, 1, limits)
-        .map(|_| ())
-        .map_err(|e| (e.code.to_string(), e.span.start))
-}
+use common::start_with_budget as start;
 
 #[test]
 fn a_remembered_call_spends_the_work_it_would_have_spent() {

@@ -7,11 +7,11 @@ use super::{
 };
 use crate::bots::{ask_bot, BotSpec};
 use crate::diag::render;
+use crate::engine::GameSettings;
 use crate::engine::{Game, MoveError, RuntimeError};
 use crate::ir::Program;
 use crate::repl::{self, Files, Plain, ReplError, Seats, Session, Style, Terminal};
 use crate::save::{SaveError, SaveFile};
-use crate::settings::GameSettings;
 use clap::error::ErrorKind;
 use std::io::{self, IsTerminal, Write};
 use std::path::{Path, PathBuf};

@@ -3,10 +3,10 @@
 
 use super::{eprint_text, fail, load_game_reporting, usage_error, CliError};
 use crate::bots::BotSpec;
+use crate::engine::GameSettings;
 use crate::ir::Program;
 use crate::save::{SaveError, SaveFile};
 use crate::serve::{Server, Table, TableConfig, Who};
-use crate::settings::GameSettings;
 use clap::error::ErrorKind;
 use clap::Args;
 use std::fmt::Write as _;

@@ -27,6 +27,7 @@ mod reference;
 mod replay;
 mod rng;
 mod sets;
+mod settings;
 mod setup;
 mod several;
 mod spare;
@@ -47,6 +48,7 @@ pub use picture::{
     InstancePanel, KindPanel, Look, Picture, SeatPanel, SectionPanel, Shown, SlotTable, Status,
 };
 pub use rng::Rng;
+pub use settings::{asking_always, GameSettings};
 pub use setup::Holder;
 pub use several::Several;
 pub use start::Start;
@@ -408,50 +410,16 @@ impl Drop for Game {
 }
 
 impl Game {
-    /// Starts a game: sets up the state and runs the flow to the first decision.
+    /// Starts a game for people of `players` with `seed`, everything else the default: a
+    /// shorthand for [`GameSettings::new`] then [`GameSettings::start`].
     pub fn new(program: Arc<Program>, players: u8, seed: u64) -> Result<Game, RuntimeError> {
-        Game::with_limits(program, players, seed, Limits::default())
+        GameSettings::new(players, seed).start(program)
     }
 
     /// Starts a playout for bots: the same game as [`Game::new`], without log, labels, backups
-    /// or invariant checks (see [`Mode::playout`]).
+    /// or invariant checks (see [`Mode::playout`]); a shorthand for [`GameSettings::playout`].
     pub fn playout(program: Arc<Program>, players: u8, seed: u64) -> Result<Game, RuntimeError> {
-        Game::with_mode(program, players, seed, Limits::default(), Mode::playout())
-    }
-
-    /// Like [`Game::new`] with explicit limits.
-    pub fn with_limits(
-        program: Arc<Program>,
-        players: u8,
-        seed: u64,
-        limits: Limits,
-    ) -> Result<Game, RuntimeError> {
-        Game::with_mode(program, players, seed, limits, Mode::full())
-    }
-
-    /// A game with explicit limits and mode.
-    pub fn with_mode(
-        program: Arc<Program>,
-        players: u8,
-        seed: u64,
-        limits: Limits,
-        mode: Mode,
-    ) -> Result<Game, RuntimeError> {
-        let mut game = Game::blank(program, players, seed, limits, mode)?;
-        game.init()?;
-        Unstarted(game, false).start()
-    }
-
-    /// A game for people whose initial values are set but whose `setup` has not run: a
-    /// scenario's `before setup` changes it, then [`Unstarted::start`] plays on.
-    pub fn unstarted(
-        program: Arc<Program>,
-        players: u8,
-        seed: u64,
-    ) -> Result<Unstarted, RuntimeError> {
-        let mut game = Game::blank(program, players, seed, Limits::default(), Mode::full())?;
-        game.init()?;
-        Ok(Unstarted(game, false))
+        GameSettings::playout(players, seed).start(program)
     }
 
     /// A game with nothing set yet.
@@ -1290,7 +1258,8 @@ impl Game {
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord)]
 pub struct LogCursor(usize);
 
-/// A game whose initial values are set but whose `setup` has not run yet ([`Game::unstarted`]).
+/// A game whose initial values are set but whose `setup` has not run yet
+/// ([`GameSettings::unstarted`]).
 #[derive(Debug, Clone)]
 pub struct Unstarted(Game, bool);
 

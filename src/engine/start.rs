@@ -9,7 +9,7 @@
 //! and runs its setup and flow to the first decision. The setup runs, and draws its chance,
 //! for every game: nothing after the first draw is shared.
 //!
-//! Invariant: a game started from a [`Start`] is the game [`Game::with_mode`] starts with the
+//! Invariant: a game started from a [`Start`] is the game [`GameSettings::start`](super::GameSettings::start) starts with the
 //! same program, players, seed, limits and mode, move for move and byte for byte.
 
 use super::spare;
@@ -18,7 +18,7 @@ use crate::ir::Program;
 use std::sync::Arc;
 
 /// The start of a game before its seed is read: its initial values set, its flow and setup
-/// about to run. Prepared once for many games ([`Start::new`]), then copied for each seed
+/// about to run. Prepared once for many games ([`GameSettings::prepare`](super::GameSettings::prepare)), then copied for each seed
 /// ([`Start::restart`], [`Start::game`]).
 #[derive(Debug)]
 pub struct Start {
@@ -30,7 +30,7 @@ impl Start {
     /// Prepares games of `program` for `players` seats with these limits and mode: fails as
     /// every such game would fail to start (a player count the rules do not allow, an initial
     /// value that breaks a rule), whatever its seed.
-    pub fn new(
+    pub(super) fn new(
         program: Arc<Program>,
         players: u8,
         limits: Limits,
@@ -47,7 +47,7 @@ impl Start {
     }
 
     /// The game of `seed`, its invariants checked after every decision if `invariants`: the
-    /// game [`Game::with_mode`] would start.
+    /// game [`GameSettings::start`](super::GameSettings::start) would start.
     pub fn game(&self, seed: u64, invariants: bool) -> Result<Game, RuntimeError> {
         let mut game = self.game.clone();
         self.restart(&mut game, seed, invariants)?;

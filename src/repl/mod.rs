@@ -31,10 +31,10 @@ pub use wrap::{fit, wrap_line, Width};
 type Out<'w> = crate::printable::Printable<'w>;
 
 use crate::bots::BotSpec;
+use crate::engine::GameSettings;
 use crate::engine::{DecisionKind, Game, LogCursor, Record, Viewer};
 use crate::ir::{Program, StmtKind, Visibility};
 use crate::printable::escape;
-use crate::settings::GameSettings;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::PathBuf;

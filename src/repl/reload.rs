@@ -15,10 +15,10 @@
 
 use super::{Out, Seats, Session};
 use crate::diag::{render_all, RenderStyle};
+use crate::engine::GameSettings;
 use crate::engine::{Game, Record, Rng, Viewer};
 use crate::ir::Program;
 use crate::load::load;
-use crate::settings::GameSettings;
 use std::collections::BTreeSet;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

@@ -5,8 +5,8 @@
 //! — so the seed changes nothing that is printed unless the rules deal by chance.
 
 use crate::engine::Game;
+use crate::engine::GameSettings;
 use crate::ir::{Program, Value};
-use crate::settings::GameSettings;
 use std::sync::Arc;
 
 /// The seed of the games started to measure the components.

@@ -17,9 +17,9 @@
 //! may not match.
 
 use super::{replay_onto, ReplayError};
+use crate::engine::GameSettings;
 use crate::engine::{Game, LogCursor, Record};
 use crate::ir::Program;
-use crate::settings::GameSettings;
 use std::sync::Arc;
 
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;

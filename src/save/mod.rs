@@ -22,10 +22,10 @@ pub use error::SaveError;
 pub use rules::RulesFrom;
 
 use crate::diag::{FileId, SourceMap};
+use crate::engine::GameSettings;
 use crate::engine::{Game, Limits, MoveError, Record, RuntimeError};
 use crate::files::{self, Output};
 use crate::ir::Program;
-use crate::settings::GameSettings;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::path::{Path, PathBuf};

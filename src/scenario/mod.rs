@@ -3,9 +3,9 @@
 
 use crate::bots::{ask_bot, Bot, BotKind};
 use crate::diag::{Diagnostic, Span};
+use crate::engine::GameSettings;
 use crate::engine::{FixedChance, Game, Holder, MoveError, RuntimeError, Unstarted};
 use crate::ir::{self, Program, Scenario, ScenarioStepKind as K, Value};
-use crate::settings::GameSettings;
 use std::sync::Arc;
 
 /// How one scenario went.

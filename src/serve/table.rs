@@ -10,9 +10,9 @@
 use super::page::{self, Sight};
 use super::token::{Token, Tokens};
 use crate::bots::{BotSpec, Policy};
+use crate::engine::GameSettings;
 use crate::engine::{Game, MoveError, RuntimeError, Viewer};
 use crate::save::SaveFile;
-use crate::settings::GameSettings;
 use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};

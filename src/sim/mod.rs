@@ -40,9 +40,9 @@ pub use run::{
 };
 
 use crate::bots::{ask_bot, Bot, BotKind, RandomBot};
+use crate::engine::GameSettings;
 use crate::engine::{Game, MoveError, RuntimeError, Viewer};
 use crate::ir::Program;
-use crate::settings::GameSettings;
 use std::sync::Arc;
 
 /// Why a simulated game stopped before its end.

@@ -7,10 +7,10 @@ pub mod fuzz;
 pub mod http;
 
 use meeple::diag::{render_all, RenderStyle};
+use meeple::engine::GameSettings;
 use meeple::engine::{Game, Limits, Rng};
 use meeple::ir::Program;
 use meeple::load::{load_with, Loaded};
-use meeple::settings::GameSettings;
 use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -128,6 +128,22 @@ pub enum Played {
     Failed(String),
     /// It was still going after `max_moves`.
     Unfinished(Box<Game>),
+}
+
+/// How a 2-player game of `program` with seed 1 starts with `budget` steps of work a decision:
+/// fine, or the error's code and where it points.
+pub fn start_with_budget(program: &Arc<Program>, budget: u64) -> Result<(), (String, u32)> {
+    let limits = Limits {
+        steps_per_decision: budget,
+        ..Limits::default()
+    };
+    GameSettings {
+        limits,
+        ..GameSettings::new(2, 1)
+    }
+    .start(program.clone())
+    .map(|_| ())
+    .map_err(|e| (e.code.to_string(), e.span.start))
 }
 
 /// Plays a game by uniformly random choices, with the given limits, for at most `max_moves`.

@@ -3,11 +3,11 @@
 //! scenarios, saves, the rulebook) builds one [`GameSettings`] and starts its game with
 //! [`GameSettings::start`], so that a new setting is added in one place and read everywhere.
 //!
-//! The engine's own constructors ([`Game::new`], [`Game::playout`], [`Game::with_limits`],
-//! [`Game::with_mode`], [`Game::unstarted`]) still take these one by one; this is the seam
-//! through which they are called, until the engine takes the value itself.
+//! Every game is built here: [`GameSettings::start`] (a game), [`GameSettings::prepare`] (the
+//! start of a batch of games) and [`GameSettings::unstarted`] (a game before its setup, for
+//! scenarios). [`Game::new`] and [`Game::playout`] are shorthands for the first.
 
-use crate::engine::{Game, Limits, Mode, RuntimeError, Start, Unstarted};
+use super::{Game, Limits, Mode, RuntimeError, Start, Unstarted};
 use crate::ir::Program;
 use std::sync::Arc;
 
@@ -80,7 +80,9 @@ impl GameSettings {
     /// to the first decision.
     pub fn start(&self, program: Arc<Program>) -> Result<Game, RuntimeError> {
         let program = asking_always(program, self.always_ask);
-        Game::with_mode(program, self.players, self.seed, self.limits, self.mode)
+        let mut game = Game::blank(program, self.players, self.seed, self.limits, self.mode)?;
+        game.init()?;
+        Unstarted(game, false).start()
     }
 
     /// The start of every game of `program` with these settings whatever its seed, prepared
@@ -92,12 +94,12 @@ impl GameSettings {
     }
 
     /// A game of `program` whose initial values are set but whose `setup` has not run: a
-    /// scenario's `before setup` changes it, then [`Unstarted::start`] plays on. Such a game
-    /// is always one for people with the default limits: only `players`, `seed` and
-    /// `always_ask` are read.
+    /// scenario's `before setup` changes it, then [`Unstarted::start`] plays on.
     pub fn unstarted(&self, program: Arc<Program>) -> Result<Unstarted, RuntimeError> {
         let program = asking_always(program, self.always_ask);
-        Game::unstarted(program, self.players, self.seed)
+        let mut game = Game::blank(program, self.players, self.seed, self.limits, self.mode)?;
+        game.init()?;
+        Ok(Unstarted(game, false))
     }
 }
 
