@@ -222,10 +222,31 @@ impl Imagination {
     /// tell apart from the real game.
     fn pause_reached(&mut self, before: &Game, step: Option<Step>, shown: Vec<crate::ir::Value>) {
         self.stats.replays += 1;
-        let seat = self.seat;
         let g = self.real.as_mut().expect("a real replay");
         let drawn = std::mem::take(&mut g.replay.as_mut().expect("a replay").chance.drawn);
         let pause = self.pauses.len();
+        self.account_seen(&drawn, shown);
+        let real = self.real.as_ref().expect("a real replay").clone();
+        self.follow_draws(before, step, &drawn, pause);
+        self.follow_plain_shuffles(before, step, &drawn, pause);
+        self.follow_card_shuffles(before, step, &drawn, pause);
+        self.rule_out_shadows(&real, pause);
+        self.pauses.push(Pause {
+            game: real,
+            step: None,
+            partial: false,
+            drawn,
+            proposals: Vec::new(),
+            known: None,
+        });
+    }
+
+    /// Accounts for the cards the seat saw on the way to the pause just reached (`shown`: a
+    /// move's and the log's; the view's are read here), each in its latest shuffle, and notes
+    /// the stretch's shuffles of cards.
+    fn account_seen(&mut self, drawn: &[Drawn], shown: Vec<crate::ir::Value>) {
+        let seat = self.seat;
+        let g = self.real.as_mut().expect("a real replay");
         // Cards seen are accounted for in their latest shuffle; in time order with this
         // stretch's shuffles: a move's cards before any draw, a line's as it was written, the
         // view's after every draw.
@@ -256,8 +277,10 @@ impl Imagination {
         for (_, v) in cards {
             self.account(v);
         }
-        let real = self.real.as_ref().expect("a real replay").clone();
-        let mut differences = Vec::new();
+    }
+
+    /// Follows the other faces of each die and `random` pick of the stretch.
+    fn follow_draws(&mut self, before: &Game, step: Option<Step>, drawn: &[Drawn], pause: usize) {
         // Each die, and each `random` pick: its other faces (the other values it could have
         // picked) followed, so that one the seat saw (a first player drawn at random and named
         // in the log) is imagined as it showed, not drawn again until it happens to.
@@ -287,6 +310,16 @@ impl Imagination {
                 self.follow(event, face, pause, false, game);
             }
         }
+    }
+
+    /// Follows swaps of each shuffle of plain values of the stretch.
+    fn follow_plain_shuffles(
+        &mut self,
+        before: &Game,
+        step: Option<Step>,
+        drawn: &[Drawn],
+        pause: usize,
+    ) {
         // Each shuffle of plain values: every position's value swapped with the next different
         // one, followed. Where the seat never tells a swap apart, both positions are unseen.
         for (j, d) in drawn.iter().enumerate() {
@@ -316,6 +349,17 @@ impl Imagination {
                 self.follow(event, alternative as u32, pause, false, game);
             }
         }
+    }
+
+    /// Follows swaps of each shuffle of cards of the stretch, once the seat's worlds have failed
+    /// to agree.
+    fn follow_card_shuffles(
+        &mut self,
+        before: &Game,
+        step: Option<Step>,
+        drawn: &[Drawn],
+        pause: usize,
+    ) {
         // Each shuffle of cards, once the seat's worlds have failed to agree: every two cards
         // that read differently swapped, followed. A swap the seat never tells apart lets each
         // card lie where the other did; one it tells apart (a clue said otherwise) does not.
@@ -359,13 +403,19 @@ impl Imagination {
             }
             self.deal_pairs.push((event, pairs));
         }
+    }
+
+    /// Rules out, at the pause just reached, every shadow the seat would tell from `real`.
+    fn rule_out_shadows(&mut self, real: &Game, pause: usize) {
+        let seat = self.seat;
+        let mut differences = Vec::new();
         // Every shadow at this pause: ruled out where the seat would see a difference.
         let mut kept = Vec::with_capacity(self.shadows.len());
         for s in std::mem::take(&mut self.shadows) {
             if s.reached != pause + 1 {
                 continue;
             }
-            s.game.seen_differences(&real, seat, true, &mut differences);
+            s.game.seen_differences(real, seat, true, &mut differences);
             if !differences.is_empty() {
                 let at = differences.iter().map(|k| (pause, *k)).collect();
                 self.events[s.event].ruled_out.push((s.alternative, at));
@@ -374,14 +424,6 @@ impl Imagination {
             }
         }
         self.shadows = kept;
-        self.pauses.push(Pause {
-            game: real,
-            step: None,
-            partial: false,
-            drawn,
-            proposals: Vec::new(),
-            known: None,
-        });
     }
 
     /// What every pause's draws and moves take in an imagined game, from what the seat has ruled
@@ -392,27 +434,7 @@ impl Imagination {
     /// ruled out so; anything else is drawn afresh.
     fn settle(&mut self) {
         // Where every ruled-out alternative of an event showed: the places that tell it.
-        let telling: Vec<Vec<(usize, u64)>> = self
-            .events
-            .iter()
-            .map(|e| {
-                if matches!(e.kind, EventKind::Shuffle { .. } | EventKind::Deal { .. }) {
-                    return Vec::new();
-                }
-                let mut alternatives = e.ruled_out.iter();
-                let Some((_, first)) = alternatives.next() else {
-                    return Vec::new();
-                };
-                let mut common: Vec<(usize, u64)> =
-                    first.iter().copied().filter(|p| p.1 != u64::MAX).collect();
-                common.sort_unstable();
-                common.dedup();
-                for (_, at) in alternatives {
-                    common.retain(|p| at.contains(p));
-                }
-                common
-            })
-            .collect();
+        let telling = self.telling();
         // How many events each place tells.
         let mut tells: HashMap<(usize, u64), u32> = HashMap::new();
         for places in &telling {
@@ -420,64 +442,8 @@ impl Imagination {
                 *tells.entry(*p).or_default() += 1;
             }
         }
-        let mut deals = self.deals.iter();
-        for pause in &mut self.pauses {
-            pause.proposals = pause
-                .drawn
-                .iter()
-                .map(|d| match d {
-                    Drawn::Shuffle { input, output }
-                        if output
-                            .iter()
-                            .all(|v| matches!(v, crate::ir::Value::Entity(_))) =>
-                    {
-                        let accounted = deals.next().expect("a deal for every shuffle of cards");
-                        let hidden: Vec<crate::ir::Value> = input
-                            .iter()
-                            .filter(|v| !accounted.contains(v))
-                            .cloned()
-                            .collect();
-                        Proposal::Deal {
-                            input: input.clone(),
-                            output: output.clone(),
-                            hidden: hidden.into(),
-                            slots: Vec::new().into(),
-                        }
-                    }
-                    _ => Proposal::Fresh,
-                })
-                .collect();
-            pause.known = None;
-        }
-        // A shuffle of plain values: dealt as the real one but for the positions of the swaps
-        // the seat never told apart (a swap never followed counts as not told apart: those
-        // values are drawn again, and a world that shows them otherwise is drawn again).
-        for e in &self.events {
-            let EventKind::Shuffle { draw } = e.kind else {
-                continue;
-            };
-            let Some(Drawn::Shuffle { input, output }) = self.pauses[e.pause].drawn.get(draw)
-            else {
-                continue;
-            };
-            let told: BTreeSet<u32> = e.ruled_out.iter().map(|(i, _)| *i).collect();
-            let mut hidden = BTreeSet::new();
-            for (alternative, (i, other)) in swaps(output).into_iter().enumerate() {
-                if !told.contains(&(alternative as u32)) {
-                    hidden.insert(i as u32);
-                    hidden.insert(other as u32);
-                }
-            }
-            let hidden: Vec<u32> = hidden.into_iter().collect();
-            let proposal = Proposal::Positions {
-                input: input.clone(),
-                output: output.clone(),
-                hidden: hidden.into(),
-            };
-            if let Some(p) = self.pauses[e.pause].proposals.get_mut(draw) {
-                *p = proposal;
-            }
-        }
+        self.propose_deals();
+        self.propose_plain_shuffles();
         self.match_deals();
         for (e, places) in self.events.iter().zip(&telling) {
             // An alternative is ruled out soundly where it showed at a place that tells no other
@@ -516,6 +482,98 @@ impl Imagination {
                     }
                 }
                 EventKind::Shuffle { .. } | EventKind::Deal { .. } => {}
+            }
+        }
+    }
+
+    /// For each event, the places where every alternative ruled out showed (none for a
+    /// shuffle).
+    fn telling(&self) -> Vec<Vec<(usize, u64)>> {
+        self.events
+            .iter()
+            .map(|e| {
+                if matches!(e.kind, EventKind::Shuffle { .. } | EventKind::Deal { .. }) {
+                    return Vec::new();
+                }
+                let mut alternatives = e.ruled_out.iter();
+                let Some((_, first)) = alternatives.next() else {
+                    return Vec::new();
+                };
+                let mut common: Vec<(usize, u64)> =
+                    first.iter().copied().filter(|p| p.1 != u64::MAX).collect();
+                common.sort_unstable();
+                common.dedup();
+                for (_, at) in alternatives {
+                    common.retain(|p| at.contains(p));
+                }
+                common
+            })
+            .collect()
+    }
+
+    /// Every pause's shuffles of cards dealt again as the real one, its cards not accounted for
+    /// relabelled; everything else drawn afresh, and no move known yet.
+    fn propose_deals(&mut self) {
+        let mut deals = self.deals.iter();
+        for pause in &mut self.pauses {
+            pause.proposals = pause
+                .drawn
+                .iter()
+                .map(|d| match d {
+                    Drawn::Shuffle { input, output }
+                        if output
+                            .iter()
+                            .all(|v| matches!(v, crate::ir::Value::Entity(_))) =>
+                    {
+                        let accounted = deals.next().expect("a deal for every shuffle of cards");
+                        let hidden: Vec<crate::ir::Value> = input
+                            .iter()
+                            .filter(|v| !accounted.contains(v))
+                            .cloned()
+                            .collect();
+                        Proposal::Deal {
+                            input: input.clone(),
+                            output: output.clone(),
+                            hidden: hidden.into(),
+                            slots: Vec::new().into(),
+                        }
+                    }
+                    _ => Proposal::Fresh,
+                })
+                .collect();
+            pause.known = None;
+        }
+    }
+
+    /// Every shuffle of plain values dealt as the real one, but for the positions of the swaps
+    /// the seat never told apart.
+    fn propose_plain_shuffles(&mut self) {
+        // A swap never followed counts as not told apart: those values are drawn again, and a
+        // world that shows them otherwise is drawn again.
+        for e in &self.events {
+            let EventKind::Shuffle { draw } = e.kind else {
+                continue;
+            };
+            let Some(Drawn::Shuffle { input, output }) = self.pauses[e.pause].drawn.get(draw)
+            else {
+                continue;
+            };
+            let told: BTreeSet<u32> = e.ruled_out.iter().map(|(i, _)| *i).collect();
+            let mut hidden = BTreeSet::new();
+            for (alternative, (i, other)) in swaps(output).into_iter().enumerate() {
+                if !told.contains(&(alternative as u32)) {
+                    hidden.insert(i as u32);
+                    hidden.insert(other as u32);
+                }
+            }
+            let hidden: Vec<u32> = hidden.into_iter().collect();
+            let proposal = Proposal::Positions {
+                input: input.clone(),
+                output: output.clone(),
+                hidden: hidden.into(),
+            };
+            if let Some(p) = self.pauses[e.pause].proposals.get_mut(draw) {
+                *p = proposal;
             }
         }
     }
