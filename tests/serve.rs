@@ -1129,13 +1129,18 @@ score(p) = 0
     }
 }
 
-#[test]
-fn a_revealed_card_is_drawn_face_up_in_its_place_and_the_others_stay_backs() {
+/// A table of Flashed Hand at seed 1 (P2's middle card face up), with P1's and P2's hands.
+fn flashed_table() -> (Server, Vec<String>, Vec<String>) {
     let program = program("tests/fixtures/ok/flashed_hand.rules");
     let game = Game::new(program, 2, 1).expect("starts");
     let hand = |g: &Game, seat: u8| common::player_list(g, seat, "hand");
     let (mine, theirs) = (hand(&game, 0), hand(&game, 1));
-    let (server, _) = serve(game, "", None);
+    (serve(game, "", None).0, mine, theirs)
+}
+
+#[test]
+fn a_revealed_card_is_drawn_face_up_in_its_place_and_the_others_stay_backs() {
+    let (server, mine, theirs) = flashed_table();
     let a = addr(&server);
     // P2's middle card is face up from the start, on every page; its other two on P2's alone.
     for who in [Who::Seat(0), Who::Onlooker] {
@@ -1168,4 +1173,41 @@ fn a_revealed_card_is_drawn_face_up_in_its_place_and_the_others_stay_backs() {
         assert!(page.contains(mine[2].as_str()), "{page}");
         secrets_absent(&server, who, &page, &[&mine[0], &mine[1]]);
     }
+}
+
+#[test]
+fn a_revealed_card_is_named_on_a_page_only_while_it_is_face_up() {
+    let (server, mine, theirs) = flashed_table();
+    let a = addr(&server);
+    let moved = |who: Who, label: String| {
+        let page = get(a, &path(&server, who)).body;
+        let form = [("v", version(&page)), ("move", label)];
+        let form: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let answer = post(a, &format!("{}/move", path(&server, who)), &form);
+        assert_eq!(answer.status, 303, "{}", answer.body);
+    };
+    // P1 flashes a card (its move names it, face up); P2 gives P1 its face-up card in secret:
+    // it stays face up, now in P1's hand, seen on every page.
+    moved(Who::Seat(0), format!("flash {}", mine[2]));
+    moved(Who::Seat(1), format!("give {}", theirs[1]));
+    let onlooker = get(a, &path(&server, Who::Onlooker)).body;
+    for up in [&mine[2], &theirs[1]] {
+        assert!(onlooker.contains(up.as_str()), "{up}: {onlooker}");
+    }
+    secrets_absent(&server, Who::Onlooker, &onlooker, &[&mine[0], &mine[1]]);
+    // P1 turns it face down in secret: no log line, page or event names it to anyone who did
+    // not hold it, and P2's own line (`P2: give ...`) names it only to P2.
+    moved(Who::Seat(0), format!("hide {}", theirs[1]));
+    let onlooker = get(a, &path(&server, Who::Onlooker)).body;
+    assert!(onlooker.contains("P1: hide (secret)"), "{onlooker}");
+    assert!(onlooker.contains(mine[2].as_str()), "{onlooker}");
+    secrets_absent(
+        &server,
+        Who::Onlooker,
+        &onlooker,
+        &[&mine[0], &mine[1], &theirs[1]],
+    );
+    let p2 = get(a, &path(&server, Who::Seat(1))).body;
+    assert!(p2.contains(&format!("P2: give {}", theirs[1])), "{p2}");
+    secrets_absent(&server, Who::Seat(1), &p2, &[&mine[0], &mine[1]]);
 }

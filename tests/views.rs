@@ -601,3 +601,162 @@ fn a_game_saved_and_reopened_shows_the_revealed_card_only() {
     assert!(reopened.contains(&format!("P2 (you): hand [{}]", theirs.join(", "))));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Coins named alike (`coin#2`, `coin#3`, `coin#4`) whose worth no one sees, but P1's first,
+/// revealed; the last coin is worth `last`.
+fn coins(last: i64) -> Game {
+    let src = format!(
+        r#"
+game "Coins" {{ players 2 }}
+kind coin[4] shown as "coin" {{
+  hidden worth: int = if index == 4 then {last} else 5
+}}
+player var purse: list of coin = []
+flow {{
+  let p = at_seat(1)
+  p.purse = drop(coin, 1)
+  reveal first(p.purse)
+  let c = choose p "Spend which coin?" from p.purse
+  p.purse -= c
+}}
+score(p) = 0
+"#
+    );
+    Game::new(program(&src), 2, 1).expect("starts")
+}
+
+#[test]
+fn a_name_typed_for_coins_face_down_beside_a_revealed_one_tells_nothing_of_them() {
+    // The face-down coins are worth what the revealed one is, or one of them is not: P1 cannot
+    // tell, so `why`, the move typed and the list of options answer alike in both.
+    let (same, other) = (coins(5), coins(7));
+    assert_eq!(same.view(Viewer::Player(0)), other.view(Viewer::Player(0)));
+    for game in [&same, &other] {
+        let why = game.why(0, "coin").expect("refused");
+        assert_eq!(
+            why,
+            "it names 3 options that differ; type one of coin#2, coin#3, coin#4"
+        );
+        // The revealed coin is its own option; the two face down are alike.
+        assert_eq!(game.first_alike(0), [0, 1, 1]);
+        let mut g = game.clone();
+        assert!(g.apply_label(0, "coin").is_err());
+    }
+}
+
+#[test]
+fn why_after_a_reveal_answers_alike_for_every_card_a_seat_does_not_hold() {
+    let game = flashed_hand();
+    let (mine, theirs) = (hand(&game, 0), hand(&game, 1));
+    // P2's middle card is face up, its others face down, the deck's face down: whichever P1
+    // names, the answer is the same but for the name, and names no other card.
+    let all: Vec<String> = (1..=7)
+        .map(|n| common::instance(&game, "card", n))
+        .collect();
+    let rank = |c: &str| c.rsplit(' ').next().unwrap_or("").to_string();
+    let names: Vec<String> = all.iter().map(|c| rank(c)).collect();
+    let not_mine: Vec<&String> = names.iter().filter(|n| !mine.contains(n)).collect();
+    assert_eq!(not_mine.len(), 4, "{names:?}");
+    assert!(not_mine.contains(&&theirs[1]));
+    for action in ["flash", "hide", "give"] {
+        let answers: Vec<String> = not_mine
+            .iter()
+            .map(|card| {
+                let why = game
+                    .why(0, &format!("{action} {card}"))
+                    .expect("not in P1's hand");
+                for other in names.iter().filter(|n| n != card) {
+                    assert!(!why.contains(other.as_str()), "{other}: {why}");
+                }
+                why.replace(card.as_str(), "X")
+            })
+            .collect();
+        assert!(answers.iter().all(|a| *a == answers[0]), "{answers:?}");
+    }
+}
+
+#[test]
+fn undo_past_a_reveal_turns_the_card_down_again_and_playing_it_again_up() {
+    let game = flashed_hand();
+    let theirs = hand(&game, 1);
+    // P1 passes; P2 flashes its first card; P1 sees it, takes P2's move back (it is P2's again),
+    // P2 passes instead; P1 takes that back too, and P2 flashes again.
+    let script = format!(
+        "pass\nflash {t0}\nundo\npass\nundo\nflash {t0}\nquit\n",
+        t0 = theirs[0]
+    );
+    let out = common::stdout(&common::meeple(&["play", FLASHED, "--seed", "1"], &script));
+    let seen: Vec<&str> = out
+        .lines()
+        .filter(|l| l.starts_with("  P2: hand"))
+        .collect();
+    let up = format!("  P2: hand [{}, {}, ?]", theirs[0], theirs[1]);
+    let down = format!("  P2: hand [?, {}, ?]", theirs[1]);
+    // P1's view, before and after each undo: P2's first card up, down, up again.
+    assert_eq!(seen, [&down, &up, &down, &up], "{out}");
+}
+
+#[test]
+fn a_bot_games_transcript_and_its_json_stream_reloaded_show_the_revealed_cards_only() {
+    // The `--json` stream holds no view (docs/json.md): its moves, replayed by `--load`, give
+    // the position, whose view shows the cards face up at the end, and no other.
+    let program = program(&std::fs::read_to_string(common::root().join(FLASHED)).expect("reads"));
+    let dir = std::env::temp_dir().join(format!("meeple-reveal-json-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let mut checked = 0;
+    for seed in 1..40u64 {
+        let seed_text = seed.to_string();
+        let args = ["play", FLASHED, "--bots", "random", "--seed", &seed_text];
+        let stream = common::stdout(&common::meeple(&[&args[..], &["--json"]].concat(), ""));
+        let lines: Vec<serde_json::Value> = stream
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+            .collect();
+        let mut game = Game::new(program.clone(), 2, seed).expect("starts");
+        for line in lines.iter().filter(|l| l["event"] == "decision") {
+            let seat = u8::from(line["player"] != "P1");
+            common::play(&mut game, seat, line["choice"].as_str().expect("a choice"));
+        }
+        assert!(game.is_over(), "{stream}");
+        let (up, down) = game.instances_seen(Viewer::Spectator);
+        if up.is_empty() || down.is_empty() {
+            continue;
+        }
+        let file = dir.join(format!("game-{seed}.jsonl"));
+        std::fs::write(&file, &stream).expect("writes");
+        let reloaded = common::stdout(&common::meeple(
+            &[
+                "play",
+                "--load",
+                &file.display().to_string(),
+                "--bots",
+                "none",
+            ],
+            "state\nquit\n",
+        ));
+        let transcript = common::stdout(&common::meeple(&args, ""));
+        // The view's lines that hold cards (the scores are sums of ranks, and may be one).
+        let cards = |out: &str| -> String {
+            let view = out.rsplit("public view").next().unwrap_or_default();
+            let lines = view
+                .lines()
+                .filter(|l| l.contains("hand") || l.contains("deck"));
+            lines.collect::<Vec<_>>().join("\n")
+        };
+        for text in [cards(&reloaded), cards(&transcript)] {
+            assert!(text.contains("P1: hand"), "{text}");
+            for card in &up {
+                assert!(text.contains(card.as_str()), "{card} face up: {text}");
+            }
+            for card in &down {
+                assert!(!text.contains(card.as_str()), "{card} face down: {text}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(
+        checked >= 3,
+        "only {checked} games ended with a card face up"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

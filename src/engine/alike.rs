@@ -3,9 +3,9 @@
 //!
 //! Instances of a kind `shown as` the same text are numbered so that every one can be typed
 //! (`tempura#14`). A player who types the shown name alone means any of them; when every
-//! instance it could mean is alike (every field the player may see is equal), the first in
-//! the order of the options is taken, so that a save or a replay takes the same one. When they
-//! differ, the move is refused with the labels to choose from.
+//! instance it could mean is alike (each field hidden in both, or seen in both and equal), the
+//! first in the order of the options is taken, so that a save or a replay takes the same one.
+//! When they differ, the move is refused with the labels to choose from.
 
 use super::view::{sight, Sight, Viewer};
 use super::{normalize, open_choice, show, Game, Pending};
@@ -200,8 +200,8 @@ fn all_alike(game: &Game, player: u8, xs: &[Value], ys: &[Value]) -> bool {
     xs.len() == ys.len() && xs.iter().zip(ys).all(|(a, b)| alike(game, player, a, b))
 }
 
-/// True if `a` and `b` are the same value, or instances of one kind whose every field
-/// `player` may see is equal (lists: element by element).
+/// True if `a` and `b` are the same value, or instances of one kind every field of which looks
+/// the same to `player` ([`seen_alike`]; lists: element by element).
 fn alike(game: &Game, player: u8, a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Entity(x), Value::Entity(y)) if x.kind() == y.kind() => {
@@ -214,9 +214,12 @@ fn alike(game: &Game, player: u8, a: &Value, b: &Value) -> bool {
                     &table.row(x.index() as usize)[f],
                     &table.row(y.index() as usize)[f],
                 );
-                u == v
-                    || (sight(game, def, a, u, viewer) == Sight::Nothing
-                        && sight(game, def, b, v, viewer) == Sight::Nothing)
+                seen_alike(
+                    &sight(game, def, a, u, viewer),
+                    u,
+                    &sight(game, def, b, v, viewer),
+                    v,
+                )
             })
         }
         (Value::List(xs), Value::List(ys)) => {
@@ -227,5 +230,23 @@ fn alike(game: &Game, player: u8, a: &Value, b: &Value) -> bool {
                     .all(|(x, y)| alike(game, player, x, y))
         }
         _ => a == b,
+    }
+}
+
+/// True if two values of one field look the same to a viewer who sees them as `sa` and `sb`:
+/// both hidden, or seen and equal where seen (a list: as long, shown at the same positions and
+/// equal there). A value seen beside a hidden one differs from it whatever the hidden one
+/// holds: comparing them would tell it (a card face up beside face-down ones, by `reveal` or
+/// `visible when`).
+fn seen_alike(sa: &Sight, u: &Value, sb: &Sight, v: &Value) -> bool {
+    match (sa, sb, u, v) {
+        (Sight::Nothing, Sight::Nothing, ..) => true,
+        (Sight::All, Sight::All, ..) => u == v,
+        (_, _, Value::List(xs), Value::List(ys)) => {
+            xs.len() == ys.len()
+                && (0..xs.len())
+                    .all(|i| sa.shows(i) == sb.shows(i) && (!sa.shows(i) || xs[i] == ys[i]))
+        }
+        _ => false,
     }
 }
