@@ -92,19 +92,8 @@ impl Game {
         let record = self.mode.record;
         match self.pending.take().expect("a pending decision") {
             Pending::Turn(t) => {
-                let (a, args) = t.get(program, index);
-                let def = &program.actions[a.index()];
                 if record {
-                    let name = self.seat_name(player);
-                    let label = move_label(program, &self.state, def, args);
-                    if def.params.iter().any(|p| p.secret) {
-                        // A secret argument is the mover's alone: the others read it hidden.
-                        let public = public_move_label(program, &self.state, def, args);
-                        self.announce(Audience::Only(vec![player]), format!("{name}: {label}"));
-                        self.announce(Audience::AllBut(vec![player]), format!("{name}: {public}"));
-                    } else {
-                        self.announce(Audience::All, format!("{name}: {label}"));
-                    }
+                    self.announce_move(program, player, &t, index);
                 }
                 self.start_move(program, player, t, index);
             }
@@ -142,57 +131,83 @@ impl Game {
                 }
                 self.local_mut(slot).put(Value::bool(index == 0));
             }
-            Pending::Secret {
-                mut choices,
+            secret @ Pending::Secret { .. } => self.take_secret(program, player, index, secret),
+        }
+        Ok(())
+    }
+
+    /// Writes in the log who made move `index` of `turn`, its secret arguments to the mover
+    /// alone.
+    fn announce_move(&mut self, program: &ir::Program, player: u8, turn: &Turn, index: usize) {
+        let (a, args) = turn.get(program, index);
+        let def = &program.actions[a.index()];
+        let name = self.seat_name(player);
+        let label = move_label(program, &self.state, def, args);
+        if def.params.iter().any(|p| p.secret) {
+            // A secret argument is the mover's alone: the others read it hidden.
+            let public = public_move_label(program, &self.state, def, args);
+            self.announce(Audience::Only(vec![player]), format!("{name}: {label}"));
+            self.announce(Audience::AllBut(vec![player]), format!("{name}: {public}"));
+        } else {
+            self.announce(Audience::All, format!("{name}: {label}"));
+        }
+    }
+
+    /// Takes option `index` of `player`'s part of a simultaneous secret choice: the choice
+    /// runs its block once every seat has chosen.
+    fn take_secret(&mut self, program: &ir::Program, player: u8, index: usize, pending: Pending) {
+        let record = self.mode.record;
+        let Pending::Secret {
+            mut choices,
+            player_slot,
+            choice_slot,
+            then,
+            at,
+        } = pending
+        else {
+            unreachable!("a secret choice")
+        };
+        let c = choices
+            .iter_mut()
+            .find(|c| c.seat == player && c.chosen.is_none())
+            .expect("a waiting player");
+        c.chosen = Some(index);
+        let several = c
+            .pick
+            .as_ref()
+            .filter(|_| record)
+            .map(|p| p.label(program, &self.state, &c.options));
+        if record {
+            let name = self.seat_name(player);
+            let label = match &several {
+                Some(label) => label.clone(),
+                None => option_label(program, &self.state, &c.options, index),
+            };
+            self.announce(
+                Audience::Only(vec![player]),
+                format!("{name} chose {label} (secret)"),
+            );
+            self.announce(Audience::AllBut(vec![player]), format!("{name} has chosen"));
+        }
+        if let Some(label) = several {
+            self.record_several(player, &label);
+        }
+        if choices.iter().all(|c| c.chosen.is_some()) {
+            // The machine stands at the block's first pass, which runs it for each.
+            self.secrets.push(SecretLoop {
+                frame: self.frames.len(),
+                choices,
+                next: 0,
+            });
+        } else {
+            self.pending = Some(Pending::Secret {
+                choices,
                 player_slot,
                 choice_slot,
                 then,
                 at,
-            } => {
-                let c = choices
-                    .iter_mut()
-                    .find(|c| c.seat == player && c.chosen.is_none())
-                    .expect("a waiting player");
-                c.chosen = Some(index);
-                let several = c
-                    .pick
-                    .as_ref()
-                    .filter(|_| record)
-                    .map(|p| p.label(program, &self.state, &c.options));
-                if record {
-                    let name = self.seat_name(player);
-                    let label = match &several {
-                        Some(label) => label.clone(),
-                        None => option_label(program, &self.state, &c.options, index),
-                    };
-                    self.announce(
-                        Audience::Only(vec![player]),
-                        format!("{name} chose {label} (secret)"),
-                    );
-                    self.announce(Audience::AllBut(vec![player]), format!("{name} has chosen"));
-                }
-                if let Some(label) = several {
-                    self.record_several(player, &label);
-                }
-                if choices.iter().all(|c| c.chosen.is_some()) {
-                    // The machine stands at the block's first pass, which runs it for each.
-                    self.secrets.push(SecretLoop {
-                        frame: self.frames.len(),
-                        choices,
-                        next: 0,
-                    });
-                } else {
-                    self.pending = Some(Pending::Secret {
-                        choices,
-                        player_slot,
-                        choice_slot,
-                        then,
-                        at,
-                    });
-                }
-            }
+            });
         }
-        Ok(())
     }
 
     /// A line of the log written by the engine about a decision.

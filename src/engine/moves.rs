@@ -638,6 +638,33 @@ impl Game {
         (reason, close)
     }
 
+    /// Why a last resort is refused: another move of the turn is possible (`None` if the
+    /// action is no last resort, or no other move is).
+    fn other_move_first(
+        &self,
+        program: &ir::Program,
+        t: &Turn,
+        def: &ir::ActionDef,
+    ) -> Option<String> {
+        def.last_resort.as_ref()?;
+        let (i, &(other, start)) = t
+            .moves
+            .iter()
+            .enumerate()
+            .find(|(_, (a, _))| program.actions[a.index()].last_resort.is_none())?;
+        let end = t.moves.get(i + 1).map_or(t.args.len(), |m| m.1 as usize);
+        let label = move_label(
+            program,
+            &self.state,
+            &program.actions[other.index()],
+            t.args.get(start as usize..end).unwrap_or_default(),
+        );
+        Some(format!(
+            "another move is possible: {label} (`{}` is offered only when no other move is)",
+            def.name
+        ))
+    }
+
     /// [`Game::why_not`]'s reason, noting in `close` the move suggested.
     fn why_refused(&self, player: u8, input: &str, close: &mut Option<String>) -> String {
         let program = self.program.clone();
@@ -654,22 +681,7 @@ impl Game {
                     .iter()
                     .find(|a| program.actions[a.index()].name.eq_ignore_ascii_case(name))
                 else {
-                    let names: Vec<&str> = actions
-                        .iter()
-                        .map(|a| program.actions[a.index()].name.as_str())
-                        .collect();
-                    return match crate::diag::suggest_name(name, names.iter().copied()) {
-                        Some(s) => {
-                            let reason =
-                                format!("there is no action `{name}` now; did you mean `{s}`?");
-                            *close = Some(s.to_string());
-                            reason
-                        }
-                        None => format!(
-                            "there is no action `{name}` now; the actions are {}",
-                            names.join(", ")
-                        ),
-                    };
+                    return no_such_action(&program, name, actions, close);
                 };
                 let def = &program.actions[a.index()];
                 let rest: Vec<String> = words.map(str::to_lowercase).collect();
@@ -691,27 +703,8 @@ impl Game {
                     return self.no_such_arguments(def, &combos, &rest, &shown);
                 };
                 let args = args.clone();
-                // A last resort waits for the other actions of the turn to have no move.
-                if def.last_resort.is_some() {
-                    let other = t
-                        .moves
-                        .iter()
-                        .enumerate()
-                        .find(|(_, (a, _))| program.actions[a.index()].last_resort.is_none());
-                    if let Some((i, &(other, start))) = other {
-                        let end = t.moves.get(i + 1).map_or(t.args.len(), |m| m.1 as usize);
-                        let label = move_label(
-                            &program,
-                            &self.state,
-                            &program.actions[other.index()],
-                            t.args.get(start as usize..end).unwrap_or_default(),
-                        );
-                        return format!(
-                            "another move is possible: {label} (`{}` is offered only when no \
-                             other move is)",
-                            def.name
-                        );
-                    }
+                if let Some(why) = self.other_move_first(&program, t, def) {
+                    return why;
                 }
                 let failing = self.first_failing(&program, def, player, &args);
                 // A range written with expressions is looked at after the requirements that
@@ -740,6 +733,31 @@ impl Game {
             }
             None => "the game is over".to_string(),
         }
+    }
+}
+
+/// Why a typed move is refused when its first word names no action of the turn: the nearest
+/// action's name put in `close`, or the actions listed.
+fn no_such_action(
+    program: &ir::Program,
+    name: &str,
+    actions: &[ir::ActionId],
+    close: &mut Option<String>,
+) -> String {
+    let names: Vec<&str> = actions
+        .iter()
+        .map(|a| program.actions[a.index()].name.as_str())
+        .collect();
+    match crate::diag::suggest_name(name, names.iter().copied()) {
+        Some(s) => {
+            let reason = format!("there is no action `{name}` now; did you mean `{s}`?");
+            *close = Some(s.to_string());
+            reason
+        }
+        None => format!(
+            "there is no action `{name}` now; the actions are {}",
+            names.join(", ")
+        ),
     }
 }
 
