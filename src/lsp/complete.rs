@@ -161,7 +161,7 @@ fn item(d: &NameDecl) -> CompletionItem {
         NameKind::EnumValue => CompletionItemKind::ENUM_MEMBER,
         NameKind::Kind => CompletionItemKind::CLASS,
         NameKind::Instance | NameKind::Die => CompletionItemKind::CONSTANT,
-        NameKind::Table => CompletionItemKind::STRUCT,
+        NameKind::Table | NameKind::Record => CompletionItemKind::STRUCT,
         NameKind::Def | NameKind::Effect | NameKind::Phase => CompletionItemKind::FUNCTION,
         NameKind::Action => CompletionItemKind::METHOD,
     };
