@@ -10,14 +10,10 @@ impl Checker<'_> {
         let merged = self.merged;
         let (mut g, mut pv, mut k, mut df) = (0usize, 0usize, 0usize, 0usize);
         let mut tables = 0;
-        let mut records = 0;
         let mut flow = None;
+        self.record_bodies();
         for decl in &merged.decls {
             match decl {
-                ast::Decl::Record(rd) => {
-                    self.record_body(rd, records);
-                    records += 1;
-                }
                 ast::Decl::Var(v) => {
                     let (slot, sym) = if v.per_player {
                         pv += 1;
@@ -99,6 +95,7 @@ impl Checker<'_> {
                 ast::Decl::Game(_)
                 | ast::Decl::Variant(_)
                 | ast::Decl::Enum(_)
+                | ast::Decl::Record(_)
                 | ast::Decl::Die(_) => {}
             }
         }

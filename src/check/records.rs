@@ -93,9 +93,21 @@ impl Checker<'_> {
         self.record_spans[r] = spans;
     }
 
+    /// Pass 3 for every record, in the order declared.
+    pub(super) fn record_bodies(&mut self) {
+        let merged = self.merged;
+        let records = merged.decls.iter().filter_map(|d| match d {
+            ast::Decl::Record(rd) => Some(rd),
+            _ => None,
+        });
+        for (r, rd) in records.enumerate() {
+            self.record_body(rd, r);
+        }
+    }
+
     /// Pass 3: the `shown as` text, with `it` the value, and the defaults, checked even where
     /// no construction leaves a field out.
-    pub(super) fn record_body(&mut self, rd: &ast::RecordDecl, r: usize) {
+    fn record_body(&mut self, rd: &ast::RecordDecl, r: usize) {
         let id = RecordId(r as u32);
         if let Some(label) = &rd.label {
             let mut scope = Scope::new(false);

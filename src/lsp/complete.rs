@@ -113,7 +113,7 @@ pub fn complete(doc: &Document, pos: Position) -> Vec<CompletionItem> {
     out
 }
 
-/// Fields after `owner.`: a player's variables, an instance's fields, or all of them when the
+/// Fields after `owner.`: a player's variables, an instance's or a record's fields, or all of them when the
 /// type of `owner` is not known.
 fn members(decls: &[NameDecl], owner: &str) -> Vec<CompletionItem> {
     let ty = if owner == "me" {
@@ -133,7 +133,7 @@ fn members(decls: &[NameDecl], owner: &str) -> Vec<CompletionItem> {
         Some(kind)
             if decls
                 .iter()
-                .any(|d| d.kind == NameKind::Kind && d.name == kind) =>
+                .any(|d| matches!(d.kind, NameKind::Kind | NameKind::Record) && d.name == kind) =>
         {
             decls
                 .iter()
