@@ -170,4 +170,8 @@ fn the_readers_of_the_grammar_see_what_they_read() {
         !reserved.contains("section"),
         "a declaration word stays free"
     );
+    assert!(
+        !reserved.contains("record"),
+        "a declaration word stays free: `record` may still name a variable"
+    );
 }

@@ -676,3 +676,58 @@ fn a_base_that_is_not_rules_is_never_quoted_and_garbage_costs_no_later_message()
 /// Formatting and quick fixes.
 #[path = "lsp/edits.rs"]
 mod edits;
+
+/// A record's fields: completed after a value of the record and a `.`, described on hover.
+const BIDS: &str = r#"game "Bids" { players 2 }
+record bid {
+  who: player = none
+  amount: int = 0
+}
+def more(b: bid): int = b.amount + 1
+var best: bid = bid(who: none)
+flow { }
+winners = [p in players where more(best) > 1]
+"#;
+
+#[test]
+fn a_record_s_fields_are_completed_and_described() {
+    let dir = scratch("records");
+    let file = dir.join("bids.rules");
+    std::fs::write(&file, BIDS).unwrap();
+    let doc = uri(&file);
+    let mut client = Client::start();
+    initialize(&mut client, &dir);
+    client.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": doc, "languageId": "meeple", "version": 1, "text": BIDS}}),
+    );
+    assert_eq!(client.diagnostics(&doc), Vec::<Value>::new());
+    // Completion after `b.`: the bid's fields, and nothing else's.
+    let dot = BIDS.lines().nth(5).unwrap().find("b.").unwrap() as u32;
+    let items = client.call("textDocument/completion", at(&doc, 5, dot + 2));
+    assert_eq!(labels(&items), ["who", "amount"]);
+    // Hover on `amount` in `b.amount`: a field of each bid, with its type.
+    let hover = client.call("textDocument/hover", at(&doc, 5, dot + 3));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(
+        text.contains("field `amount`: `int`, of each `bid`"),
+        "{text}"
+    );
+    // Hover on the record's name where it is built.
+    let built = BIDS.lines().nth(6).unwrap().rfind("bid(").unwrap() as u32;
+    let hover = client.call("textDocument/hover", at(&doc, 6, built + 1));
+    let text = hover["contents"]["value"].as_str().unwrap();
+    assert!(text.contains("record `bid`"), "{text}");
+    // The outline lists the record with its fields.
+    let symbols = client.call(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": doc}}),
+    );
+    let bid = &symbols[1];
+    assert_eq!(bid["name"], "bid");
+    assert_eq!(bid["children"][1]["name"], "amount");
+    assert_eq!(client.call("shutdown", Value::Null), Value::Null);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait_exit().code(), Some(0));
+    let _ = std::fs::remove_dir_all(&dir);
+}

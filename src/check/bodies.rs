@@ -11,6 +11,7 @@ impl Checker<'_> {
         let (mut g, mut pv, mut k, mut df) = (0usize, 0usize, 0usize, 0usize);
         let mut tables = 0;
         let mut flow = None;
+        self.record_bodies();
         for decl in &merged.decls {
             match decl {
                 ast::Decl::Var(v) => {
@@ -94,6 +95,7 @@ impl Checker<'_> {
                 ast::Decl::Game(_)
                 | ast::Decl::Variant(_)
                 | ast::Decl::Enum(_)
+                | ast::Decl::Record(_)
                 | ast::Decl::Die(_) => {}
             }
         }

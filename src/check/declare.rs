@@ -52,6 +52,7 @@ impl Checker<'_> {
                     self.program.globals.push(placeholder_var(v));
                 }
                 ast::Decl::Kind(k) => self.declare_kind(k),
+                ast::Decl::Record(r) => self.declare_record(r),
                 ast::Decl::Table(t) => self.declare_table(t),
                 ast::Decl::Die(d) => {
                     let id = ir::DieId(self.program.dice.len() as u32);

@@ -66,6 +66,7 @@ impl Checker<'_> {
             }
             ExprKind::Name(n) => self.name_expr(n, scope),
             ExprKind::Call { name, args } => self.call_expr(name, args, span, scope),
+            ExprKind::Record { name, fields } => self.construct(name, fields, span, scope),
             ExprKind::Field { base, field } => {
                 if let Some(cell) = self.table_cell(base, field, span, scope) {
                     return cell;
@@ -271,6 +272,18 @@ impl Checker<'_> {
                         self.table_as_value(n);
                         error_expr(span)
                     }
+                    Symbol::Record(_) => {
+                        self.error(
+                            Diagnostic::error(
+                                "type-mismatch",
+                                format!("`{}` is a record, not a value", n.text),
+                                span,
+                            )
+                            .with_label("build one with its fields")
+                            .with_help(format!("write `{}(field: value, ...)`", n.text)),
+                        );
+                        error_expr(span)
+                    }
                     Symbol::Die(_) | Symbol::Proc(_) | Symbol::Action(_) => {
                         self.error(
                             Diagnostic::error("type-mismatch", format!("`{}` is not a value", n.text), span)
@@ -388,13 +401,14 @@ impl Checker<'_> {
                     }
                 }
             }
+            Type::Record(r) => self.record_field(base, *r, field, span),
             Type::Error => error_expr(span),
             other => {
                 let t = self.type_name(other);
                 self.error(
                     Diagnostic::error("unknown-field", format!("{t} has no fields"), field.span)
                         .with_label(format!("`.{}` on {t}", field.text))
-                        .with_help("only players and instances of kinds have fields"),
+                        .with_help("only players, instances of kinds and records have fields"),
                 );
                 error_expr(span)
             }
@@ -487,6 +501,9 @@ impl Checker<'_> {
         span: Span,
         scope: &mut Scope,
     ) -> Typed {
+        if let Some((Symbol::Record(_), _)) = self.symbols.get(&name.text) {
+            return self.record_call(name, args, span, scope);
+        }
         if name.text == Builtin::Count.name() {
             if let Some(rows) = self.table_count(args, span, scope) {
                 return (rows, Type::Int);
@@ -896,6 +913,7 @@ impl Checker<'_> {
             ast::TextPart::Lit(s) => ir::TextPart::Lit(s.clone()),
             ast::TextPart::Expr(e) => match self.expr(e, scope) {
                 (m, Type::Map(elem, key)) => self.map_text(m, &elem, key, scope),
+                (x, t) if ir::RecordDef::within(&t) => ir::TextPart::Typed(x, t),
                 (x, _) => ir::TextPart::Expr(x),
             },
             ast::TextPart::If {

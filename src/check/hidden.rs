@@ -273,7 +273,7 @@ pub(super) fn text_exprs<'a>(t: &'a ir::Text, out: &mut Vec<&'a Expr>) {
     for part in &t.parts {
         match part {
             TextPart::Lit(_) => {}
-            TextPart::Expr(e) => out.push(e),
+            TextPart::Expr(e) | TextPart::Typed(e, _) => out.push(e),
             TextPart::If {
                 cond,
                 then,

@@ -21,6 +21,8 @@ pub enum NameKind {
     EnumValue,
     /// `kind`.
     Kind,
+    /// `record`.
+    Record,
     /// A named instance of a kind (`kind company named a, b`).
     Instance,
     /// A field of a kind.
@@ -52,6 +54,7 @@ impl NameKind {
             NameKind::Enum => "enum",
             NameKind::EnumValue => "enum value",
             NameKind::Kind => "kind",
+            NameKind::Record => "record",
             NameKind::Instance => "instance",
             NameKind::Field => "field",
             NameKind::Die => "die",
@@ -129,6 +132,7 @@ impl NameIndex {
 pub(crate) enum Pending {
     Symbol(Symbol),
     Field(ir::KindId, usize),
+    RecordField(ir::RecordId, usize),
     Local(NameKind, Type),
 }
 
@@ -183,6 +187,13 @@ impl Builder {
                             .map_or(String::new(), |f| ty(&f.ty));
                         (NameKind::Field, detail, kind.map(|kd| kd.name.clone()))
                     }
+                    Pending::RecordField(r, i) => {
+                        let record = program.records.get(r.index());
+                        let detail = record
+                            .and_then(|rd| rd.fields.get(i))
+                            .map_or(String::new(), |f| ty(&f.1));
+                        (NameKind::Field, detail, record.map(|rd| rd.name.clone()))
+                    }
                     Pending::Local(kind, t) => (kind, ty(&t), None),
                 };
                 NameDecl {
@@ -224,6 +235,7 @@ fn symbol_detail(
             program.enums.get(id.index()).map(|e| e.name.clone()),
         ),
         Symbol::Kind(id) => (NameKind::Kind, ty(&Type::Entity(id)), None),
+        Symbol::Record(id) => (NameKind::Record, ty(&Type::Record(id)), None),
         Symbol::Instance(id, _) => (
             NameKind::Instance,
             ty(&Type::Entity(id)),
@@ -310,6 +322,10 @@ fn type_text(program: &ir::Program, t: &Type) -> String {
             .kinds
             .get(k.index())
             .map_or("?".into(), |k| k.name.clone()),
+        Type::Record(r) => program
+            .records
+            .get(r.index())
+            .map_or("?".into(), |r| r.name.clone()),
         Type::List(inner) => format!("list of {}", type_text(program, inner)),
         Type::Map(inner, k) => format!(
             "{} by {}",

@@ -199,6 +199,7 @@ impl Checker<'_> {
                 parts.push(self.map_text(value, inner, *inner_key, scope));
                 parts.push(ir::TextPart::Lit(")".into()));
             }
+            t if ir::RecordDef::within(t) => parts.push(ir::TextPart::Typed(value, t.clone())),
             _ => parts.push(ir::TextPart::Expr(value)),
         }
         scope.pop();

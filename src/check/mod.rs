@@ -20,6 +20,7 @@ mod maps;
 mod matching;
 mod parts;
 mod ranges;
+mod records;
 mod scenario;
 mod scope;
 mod sections;
@@ -144,6 +145,10 @@ pub(crate) struct Checker<'a> {
     /// Parameter and result types of each def, by id.
     def_sigs: Vec<(Vec<Type>, Type)>,
     program: ir::Program,
+    /// Each record's defaults, worked out when first needed.
+    record_defaults: Vec<records::Defaults>,
+    /// Where each record's fields are declared, for editors.
+    record_spans: Vec<Vec<Span>>,
     /// Declarations and uses of names, when an editor asked for them.
     index: Option<index::Builder>,
     /// True while the condition of a scenario's `expect` is checked, where `winners` and
@@ -173,6 +178,8 @@ impl<'a> Checker<'a> {
             proc_sigs: Vec::new(),
             def_sigs: Vec::new(),
             index: None,
+            record_defaults: Vec::new(),
+            record_spans: Vec::new(),
             in_expect: false,
             program: ir::Program {
                 title: String::new(),
@@ -186,6 +193,7 @@ impl<'a> Checker<'a> {
                 globals: Vec::new(),
                 player_vars: Vec::new(),
                 kinds: Vec::new(),
+                records: Vec::new(),
                 dice: Vec::new(),
                 tables: Vec::new(),
                 defs: Vec::new(),
@@ -292,7 +300,7 @@ impl<'a> Checker<'a> {
     }
 
     fn define(&mut self, name: &ast::Name, symbol: Symbol) {
-        let callable = matches!(symbol, Symbol::Def(_) | Symbol::Proc(_));
+        let callable = matches!(symbol, Symbol::Def(_) | Symbol::Proc(_) | Symbol::Record(_));
         let text = name.text.as_str();
         if scope::BUILTIN_VALUES.contains(&text)
             || (callable && scope::BUILTIN_FUNCTIONS.contains(&text))
@@ -428,6 +436,7 @@ impl<'a> Checker<'a> {
             Type::Player => "a player".into(),
             Type::Enum(e) => format!("a `{}`", self.program.enums[e.index()].name),
             Type::Entity(k) => format!("a `{}`", self.program.kinds[k.index()].name),
+            Type::Record(r) => format!("a `{}`", self.program.records[r.index()].name),
             Type::List(inner) => format!(
                 "a list of {}",
                 self.type_name(inner)

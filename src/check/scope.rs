@@ -18,6 +18,7 @@ pub(crate) enum Symbol {
     Proc(ir::ProcId),
     Action(ir::ActionId),
     Table(ir::TableId),
+    Record(ir::RecordId),
 }
 
 /// Values the language defines; no declaration may reuse these names.

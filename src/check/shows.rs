@@ -43,6 +43,16 @@ impl Checker<'_> {
                     let ty = Type::Map(elem, key);
                     (none, Some(ir::Text { parts: vec![part] }), Some(ty))
                 }
+                // A record shows as its fields, or its `shown as` text, as its variable does.
+                (x, ty) if ir::RecordDef::within(&ty) => {
+                    let none = Expr {
+                        kind: ExprKind::Const(ir::Value::None),
+                        span: e.span,
+                        root: ir::NOT_ROOT,
+                    };
+                    let part = ir::TextPart::Typed(x, ty.clone());
+                    (none, Some(ir::Text { parts: vec![part] }), Some(ty))
+                }
                 (x, ty) => (x, None, Some(ty)),
             },
             ast::ShowValue::Text(t) => {

@@ -10,8 +10,13 @@ impl Checker<'_> {
         let merged = self.merged;
         let (mut g, mut pv, mut k, mut d) = (0, 0, 0, 0);
         let mut tables = 0;
+        let mut records = 0;
         for decl in &merged.decls {
             match decl {
+                ast::Decl::Record(rd) => {
+                    self.record_fields(rd, records);
+                    records += 1;
+                }
                 ast::Decl::Table(t) => {
                     self.table_columns(ir::TableId(tables), t);
                     tables += 1;
@@ -115,19 +120,24 @@ impl Checker<'_> {
                 self.note_decl(&fd.name, index::Pending::Field(kind, i));
             }
             if let Some(first) = seen.insert(fd.name.text.clone(), fd.name.span) {
-                self.error(
-                    Diagnostic::error(
-                        "duplicate-definition",
-                        format!("field `{}` is defined twice", fd.name.text),
-                        fd.name.span,
-                    )
-                    .with_label("defined again here")
-                    .with_secondary(first, "first defined here")
-                    .with_help("rename or remove one of the fields"),
-                );
+                self.field_twice(&fd.name, first);
             }
         }
         self.program.kinds[k].fields = fields;
+    }
+
+    /// `duplicate-definition` of a kind's or a record's field declared again at `name`.
+    pub(super) fn field_twice(&mut self, name: &ast::Name, first: Span) {
+        self.error(
+            Diagnostic::error(
+                "duplicate-definition",
+                format!("field `{}` is defined twice", name.text),
+                name.span,
+            )
+            .with_label("defined again here")
+            .with_secondary(first, "first defined here")
+            .with_help("rename or remove one of the fields"),
+        );
     }
 
     /// A def's or an effect's parameter's type: a list for a set written there by mistake
@@ -304,9 +314,15 @@ impl Checker<'_> {
                     self.used.insert(Symbol::Kind(id));
                     (Type::Entity(id), None)
                 }
+                Some(Symbol::Record(id)) => {
+                    self.note_symbol_use(n);
+                    self.used.insert(Symbol::Record(id));
+                    (Type::Record(id), None)
+                }
                 _ => {
-                    let types =
-                        self.symbol_names(|s| matches!(s, Symbol::Enum(_) | Symbol::Kind(_)));
+                    let types = self.symbol_names(|s| {
+                        matches!(s, Symbol::Enum(_) | Symbol::Kind(_) | Symbol::Record(_))
+                    });
                     let candidates = types
                         .iter()
                         .map(String::as_str)
@@ -319,7 +335,7 @@ impl Checker<'_> {
                     .with_label("not a type");
                     d = match suggest(&n.text, candidates) {
                         Some(s) => d.with_suggestion(&s),
-                        None => d.with_help("types are int, bool, player, list of T, and the names of enums and kinds"),
+                        None => d.with_help("types are int, bool, player, list of T, and the names of enums, kinds and records"),
                     };
                     self.error(d);
                     (Type::Error, None)

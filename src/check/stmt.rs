@@ -169,13 +169,7 @@ impl Checker<'_> {
                 index,
                 op,
                 value,
-            } if index.is_empty() => self.assign(place, *op, value, scope)?,
-            StmtKind::Assign {
-                place,
-                index,
-                op,
-                value,
-            } => self.assign_at(place, index, *op, value, scope)?,
+            } => self.assign_stmt(place, index, *op, value, scope)?,
             StmtKind::Remove { place, at } => self.remove_at(place, at, scope)?,
             StmtKind::If {
                 cond,
@@ -617,18 +611,44 @@ impl Checker<'_> {
         })
     }
 
-    fn assign(
+    /// `place = v`, `place[i] = v`, `v.field = x` and `xs[i].field += n`: the whole place
+    /// written, or one element or field of it (`assign_at`). A place whose names end in fields
+    /// of a record (`p.bid.amount`) writes the record back whole.
+    fn assign_stmt(
         &mut self,
         place: &[ast::Name],
+        index: &[(ast::PlaceStep, Span)],
         op: AssignOp,
         value: &ast::Expr,
         scope: &mut Scope,
     ) -> Option<S> {
-        let (mut v, vt) = self.expr(value, scope);
-        let (target, ty) = self.place(place, scope)?;
+        let (v, vt) = self.expr(value, scope);
+        let (target, ty, fields) = self.place_steps(place, scope)?;
+        if fields == 0 && index.is_empty() {
+            let span = place[0].span.to(place[place.len() - 1].span);
+            return Some(self.assign(target, ty, span, op, (v, vt), value.span));
+        }
+        let first = place[0].span;
+        let mut steps: Vec<(ast::PlaceStep, Span)> = place[place.len() - fields..]
+            .iter()
+            .map(|f| (ast::PlaceStep::Field(f.clone()), first.to(f.span)))
+            .collect();
+        steps.extend(index.iter().cloned());
+        self.assign_at((target, ty), &steps, op, (v, vt), value.span, scope)
+    }
+
+    fn assign(
+        &mut self,
+        target: ir::Place,
+        ty: Type,
+        place_span: Span,
+        op: AssignOp,
+        (mut v, vt): (ir::Expr, Type),
+        value_span: Span,
+    ) -> S {
         let mut element = false;
         match (op, ty.element()) {
-            (AssignOp::Set, _) => v = self.value_for(&ty, v, &vt, value.span, "the new value"),
+            (AssignOp::Set, _) => v = self.value_for(&ty, v, &vt, value_span, "the new value"),
             // `xs += ys` joins lists; `xs += x` adds one element; `-=` removes likewise.
             (AssignOp::Add | AssignOp::Sub, Some(elem)) if ty != Type::Error => {
                 if !ty.accepts(&vt) {
@@ -636,7 +656,7 @@ impl Checker<'_> {
                     self.expect_type(
                         &elem,
                         &vt,
-                        value.span,
+                        value_span,
                         "what is added to or removed from the list",
                     );
                 }
@@ -645,18 +665,18 @@ impl Checker<'_> {
                 self.expect_type(
                     &Type::Int,
                     &ty,
-                    place[0].span.to(place[place.len() - 1].span),
+                    place_span,
                     "the variable changed by `+=` or `-=`",
                 );
-                self.expect_type(&Type::Int, &vt, value.span, "the amount");
+                self.expect_type(&Type::Int, &vt, value_span, "the amount");
             }
         }
-        Some(S::Assign {
+        S::Assign {
             place: target,
             op,
             value: v,
             element,
-        })
+        }
     }
 
     /// A position in a list (`pop xs at i`, `remove xs at i`): a number.
@@ -687,15 +707,14 @@ impl Checker<'_> {
     /// clamps, the visibility and the bots see an ordinary assignment of the list.
     fn assign_at(
         &mut self,
-        place: &[ast::Name],
-        index: &[(ast::Expr, Span)],
+        (place, ty): (ir::Place, Type),
+        index: &[(ast::PlaceStep, Span)],
         op: AssignOp,
-        value: &ast::Expr,
+        (v, vt): (ir::Expr, Type),
+        value_span: Span,
         scope: &mut Scope,
     ) -> Option<S> {
-        let (v, vt) = self.expr(value, scope);
-        let (place, ty) = self.place(place, scope)?;
-        let whole_span = index.last().map_or(value.span, |(_, t)| *t);
+        let whole_span = index.last().map_or(value_span, |(_, t)| *t);
         let kind = match &place {
             ir::Place::Local(s) => ir::ExprKind::Local(*s),
             ir::Place::Global(g) => ir::ExprKind::Global(*g),
@@ -706,12 +725,37 @@ impl Checker<'_> {
         let mut levels = Vec::with_capacity(index.len());
         let mut container = ir::Expr::new(kind, index[0].1);
         let mut container_ty = ty;
-        for (k, (at, target)) in index.iter().enumerate() {
-            let (i, it) = self.expr(at, scope);
+        for (k, (step, target)) in index.iter().enumerate() {
             // A level down, the element indexed is the target up to the level before.
             let indexed = if k == 0 { *target } else { index[k - 1].1 };
-            let mut elem = self.index_element(&container_ty, indexed)?;
-            let i = self.index_key(&container_ty, i, &it, at.span, &mut elem);
+            let (i, elem) = match step {
+                ast::PlaceStep::Index(at) => {
+                    let (i, it) = self.expr(at, scope);
+                    let mut elem = self.index_element(&container_ty, indexed)?;
+                    let i = self.index_key(&container_ty, i, &it, at.span, &mut elem);
+                    (i, elem)
+                }
+                ast::PlaceStep::Field(f) => match &container_ty {
+                    Type::Record(r) => self.field_position(*r, f)?,
+                    Type::Error => return None,
+                    other => {
+                        let t = self.type_name(other);
+                        self.error(
+                            Diagnostic::error(
+                                "type-mismatch",
+                                format!("only a record's field can be changed here, and this is {t}"),
+                                f.span,
+                            )
+                            .with_label(format!("`.{}` of {t}", f.text))
+                            .with_help(format!(
+                                "name it first: `let x = ...` of what stands before `.{0}`, then `x.{0} = ...`",
+                                f.text
+                            )),
+                        );
+                        return None;
+                    }
+                },
+            };
             let element = ir::Expr::new(
                 ir::ExprKind::Builtin(ir::Builtin::Index, vec![container.clone(), i.clone()]),
                 *target,
@@ -721,10 +765,7 @@ impl Checker<'_> {
             container_ty = elem;
         }
         let new = match op {
-            AssignOp::Set => {
-                self.expect_type(&container_ty, &vt, value.span, "the new element");
-                v
-            }
+            AssignOp::Set => self.value_for(&container_ty, v, &vt, value_span, "the new element"),
             AssignOp::Add | AssignOp::Sub => {
                 self.expect_type(
                     &Type::Int,
@@ -732,7 +773,7 @@ impl Checker<'_> {
                     whole_span,
                     "the element changed by `+=` or `-=`",
                 );
-                self.expect_type(&Type::Int, &vt, value.span, "the amount");
+                self.expect_type(&Type::Int, &vt, value_span, "the amount");
                 let bin = if op == AssignOp::Add {
                     ast::BinOp::Add
                 } else {
@@ -740,7 +781,7 @@ impl Checker<'_> {
                 };
                 ir::Expr::new(
                     ir::ExprKind::Binary(bin, Box::new(container), Box::new(v)),
-                    whole_span.to(value.span),
+                    whole_span.to(value_span),
                 )
             }
         };
@@ -762,47 +803,55 @@ impl Checker<'_> {
         })
     }
 
+    /// The place `a.b.c` names (a variable, a local, a player's variable or an instance's
+    /// field), for a statement that takes or writes a whole list: a record's field is refused
+    /// there.
     pub(crate) fn place(
         &mut self,
         place: &[ast::Name],
         scope: &mut Scope,
     ) -> Option<(ir::Place, Type)> {
-        let first = &place[0];
-        if place.len() == 1 {
-            if let Some((slot, ty)) = scope.lookup(&first.text) {
-                self.note_local_use(first, scope);
-                return Some((ir::Place::Local(slot), ty));
-            }
-            return match self.symbols.get(&first.text).map(|s| s.0) {
-                Some(Symbol::Global(id)) => {
-                    self.use_symbol(Symbol::Global(id));
-                    self.note_symbol_use(first);
-                    Some((
-                        ir::Place::Global(id),
-                        self.program.globals[id.index()].ty.clone(),
-                    ))
-                }
-                Some(_) => {
-                    self.error(
-                        Diagnostic::error("type-mismatch", format!("`{}` cannot be changed", first.text), first.span)
-                            .with_label("not a variable")
-                            .with_help("only variables, per-player variables and fields of instances can be set"),
-                    );
-                    None
-                }
-                None => {
-                    let mut names = scope.names();
-                    names.extend(self.program.globals.iter().map(|g| g.name.clone()));
-                    self.unknown_name(
-                        first,
-                        names.iter().map(String::as_str),
-                        "no variable has this name",
-                    );
-                    None
-                }
-            };
+        let (target, ty, fields) = self.place_steps(place, scope)?;
+        if fields > 0 {
+            let field = &place[place.len() - fields];
+            self.error(
+                Diagnostic::error(
+                    "type-mismatch",
+                    format!("`{}` is a record's field, which this cannot take from or set", field.text),
+                    field.span,
+                )
+                .with_label("a field of a record")
+                .with_help("take the field into a `let`, change it, and write it back with `v.field = ...`"),
+            );
+            return None;
         }
-        // `a.b.c = v`: everything but the last name is an expression.
+        Some((target, ty))
+    }
+
+    /// The place `a.b.c` names, its type, and how many of its last names are fields of a
+    /// record it holds (`p.bid.amount`: the place `p.bid`, and one field).
+    pub(crate) fn place_steps(
+        &mut self,
+        place: &[ast::Name],
+        scope: &mut Scope,
+    ) -> Option<(ir::Place, Type, usize)> {
+        let first = &place[0];
+        // A local or a variable of the game holding a record: the names after it are fields.
+        let holds_record = match scope.lookup(&first.text) {
+            Some((_, ty)) => matches!(ty, Type::Record(_)),
+            None => match self.symbols.get(&first.text).map(|s| s.0) {
+                Some(Symbol::Global(id)) => {
+                    matches!(self.program.globals[id.index()].ty, Type::Record(_))
+                }
+                _ => false,
+            },
+        };
+        if place.len() == 1 || holds_record {
+            let (target, ty) = self.named_place(first, scope)?;
+            return self.record_steps(place, 1, target, ty);
+        }
+        // `a.b.c = v`: the first name an expression, then fields of players and instances,
+        // until a record's.
         let mut base = ast::Expr {
             kind: ast::ExprKind::Name(first.clone()),
             span: first.span,
@@ -810,26 +859,101 @@ impl Checker<'_> {
         if first.text == "me" {
             base.kind = ast::ExprKind::Me;
         }
-        for f in &place[1..place.len() - 1] {
-            base = ast::Expr {
-                span: base.span.to(f.span),
-                kind: ast::ExprKind::Field {
-                    base: Box::new(base),
-                    field: f.clone(),
-                },
+        let (mut b, mut bt) = self.expr(&base, scope);
+        for (n, field) in place.iter().enumerate().skip(1) {
+            let span = first.span.to(field.span);
+            let (lowered, ty) = self.field_expr(b.clone(), &bt, field, span);
+            let target = match lowered.kind {
+                ir::ExprKind::PlayerVar(_, id) => ir::Place::PlayerVar(b, id),
+                ir::ExprKind::Field(_, k, f) => {
+                    self.program.kinds[k.index()].mutable = true;
+                    ir::Place::Field(b, k, f)
+                }
+                _ => {
+                    if !matches!(bt, Type::Error) && !matches!(ty, Type::Error) {
+                        self.error(
+                            Diagnostic::error("type-mismatch", format!("`{}` cannot be changed", first.text), first.span)
+                                .with_label("not a variable")
+                                .with_help("only variables, per-player variables, fields of instances and fields of records held in them can be set"),
+                        );
+                    }
+                    return None;
+                }
             };
-        }
-        let field = &place[place.len() - 1];
-        let (b, bt) = self.expr(&base, scope);
-        let span = base.span.to(field.span);
-        let (lowered, ty) = self.field_expr(b.clone(), &bt, field, span);
-        match lowered.kind {
-            ir::ExprKind::PlayerVar(_, id) => Some((ir::Place::PlayerVar(b, id), ty)),
-            ir::ExprKind::Field(_, k, f) => {
-                self.program.kinds[k.index()].mutable = true;
-                Some((ir::Place::Field(b, k, f), ty))
+            if matches!(ty, Type::Record(_)) || n + 1 == place.len() {
+                return self.record_steps(place, n + 1, target, ty);
             }
-            _ => None,
+            b = lowered;
+            bt = ty;
+        }
+        None
+    }
+
+    /// A place reached after `at` names: the rest of `place` are fields of the record it holds.
+    fn record_steps(
+        &mut self,
+        place: &[ast::Name],
+        at: usize,
+        target: ir::Place,
+        ty: Type,
+    ) -> Option<(ir::Place, Type, usize)> {
+        let rest = place.len() - at;
+        if rest > 0 && !matches!(ty, Type::Record(_) | Type::Error) {
+            // The fields of what is no record: reported as a read of them would be.
+            let none = super::const_expr(ir::Value::None, place[at].span);
+            let span = place[0].span.to(place[at].span);
+            let (_, t) = self.field_expr(none, &ty, &place[at], span);
+            if t != Type::Error {
+                self.error(
+                    Diagnostic::error("type-mismatch", format!("`{}` cannot be changed through `{}`", place[at].text, place[at - 1].text), place[at].span)
+                        .with_label("not a variable")
+                        .with_help("only variables, per-player variables, fields of instances and fields of records held in them can be set"),
+                );
+            }
+            return None;
+        }
+        Some((target, ty, rest))
+    }
+
+    /// A place of one name: a local or a variable of the game.
+    fn named_place(&mut self, first: &ast::Name, scope: &mut Scope) -> Option<(ir::Place, Type)> {
+        if let Some((slot, ty)) = scope.lookup(&first.text) {
+            self.note_local_use(first, scope);
+            return Some((ir::Place::Local(slot), ty));
+        }
+        match self.symbols.get(&first.text).map(|s| s.0) {
+            Some(Symbol::Global(id)) => {
+                self.use_symbol(Symbol::Global(id));
+                self.note_symbol_use(first);
+                Some((
+                    ir::Place::Global(id),
+                    self.program.globals[id.index()].ty.clone(),
+                ))
+            }
+            Some(_) => {
+                self.error(
+                    Diagnostic::error(
+                        "type-mismatch",
+                        format!("`{}` cannot be changed", first.text),
+                        first.span,
+                    )
+                    .with_label("not a variable")
+                    .with_help(
+                        "only variables, per-player variables and fields of instances can be set",
+                    ),
+                );
+                None
+            }
+            None => {
+                let mut names = scope.names();
+                names.extend(self.program.globals.iter().map(|g| g.name.clone()));
+                self.unknown_name(
+                    first,
+                    names.iter().map(String::as_str),
+                    "no variable has this name",
+                );
+                None
+            }
         }
     }
 

@@ -739,6 +739,13 @@ impl<'a> Eval<'a> {
                     return Err(too_long(e.span));
                 }
             }
+            ir::TextPart::Typed(e, ty) => {
+                let v = self.expr(e, locals)?;
+                out.push_str(&super::show_typed(self.program, self.state, &v, ty));
+                if out.len() > MAX_TEXT {
+                    return Err(too_long(e.span));
+                }
+            }
             ir::TextPart::If {
                 cond,
                 then,

@@ -35,6 +35,7 @@ mod start;
 mod state;
 mod statements;
 mod trail;
+mod typed;
 mod view;
 
 pub use determinize::Redeal;
@@ -55,6 +56,7 @@ pub use start::Start;
 pub use state::Domains;
 pub use state::{State, Table, WorkMeter};
 pub use trail::Step;
+pub use typed::show_typed;
 pub use view::Viewer;
 
 use crate::ir::{self, Program, Value};

@@ -7,7 +7,7 @@
 
 use super::eval::Eval;
 use super::view::{drawn, listed, sight, waiting_line, Sight, Viewer};
-use super::{show, Game};
+use super::{show, show_typed, Game};
 use crate::ir::{MapKey, SectionEntry, SeenBy, ShowDef, Type, Value, VarDef, Visibility};
 use std::fmt::Write;
 
@@ -251,10 +251,15 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
             };
         }
         // The hidden elements read `?`, as a hidden value does; the shown ones their value.
+        let elem = def.ty.element().unwrap_or(Type::Error);
         let items: Vec<Option<String>> = xs
             .iter()
             .enumerate()
-            .map(|(i, x)| sight.shows(i).then(|| show(&game.program, &game.state, x)))
+            .map(|(i, x)| {
+                sight
+                    .shows(i)
+                    .then(|| show_typed(&game.program, &game.state, x, &elem))
+            })
             .collect();
         let text = format!("[{}]", part_words(&items).join(", "));
         let look = Look::Part(items);
@@ -266,8 +271,8 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
             let look = Look::Things(entries);
             return Shown { name, text, look };
         }
-        let text = show(&game.program, &game.state, v);
-        let look = look(game, v, def.bounds_for(game.state.players));
+        let text = show_typed(&game.program, &game.state, v, &def.ty);
+        let look = look(game, v, &def.ty, def.bounds_for(game.state.players));
         return Shown { name, text, look };
     }
     let (text, look) = match v {
@@ -313,7 +318,7 @@ fn entries(game: &Game, ty: &Type, v: &Value) -> Option<Vec<String>> {
     let value = |x: &Value| match entries(game, elem, x) {
         Some(inner) => Some(format!("({})", inner.join(", "))),
         None if matches!(**elem, Type::Map(..)) => None,
-        None => Some(show(&game.program, &game.state, x)),
+        None => Some(show_typed(&game.program, &game.state, x, elem)),
     };
     let keys: Vec<String> = match *k {
         MapKey::Enum(e) => game.program.enums.get(e.index())?.shown.clone(),
@@ -332,7 +337,7 @@ fn entries(game: &Game, ty: &Type, v: &Value) -> Option<Vec<String>> {
 }
 
 /// How a value the viewer may see is drawn, a number kept within `bounds` as a track or a die.
-fn look(game: &Game, v: &Value, bounds: Option<(i64, i64)>) -> Look {
+fn look(game: &Game, v: &Value, ty: &Type, bounds: Option<(i64, i64)>) -> Look {
     match v {
         Value::Int(n) => match bounds.and_then(|b| die_between(&game.program, b)) {
             Some(die) => Look::Die { value: *n, die },
@@ -340,11 +345,16 @@ fn look(game: &Game, v: &Value, bounds: Option<(i64, i64)>) -> Look {
         },
         Value::Bool(b) => Look::Truth(b.get()),
         Value::Player(p) => Look::Seat(p.get()),
-        Value::List(xs) => Look::Things(
-            xs.iter()
-                .map(|x| show(&game.program, &game.state, x))
-                .collect(),
-        ),
+        // A record is a word, as an enum value is; a list's elements are shown by their type.
+        Value::List(_) if matches!(ty, Type::Record(_)) => Look::Word,
+        Value::List(xs) => {
+            let elem = ty.element().unwrap_or(Type::Error);
+            Look::Things(
+                xs.iter()
+                    .map(|x| show_typed(&game.program, &game.state, x, &elem))
+                    .collect(),
+            )
+        }
         Value::None | Value::Enum(_) | Value::Entity(_) => Look::Word,
     }
 }
@@ -376,7 +386,7 @@ fn derived(game: &Game, def: &ShowDef, seat: Option<u8>, viewer: Viewer) -> Show
     let value = match &def.text {
         Some(t) => eval.text(t, &mut locals).map(|text| (text, Look::Word)),
         None => eval.expr(&def.value.body, &mut locals).map(|v| {
-            let look = look(game, &v, None);
+            let look = look(game, &v, &Type::Error, None);
             (show(&game.program, &game.state, &v), look)
         }),
     };

@@ -39,6 +39,8 @@ id!(
     PlayerVarId,
     /// A kind of entity.
     KindId,
+    /// A record: a value with named fields.
+    RecordId,
     /// A field of a kind.
     FieldId,
     /// A die.
@@ -71,6 +73,9 @@ pub enum Type {
     Enum(EnumId),
     /// An instance of a kind.
     Entity(KindId),
+    /// A value of a record, kept at run time as a list of its fields in declaration order
+    /// (`.field` is a position the checker works out).
+    Record(RecordId),
     /// A list.
     List(Box<Type>),
     /// `T by E`, `T by lo..hi` or `T by player`: one `T` for each value of an enum, number of
@@ -405,6 +410,29 @@ pub struct KindDef {
     /// True if some rule writes a field; kinds whose fields never change (a deck's cards) are
     /// named in views but not listed.
     pub mutable: bool,
+}
+
+/// A record: a value with named fields, kept as a list of them in this order.
+#[derive(Debug, Clone)]
+pub struct RecordDef {
+    /// Its name.
+    pub name: String,
+    /// Its fields' names and types, in order.
+    pub fields: Vec<(String, Type)>,
+    /// `shown as`: how a value is shown, with the value in slot 0, and the slots it needs.
+    pub label: Option<(Text, usize)>,
+}
+
+impl RecordDef {
+    /// Whether `ty` holds a value of a record anywhere (itself, its elements, its entries), so
+    /// that only its type can say how it is shown.
+    pub fn within(ty: &Type) -> bool {
+        match ty {
+            Type::Record(_) => true,
+            Type::List(t) | Type::Map(t, _) => RecordDef::within(t),
+            _ => false,
+        }
+    }
 }
 
 /// A die and its faces.
@@ -777,6 +805,8 @@ pub struct Program {
     pub player_vars: Vec<VarDef>,
     /// Kinds of entity.
     pub kinds: Vec<KindDef>,
+    /// Records: values with named fields.
+    pub records: Vec<RecordDef>,
     /// Dice.
     pub dice: Vec<DieDef>,
     /// Tables of constant rows.
@@ -1025,6 +1055,9 @@ pub enum TextPart {
     Lit(String),
     /// A value to render.
     Expr(Expr),
+    /// A value rendered by its type: one that holds a record, which the run time cannot tell
+    /// from a list (`clue(colour: red, number: 3)`, or the record's `shown as` text).
+    Typed(Expr, Type),
     /// `{if cond then "..." else "..."}`: one of two texts.
     If {
         /// The condition.

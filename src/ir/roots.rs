@@ -112,6 +112,12 @@ fn outer_roots(program: &mut Program, f: &mut dyn FnMut(&mut Expr)) {
             step_roots(&mut step.kind, f);
         }
     }
+    // Last, so that a record's label renumbers nothing else.
+    for record in &mut program.records {
+        if let Some((label, _)) = &mut record.label {
+            text_roots(label, f);
+        }
+    }
 }
 
 /// A variable's initial value and the conditions of its visibility.
@@ -134,7 +140,7 @@ fn text_roots(text: &mut Text, f: &mut dyn FnMut(&mut Expr)) {
         // A part's own expressions, then the texts inside it.
         let (exprs, texts): ([Option<&mut Expr>; 2], [Option<&mut Text>; 2]) = match part {
             TextPart::Lit(_) => ([None, None], [None, None]),
-            TextPart::Expr(e) => ([Some(e), None], [None, None]),
+            TextPart::Expr(e) | TextPart::Typed(e, _) => ([Some(e), None], [None, None]),
             TextPart::If {
                 cond,
                 then,

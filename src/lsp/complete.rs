@@ -113,7 +113,7 @@ pub fn complete(doc: &Document, pos: Position) -> Vec<CompletionItem> {
     out
 }
 
-/// Fields after `owner.`: a player's variables, an instance's fields, or all of them when the
+/// Fields after `owner.`: a player's variables, an instance's or a record's fields, or all of them when the
 /// type of `owner` is not known.
 fn members(decls: &[NameDecl], owner: &str) -> Vec<CompletionItem> {
     let ty = if owner == "me" {
@@ -133,7 +133,7 @@ fn members(decls: &[NameDecl], owner: &str) -> Vec<CompletionItem> {
         Some(kind)
             if decls
                 .iter()
-                .any(|d| d.kind == NameKind::Kind && d.name == kind) =>
+                .any(|d| matches!(d.kind, NameKind::Kind | NameKind::Record) && d.name == kind) =>
         {
             decls
                 .iter()
@@ -161,7 +161,7 @@ fn item(d: &NameDecl) -> CompletionItem {
         NameKind::EnumValue => CompletionItemKind::ENUM_MEMBER,
         NameKind::Kind => CompletionItemKind::CLASS,
         NameKind::Instance | NameKind::Die => CompletionItemKind::CONSTANT,
-        NameKind::Table => CompletionItemKind::STRUCT,
+        NameKind::Table | NameKind::Record => CompletionItemKind::STRUCT,
         NameKind::Def | NameKind::Effect | NameKind::Phase => CompletionItemKind::FUNCTION,
         NameKind::Action => CompletionItemKind::METHOD,
     };

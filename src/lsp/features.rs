@@ -90,7 +90,7 @@ pub fn summary(d: &NameDecl) -> String {
             s.push_str(&format!(" `{}`", d.detail))
         }
         NameKind::Die => s.push_str(&format!(": {}", d.detail)),
-        NameKind::Enum | NameKind::Kind => {}
+        NameKind::Enum | NameKind::Kind | NameKind::Record => {}
         _ if d.detail.is_empty() => {}
         _ => s.push_str(&format!(": `{}`", d.detail)),
     }

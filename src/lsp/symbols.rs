@@ -106,6 +106,10 @@ fn decl_symbol(decl: &Decl, text: &str, lines: &Lines) -> Option<DocumentSymbol>
         text.get(span.start as usize..span.end as usize)
             .map(str::to_string)
     };
+    // A kind's or a record's field: its name, and its type as written.
+    let field = |name: &ast::Name, ty: &ast::TypeExpr| {
+        leaf(name, SymbolKind::FIELD, snippet(ty.span()), text, lines)
+    };
     let params = |ps: &[ast::Param]| -> Vec<DocumentSymbol> {
         ps.iter()
             .map(|p| {
@@ -187,20 +191,22 @@ fn decl_symbol(decl: &Decl, text: &str, lines: &Lines) -> Option<DocumentSymbol>
                     .collect(),
                 ast::KindCount::Count(_) => Vec::new(),
             };
-            children.extend(k.fields.iter().map(|f| {
-                leaf(
-                    &f.name,
-                    SymbolKind::FIELD,
-                    snippet(f.ty.span()),
-                    text,
-                    lines,
-                )
-            }));
+            children.extend(k.fields.iter().map(|f| field(&f.name, &f.ty)));
             (
                 k.name.text.clone(),
                 SymbolKind::CLASS,
                 Some("kind".into()),
                 k.name.span,
+                children,
+            )
+        }
+        Decl::Record(r) => {
+            let children = r.fields.iter().map(|f| field(&f.name, &f.ty)).collect();
+            (
+                r.name.text.clone(),
+                SymbolKind::STRUCT,
+                Some("record".into()),
+                r.name.span,
                 children,
             )
         }
@@ -330,6 +336,14 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
                 spans.extend(f.visible_when.iter().map(|e| e.span));
                 spans.extend(f.visible_part.iter().map(|p| p.span));
                 spans.extend(f.shown_when.iter().map(|e| e.span));
+            }
+            braced = true;
+        }
+        Decl::Record(r) => {
+            spans.push(r.name.span);
+            for f in &r.fields {
+                spans.extend([f.name.span, f.ty.span()]);
+                spans.extend(f.default.iter().map(|e| e.span));
             }
             braced = true;
         }

@@ -117,6 +117,7 @@ fn components(decls: &[Decl], program: &Arc<Program>, sources: &SourceMap) -> Se
         .iter()
         .filter_map(|d| match d {
             Decl::Enum(e) => Some(decls::enum_item(e)),
+            Decl::Record(r) => Some(decls::record_item(r)),
             _ => None,
         })
         .collect();

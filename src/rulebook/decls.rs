@@ -9,8 +9,8 @@ use super::{Block, Section};
 use crate::diag::SourceMap;
 use crate::syntax::ast::{
     ActionDecl, DefDecl, DieDecl, EnumDecl, ExprKind, FieldDecl, InvariantDecl, KindCount,
-    KindDecl, Param, ProcDecl, SectionDecl, ShowDecl, ShowValue, Stmt, StmtKind, TableDecl,
-    TypeExpr, VarDecl, Visibility,
+    KindDecl, Param, ProcDecl, RecordDecl, SectionDecl, ShowDecl, ShowValue, Stmt, StmtKind,
+    TableDecl, TypeExpr, VarDecl, Visibility,
 };
 
 /// Who may see a value, in words; empty for a public one.
@@ -128,6 +128,7 @@ fn mentions(e: &crate::syntax::ast::Expr, name: &str) -> bool {
         ExprKind::Name(n) => n.text == name,
         ExprKind::Int(_) | ExprKind::Bool(_) | ExprKind::None | ExprKind::Me => false,
         ExprKind::Call { args, .. } | ExprKind::List(args) => any(args),
+        ExprKind::Record { fields, .. } => fields.iter().any(|(_, v)| mentions(v, name)),
         ExprKind::Field { base, .. } => mentions(base, name),
         ExprKind::Index { base, index } => mentions(base, name) || mentions(index, name),
         ExprKind::Binary { lhs, rhs, .. } => mentions(lhs, name) || mentions(rhs, name),
@@ -222,6 +223,30 @@ pub fn enum_item(e: &EnumDecl) -> String {
         })
         .collect();
     format!("{}: {}", e.name.text, values.join(", "))
+}
+
+/// A record as its fields in words: `clue: a colour (colour, none unless given), a number
+/// (number)`, and how it is shown.
+pub fn record_item(r: &RecordDecl) -> String {
+    let fields: Vec<String> = r
+        .fields
+        .iter()
+        .map(|f| match &f.default {
+            Some(d) => format!(
+                "{} ({}, {} unless given)",
+                f.name.text,
+                type_words(&f.ty),
+                super::expr::value(d)
+            ),
+            None => format!("{} ({})", f.name.text, type_words(&f.ty)),
+        })
+        .collect();
+    let shown = r
+        .label
+        .as_ref()
+        .map(|t| format!(", shown {}", text(t)))
+        .unwrap_or_default();
+    format!("{}: a value of {}{shown}", r.name.text, fields.join(", "))
 }
 
 /// A table as its notes, a line naming its columns, and its rows, numbered as `nth` counts them.

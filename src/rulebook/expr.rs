@@ -110,6 +110,19 @@ fn phrase(e: &Expr) -> (String, u8) {
             _ => (format!("{} {}", possessive(base), field.text), ATOM),
         },
         ExprKind::Call { name, args } => call(&name.text, args),
+        // `clue(colour: red, number: 3)`: "a clue with colour red and number 3".
+        ExprKind::Record { name, fields } => {
+            let given: Vec<String> = fields
+                .iter()
+                .map(|(f, v)| format!("{} {}", f.text, term(v)))
+                .collect();
+            let words = if given.is_empty() {
+                format!("a default {}", name.text)
+            } else {
+                format!("{} with {}", article(&name.text), given.join(", "))
+            };
+            (words, ATOM)
+        }
         // `xs[i]` reads as `nth(xs, i)` does: "item i of xs".
         ExprKind::Index { base, index } => {
             (format!("item {} of {}", term(index), list_arg(base)), ATOM)
@@ -646,6 +659,7 @@ fn rename_bound(e: &mut Expr) {
         ExprKind::Call { args, .. } | ExprKind::List(args) => {
             args.iter_mut().for_each(rename_bound)
         }
+        ExprKind::Record { fields, .. } => fields.iter_mut().for_each(|(_, v)| rename_bound(v)),
         ExprKind::Field { base, .. } => rename_bound(base),
         ExprKind::Index { base, index } => {
             rename_bound(base);

@@ -4,8 +4,8 @@
 
 use super::expr::{expr, place, possessive, term, text};
 use crate::syntax::ast::{
-    AssignOp, Block, ChooseCount, CountKind, Expr, ExprKind, LetValue, MatchValue, Name, Stmt,
-    StmtKind,
+    AssignOp, Block, ChooseCount, CountKind, Expr, ExprKind, LetValue, MatchValue, Name, PlaceStep,
+    Stmt, StmtKind,
 };
 
 /// One line of pseudo-code: its depth of indentation and its words.
@@ -70,9 +70,10 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
             op,
             value,
         } => {
-            let p = index
-                .iter()
-                .fold(place(p), |p, (i, _)| format!("item {} of {p}", term(i)));
+            let p = index.iter().fold(place(p), |p, (step, _)| match step {
+                PlaceStep::Index(i) => format!("item {} of {p}", term(i)),
+                PlaceStep::Field(f) => format!("the {} of {p}", f.text),
+            });
             let line = match op {
                 AssignOp::Set => format!("set {p} to {}", super::expr::value(value)),
                 AssignOp::Add => format!("add {} to {p}", term_or_list(value)),

@@ -184,6 +184,7 @@ fn part_blocks(decl: &Decl, name: crate::diag::Span, sources: &SourceMap) -> Vec
                 ),
         ),
         Decl::Enum(e) => blocks.push(Block::Items(vec![decls::enum_item(e)])),
+        Decl::Record(r) => blocks.push(Block::Items(vec![decls::record_item(r)])),
         Decl::Die(d) => blocks.push(Block::Items(vec![decls::die_item(d)])),
         Decl::Table(t) => blocks.extend(
             decls::table_blocks(t, sources)

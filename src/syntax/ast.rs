@@ -54,6 +54,8 @@ pub enum PartKind {
     Var,
     /// `kind`.
     Kind,
+    /// `record`.
+    Record,
     /// `enum`.
     Enum,
     /// `die`.
@@ -90,6 +92,7 @@ impl PartKind {
         match self {
             PartKind::Var => "var",
             PartKind::Kind => "kind",
+            PartKind::Record => "record",
             PartKind::Enum => "enum",
             PartKind::Die => "die",
             PartKind::Def => "def",
@@ -129,6 +132,8 @@ pub enum Decl {
     Var(VarDecl),
     /// `kind crate[5] { weight: int = 0 }`
     Kind(KindDecl),
+    /// `record clue { colour: colour = none  number: int }`
+    Record(RecordDecl),
     /// `die d6: 1..6`
     Die(DieDecl),
     /// `table chart(roll: int, event: chance) { (1, crash), (2, boom) }`
@@ -171,6 +176,7 @@ impl Decl {
             Decl::Enum(d) => named(PartKind::Enum, &d.name),
             Decl::Var(d) => named(PartKind::Var, &d.name),
             Decl::Kind(d) => named(PartKind::Kind, &d.name),
+            Decl::Record(d) => named(PartKind::Record, &d.name),
             Decl::Die(d) => named(PartKind::Die, &d.name),
             Decl::Table(d) => named(PartKind::Table, &d.name),
             Decl::Def(d) => named(PartKind::Def, &d.name),
@@ -299,6 +305,38 @@ pub struct KindDecl {
     pub listed: Option<Expr>,
     /// The fields of each instance.
     pub fields: Vec<FieldDecl>,
+}
+
+/// `record name shown as "..." { field: type = default ... }`: a value with named fields, built
+/// as `name(field: value, ...)`, kept at run time as a list of its fields in this order.
+#[derive(Debug, Clone)]
+pub struct RecordDecl {
+    /// The record's name, which is also its type.
+    pub name: Name,
+    /// `shown as "..."`: how a value is shown, with `it` bound to it.
+    pub label: Option<Text>,
+    /// Its fields, in order.
+    pub fields: Vec<RecordField>,
+}
+
+/// A field of a record: its name, its type and the value it takes when a construction leaves it out.
+#[derive(Debug, Clone)]
+pub struct RecordField {
+    /// The field's name.
+    pub name: Name,
+    /// Its declared type.
+    pub ty: TypeExpr,
+    /// `= value`: the default, if any.
+    pub default: Option<Expr>,
+}
+
+/// One step of an assignment's target after its place: `[i]` or `.field` (a record's field).
+#[derive(Debug, Clone)]
+pub enum PlaceStep {
+    /// `[i]`: a position of a list or a key of a map.
+    Index(Expr),
+    /// `.field`: a field of a record.
+    Field(Name),
 }
 
 /// How the instances of a kind are made.
@@ -685,9 +723,9 @@ pub enum StmtKind {
     /// element of an element.
     Assign {
         place: Vec<Name>,
-        /// `[i]`, `[i][j]`: the positions written, outermost first, each with the span of the
-        /// target up to it (`p.hand[i]`); empty for the whole place.
-        index: Vec<(Expr, Span)>,
+        /// `[i]`, `[i][j]`, `[i].field`: the steps written, outermost first, each with the
+        /// span of the target up to it (`p.hand[i]`); empty for the whole place.
+        index: Vec<(PlaceStep, Span)>,
         op: AssignOp,
         value: Expr,
     },
@@ -1032,6 +1070,11 @@ pub enum ExprKind {
     Name(Name),
     /// `f(a, b)`: a def or a built-in function.
     Call { name: Name, args: Vec<Expr> },
+    /// `clue(colour: red, number: 3)`: a record built from named fields.
+    Record {
+        name: Name,
+        fields: Vec<(Name, Expr)>,
+    },
     /// `e.field`
     Field { base: Box<Expr>, field: Name },
     /// `xs[i]`: the element at position i (from 1) of a list, or at enum value i of a map.

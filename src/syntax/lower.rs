@@ -222,6 +222,7 @@ impl Lowerer {
             Rule::enum_decl => Decl::Enum(self.enum_decl(pair)),
             Rule::var_decl => Decl::Var(self.var_decl(pair)),
             Rule::kind_decl => Decl::Kind(self.kind_decl(pair)),
+            Rule::record_decl => Decl::Record(self.record_decl(pair)),
             Rule::table_decl => Decl::Table(self.table_decl(pair)),
             Rule::die_decl => Decl::Die(self.die_decl(pair)),
             Rule::def_decl => Decl::Def(self.def_decl(pair)),
@@ -553,6 +554,31 @@ impl Lowerer {
             listed,
             name,
             count,
+            fields,
+        }
+    }
+
+    fn record_decl(&self, pair: Pair<Rule>) -> RecordDecl {
+        let mut inner = pair.into_inner();
+        inner.next(); // kw_record
+        let name = self.name(inner.next().expect("grammar: record name"));
+        let mut label = None;
+        let mut fields = Vec::new();
+        for p in inner {
+            match p.as_rule() {
+                Rule::kind_label => label = Some(self.text(last(p))),
+                _ => {
+                    let mut f = p.into_inner();
+                    let name = self.name(f.next().expect("grammar: field name"));
+                    let ty = self.type_expr(f.next().expect("grammar: field type"));
+                    let default = f.next().map(|d| self.expr(d));
+                    fields.push(RecordField { name, ty, default });
+                }
+            }
+        }
+        RecordDecl {
+            name,
+            label,
             fields,
         }
     }
@@ -1006,9 +1032,16 @@ impl Lowerer {
         let place_span = self.span(&place_pair);
         let place = self.place(place_pair);
         let mut index = Vec::new();
-        while let Some(i) = inner.next_if(|p| p.as_rule() == Rule::index) {
+        while let Some(i) =
+            inner.next_if(|p| matches!(p.as_rule(), Rule::index | Rule::field_access))
+        {
             let target = place_span.to(self.span(&i));
-            index.push((self.expr(last(i)), target));
+            let step = if i.as_rule() == Rule::index {
+                PlaceStep::Index(self.expr(last(i)))
+            } else {
+                PlaceStep::Field(self.name(last(i)))
+            };
+            index.push((step, target));
         }
         let op = match inner.next().expect("grammar: op").as_str() {
             "+=" => AssignOp::Add,
@@ -1162,6 +1195,30 @@ impl Lowerer {
                 _ => self.expr(a),
             })
             .collect()
+    }
+
+    /// `clue(colour: red, number: 3)`: every argument named; one that is not is refused
+    /// (`record-needs-names`), since fields are told apart by their names alone.
+    fn named_args(&self, pair: Pair<Rule>) -> Vec<(Name, Expr)> {
+        let mut fields = Vec::new();
+        for a in pair.into_inner() {
+            if a.as_rule() == Rule::named_arg {
+                let mut inner = a.into_inner();
+                let name = self.name(inner.next().expect("grammar: field name"));
+                fields.push((name, self.expr(inner.next().expect("grammar: field value"))));
+                continue;
+            }
+            self.errors.borrow_mut().push(
+                Diagnostic::error(
+                    "record-needs-names",
+                    "a record's fields are given by name",
+                    self.span(&a),
+                )
+                .with_label("no field named here")
+                .with_help("name the field it is for, as in `clue(colour: red, number: 3)`"),
+            );
+        }
+        fields
     }
 
     /// `expr for x in xs where c`: `map` is the expression before `for`.
@@ -1443,6 +1500,17 @@ impl Lowerer {
                     ("true" | "false", None) => ExprKind::Bool(word.as_str() == "true"),
                     ("none", None) => ExprKind::None,
                     ("me", None) => ExprKind::Me,
+                    (_, Some(args))
+                        if args
+                            .clone()
+                            .into_inner()
+                            .any(|a| a.as_rule() == Rule::named_arg) =>
+                    {
+                        ExprKind::Record {
+                            name: self.name(word),
+                            fields: self.named_args(args),
+                        }
+                    }
                     (_, Some(args)) => ExprKind::Call {
                         name: self.name(word),
                         args: self.args(args),

@@ -87,6 +87,7 @@ pub const KEYWORDS: &[&str] = &[
     "prefer",
     "public",
     "random",
+    "record",
     "refused",
     "remove",
     "repeat",
@@ -645,7 +646,7 @@ fn is_statement_start(rule: Rule) -> bool {
 
 fn hint_for(positives: &[Rule]) -> Option<String> {
     if positives.contains(&Rule::item) || positives.contains(&Rule::EOI) {
-        Some("a rules file is a list of declarations: game, enum, var, kind, die, def, effect, action, phase, setup, flow, score, goal, winners".into())
+        Some("a rules file is a list of declarations: game, enum, var, kind, record, die, def, effect, action, phase, setup, flow, score, goal, winners".into())
     } else if positives.contains(&Rule::string) {
         Some("texts are written in double quotes, such as \"Roll a die\"".into())
     } else if positives.contains(&Rule::block) {
@@ -675,6 +676,8 @@ fn rule_text(rule: Rule) -> &'static str {
         }
         variant_prop | prop_base | prop_excludes => "a variant property (base, excludes)",
         field_decl => "a field (`name: type = value`)",
+        record_field => "a field (`name: type`, or `name: type = default`)",
+        named_arg | named_ahead => "an expression",
         params | param => "parameters",
         type_expr | type_map | type_elem | type_list | type_int | type_bool | type_player
         | type_named => "a type",

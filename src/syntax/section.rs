@@ -96,6 +96,7 @@ fn decl_word(decl: &Decl) -> &'static str {
         Decl::Enum(_) => "enum",
         Decl::Var(_) => "var",
         Decl::Kind(_) => "kind",
+        Decl::Record(_) => "record",
         Decl::Die(_) => "die",
         Decl::Table(_) => "table",
         Decl::Def(_) => "def",

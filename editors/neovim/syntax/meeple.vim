@@ -4,7 +4,7 @@ if exists("b:current_syntax")
   finish
 endif
 
-syn keyword meepleDeclaration game variant base excludes enum var kind table die def effect phase
+syn keyword meepleDeclaration game variant base excludes enum var kind record table die def effect phase
 syn keyword meepleDeclaration action setup flow score goal winners invariant scenario show section
 syn keyword meepleDeclaration add replace remove
 syn keyword meepleModifier player public secret hidden internal secretly shown visible when named
