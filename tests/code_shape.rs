@@ -14,6 +14,10 @@ const COVERED: &[&str] = &[
     "src/check",
     "src/cli",
     "src/diag",
+    "src/engine/decide.rs",
+    "src/engine/imagine",
+    "src/engine/moves.rs",
+    "src/engine/settings.rs",
     "src/files",
     "src/golden.rs",
     "src/ir",
@@ -27,7 +31,6 @@ const COVERED: &[&str] = &[
     "src/save",
     "src/scenario",
     "src/serve",
-    "src/settings.rs",
     "src/sim",
 ];
 
