@@ -191,12 +191,15 @@ impl Checker<'_> {
                 self.expect_type(&Type::Bool, &t, c.span, "the condition of `run until`");
                 K::RunUntil(x)
             }
-            StepKind::Set { place, value } => {
-                let (p, ty) = self.place(place, scope)?;
-                let (v, vt) = self.expr(value, scope);
-                let v = self.value_for(&ty, v, &vt, value.span, "the new value");
-                K::Set(p, v)
-            }
+            // Checked as an assignment: `[i]` and `.field` write the whole place back.
+            StepKind::Set {
+                place,
+                index,
+                value,
+            } => match self.assign_stmt(place, index, ast::AssignOp::Set, value, scope)? {
+                ir::StmtKind::Assign { place, value, .. } => K::Set(place, value),
+                _ => unreachable!("an assignment checks to an assignment"),
+            },
             StepKind::Move { item, from, to, at } => {
                 let (x, t) = self.expr(item, scope);
                 let to = self.list_place(to, scope, &t, item.span, "joins")?;

@@ -346,7 +346,8 @@ impl Checker<'_> {
                 let player_slot = self.bind_local(scope, player, Type::Player);
                 let prompt = self.text(prompt, scope);
                 let (opts, ot) = self.expr(options, scope);
-                let mut elem = self.element_of(&ot, options.span, "the options");
+                let element = self.element_of(&ot, options.span, "the options");
+                let mut elem = element.clone();
                 let count = count.as_ref().map(|c| {
                     elem = Type::List(Box::new(elem.clone()));
                     self.choose_count(c, options, scope)
@@ -364,6 +365,7 @@ impl Checker<'_> {
                     choice_slot,
                     prompt,
                     options: opts,
+                    element,
                     then,
                 }
             }
@@ -416,7 +418,8 @@ impl Checker<'_> {
                 }
                 let prompt = self.text(prompt, scope);
                 let (o, ot) = self.expr(options, scope);
-                let mut elem = self.element_of(&ot, options.span, "the options");
+                let element = self.element_of(&ot, options.span, "the options");
+                let mut elem = element.clone();
                 let count = count.as_ref().map(|c| {
                     elem = Type::List(Box::new(elem.clone()));
                     self.choose_count(c, options, scope)
@@ -429,6 +432,7 @@ impl Checker<'_> {
                         options: o,
                         secret: *secret,
                         count,
+                        element,
                         asked: always_ask.is_some(),
                     },
                     elem,
@@ -572,6 +576,7 @@ impl Checker<'_> {
                 options,
                 secret,
                 count,
+                element,
                 asked,
                 ..
             } => S::Choose {
@@ -581,6 +586,7 @@ impl Checker<'_> {
                 options,
                 secret,
                 count,
+                element,
                 asked,
             },
             S::Ask {
@@ -614,7 +620,7 @@ impl Checker<'_> {
     /// `place = v`, `place[i] = v`, `v.field = x` and `xs[i].field += n`: the whole place
     /// written, or one element or field of it (`assign_at`). A place whose names end in fields
     /// of a record (`p.bid.amount`) writes the record back whole.
-    fn assign_stmt(
+    pub(super) fn assign_stmt(
         &mut self,
         place: &[ast::Name],
         index: &[(ast::PlaceStep, Span)],

@@ -3,7 +3,7 @@
 
 use super::eval::Eval;
 use super::exec::{err, SecretLoop, R};
-use super::moves::{ask_labels, move_label, option_label, public_move_label};
+use super::moves::{ask_labels, move_label, option_label, options_type, public_move_label};
 use super::spare;
 use super::{At, Audience, Game, LogEntry, Outcome, Pending, Turn};
 use crate::ir::{self, StmtKind as S, Value};
@@ -102,16 +102,18 @@ impl Game {
                 slot,
                 secret,
                 pick,
+                at,
                 ..
             } => {
                 if record {
+                    let shown = options_type(program, at);
                     let label = match &pick {
                         Some(p) => {
-                            let label = p.label(program, &self.state, &options);
+                            let label = p.label(program, &self.state, &options, shown);
                             self.record_several(player, &label);
                             label
                         }
-                        None => option_label(program, &self.state, &options, index),
+                        None => option_label(program, &self.state, &options, index, shown),
                     };
                     self.announce_choice(player, label, secret);
                 }
@@ -172,16 +174,17 @@ impl Game {
             .find(|c| c.seat == player && c.chosen.is_none())
             .expect("a waiting player");
         c.chosen = Some(index);
+        let shown = options_type(program, at);
         let several = c
             .pick
             .as_ref()
             .filter(|_| record)
-            .map(|p| p.label(program, &self.state, &c.options));
+            .map(|p| p.label(program, &self.state, &c.options, shown));
         if record {
             let name = self.seat_name(player);
             let label = match &several {
                 Some(label) => label.clone(),
-                None => option_label(program, &self.state, &c.options, index),
+                None => option_label(program, &self.state, &c.options, index, shown),
             };
             self.announce(
                 Audience::Only(vec![player]),

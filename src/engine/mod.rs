@@ -841,20 +841,30 @@ impl Game {
     /// Where the pending decision is written in the rules (the `turn`, `choose`, `ask` or
     /// `secretly` statement): tells decisions apart for statistics. Allocates nothing.
     pub fn decision_span(&self) -> Option<crate::diag::Span> {
-        let at = match self.pending.as_ref()? {
+        let at = self.decision_at()?;
+        Some(self.program.block(at.0).stmts[at.1].span)
+    }
+
+    /// The statement of the pending decision.
+    fn decision_at(&self) -> Option<At> {
+        Some(match self.pending.as_ref()? {
             Pending::Turn(t) => t.at,
             Pending::Choose { at, .. } | Pending::Ask { at, .. } | Pending::Secret { at, .. } => {
                 *at
             }
-        };
-        Some(self.program.block(at.0).stmts[at.1].span)
+        })
+    }
+
+    /// The type that shows the pending choice's options, where their values alone would not.
+    pub(super) fn options_type(&self) -> Option<&ir::Type> {
+        moves::options_type(&self.program, self.decision_at()?)
     }
 
     /// The legal options of `player` now; empty if they have nothing to decide.
     pub fn options(&self, player: u8) -> Vec<MoveOption> {
         // A list's labels are numbered by the repeats before them: rendered in one pass.
         if let Some(list) = self.listed_options(player) {
-            return moves::option_labels(&self.program, &self.state, list)
+            return moves::option_labels(&self.program, &self.state, list, self.options_type())
                 .into_iter()
                 .map(|label| MoveOption {
                     label,
@@ -976,12 +986,12 @@ impl Game {
                 moves::move_label(program, &self.state, &program.actions[a.index()], args)
             }
             Pending::Choose { options, .. } => {
-                moves::option_label(program, &self.state, options, index)
+                moves::option_label(program, &self.state, options, index, self.options_type())
             }
             Pending::Ask { at, .. } => moves::ask_labels(program, *at)[index].to_string(),
             Pending::Secret { choices, .. } => {
                 let c = open_choice(choices, player)?;
-                moves::option_label(program, &self.state, &c.options, index)
+                moves::option_label(program, &self.state, &c.options, index, self.options_type())
             }
         })
     }
@@ -1000,15 +1010,23 @@ impl Game {
         }
         match self.pending.as_ref()? {
             Pending::Turn(_) => None,
-            Pending::Choose { options, .. } => {
-                Some(show(&self.program, &self.state, &options[index]))
-            }
+            Pending::Choose { options, .. } => Some(moves::show_option(
+                &self.program,
+                &self.state,
+                &options[index],
+                self.options_type(),
+            )),
             Pending::Ask { at, .. } => {
                 Some(moves::ask_labels(&self.program, *at)[index].to_string())
             }
             Pending::Secret { choices, .. } => {
                 let c = open_choice(choices, seat)?;
-                Some(show(&self.program, &self.state, &c.options[index]))
+                Some(moves::show_option(
+                    &self.program,
+                    &self.state,
+                    &c.options[index],
+                    self.options_type(),
+                ))
             }
         }
     }

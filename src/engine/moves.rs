@@ -894,6 +894,30 @@ fn action_locals(def: &ir::ActionDef, player: u8, n: usize) -> Vec<Value> {
     locals
 }
 
+/// The type that shows the options of the decision at `at`, where the value alone would not
+/// (a record is kept as a list of its fields): `None` for every other choice.
+pub(super) fn options_type(program: &ir::Program, at: At) -> Option<&ir::Type> {
+    match &program.block(at.0).stmts[at.1].kind {
+        S::Choose { element, .. } | S::Secretly { element, .. } => {
+            Some(element).filter(|t| ir::RecordDef::within(t))
+        }
+        _ => None,
+    }
+}
+
+/// One option as shown: by `element` where the choice has one (see [`options_type`]).
+pub(super) fn show_option(
+    program: &ir::Program,
+    state: &State,
+    v: &Value,
+    element: Option<&ir::Type>,
+) -> String {
+    match element {
+        Some(ty) => super::show_typed(program, state, v, ty),
+        None => show(program, state, v),
+    }
+}
+
 /// The label of option `index` of a list: the value as shown, numbered (`#2`, `#3`) when an
 /// earlier option is shown the same, so that every option can be typed.
 pub(super) fn option_label(
@@ -901,8 +925,9 @@ pub(super) fn option_label(
     state: &State,
     options: &[Value],
     index: usize,
+    element: Option<&ir::Type>,
 ) -> String {
-    let label = show(program, state, &options[index]);
+    let label = show_option(program, state, &options[index], element);
     let repeats = match &options[index] {
         // A number's label is its value (lists hold one type): compare values, label none.
         Value::Int(_) => options[..index]
@@ -911,7 +936,7 @@ pub(super) fn option_label(
             .count(),
         _ => options[..index]
             .iter()
-            .filter(|v| show(program, state, v) == label)
+            .filter(|v| show_option(program, state, v, element) == label)
             .count(),
     };
     if repeats > 0 {
@@ -937,8 +962,12 @@ pub(super) fn option_labels(
     program: &ir::Program,
     state: &State,
     options: &[Value],
+    element: Option<&ir::Type>,
 ) -> Vec<String> {
-    let mut labels: Vec<String> = options.iter().map(|v| show(program, state, v)).collect();
+    let mut labels: Vec<String> = options
+        .iter()
+        .map(|v| show_option(program, state, v, element))
+        .collect();
     // A range (`choose n from 1..100000`) cannot repeat a label: no need to count them.
     if increasing_numbers(options) {
         return labels;

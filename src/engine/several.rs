@@ -140,11 +140,12 @@ impl Pick {
         program: &ir::Program,
         state: &super::State,
         options: &[Value],
+        element: Option<&ir::Type>,
     ) -> String {
         if self.picked.is_empty() {
             return NOTHING.to_string();
         }
-        let labels = option_labels(program, state, options);
+        let labels = option_labels(program, state, options, element);
         let picked: Vec<&str> = self.positions().map(|p| labels[p].as_str()).collect();
         picked.join(" ")
     }
@@ -174,8 +175,11 @@ fn read_positions(
     }
     let cleaned = inner.replace(',', " ");
     let words: Vec<&str> = cleaned.split_whitespace().collect();
-    let folded: Vec<String> = labels.iter().map(|l| normalize(l)).collect();
-    let folded_shown: Vec<String> = shown.iter().map(|l| normalize(l)).collect();
+    // Commas separate what is typed, so a label's own (`bid(who: P1, amount: 3)`) count as
+    // spaces too.
+    let fold = |l: &String| normalize(&l.replace(',', " "));
+    let folded: Vec<String> = labels.iter().map(fold).collect();
+    let folded_shown: Vec<String> = shown.iter().map(fold).collect();
     if words.len() == 1
         && words[0].eq_ignore_ascii_case(NOTHING)
         && !folded.iter().any(|l| l == NOTHING)
@@ -324,7 +328,7 @@ impl Game {
     pub fn several(&self, seat: u8) -> Option<Several> {
         let (pick, options) = self.pick_of(seat)?;
         Some(Several {
-            labels: option_labels(&self.program, &self.state, options),
+            labels: option_labels(&self.program, &self.state, options, self.options_type()),
             min: pick.min,
             max: pick.max.min(options.len()),
             picked: pick.positions().collect(),
@@ -336,7 +340,13 @@ impl Game {
         let (pick, options) = self.pick_of(seat)?;
         Some(match pick.step_position(options.len(), index) {
             None => DONE.to_string(),
-            Some(p) => super::moves::option_label(&self.program, &self.state, options, p),
+            Some(p) => super::moves::option_label(
+                &self.program,
+                &self.state,
+                options,
+                p,
+                self.options_type(),
+            ),
         })
     }
 
@@ -345,7 +355,12 @@ impl Game {
         let (pick, options) = self.pick_of(seat)?;
         Some(match pick.step_position(options.len(), index) {
             None => DONE.to_string(),
-            Some(p) => super::show(&self.program, &self.state, &options[p]),
+            Some(p) => super::moves::show_option(
+                &self.program,
+                &self.state,
+                &options[p],
+                self.options_type(),
+            ),
         })
     }
 
@@ -406,7 +421,14 @@ impl Game {
             Some((_, options)) => (
                 options
                     .iter()
-                    .map(|v| super::show(&self.program, &self.state, v))
+                    .map(|v| {
+                        super::moves::show_option(
+                            &self.program,
+                            &self.state,
+                            v,
+                            self.options_type(),
+                        )
+                    })
                     .collect(),
                 self.loose_names(player, options),
             ),
@@ -543,6 +565,23 @@ mod tests {
             Ok(vec![0, 1])
         );
         assert_eq!(read_positions(&words, &words, &[], "2"), Ok(vec![1]));
+        // A record's label holds commas and spaces; typed as the log shows it, or bare.
+        let records: Vec<String> = ["bid(who: P1, amount: 3)", "bid(who: P2, amount: 3)"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            read_positions(
+                &records,
+                &records,
+                &[],
+                "[bid(who: P2, amount: 3), bid(who: P1, amount: 3)]"
+            ),
+            Ok(vec![0, 1])
+        );
+        assert_eq!(
+            read_positions(&records, &records, &[], "bid(who: P2, amount: 3)"),
+            Ok(vec![1])
+        );
     }
 
     #[test]

@@ -914,6 +914,8 @@ pub enum StmtKind {
         options: Expr,
         secret: bool,
         count: Option<ChooseCount>,
+        /// The type of each option, for showing it (a record reads by its fields' names).
+        element: Type,
         /// Asked even when it has a single option: written `always ask`, or its options
         /// depend on what some seat may not see, so that being spared the question would tell.
         asked: bool,
@@ -1009,6 +1011,8 @@ pub enum StmtKind {
         choice_slot: Slot,
         prompt: Text,
         options: Expr,
+        /// The type of each option, for showing it (a record reads by its fields' names).
+        element: Type,
         then: BlockId,
     },
     /// Run a procedure.

@@ -593,8 +593,13 @@ pub enum StepKind {
     RunUntil(Expr),
     /// `let c = first(crate)`: name a value for later steps.
     Let { name: Name, value: Expr },
-    /// `set P1.coins = 30`: change the position by hand.
-    Set { place: Vec<Name>, value: Expr },
+    /// `set P1.coins = 30`, `set P1.clues[1].number = 3`: change the position by hand.
+    Set {
+        place: Vec<Name>,
+        /// `[i]`, `.field` after the place, as an assignment's.
+        index: Vec<(PlaceStep, Span)>,
+        value: Expr,
+    },
     /// `move c from P2.hand to deck at 1`: take an item out of the list that holds it and put
     /// it into another, last or at a position.
     Move {

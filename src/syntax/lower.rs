@@ -324,9 +324,11 @@ impl Lowerer {
                 StepKind::RunUntil(self.expr(cond))
             }
             Rule::step_set => {
-                let place = self.place(inner.next().expect("grammar: place"));
+                let mut inner = inner.peekable();
+                let (place, index) = self.place_and_steps(&mut inner);
                 StepKind::Set {
                     place,
+                    index,
                     value: self.expr(inner.next().expect("grammar: value")),
                 }
             }
@@ -1026,8 +1028,12 @@ impl Lowerer {
             .collect()
     }
 
-    fn assign_stmt(&self, pair: Pair<Rule>) -> StmtKind {
-        let mut inner = pair.into_inner().peekable();
+    /// A place and the `[i]` and `.field` steps after it, each with the span of the target
+    /// up to it.
+    fn place_and_steps<'a>(
+        &self,
+        inner: &mut std::iter::Peekable<impl Iterator<Item = Pair<'a, Rule>>>,
+    ) -> (Vec<Name>, Vec<(PlaceStep, Span)>) {
         let place_pair = inner.next().expect("grammar: place");
         let place_span = self.span(&place_pair);
         let place = self.place(place_pair);
@@ -1043,6 +1049,12 @@ impl Lowerer {
             };
             index.push((step, target));
         }
+        (place, index)
+    }
+
+    fn assign_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut inner = pair.into_inner().peekable();
+        let (place, index) = self.place_and_steps(&mut inner);
         let op = match inner.next().expect("grammar: op").as_str() {
             "+=" => AssignOp::Add,
             "-=" => AssignOp::Sub,
