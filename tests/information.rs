@@ -468,3 +468,66 @@ fn a_single_option_from_a_secret_tells_the_other_seat_nothing() {
     assert_eq!(seen_by_others(&again), seen_by_others(&poor));
     assert_eq!(again.to_decide(), Some(1));
 }
+
+/// A choice of several from what a secret allows: P1 may take cards above 1 from a secret hand
+/// (two cards, `high` of them above 1) and swap up to its secret gold, openly and in secret.
+fn empty_choice_game(high: usize, gold: i64) -> Game {
+    let hand: Vec<&str> = (0..2).map(|i| if i < high { "2" } else { "1" }).collect();
+    let text = format!(
+        "game \"Empty choices\" {{ players 2 }}\n\
+        player secret var hand: list of int = [1, 2]\n\
+        player secret var gold: int = 1\n\
+        player var table: list of int = [4, 5]\n\
+        setup {{ for p in players {{ if seat(p) == 1 {{ p.hand = [{}]\n p.gold = {gold} }} }} }}\n\
+        flow {{\n\
+          for p in players {{\n\
+            let extra = choose at most 1 of p \"Add a card above 1?\" from [c in p.hand where c > 1]\n\
+            log \"{{p}} adds {{count(extra)}}\"\n\
+            let xs = choose at most p.gold of p \"Swap which?\" from p.table\n\
+          }}\n\
+          secretly each p in players choose at most p.gold of ys \"Swap in secret?\" from p.table then {{\n\
+            log \"{{p}} swapped\"\n\
+          }}\n\
+        }}\n\
+        score(p) = 0\n",
+        hand.join(", ")
+    );
+    let program = Arc::new(
+        meeple::load::check_source("empty.rules", &text)
+            .program
+            .expect("valid"),
+    );
+    Game::new(program, 2, 1).expect("starts")
+}
+
+#[test]
+fn an_empty_choice_of_several_from_a_secret_is_asked_all_the_same() {
+    // P1 holds nothing above 1 and no gold in one game, a card and gold in the other: nothing
+    // may be picked in the first, yet both ask, and P2 sees the same at every step.
+    let (mut poor, mut rich) = (empty_choice_game(0, 0), empty_choice_game(1, 1));
+    // P1's two open choices, P2's two, then both at once in secret: every one answered `none`.
+    let mut steps = 0;
+    while let Some(&seat) = poor.waiting_on().first() {
+        assert_eq!(
+            seen_by_others(&poor),
+            seen_by_others(&rich),
+            "P2 tells the games apart at step {steps}"
+        );
+        if seat == 0 {
+            let several = poor.several(0).expect("a choice of several");
+            assert_eq!(several.max, 0, "nothing may be picked, and P1 is asked");
+        }
+        for game in [&mut poor, &mut rich] {
+            game.apply_label(seat, "none")
+                .expect("none is always an answer");
+        }
+        steps += 1;
+    }
+    assert_eq!(steps, 6, "every choice was asked");
+    assert_eq!(seen_by_others(&poor), seen_by_others(&rich));
+    let log = poor.log(Viewer::Player(1)).join("\n");
+    assert!(
+        log.contains("P1 chose none") && log.contains("P1 adds 0"),
+        "{log}"
+    );
+}

@@ -5,34 +5,66 @@ use meeple::diag::{render, RenderStyle};
 use meeple::load;
 use std::sync::Arc;
 
+/// Runs every scenario of `file`: how many ran, and each failure rendered.
+fn run_scenarios(
+    file: &std::path::Path,
+    program: &Arc<meeple::ir::Program>,
+) -> (usize, Vec<String>) {
+    let reports = meeple::scenario::run_all(program);
+    let failures = reports
+        .iter()
+        .filter_map(|r| {
+            let d = r.failure.as_ref()?;
+            let shown = render(d, &program.sources, RenderStyle::plain());
+            Some(format!("{}: {}\n{shown}", file.display(), r.title))
+        })
+        .collect();
+    (reports.len(), failures)
+}
+
 #[test]
 fn every_scenario_in_rules_passes() {
-    let files = common::all_rules();
     let mut ran = 0;
     let mut failures = Vec::new();
-    for f in &files {
+    for f in &common::all_rules() {
         let loaded = load::load(f, &[]);
         let program = Arc::new(
             loaded
                 .program
                 .unwrap_or_else(|| panic!("{} has errors", f.display())),
         );
-        for report in meeple::scenario::run_all(&program) {
-            ran += 1;
-            if let Some(d) = &report.failure {
-                failures.push(format!(
-                    "{}: {}\n{}",
-                    f.display(),
-                    report.title,
-                    render(d, &program.sources, RenderStyle::plain())
-                ));
-            }
-        }
+        let (n, failed) = run_scenarios(f, &program);
+        ran += n;
+        failures.extend(failed);
     }
     assert!(
         ran >= 6,
         "expected the rules to carry scenarios, found {ran}"
     );
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The examples, the games newcomers wrote from the docs among them (examples/newcomers):
+/// each checks without a warning and passes its own scenarios, so a change of the language
+/// that breaks one is seen.
+#[test]
+fn every_example_checks_clean_and_passes_its_scenarios() {
+    let files = common::rules_under("examples");
+    assert!(files.len() >= 9, "{files:?}");
+    let mut failures = Vec::new();
+    for f in &files {
+        let loaded = load::load(f, &[]);
+        if !loaded.diagnostics.0.is_empty() {
+            failures.push(format!("{}: {:?}", f.display(), loaded.diagnostics.0));
+            continue;
+        }
+        let program = Arc::new(loaded.program.expect("no diagnostics"));
+        let (ran, failed) = run_scenarios(f, &program);
+        if ran == 0 {
+            failures.push(format!("{}: no scenario", f.display()));
+        }
+        failures.extend(failed);
+    }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -126,4 +158,41 @@ scenario "a hand set by hand is what P1 chooses from" {
     );
     let reports = meeple::scenario::run_all(&program);
     assert!(reports[0].passed(), "{:?}", reports[0].failure);
+}
+
+#[test]
+fn a_scenario_plays_an_option_by_hash_and_its_number_as_the_repl_does() {
+    let src = r##"
+game "Fruit" { players 2 }
+enum fruit { apple, pear, plum }
+player var ate: fruit = none
+player var n: int = 0
+flow {
+  for p in players {
+    let f = choose p "Which?" from [apple, pear, plum]
+    p.ate = f
+    let k = choose p "How many?" from 3..5
+    p.n = k
+  }
+}
+score(p) = p.n
+
+scenario "by number" {
+  play "#2", "#3", "pear", "4"
+  expect P1.ate == pear and P1.n == 5 and P2.ate == pear and P2.n == 4
+}
+
+scenario "a number no option has" {
+  play "#4"
+}
+"##;
+    let loaded = load::check_source("fruit.rules", src);
+    let program = Arc::new(loaded.program.expect("valid"));
+    let reports = meeple::scenario::run_all(&program);
+    assert!(reports[0].failure.is_none(), "{:?}", reports[0].failure);
+    let failure = format!("{:?}", reports[1].failure);
+    assert!(
+        failure.contains("there is no move 4; the moves are numbered 1 to 3"),
+        "{failure}"
+    );
 }

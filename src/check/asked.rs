@@ -34,10 +34,11 @@ pub(super) fn mark(program: &mut Program) -> Vec<(Span, Span)> {
         (found, finder.hidden_passes())
     };
     for (block, i) in found {
-        if let Some(S::Choose { asked, .. }) = program.blocks[block.index()]
-            .stmts
-            .get_mut(i)
-            .map(|s| &mut s.kind)
+        if let Some(S::Choose { asked, .. } | S::Secretly { asked, .. }) = program.blocks
+            [block.index()]
+        .stmts
+        .get_mut(i)
+        .map(|s| &mut s.kind)
         {
             *asked = true;
         }
@@ -190,6 +191,16 @@ impl<'a> Finder<'a> {
         }
     }
 
+    /// Whether how many options a choice has, or how many of them it takes, depends on a
+    /// value some seat may not see.
+    fn how_many(&mut self, options: &Expr, count: Option<&ir::ChooseCount>, env: &mut Env) -> bool {
+        let k = match count {
+            Some(ir::ChooseCount::AtMost(k) | ir::ChooseCount::Exactly(k)) => self.value(k, env),
+            _ => false,
+        };
+        self.count(options, env) || k
+    }
+
     // Long because it is one match over every statement kind, an arm how secrets flow.
     fn stmt(&mut self, id: BlockId, i: usize, s: &S, pc: bool, env: &mut Env, depth: usize) {
         let inner = |this: &mut Self, b: BlockId, pc2: bool, env: &mut Env| {
@@ -207,13 +218,7 @@ impl<'a> Finder<'a> {
                 count,
                 ..
             } => {
-                let k = match count {
-                    Some(ir::ChooseCount::AtMost(k) | ir::ChooseCount::Exactly(k)) => {
-                        self.value(k, env)
-                    }
-                    _ => false,
-                };
-                if self.count(options, env) || k {
+                if self.how_many(options, count.as_ref(), env) {
                     self.found.insert((id, i));
                 }
                 // The choice is announced to all, unless it is made in secret.
@@ -279,11 +284,17 @@ impl<'a> Finder<'a> {
                 player_slot,
                 players,
                 choice_slot,
+                options,
+                count,
                 then,
                 ..
             } => {
                 let h = self.value(players, env);
                 env.taint(*player_slot, h || pc);
+                // A seat that may pick nothing is spared the question unless that tells.
+                if count.is_some() && self.how_many(options, count.as_ref(), env) {
+                    self.found.insert((id, i));
+                }
                 env.taint(*choice_slot, true);
                 inner(self, *then, h, env);
             }

@@ -321,7 +321,7 @@ impl Checker<'_> {
             let step = if n.text == "winners" {
                 "`expect winners == [...]`"
             } else {
-                "`expect over` (or `expect not over`)"
+                "`expect game over` (or `expect not over`)"
             };
             self.error(
                 Diagnostic::error(
@@ -445,9 +445,27 @@ impl Checker<'_> {
         span: Span,
         scope: &mut Scope,
     ) -> Typed {
-        let (a, at) = self.expr(lhs, scope);
-        let (b, bt) = self.expr(rhs, scope);
+        let (mut a, at) = self.expr(lhs, scope);
+        let (mut b, bt) = self.expr(rhs, scope);
         let what = format!("the operands of `{}`", op.symbol());
+        // A map compared with a list written out (`m == [4, 2, 0]`): the list is read as the
+        // map's values in key order, as a `set` or an initial value reads it.
+        if matches!(op, BinOp::Eq | BinOp::Ne) {
+            if matches!(at, Type::Map(..)) && matches!(bt, Type::List(_)) {
+                b = self.value_for(&at, b, &bt, rhs.span, &what);
+                return (
+                    mk(K::Binary(op, Box::new(a), Box::new(b)), span),
+                    Type::Bool,
+                );
+            }
+            if matches!(bt, Type::Map(..)) && matches!(at, Type::List(_)) {
+                a = self.value_for(&bt, a, &at, lhs.span, &what);
+                return (
+                    mk(K::Binary(op, Box::new(a), Box::new(b)), span),
+                    Type::Bool,
+                );
+            }
+        }
         let ty = match op {
             BinOp::Or | BinOp::And => {
                 self.expect_type(&Type::Bool, &at, lhs.span, &what);

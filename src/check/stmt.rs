@@ -366,6 +366,7 @@ impl Checker<'_> {
                     prompt,
                     options: opts,
                     element,
+                    asked: false,
                     then,
                 }
             }

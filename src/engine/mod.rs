@@ -20,6 +20,7 @@ mod live;
 mod memo;
 mod moves;
 mod nodes;
+mod numbered;
 mod observe;
 mod picture;
 #[cfg(any(test, feature = "reference"))]
@@ -45,6 +46,7 @@ pub use exec::{Limits, MAX_PARAMS};
 pub use fixed::FixedChance;
 pub use imagine::{Imagination, ImaginationStats};
 pub use moves::MAX_MOVES;
+pub use numbered::numeric as numeric_options;
 pub use picture::{
     InstancePanel, KindPanel, Look, Picture, SeatPanel, SectionPanel, Shown, SlotTable, Status,
 };

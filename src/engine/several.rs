@@ -48,7 +48,9 @@ pub struct Several {
 impl Several {
     /// "any", "at most 2", "exactly 3": how many, in words.
     pub fn how_many(&self) -> String {
-        if self.min == self.max {
+        if self.max == 0 {
+            "none (nothing can be chosen now)".to_string()
+        } else if self.min == self.max {
             format!("exactly {}", self.min)
         } else if self.max >= self.labels.len() && self.min == 0 {
             "any".to_string()

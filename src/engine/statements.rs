@@ -63,12 +63,16 @@ impl Game {
         else {
             return Ok(Offer::Nothing);
         };
+        let asked = *asked || program.always_ask;
         let seat = self.seat_of(player)?;
         self.still_in(seat, stmt.span)?;
         let options = self.eval_with(|ev, l| ev.list(options, l))?;
         let pick = match count {
             Some(c) => match self.pick_for(c, seat, options.len(), stmt.span)? {
                 Some(pick) => Some(pick),
+                // Nothing may be picked: asked all the same (`none` the only answer) where
+                // being spared the question would tell a secret.
+                None if asked => Some(Pick::new(0, 0)),
                 None => return Ok(Offer::Nothing),
             },
             None => None,
@@ -77,7 +81,7 @@ impl Game {
             if options.is_empty() {
                 return Err(no_options(self.seat_name(seat), stmt.span));
             }
-            if options.len() == 1 && !program.always_ask && !asked {
+            if options.len() == 1 && !asked {
                 let option = options[0].clone();
                 return Ok(Offer::Only { seat, option });
             }
@@ -481,6 +485,7 @@ impl Game {
             prompt,
             options,
             then,
+            asked,
             ..
         } = &stmt.kind
         else {
@@ -514,8 +519,9 @@ impl Game {
                 }
             };
             if let Some(pick) = pick {
-                // A seat that may pick nothing has chosen the empty list, unasked.
-                let chosen = pick.is_none().then_some(0);
+                // A seat that may pick nothing has chosen the empty list, unasked, unless
+                // that would tell a secret.
+                let chosen = (pick.is_none() && !asked).then_some(0);
                 let pick = Some(pick.unwrap_or_else(|| Pick::new(0, 0)));
                 choices.push(SecretChoice {
                     seat: p,

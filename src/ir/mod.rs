@@ -1013,6 +1013,9 @@ pub enum StmtKind {
         options: Expr,
         /// The type of each option, for showing it (a record reads by its fields' names).
         element: Type,
+        /// A seat that may pick nothing is asked all the same: how many it may pick depends on
+        /// what some seat may not see.
+        asked: bool,
         then: BlockId,
     },
     /// Run a procedure.

@@ -1,6 +1,6 @@
 //! Text the REPL prints: the moves on offer, the outcome, help; and reading a typed move.
 
-use crate::engine::{Game, MoveOption, Several};
+use crate::engine::{Game, Several};
 use std::fmt::Write;
 
 /// The commands, as listed by `help`.
@@ -80,7 +80,7 @@ pub fn moves(game: &Game, seat: u8, all: bool) -> String {
     }
     let options = game.options(seat);
     // Where moves are numbers, the list numbers them `#N`, as they must be typed.
-    let numeric = numeric(&options);
+    let numeric = crate::engine::numeric_options(&options);
     let hash = if numeric { "#" } else { "" };
     let len = options.len();
     // Options alike to an earlier one (identical cards) are listed once, with their count.
@@ -138,6 +138,11 @@ pub fn moves(game: &Game, seat: u8, all: bool) -> String {
 fn several_moves(several: &Several, mut out: String, all: bool) -> String {
     let numeric = several.labels.iter().any(|l| l.parse::<i64>().is_ok());
     let hash = if numeric { "#" } else { "" };
+    // Asked although nothing may be picked, so that being spared it tells no secret.
+    if several.max == 0 {
+        let _ = writeln!(out, "  Nothing can be chosen now: type `none`.");
+        return out;
+    }
     let _ = writeln!(
         out,
         "  Choose {} of these, typed together (such as `{}`){}:",
@@ -215,51 +220,9 @@ fn sentence_case(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// True if some option's label is a whole number, so that a typed number is read as a label.
-fn numeric(options: &[MoveOption]) -> bool {
-    options
-        .iter()
-        .any(|o| o.label.trim().parse::<i64>().is_ok())
-}
-
-/// Reads a typed move against `seat`'s options: a label (any case) first, then `#N` for the
-/// N-th option, and `N` for the N-th option only when no move is a number (where some are, a
-/// bare number is a value: one not on offer goes to the engine, which explains). Anything else
-/// is returned as typed, for the engine to explain.
+/// Reads a typed move against `seat`'s options (see [`Game::resolve_typed`]).
 pub fn resolve(game: &Game, seat: u8, typed: &str) -> Result<String, String> {
-    // A choice of several is read whole by the engine (`3 5 7`, `#2 #4`, `none`).
-    if game.several(seat).is_some() {
-        return Ok(typed.trim().to_string());
-    }
-    let options = game.options(seat);
-    let folded = fold(typed);
-    if let Some(o) = options.iter().find(|o| fold(&o.label) == folded) {
-        return Ok(o.label.clone());
-    }
-    let typed = typed.trim();
-    let (hash, number) = match typed.strip_prefix('#') {
-        Some(n) => (true, n.trim()),
-        None => (false, typed),
-    };
-    match number.parse::<usize>() {
-        // a number that is not a label, where labels are numbers: the engine explains
-        Ok(_) if !hash && numeric(&options) => Ok(typed.to_string()),
-        Ok(n) if (1..=options.len()).contains(&n) => Ok(options[n - 1].label.clone()),
-        Ok(n) => Err(format!(
-            "there is no move {n}; the moves are numbered 1 to {}",
-            options.len()
-        )),
-        Err(_) if hash => Err(format!("`{typed}` is not a move number")),
-        Err(_) => Ok(typed.to_string()),
-    }
-}
-
-/// Moves compare without case and with runs of spaces folded, as the engine compares them.
-fn fold(s: &str) -> String {
-    s.split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ")
-        .to_lowercase()
+    game.resolve_typed(seat, typed)
 }
 
 #[cfg(test)]

@@ -206,7 +206,21 @@ fn play_moves(
     for m in moves {
         let who = seat_for(game, seat, locals, span, m)?;
         let cursor = game.log_end();
-        let applied = game.apply_label(who, m);
+        // `#2` names the second option, as at the REPL. A bare number stays a label: `2`
+        // written for a choice of one option, taken without asking, must not play option 2
+        // of the decision after it.
+        let resolved = match m.trim_start().starts_with('#') {
+            true => game.resolve_typed(who, m),
+            false => Ok(m.clone()),
+        };
+        let applied = match resolved {
+            Ok(label) => game.apply_label(who, &label),
+            Err(reason) => Err(MoveError::Illegal {
+                input: m.clone(),
+                reason,
+                close: None,
+            }),
+        };
         if applied.is_ok() {
             let (lines, _) = game.log_since(crate::engine::Viewer::Referee, cursor);
             passed_over = lines

@@ -463,7 +463,7 @@ fn decision(sight: &Sight, d: &Decision) -> Markup {
                 form method="post" action=(action) {
                     input type="hidden" name="v" value=(sight.version);
                     p { "Choose " (several.how_many()) ":" }
-                    ul.picks {
+                    @if several.max > 0 { ul.picks {
                         @for (i, label) in several.labels.iter().enumerate() {
                             li { label {
                                 @if several.picked.contains(&i) {
@@ -474,7 +474,7 @@ fn decision(sight: &Sight, d: &Decision) -> Markup {
                                 " " span.card { (label) }
                             } }
                         }
-                    }
+                    } }
                     button.play type="submit" { "Choose these" }
                 }
             } @else {

@@ -425,8 +425,9 @@ impl<'t, 'a> Layout<'t, 'a> {
             Kind::Punct if is(prev, ",") => holds == Holds::Statements,
             Kind::Punct => !is_opener(prev) && !is_closer(prev),
             // `visible last` at a line's end: its count follows on the next line.
+            // A field named like a keyword (`nth(t, 1).picks`) is a name, and ends a value.
             Kind::Word => {
-                leads(prev)
+                (leads(prev) && !self.before_prev.is_some_and(|t| is(t, ".")))
                     || (matches!(prev.text, "first" | "last") && word(self.before_prev, "visible"))
             }
             _ => false,

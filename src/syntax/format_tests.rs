@@ -276,3 +276,10 @@ fn damaged_files_format_or_fail_but_never_panic() {
     }
     assert!(formatted > 0, "no damaged file formatted at all");
 }
+
+#[test]
+fn a_field_named_like_a_step_word_ends_its_line() {
+    // `rolls` and `picks` lead an expression as scenario steps, but not after a `.`.
+    let src = "table t(picks: int, rolls: int) {\n  (1, 2)\n}\nvar x: int = nth(t, 1).picks\nvar y: int = nth(t, 1).rolls\nvar z: int = 3\n";
+    assert_eq!(stable(src), src);
+}
