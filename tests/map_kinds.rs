@@ -49,6 +49,10 @@ action mark(c: card) "mark a card" {
   log "{me} marks {c}: {seen}"
 }
 
+action note(c: card) "note a card in secret" {
+  me.noted[c] = true
+}
+
 action back(w: pawn) "back a pawn" {
   me.backs[w] = true
 }
@@ -299,4 +303,24 @@ fn mistakes_with_maps_by_a_kind_or_a_range_of_the_player_count_have_their_codes(
     // A key outside the range for some counts only is a rule's to guard: no error.
     let guarded = CARDS.replace("track[k] += 1", "track[4] += 1");
     assert!(common::codes(&check_source("test.rules", &guarded)).is_empty());
+}
+
+/// Two instances alike in every field differ once a map by their kind that the player sees
+/// holds different entries for them: the options are listed apart, not as one. A secret map
+/// of another seat tells nothing, and leaves them alike.
+#[test]
+fn instances_that_a_seen_map_tells_apart_are_not_alike() {
+    let mut game = Game::new(program(CARDS), 2, 1).expect("starts");
+    // The options begin `mark red`, `mark blue`, `mark red#2`, `mark blue#2`: before any
+    // mark, red#2 is listed with red, as alike, and blue#2 with blue.
+    assert_eq!(game.first_alike(0)[..4], [0, 1, 0, 1]);
+    // P1 notes red#2 in secret: P2 cannot tell, and still sees them alike.
+    game.apply_label(0, "note red#2").expect("a legal move");
+    assert_eq!(game.first_alike(1)[..4], [0, 1, 0, 1]);
+    game.apply_label(1, "back pawn-1").expect("a legal move");
+    // P1 sees its own note: red and red#2 differ for P1; blue and blue#2 are still alike.
+    assert_eq!(game.first_alike(0)[..4], [0, 1, 2, 1]);
+    // A public mark tells everyone.
+    game.apply_label(0, "mark blue#2").expect("a legal move");
+    assert_eq!(game.first_alike(1)[..4], [0, 1, 0, 3]);
 }
