@@ -195,3 +195,10 @@ fn a_bot_asked_in_a_game_for_people_renders_no_labels() {
 fn maps_by_a_player_and_maps_of_maps_allocate_nothing() {
     assert_allocates_nothing("tests/fixtures/ok/ledgers.rules");
 }
+
+/// Maps by a kind and by a range that follows the player count are read and written in place,
+/// as maps by a player are.
+#[test]
+fn maps_by_a_kind_and_by_a_player_count_range_allocate_nothing() {
+    assert_allocates_nothing("tests/fixtures/ok/kind_maps.rules");
+}

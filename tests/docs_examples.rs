@@ -387,6 +387,25 @@ fn the_quoted_view_of_a_map_by_player_is_what_the_player_sees() {
     assert_quoted(&doc, &view, "P2's view of debts.rules after P1 lends");
 }
 
+/// The log line quoted in "Maps by a kind" is what the game writes once P1 has played
+/// `red#2`, and P2 sees P1's secret map as its size alone.
+#[test]
+fn the_quoted_log_of_a_map_by_a_kind_is_what_the_game_writes() {
+    let doc = doc_text();
+    let mut game = Game::new(example_file(&doc, "marks.rules"), 2, 1).expect("the game starts");
+    game.apply_label(0, "mark red#2").expect("P1 plays red#2");
+    let line = "P1 plays red#2: red 0, blue 0, red#2 1, blue#2 0";
+    let log = game.log(Viewer::Player(1)).join("\n");
+    assert!(log.contains(line), "{log}");
+    assert!(
+        doc.contains(&format!("`{line}`")),
+        "the reference quotes `{line}`"
+    );
+    let view = game.view(Viewer::Player(1));
+    assert!(view.contains("seen 4 hidden"), "{view}");
+    assert!(!view.contains("red#2 yes"), "{view}");
+}
+
 /// `view`, whole lines, is quoted in the reference.
 fn assert_quoted(doc: &str, view: &str, what: &str) {
     let quoted: String = view.lines().map(|l| format!("{l}\n")).collect();

@@ -1,6 +1,9 @@
 //! Language features of rounds 2 and 3, each played: its rules written as a small game whose own
 //! scenarios say what must happen, and its diagnostics.
 
+mod common;
+
+use common::assert_mistake;
 use meeple::load::{check_source, Loaded};
 use std::sync::Arc;
 
@@ -2032,20 +2035,6 @@ fn a_map_shows_as_its_entries_and_hides_them_with_its_variable() {
     );
 }
 
-/// `source` with `from` written as `to` is refused with `code` (and nothing else but a type
-/// mismatch or an unused name it brings along).
-fn assert_mistake(source: &str, from: &str, to: &str, code: &str) {
-    let bad = source.replace(from, to);
-    assert_ne!(bad, source, "{from}");
-    let got = codes(&check_source("test.rules", &bad));
-    assert!(got.contains(&code), "{to}: {got:?}");
-    assert!(
-        got.iter()
-            .all(|c| *c == code || *c == "type-mismatch" || c.starts_with("unused")),
-        "{to}: {got:?}"
-    );
-}
-
 #[test]
 fn a_map_s_mistakes_have_their_codes() {
     for (from, to, code) in [
@@ -2063,7 +2052,7 @@ fn a_map_s_mistakes_have_their_codes() {
         ),
         (
             "var bank: int by gem",
-            "var bank: int by crate",
+            "var bank: int by seen",
             "map-key-not-enum",
         ),
         ("= [4, 4, 2]", "= [4, 4]", "map-size"),
@@ -2194,7 +2183,7 @@ fn a_map_by_a_range_s_mistakes_have_their_codes() {
         ),
         (
             "var lanes: int by 1..4",
-            "var lanes: int by 1..player_count",
+            "var lanes: int by 1..count(players)",
             "not-constant",
         ),
         (

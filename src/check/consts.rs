@@ -48,15 +48,26 @@ pub(crate) fn int_list(e: &Expr) -> Option<Vec<i64>> {
 /// `by players` table, and `+ - * /` of those (`/` rounding down; `None` on overflow or a
 /// division by zero).
 pub(crate) fn int_with_players(e: &Expr, n: i64) -> Option<i64> {
+    int_with_players_or(e, n, &|_| None)
+}
+
+/// [`int_with_players`], with `other` giving the value of any other expression it can (the
+/// checker's `count(table)`, a table's number of rows).
+pub(crate) fn int_with_players_or(
+    e: &Expr,
+    n: i64,
+    other: &dyn Fn(&Expr) -> Option<i64>,
+) -> Option<i64> {
+    let at = |e: &Expr| int_with_players_or(e, n, other);
     match &e.kind {
         ExprKind::Int(v) => Some(*v),
         ExprKind::Name(name) if name.text == "player_count" => Some(n),
         ExprKind::Unary {
             op: UnOp::Neg,
             operand,
-        } => int_with_players(operand, n)?.checked_neg(),
+        } => at(operand)?.checked_neg(),
         ExprKind::Binary { op, lhs, rhs } => {
-            let (a, b) = (int_with_players(lhs, n)?, int_with_players(rhs, n)?);
+            let (a, b) = (at(lhs)?, at(rhs)?);
             match op {
                 BinOp::Add => a.checked_add(b),
                 BinOp::Sub => a.checked_sub(b),
@@ -67,9 +78,9 @@ pub(crate) fn int_with_players(e: &Expr, n: i64) -> Option<i64> {
         }
         ExprKind::ByPlayers(entries) => entries.iter().find_map(|(key, value)| {
             let (lo, hi) = range(key)?;
-            (lo <= n && n <= hi).then(|| int_with_players(value, n))?
+            (lo <= n && n <= hi).then(|| at(value))?
         }),
-        _ => None,
+        _ => other(e),
     }
 }
 

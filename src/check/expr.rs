@@ -697,9 +697,9 @@ impl Checker<'_> {
             Builtin::Subsets => list_of(list_of(elem())),
             // Written only by `xs[i] = v`, which checks it itself.
             Builtin::Replace => types[0].clone(),
-            // Written only by `m[k]` of a map by a range or by player, which checks its key
-            // itself.
-            Builtin::Key | Builtin::PlayerKey => Type::Int,
+            // Written only by `m[k]` of a map by a range, by player or by a kind, which checks
+            // its key itself.
+            Builtin::Key | Builtin::PlayerKey | Builtin::InstanceKey => Type::Int,
             Builtin::Nth | Builtin::Index => {
                 let e = elem();
                 self.expect_type(&Type::Int, &types[1], raw[1].span, &arg(1));

@@ -336,7 +336,15 @@ fn type_text(program: &ir::Program, t: &Type) -> String {
                     .get(e.index())
                     .map_or("?".into(), |e| e.name.clone()),
                 ir::MapKey::Range(lo, hi) => format!("{lo}..{hi}"),
+                ir::MapKey::PlayerRange(id) => program
+                    .key_ranges
+                    .get(*id as usize)
+                    .map_or("?".into(), |r| r.written.clone()),
                 ir::MapKey::Player => "player".into(),
+                ir::MapKey::Kind(k) => program
+                    .kinds
+                    .get(k.index())
+                    .map_or("?".into(), |k| k.name.clone()),
             }
         ),
         Type::Nothing => "none".into(),
@@ -356,6 +364,7 @@ die d6: 1..6
 player var cash: int = 0
 var trump: suit = red
 var owes: int by suit by player = 0
+var marks: int by firm = 0
 def worth(f: firm): int = f.price
 action buy(f: firm) { me.cash -= worth(f) }
 effect pay(p: player) { let r = roll d6
@@ -392,7 +401,7 @@ winners = [p in players where p.cash > worth(acme) and trump == blue]
         let count = |name, kind| uses(&ix, name, kind).len();
         assert_eq!(count("suit", NameKind::Enum), 3); // declared, the types of trump and owes
         assert_eq!(count("blue", NameKind::EnumValue), 2);
-        assert_eq!(count("firm", NameKind::Kind), 3); // two parameter types
+        assert_eq!(count("firm", NameKind::Kind), 4); // two parameter types, a map's keys
         assert_eq!(count("acme", NameKind::Instance), 2);
         assert_eq!(count("price", NameKind::Field), 2);
         assert_eq!(count("d6", NameKind::Die), 2);
@@ -410,6 +419,8 @@ winners = [p in players where p.cash > worth(acme) and trump == blue]
         // A map of maps reads as written, the key written last outermost.
         let owes = ix.decls.iter().find(|d| d.name == "owes").unwrap();
         assert_eq!(owes.detail, "int by suit by player");
+        let marks = ix.decls.iter().find(|d| d.name == "marks").unwrap();
+        assert_eq!(marks.detail, "int by firm");
         let price = ix.decls.iter().find(|d| d.name == "price").unwrap();
         assert_eq!(
             (price.detail.as_str(), price.container.as_deref()),

@@ -2,9 +2,10 @@
 //! map set (one value for every entry, or a list written out, a list of lists for a map of
 //! maps), and a map in a text or a `show`, as its entries.
 //!
-//! A map by player has one entry per seat, so its value follows the player count: where the
-//! game may be played by several counts, the value is built for each count as a
-//! `by players { ... }` would be, and the one for the count played is taken when it runs.
+//! A map by player has one entry per seat, so its value follows the player count (as does a
+//! map by a kind whose count follows it, or by a range whose ends do): where the game may be
+//! played by several counts, the value is built for each count as a `by players { ... }`
+//! would be, and the one for the count played is taken when it runs.
 
 use super::scope::Scope;
 use super::Checker;
@@ -42,7 +43,7 @@ impl Checker<'_> {
     ) -> Option<ir::Expr> {
         // In a scenario, the count it is played by.
         let (lo, hi) = self.scenario_players.map_or(self.players, |n| (n, n));
-        if lo >= hi || !by_player(want) {
+        if lo >= hi || !self.follows_players(want) {
             return self.map_sized(want, init, ty, span, lo, lo == hi);
         }
         // `by players { 2: [...], 3: [...] }`: each count's list checked against that count.
@@ -96,12 +97,12 @@ impl Checker<'_> {
         }
         if let (Type::List(got), ir::ExprKind::List(items)) = (ty, &init.kind) {
             if fits(elem, got) {
-                if *k == MapKey::Player && !fixed {
-                    self.list_for_players(span);
+                if !fixed && !self.same_len_for_every_count(*k) {
+                    self.list_for_players(*k, span);
                     return None;
                 }
                 if items.len() != n {
-                    self.wrong_size(*k, n, items.len(), span);
+                    self.wrong_size(*k, n, items.len(), span, players);
                     return None;
                 }
                 if elem.accepts(got) {
@@ -120,16 +121,21 @@ impl Checker<'_> {
         None
     }
 
-    /// `map-size`: a list written out with `got` values for a map of `n` keys `k`.
-    fn wrong_size(&mut self, k: MapKey, n: usize, got: usize, span: Span) {
+    /// `map-size`: a list written out with `got` values for a map of `n` keys `k`, in a game
+    /// of `players` players.
+    fn wrong_size(&mut self, k: MapKey, n: usize, got: usize, span: Span, players: i64) {
         let keys = self.map_keys_name(k);
         let (what, each) = match k {
             MapKey::Enum(_) => ("values", format!("each {keys}, in its order")),
-            MapKey::Range(..) => ("keys", format!("each key of {keys}, in order")),
+            MapKey::Range(..) | MapKey::PlayerRange(_) => {
+                ("keys", format!("each key of {keys}, in order"))
+            }
             MapKey::Player => ("players", "each player, in seat order".to_string()),
+            MapKey::Kind(_) => ("instances", format!("each instance of {keys}, in order")),
         };
         let has = match k {
             MapKey::Player => "the game has".to_string(),
+            _ if !self.same_len_for_every_count(k) => format!("with {players} players {keys} has"),
             _ => format!("{keys} has"),
         };
         self.error(
@@ -147,15 +153,26 @@ impl Checker<'_> {
         );
     }
 
-    /// `map-follows-players`: a list written out for a map by player, in a game whose player
-    /// count varies, so that no one length fits every game.
-    fn list_for_players(&mut self, span: Span) {
+    /// `map-follows-players`: a list written out for a map by keys `k` whose number follows
+    /// the player count (the players, a kind counted from it, a range whose ends follow it),
+    /// in a game whose player count varies, so that no one length fits every game.
+    fn list_for_players(&mut self, k: MapKey, span: Span) {
         let (lo, hi) = self.players;
+        let keys = self.map_keys_name(k);
+        let what = match k {
+            MapKey::Player => "a map by player has one entry per player".to_string(),
+            MapKey::Kind(_) => format!(
+                "a map by {keys} has one entry per instance, as many as the player count makes"
+            ),
+            _ => {
+                format!("a map by {keys} has one entry per key, as many as the player count makes")
+            }
+        };
         self.error(
             Diagnostic::error(
                 "map-follows-players",
                 format!(
-                    "a map by player has one entry per player, and this game is played by {lo} to {hi}: a list written out cannot fit every count"
+                    "{what}, and this game is played by {lo} to {hi}: a list written out cannot fit every count"
                 ),
                 span,
             )
@@ -165,6 +182,15 @@ impl Checker<'_> {
                 counts_example(lo, hi)
             )),
         );
+    }
+
+    /// Whether a map of type `want` has, at some level, keys whose number follows the player
+    /// count: the players, a kind counted from it, or a range whose ends follow it.
+    fn follows_players(&self, want: &Type) -> bool {
+        match want {
+            Type::Map(elem, k) => !self.same_len_for_every_count(*k) || self.follows_players(elem),
+            _ => false,
+        }
     }
 
     /// `{m}` in a text, for a map `m` of `elem` by `k`: each entry as its key and value, written
@@ -189,8 +215,8 @@ impl Checker<'_> {
             span,
         );
         let between = match k {
-            MapKey::Range(..) => ": ",
-            MapKey::Enum(_) | MapKey::Player => " ",
+            MapKey::Range(..) | MapKey::PlayerRange(_) => ": ",
+            MapKey::Enum(_) | MapKey::Player | MapKey::Kind(_) => " ",
         };
         let mut parts = vec![ir::TextPart::Expr(key()), ir::TextPart::Lit(between.into())];
         match elem {
@@ -212,14 +238,6 @@ impl Checker<'_> {
                 parts: vec![ir::TextPart::Lit(", ".into())],
             },
         }
-    }
-}
-
-/// Whether a map of type `want` has a key `player` at some level.
-fn by_player(want: &Type) -> bool {
-    match want {
-        Type::Map(elem, k) => *k == MapKey::Player || by_player(elem),
-        _ => false,
     }
 }
 

@@ -1,25 +1,25 @@
-//! Maps indexed by an enum, a range or the players (`int by gem`, `int by 1..5`,
-//! `int by player`), and maps of maps (`int by gem by player`): the type and the key of `m[k]`.
-//! Their values (an initial value, a whole map set, a map in a text) are in `map_values.rs`.
+//! Maps indexed by an enum, a range, the players or a kind (`int by gem`, `int by 1..5`,
+//! `int by player`, `int by card`), and maps of maps (`int by gem by player`): the type and
+//! the key of `m[k]`. The keys after `by` are resolved in `map_keys.rs`; a map's values (an
+//! initial value, a whole map set, a map in a text) are in `map_values.rs`.
 //!
 //! At run time a map is a list with one element per key, in the keys' order, so `m[k]` and
 //! `m[k] = v` lower to the list built-ins `Index` and `Replace` at the position of `k` among
 //! the keys (for an enum, its place among the enum's values; for a range `lo..hi`, `k - lo + 1`,
-//! refused at run time outside the range; for a player, its seat); only the checker tells a
+//! refused at run time outside the range; for a player, its seat; for an instance, its
+//! number among its kind's); only the checker tells a
 //! map from a list, and it never lets a statement change a map's length. A map of maps is a
 //! list of lists, `m[p][g]` an `Index` of an `Index`. A map by player has as many entries as
-//! the game has players, so its initial value is built when the game starts. Bounded entries
+//! the game has players (a map by a kind, as many as the kind has instances; a map by
+//! `1..player_count`, as many as the range has numbers), so where that follows the player
+//! count its initial value is built for each count and taken when the game starts. Bounded entries
 //! (`int in 0..7 by gem`) are the variable's bounds, which the engine applies to every number
 //! of the list it holds, at every level.
 
-use super::scope::{suggest, Symbol};
 use super::Checker;
 use crate::diag::{Diagnostic, Span};
 use crate::ir::{self, Builtin, MapKey, Type};
 use crate::syntax::ast;
-
-/// The most keys a map by a range may have: its entries are kept in every game's state.
-const MAX_RANGE_KEYS: i64 = 10_000;
 
 impl Checker<'_> {
     /// Resolves `T by E` or `T by lo..hi`, `T` resolved: `E` must be an enum, and `lo..hi` a
@@ -32,121 +32,31 @@ impl Checker<'_> {
         }
     }
 
-    /// The keys written after `by`, or `None`, reported.
-    fn map_key(&mut self, key: &ast::MapKey) -> Option<MapKey> {
-        let range = match key {
-            ast::MapKey::Enum(name) => return self.map_enum(name),
-            ast::MapKey::Player(_) => return Some(MapKey::Player),
-            ast::MapKey::Range(e) => e,
-        };
-        let ast::ExprKind::Binary {
-            op: ast::BinOp::Range,
-            lhs,
-            rhs,
-        } = &range.kind
-        else {
-            self.error(
-                Diagnostic::error(
-                    "map-key-not-enum",
-                    "a map is indexed by an enum, a range of numbers or `player`, and this is none of them",
-                    range.span,
-                )
-                .with_label("not an enum, a range or `player`")
-                .with_help("write `int by gem` for one entry per value of an enum, `int by 1..5` for one per number, or `int by player` for one per player"),
-            );
-            return None;
-        };
-        let (Some(lo), Some(hi)) = (super::consts::int(lhs), super::consts::int(rhs)) else {
-            self.error(
-                Diagnostic::error(
-                    "not-constant",
-                    "the keys of a map by a range must be known before play",
-                    range.span,
-                )
-                .with_label("not a range of constant numbers")
-                .with_help("write the ends as numbers, as in `int by 1..5`"),
-            );
-            return None;
-        };
-        if lo > hi {
-            self.error(
-                Diagnostic::error(
-                    "invalid-bounds",
-                    format!("the keys {lo}..{hi} are backwards"),
-                    range.span,
-                )
-                .with_label("the low key comes first")
-                .with_help(format!("write `by {hi}..{lo}`"))
-                .with_fix(range.span, format!("{hi}..{lo}")),
-            );
-            return None;
-        }
-        if (hi as i128) - (lo as i128) + 1 > MAX_RANGE_KEYS as i128 {
-            self.error(
-                Diagnostic::error(
-                    "invalid-bounds",
-                    format!(
-                        "a map by a range has at most {MAX_RANGE_KEYS} keys, and {lo}..{hi} has {}",
-                        (hi as i128) - (lo as i128) + 1
-                    ),
-                    range.span,
-                )
-                .with_label("too many keys")
-                .with_help("keep a map to the keys the rules use; for an open-ended count use a `list of T`"),
-            );
-            return None;
-        }
-        Some(MapKey::Range(lo, hi))
-    }
-
-    /// `by E`: the enum `E`, or `None`, reported.
-    fn map_enum(&mut self, key: &ast::Name) -> Option<MapKey> {
-        match self.symbols.get(&key.text).map(|s| s.0) {
-            Some(Symbol::Enum(id)) => {
-                self.note_symbol_use(key);
-                self.used.insert(Symbol::Enum(id));
-                Some(MapKey::Enum(id))
-            }
-            _ => {
-                let enums = self.symbol_names(|s| matches!(s, Symbol::Enum(_)));
-                let mut d = Diagnostic::error(
-                    "map-key-not-enum",
-                    format!(
-                        "a map is indexed by an enum, a range or `player`, and `{}` is not an enum",
-                        key.text
-                    ),
-                    key.span,
-                )
-                .with_label("not an enum");
-                // `int by players` means one entry per player.
-                let known = enums.iter().map(String::as_str).chain(["player"]);
-                d = match suggest(&key.text, known) {
-                    Some(s) => d.with_suggestion(&s),
-                    None => d.with_help(
-                        "declare `enum gem { red, blue }` and write `int by gem`; for numbered keys write `int by 1..5`, for one per player `int by player`",
-                    ),
-                };
-                self.error(d);
-                None
-            }
-        }
-    }
-
     /// How many entries a map with keys `k` has in a game of `players` players.
     pub(crate) fn map_len(&self, k: MapKey, players: i64) -> usize {
         match k {
             MapKey::Enum(e) => self.program.enums[e.index()].values.len(),
             MapKey::Range(lo, hi) => (hi - lo + 1) as usize,
+            MapKey::PlayerRange(id) => {
+                let (lo, hi) = self.program.key_ranges[id as usize].ends_for(players as u8);
+                (hi - lo + 1).max(0) as usize
+            }
             MapKey::Player => players.max(0) as usize,
+            MapKey::Kind(kind) => self.kind_len(kind, players).unwrap_or(0) as usize,
         }
     }
 
-    /// The keys `k` as the rules write them: `` `gem` ``, `` `1..5` `` or `` `player` ``.
+    /// The keys `k` as the rules write them: `` `gem` ``, `` `1..5` ``, `` `player` `` or
+    /// `` `card` ``.
     pub(crate) fn map_keys_name(&self, k: MapKey) -> String {
         match k {
             MapKey::Enum(e) => format!("`{}`", self.program.enums[e.index()].name),
             MapKey::Range(lo, hi) => format!("`{lo}..{hi}`"),
+            MapKey::PlayerRange(id) => {
+                format!("`{}`", self.program.key_ranges[id as usize].written)
+            }
             MapKey::Player => "`player`".into(),
+            MapKey::Kind(kind) => format!("`{}`", self.program.kinds[kind.index()].name),
         }
     }
 
@@ -181,20 +91,52 @@ impl Checker<'_> {
                 _ => self.wrong_key(*k, key_type, key_span),
             }
         }
-        if let (MapKey::Range(lo, hi), Some(n)) = (*k, const_int(&key)) {
-            if n < lo || n > hi {
-                self.error(
-                    Diagnostic::error(
-                        "map-key-out-of-range",
-                        format!("{n} is not a key of this map, whose keys are {lo}..{hi}"),
-                        key_span,
-                    )
-                    .with_label(format!("not in {lo}..{hi}"))
-                    .with_help(format!("write a key from {lo} to {hi}")),
-                );
-            }
+        if let Some(n) = const_int(&key) {
+            self.constant_key(*k, n, key_span);
         }
         self.map_position(*k, key)
+    }
+
+    /// `map-key-out-of-range`: a key written as a number outside a map's range, for every
+    /// player count the game allows where the range follows the count (a key outside it for
+    /// some counts only may be read under a condition on the count: it fails in play there).
+    fn constant_key(&mut self, k: MapKey, n: i64, key_span: Span) {
+        let ranges: Vec<(i64, i64)> = match k {
+            MapKey::Range(lo, hi) => vec![(lo, hi)],
+            MapKey::PlayerRange(id) => {
+                let (lo, hi) = self.players;
+                let r = &self.program.key_ranges[id as usize];
+                (lo..=hi).map(|c| r.ends_for(c as u8)).collect()
+            }
+            _ => return,
+        };
+        if ranges.iter().any(|&(lo, hi)| lo <= n && n <= hi) {
+            return;
+        }
+        let keys = match k {
+            MapKey::Range(lo, hi) => format!("{lo}..{hi}"),
+            _ => {
+                let (lo, hi) = self.players;
+                format!(
+                    "{} for every player count from {lo} to {hi}",
+                    self.map_keys_name(k).trim_matches('`')
+                )
+            }
+        };
+        let low = ranges.iter().map(|r| r.0).min().unwrap_or(0);
+        let high = ranges.iter().map(|r| r.1).max().unwrap_or(0);
+        self.error(
+            Diagnostic::error(
+                "map-key-out-of-range",
+                format!("{n} is not a key of this map, whose keys are {keys}"),
+                key_span,
+            )
+            .with_label(format!(
+                "not in {}",
+                keys.split(" for").next().unwrap_or("")
+            ))
+            .with_help(format!("write a key from {low} to {high}")),
+        );
     }
 
     /// `wrong-map-key`: a key that is not one of the map's keys `k`.
@@ -202,8 +144,9 @@ impl Checker<'_> {
         let keys = self.map_keys_name(k);
         let what = match k {
             MapKey::Enum(_) => format!("a {keys}"),
-            MapKey::Range(..) => format!("a number of {keys}"),
+            MapKey::Range(..) | MapKey::PlayerRange(_) => format!("a number of {keys}"),
             MapKey::Player => "a player".into(),
+            MapKey::Kind(_) => format!("an instance of {keys}"),
         };
         let example = self.key_example(k);
         let help = match k {
@@ -211,6 +154,11 @@ impl Checker<'_> {
                 format!("write a value of {keys} here, as in `[{example}]`; a map has no positions")
             }
             MapKey::Range(lo, hi) => format!("write a number from {lo} to {hi} here, as in `[{lo}]`"),
+            MapKey::PlayerRange(_) => format!("write a number of {keys} here, as in `[{example}]`"),
+            MapKey::Kind(_) => format!(
+                "write an instance of {keys} here, as in `[{example}]` for each `{example} in {}`; a map has no positions",
+                keys.trim_matches('`')
+            ),
             MapKey::Player => {
                 "write a player here, as in `[me]` or `[p]` for each `p in players`; a map has no positions".into()
             }
@@ -262,14 +210,28 @@ impl Checker<'_> {
                 .cloned()
                 .unwrap_or_default(),
             MapKey::Range(lo, _) => lo.to_string(),
+            MapKey::PlayerRange(id) => {
+                let r = &self.program.key_ranges[id as usize];
+                r.ends_for(self.players.0 as u8).0.to_string()
+            }
             MapKey::Player => "me".into(),
+            // A numbered instance has no name in the rules: a local named after its kind.
+            MapKey::Kind(kind) => {
+                let def = &self.program.kinds[kind.index()];
+                match def.names.first() {
+                    Some(name) => name.clone(),
+                    None => def.name.chars().take(1).collect(),
+                }
+            }
         }
     }
 
     /// Where `key` stands among a map's keys, from 1: `position(values of e, key)` for an
     /// enum, for a range `lo..hi` the key's offset, worked out here for a constant key and
-    /// otherwise by `Builtin::Key`, which refuses a key outside the range, and for a player its
-    /// seat (`Builtin::PlayerKey`, which refuses `none`).
+    /// otherwise by `Builtin::Key`, which refuses a key outside the range (its ends those of
+    /// the count played, for a range that follows it), for a player its seat
+    /// (`Builtin::PlayerKey`, which refuses `none`), and for an instance its number
+    /// (`Builtin::InstanceKey`, which refuses `none`).
     pub(crate) fn map_position(&self, k: MapKey, key: ir::Expr) -> ir::Expr {
         let span = key.span;
         let int = |n: i64| super::const_expr(ir::Value::Int(n), span);
@@ -288,14 +250,38 @@ impl Checker<'_> {
                     span,
                 ),
             },
+            MapKey::PlayerRange(id) => {
+                let (lo, hi) = self.range_ends(id, span);
+                match (const_int(&lo), const_int(&key)) {
+                    // The same low end for every count, and a key in the range for each.
+                    (Some(l), Some(n)) if self.key_in_every_count(id, n) => int(n - l + 1),
+                    _ => {
+                        ir::Expr::new(ir::ExprKind::Builtin(Builtin::Key, vec![key, lo, hi]), span)
+                    }
+                }
+            }
             MapKey::Player => {
                 ir::Expr::new(ir::ExprKind::Builtin(Builtin::PlayerKey, vec![key]), span)
+            }
+            MapKey::Kind(_) => {
+                ir::Expr::new(ir::ExprKind::Builtin(Builtin::InstanceKey, vec![key]), span)
             }
         }
     }
 
-    /// Every key of a map, in order: the values of its enum, the numbers of its range, or every
-    /// seat (those out of the game too: the map keeps an entry for each).
+    /// Whether `n` is a key of the range `id` for every player count the game allows.
+    fn key_in_every_count(&self, id: u32, n: i64) -> bool {
+        let (lo, hi) = self.players;
+        let r = &self.program.key_ranges[id as usize];
+        (lo..=hi).all(|c| {
+            let (a, b) = r.ends_for(c as u8);
+            a <= n && n <= b
+        })
+    }
+
+    /// Every key of a map, in order: the values of its enum, the numbers of its range, every
+    /// seat (those out of the game too: the map keeps an entry for each), or every instance
+    /// of its kind.
     pub(crate) fn map_keys(&self, k: MapKey, span: Span) -> ir::Expr {
         match k {
             MapKey::Enum(e) => ir::Expr::new(ir::ExprKind::EnumValues(e), span),
@@ -307,7 +293,15 @@ impl Checker<'_> {
                 ),
                 span,
             ),
+            MapKey::PlayerRange(id) => {
+                let (lo, hi) = self.range_ends(id, span);
+                ir::Expr::new(
+                    ir::ExprKind::Binary(ast::BinOp::Range, Box::new(lo), Box::new(hi)),
+                    span,
+                )
+            }
             MapKey::Player => ir::Expr::new(ir::ExprKind::AllPlayers, span),
+            MapKey::Kind(kind) => ir::Expr::new(ir::ExprKind::Instances(kind), span),
         }
     }
 }

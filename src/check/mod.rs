@@ -15,6 +15,7 @@ mod hidden;
 pub mod index;
 mod init_order;
 mod lints;
+mod map_keys;
 mod map_values;
 mod maps;
 mod matching;
@@ -211,6 +212,7 @@ impl<'a> Checker<'a> {
                 scenarios: Vec::new(),
                 sources: merged.sources.clone(),
                 init_locals: 0,
+                key_ranges: Vec::new(),
                 init_order: Vec::new(),
                 variables: Default::default(),
             },

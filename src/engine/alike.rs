@@ -3,8 +3,9 @@
 //!
 //! Instances of a kind `shown as` the same text are numbered so that every one can be typed
 //! (`tempura#14`). A player who types the shown name alone means any of them; when every
-//! instance it could mean is alike (each field hidden in both, or seen in both and equal), the
-//! first in the order of the options is taken, so that a save or a replay takes the same one.
+//! instance it could mean is alike (each field hidden in both, or seen in both and equal, and
+//! each map by their kind that the player sees holding the same for both), the first in the
+//! order of the options is taken, so that a save or a replay takes the same one.
 //! When they differ, the move is refused with the labels to choose from.
 
 use super::view::{sight, Sight, Viewer};
@@ -220,7 +221,13 @@ fn alike(game: &Game, player: u8, a: &Value, b: &Value) -> bool {
                     &sight(game, def, b, v, viewer),
                     v,
                 )
-            })
+            }) && entries_alike(
+                game,
+                viewer,
+                x.kind(),
+                x.index() as usize,
+                y.index() as usize,
+            )
         }
         (Value::List(xs), Value::List(ys)) => {
             xs.len() == ys.len()
@@ -230,6 +237,67 @@ fn alike(game: &Game, player: u8, a: &Value, b: &Value) -> bool {
                     .all(|(x, y)| alike(game, player, x, y))
         }
         _ => a == b,
+    }
+}
+
+/// True if every map by kind `k` (`int by card`) that `viewer` sees holds the same entries for
+/// instances `x` and `y` (0-based): a map by a kind is a field of each instance kept apart, so
+/// two instances alike in every field differ where such a map tells them apart. A map the
+/// viewer does not see tells nothing, and is passed over.
+fn entries_alike(game: &Game, viewer: Viewer, k: ir::KindId, x: usize, y: usize) -> bool {
+    let program = &game.program;
+    let state = &game.state;
+    let keyed = |def: &ir::VarDef| keyed_by(&def.ty, k);
+    let globals = program
+        .globals
+        .iter()
+        .enumerate()
+        .filter(|(_, def)| keyed(def))
+        .map(|(g, def)| (def, Value::None, &state.globals[g]));
+    let per_player = program
+        .player_vars
+        .iter()
+        .enumerate()
+        .filter(|(_, def)| keyed(def))
+        .flat_map(|(v, def)| {
+            (0..state.players)
+                .map(move |p| (def, Value::player(p), state.player_vars.get(p as usize, v)))
+        });
+    globals.chain(per_player).all(|(def, subject, value)| {
+        let seen = sight(game, def, &subject, value, viewer);
+        match (&seen, &def.ty, value) {
+            (Sight::All, ..) => same_entries(&def.ty, value, k, x, y),
+            // Seen in part: the two entries as `seen_alike` compares a list's elements.
+            (Sight::Part(..), ir::Type::Map(_, ir::MapKey::Kind(j)), Value::List(xs))
+                if *j == k =>
+            {
+                seen.shows(x) == seen.shows(y) && (!seen.shows(x) || xs.get(x) == xs.get(y))
+            }
+            _ => true,
+        }
+    })
+}
+
+/// Whether a value of type `ty` is or holds a map by kind `k`.
+fn keyed_by(ty: &ir::Type, k: ir::KindId) -> bool {
+    match ty {
+        ir::Type::Map(_, ir::MapKey::Kind(j)) if *j == k => true,
+        ir::Type::Map(elem, _) => keyed_by(elem, k),
+        _ => false,
+    }
+}
+
+/// Whether `v`, of type `ty`, holds the same at keys `x` and `y` of each map by kind `k` in it
+/// (`int by card by player`: in each player's map).
+fn same_entries(ty: &ir::Type, v: &Value, k: ir::KindId, x: usize, y: usize) -> bool {
+    match (ty, v) {
+        (ir::Type::Map(_, ir::MapKey::Kind(j)), Value::List(xs)) if *j == k => {
+            xs.get(x) == xs.get(y)
+        }
+        (ir::Type::Map(elem, _), Value::List(xs)) => {
+            xs.iter().all(|e| same_entries(elem, e, k, x, y))
+        }
+        _ => true,
     }
 }
 

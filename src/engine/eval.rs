@@ -608,6 +608,7 @@ impl<'a> Eval<'a> {
                 Value::player((i - 1) as u8)
             }
             (Builtin::PlayerKey, v) => super::nodes::player_key(v, players, span)?,
+            (Builtin::InstanceKey, v) => super::nodes::instance_key(v, span)?,
             (Builtin::First, Value::List(xs)) => xs.first().cloned().unwrap_or(Value::None),
             (Builtin::Last, Value::List(xs)) => xs.last().cloned().unwrap_or(Value::None),
             (_, Value::None) => {

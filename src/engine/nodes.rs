@@ -171,3 +171,18 @@ pub(super) fn player_key(v: Value, players: u8, span: Span) -> R<Value> {
         )),
     }
 }
+
+/// `m[c]` of a map by a kind: where instance `c` stands among the keys, from 1 (the checker
+/// lets no other kind's instance stand here). `none` is no key: an error at the key, before
+/// anything is written.
+pub(super) fn instance_key(v: Value, span: Span) -> R<Value> {
+    match v {
+        Value::Entity(x) => Ok(Value::Int(x.index() as i64 + 1)),
+        _ => Err(err(
+            "no-value",
+            "`none` is not a key of this map, whose keys are a kind's instances",
+            span,
+            "check for `none` first, as in `if c != none { ... }`",
+        )),
+    }
+}

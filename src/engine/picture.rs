@@ -302,8 +302,8 @@ fn part_words(items: &[Option<String>]) -> Vec<String> {
     words
 }
 
-/// A map's entries as players read them, in its keys' order: `red 2` by an enum or `P1 2` by
-/// player, `1: 2` by a range (as a text shows them), and an entry that is a map in brackets,
+/// A map's entries as players read them, in its keys' order: `red 2` by an enum, `P1 2` by
+/// player or `crate-1 2` by a kind, `1: 2` by a range (as a text shows them), and an entry that is a map in brackets,
 /// `P1 (red 2, blue 0)`; `None` for a value that is not a map (the run time keeps a map as a
 /// list, so only the declared type tells).
 fn map_entries(game: &Game, def: &VarDef, v: &Value) -> Option<Vec<String>> {
@@ -323,8 +323,21 @@ fn entries(game: &Game, ty: &Type, v: &Value) -> Option<Vec<String>> {
     let keys: Vec<String> = match *k {
         MapKey::Enum(e) => game.program.enums.get(e.index())?.shown.clone(),
         MapKey::Range(lo, hi) => (lo..=hi).map(|k| format!("{k}:")).collect(),
+        MapKey::PlayerRange(id) => {
+            let (lo, hi) = game
+                .program
+                .key_ranges
+                .get(id as usize)?
+                .ends_for(game.state.players);
+            (lo..=hi).map(|k| format!("{k}:")).collect()
+        }
         MapKey::Player => (0..game.state.players)
             .map(|p| show(&game.program, &game.state, &Value::player(p)))
+            .collect(),
+        // Every instance, in its kind's order, whatever lies where: the keys tell nothing the
+        // rules do not (each instance's name is worked out when the game starts).
+        MapKey::Kind(k) => (0..game.state.entities.get(k.index())?.len() as u32)
+            .map(|i| show(&game.program, &game.state, &Value::entity(k, i)))
             .collect(),
     };
     if keys.len() != xs.len() {

@@ -64,6 +64,9 @@ pub enum Builtin {
     /// `m[p]` of a map by player: the seat of player p, from 1, or an error for `none`; no
     /// name calls it.
     PlayerKey,
+    /// `m[c]` of a map by a kind: the instance's number, from 1, or a `no-value` error for
+    /// `none`; no name calls it.
+    InstanceKey,
 }
 
 /// What is known of one built-in, declared in [`Builtin::facts`].
@@ -330,6 +333,7 @@ impl Builtin {
             Builtin::Replace => written("xs[i] = v", 3),
             Builtin::Key => written("m[k]", 3),
             Builtin::PlayerKey => written("m[k]", 1),
+            Builtin::InstanceKey => written("m[k]", 1),
         }
     }
 
@@ -387,6 +391,7 @@ mod tests {
             Builtin::Replace,
             Builtin::Key,
             Builtin::PlayerKey,
+            Builtin::InstanceKey,
         ] {
             assert!(!Builtin::ALL.contains(&bracketed));
             assert_eq!(Builtin::by_name(bracketed.name()), None);

@@ -78,9 +78,10 @@ pub enum Type {
     Record(RecordId),
     /// A list.
     List(Box<Type>),
-    /// `T by E`, `T by lo..hi` or `T by player`: one `T` for each value of an enum, number of
-    /// a range or seat, kept at run time as a list in the keys' order; indexed by a key, never
-    /// by a position. `T` may be a map itself (`int by gem by player`: a list of lists).
+    /// `T by E`, `T by lo..hi`, `T by player` or `T by K`: one `T` for each value of an enum,
+    /// number of a range, seat or instance of a kind, kept at run time as a list in the keys'
+    /// order; indexed by a key, never by a position. `T` may be a map itself
+    /// (`int by gem by player`: a list of lists).
     Map(Box<Type>, MapKey),
     /// `none`: fits any player, enum or instance.
     Nothing,
@@ -88,15 +89,45 @@ pub enum Type {
     Error,
 }
 
-/// The keys of a map: the values of an enum, the numbers of a constant range, or the seats.
+/// The keys of a map: the values of an enum, the numbers of a range, the seats, or the
+/// instances of a kind.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MapKey {
     /// `int by gem`.
     Enum(EnumId),
     /// `int by lo..hi`, both ends included, `lo <= hi`.
     Range(i64, i64),
+    /// `int by 1..player_count`: a range whose ends follow the player count, worked out for
+    /// each count in `Program::key_ranges` (one entry for equal ends, so that two maps
+    /// written alike have one type).
+    PlayerRange(u32),
     /// `int by player`: one entry per seat, as many as the game has players, in seat order.
     Player,
+    /// `int by card`: one entry per instance of a kind, in instance order, as many as the
+    /// kind has when the game starts.
+    Kind(KindId),
+}
+
+/// The ends of a map's range that follows the player count (`int by 1..player_count`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyRange {
+    /// For each player count (the index), the range's ends, both included; `None` for a count
+    /// the game is not played by.
+    pub ends: Vec<Option<(i64, i64)>>,
+    /// The range as the rules first wrote it: `1..player_count`.
+    pub written: String,
+}
+
+impl KeyRange {
+    /// The ends in a game of `players` players; `(1, 0)`, no key, for a count the game is not
+    /// played by.
+    pub fn ends_for(&self, players: u8) -> (i64, i64) {
+        self.ends
+            .get(players as usize)
+            .copied()
+            .flatten()
+            .unwrap_or((1, 0))
+    }
 }
 
 impl MapKey {
@@ -104,8 +135,9 @@ impl MapKey {
     pub fn key_type(self) -> Type {
         match self {
             MapKey::Enum(e) => Type::Enum(e),
-            MapKey::Range(..) => Type::Int,
+            MapKey::Range(..) | MapKey::PlayerRange(_) => Type::Int,
             MapKey::Player => Type::Player,
+            MapKey::Kind(k) => Type::Entity(k),
         }
     }
 }
@@ -841,6 +873,8 @@ pub struct Program {
     pub sources: SourceMap,
     /// Slots needed to evaluate initial values and kind counts.
     pub init_locals: usize,
+    /// The ranges of maps whose keys follow the player count (`MapKey::PlayerRange`).
+    pub key_ranges: Vec<KeyRange>,
     /// Its variables numbered for remembered calls (set when checking finishes).
     pub variables: memo::Variables,
     /// The order in which initial values are computed (after kind counts), each after what it

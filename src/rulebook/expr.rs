@@ -571,8 +571,8 @@ pub fn type_words(t: &TypeExpr) -> String {
     }
 }
 
-/// The keys of a map in words: its enum's name, "number from 1 to 5" for a range, or
-/// "player".
+/// The keys of a map in words: its enum's or kind's name, "number from 1 to 5" for a range
+/// (its ends in words where they follow the player count), or "player".
 fn key_words(k: &MapKey) -> String {
     match k {
         MapKey::Enum(n) => n.text.clone(),

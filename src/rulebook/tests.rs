@@ -133,7 +133,8 @@ fn texts_show_their_values_in_brackets() {
 fn types_in_words() {
     let d = decls(
         "var a: int in -10..10 = 0\nvar b: list of company = []\nvar c: bool = true\nvar d: player = none\n\
-         var e: int by player = 0\nvar f: int in 0..3 by gem by player = 0",
+         var e: int by player = 0\nvar f: int in 0..3 by gem by player = 0\n\
+         var g: bool by card = false\nvar h: int by 1..player_count = 0",
     );
     let types: Vec<String> = d
         .iter()
@@ -150,7 +151,9 @@ fn types_in_words() {
             "yes or no",
             "a player",
             "a number for each player",
-            "a number from 0 to 3 for each gem for each player"
+            "a number from 0 to 3 for each gem for each player",
+            "yes or no for each card",
+            "a number for each number from 1 to the number of players"
         ]
     );
     assert_eq!(plural("card"), "cards");

@@ -657,9 +657,11 @@ pub enum TypeExpr {
 /// What a map is indexed by, as written after `by`.
 #[derive(Debug, Clone)]
 pub enum MapKey {
-    /// `int by gem`: the values of an enum (or a name that is meant to be one).
+    /// `int by gem` or `int by card`: the values of an enum or the instances of a kind (or a
+    /// name that is meant to be one); the checker tells which.
     Enum(Name),
-    /// `int by 1..5`: the numbers of a range, its ends checked to be constant.
+    /// `int by 1..5`: the numbers of a range, its ends checked to be constant or to follow
+    /// the player count (`1..player_count`).
     Range(Box<Expr>),
     /// `int by player`: the seats, as many as the game has players.
     Player(Span),

@@ -328,3 +328,26 @@ pub fn stdout(o: &Output) -> String {
 pub fn stderr(o: &Output) -> String {
     String::from_utf8(o.stderr.clone()).expect("utf-8 output")
 }
+
+/// The program of rules text `src`, which must check without errors.
+pub fn program_of(src: &str) -> Arc<Program> {
+    let loaded = meeple::load::check_source("test.rules", src);
+    match loaded.program {
+        Some(p) => Arc::new(p),
+        None => panic!("the rules do not check:\n{}", report(&loaded)),
+    }
+}
+
+/// `source` with `from` written as `to` is refused with `code` (and nothing else but a type
+/// mismatch or an unused name it brings along).
+pub fn assert_mistake(source: &str, from: &str, to: &str, code: &str) {
+    let bad = source.replace(from, to);
+    assert_ne!(bad, source, "{from}");
+    let got = codes(&meeple::load::check_source("test.rules", &bad));
+    assert!(got.contains(code), "{to}: {got:?}");
+    assert!(
+        got.iter()
+            .all(|c| c == code || c == "type-mismatch" || c.starts_with("unused")),
+        "{to}: {got:?}"
+    );
+}
