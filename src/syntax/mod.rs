@@ -311,6 +311,8 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
         .with_help(help.unwrap_or_else(|| {
             if found == "`;`" {
                 "statements are separated by new lines; rules files have no `;`".to_string()
+            } else if let Some(help) = through_a_call(text, start, &found, &expected) {
+                help
             } else if found.starts_with("`\"") && expected.contains("an expression") {
                 "a quoted text is not a value: texts are only what the rules say (`log`, `tell`, \
              labels, prompts); for a value with a name, declare an enum, such as \
@@ -320,6 +322,21 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
                 "see `meeple help language` for the form of each construct".to_string()
             }
         }))
+}
+
+/// The help for `next(p).money = 3`: a statement cannot change a field of what a call gives,
+/// so name the call's value first.
+fn through_a_call(text: &str, start: usize, found: &str, expected: &str) -> Option<String> {
+    let before = text.get(..start)?;
+    let line = before.rsplit('\n').next()?.trim();
+    if !(found.starts_with("`.") && expected.contains("a statement") && line.ends_with(')')) {
+        return None;
+    }
+    let field = found.trim_matches('`').trim_start_matches('.');
+    Some(format!(
+        "a field of what a call gives cannot be changed in place: name it first, \
+         `let q = {line}` on a line of its own, then `q.{field} ...`"
+    ))
 }
 
 /// Where the fix of a `;` at `at` ends, and what it writes: nothing at the end of a line, a
@@ -739,6 +756,18 @@ mod tests {
             Err(e) => Err(vec![syntax_error(FileId(0), src, e)]),
         };
         assert_eq!(format!("{batched:?}"), format!("{whole:?}"), "{src}");
+    }
+
+    #[test]
+    fn changing_a_field_through_a_call_says_to_name_the_value_first() {
+        let src = "game \"G\" { players 2 }\nplayer var money: int = 0\nflow {\n  for p in players {\n    next(p).money = 3\n  }\n}\n";
+        let e = RulesParser::parse(Rule::file, src).expect_err("does not parse");
+        let d = syntax_error(FileId(0), src, e);
+        let help = d.help.unwrap_or_default();
+        assert!(
+            help.contains("`let q = next(p)`") && help.contains("`q.money ...`"),
+            "{help}"
+        );
     }
 
     #[test]
