@@ -898,11 +898,14 @@ fn action_locals(def: &ir::ActionDef, player: u8, n: usize) -> Vec<Value> {
 /// (a record is kept as a list of its fields): `None` for every other choice.
 pub(super) fn options_type(program: &ir::Program, at: At) -> Option<&ir::Type> {
     match &program.block(at.0).stmts[at.1].kind {
-        S::Choose { element, .. } | S::Secretly { element, .. } => {
-            Some(element).filter(|t| ir::RecordDef::within(t))
-        }
+        S::Choose { element, .. } | S::Secretly { element, .. } => shown_by_type(element),
         _ => None,
     }
+}
+
+/// `element`, where options of that type must be shown by it (records); `None` otherwise.
+pub(super) fn shown_by_type(element: &ir::Type) -> Option<&ir::Type> {
+    ir::RecordDef::within(element).then_some(element)
 }
 
 /// One option as shown: by `element` where the choice has one (see [`options_type`]).

@@ -10,7 +10,7 @@ use super::spare;
 use super::State;
 use super::{show, At, Audience, Game, LogEntry, Pending, RuntimeError, SecretChoice};
 use crate::diag::Span;
-use crate::ir::{self, AssignOp, List, Place, RecordDef, StmtKind as S, Value};
+use crate::ir::{self, AssignOp, List, Place, StmtKind as S, Value};
 
 /// What a `secretly` statement found when it asked its choosers.
 pub(super) enum Asked {
@@ -184,7 +184,7 @@ impl Game {
                 Offer::Only { seat, option } => {
                     if self.mode.record {
                         let one = std::slice::from_ref(&option);
-                        let shown = RecordDef::within(element).then_some(element);
+                        let shown = super::moves::shown_by_type(element);
                         let label = super::moves::option_label(program, &self.state, one, 0, shown);
                         self.announce_choice(seat, format!("{label} (the only option)"), *secret);
                     } else if self.replay.is_some() {

@@ -74,7 +74,7 @@ impl Session {
             )?;
             return Ok(Flow::Continue);
         };
-        let label = match show::resolve(&self.game, seat, typed) {
+        let label = match self.game.resolve_typed(seat, typed) {
             Ok(l) => l,
             Err(msg) => {
                 self.refused_now = true;
@@ -111,7 +111,7 @@ impl Session {
         let Some(seat) = self.seat() else {
             return writeln!(out, "The game is over: no move is allowed.");
         };
-        let label = match show::resolve(&self.game, seat, typed) {
+        let label = match self.game.resolve_typed(seat, typed) {
             Ok(l) => l,
             Err(msg) => return writeln!(out, "{msg}"),
         };

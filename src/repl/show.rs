@@ -220,11 +220,6 @@ fn sentence_case(text: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
-/// Reads a typed move against `seat`'s options (see [`Game::resolve_typed`]).
-pub fn resolve(game: &Game, seat: u8, typed: &str) -> Result<String, String> {
-    game.resolve_typed(seat, typed)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,7 +262,7 @@ mod tests {
             listed.contains("(`help` is also a command: type #2 to choose move 2)"),
             "{listed}"
         );
-        assert_eq!(resolve(&game, 0, "#2"), Ok("help".to_string()));
+        assert_eq!(game.resolve_typed(0, "#2"), Ok("help".to_string()));
     }
 
     /// A game whose first decision offers the values 2 to 6.
@@ -283,18 +278,22 @@ mod tests {
         let game = two_to_six();
         let labels: Vec<String> = game.options(0).into_iter().map(|o| o.label).collect();
         assert_eq!(labels, ["2", "3", "4", "5", "6"]);
-        assert_eq!(resolve(&game, 0, "3"), Ok("3".into()), "the value 3");
-        assert_eq!(resolve(&game, 0, "#3"), Ok("4".into()), "the third item");
-        assert_eq!(resolve(&game, 0, "# 1"), Ok("2".into()));
+        assert_eq!(game.resolve_typed(0, "3"), Ok("3".into()), "the value 3");
+        assert_eq!(
+            game.resolve_typed(0, "#3"),
+            Ok("4".into()),
+            "the third item"
+        );
+        assert_eq!(game.resolve_typed(0, "# 1"), Ok("2".into()));
         // 1 is no value on offer: the engine refuses it; it is never taken for item 1
-        assert_eq!(resolve(&game, 0, "1"), Ok("1".into()));
+        assert_eq!(game.resolve_typed(0, "1"), Ok("1".into()));
         assert!(game.clone().apply_label(0, "1").is_err());
         assert_eq!(
-            resolve(&game, 0, "#6"),
+            game.resolve_typed(0, "#6"),
             Err("there is no move 6; the moves are numbered 1 to 5".into())
         );
         assert_eq!(
-            resolve(&game, 0, "#x"),
+            game.resolve_typed(0, "#x"),
             Err("`#x` is not a move number".into())
         );
         let list = moves(&game, 0, false);

@@ -209,9 +209,10 @@ fn play_moves(
         // `#2` names the second option, as at the REPL. A bare number stays a label: `2`
         // written for a choice of one option, taken without asking, must not play option 2
         // of the decision after it.
-        let resolved = match m.trim_start().starts_with('#') {
-            true => game.resolve_typed(who, m),
-            false => Ok(m.clone()),
+        let resolved = if m.trim_start().starts_with('#') {
+            game.resolve_typed(who, m)
+        } else {
+            Ok(m.clone())
         };
         let applied = match resolved {
             Ok(label) => game.apply_label(who, &label),
