@@ -3,6 +3,8 @@
 //! position, an update lost (or leaked into a copy) through a shared list, a record shown as a
 //! bare list, and a secret record's fields shown to another seat.
 
+mod common;
+
 use meeple::engine::{Game, Viewer};
 use meeple::load::{check_source, Loaded};
 use std::sync::Arc;
@@ -12,12 +14,7 @@ fn load(src: &str) -> Loaded {
 }
 
 fn program(src: &str) -> Arc<meeple::ir::Program> {
-    let loaded = load(src);
-    Arc::new(
-        loaded
-            .program
-            .unwrap_or_else(|| panic!("errors: {:?}", loaded.diagnostics)),
-    )
+    common::program_of(src)
 }
 
 /// Checks `src`, which must be clean, and runs its scenarios; every one must pass.

@@ -9,12 +9,7 @@ use std::sync::Arc;
 
 /// The program of `src`, which must check without errors.
 fn program(src: &str) -> Arc<meeple::ir::Program> {
-    let loaded = check_source("test.rules", src);
-    Arc::new(
-        loaded
-            .program
-            .unwrap_or_else(|| panic!("errors: {:?}", loaded.diagnostics)),
-    )
+    common::program_of(src)
 }
 
 /// The codes of `src`'s errors, in order.

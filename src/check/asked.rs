@@ -239,10 +239,12 @@ impl<'a> Finder<'a> {
                 slot,
                 count,
                 place,
+                path,
                 at,
             } => {
                 let c = count.as_ref().is_some_and(|c| self.value(c, env))
-                    | at.as_ref().is_some_and(|i| self.value(i, env));
+                    | at.as_ref().is_some_and(|i| self.value(i, env))
+                    | path.iter().any(|i| self.value(i, env));
                 let h = self.place(place, env);
                 env.taint(*slot, h || c || pc);
             }

@@ -695,8 +695,8 @@ impl Checker<'_> {
                 e
             }
             Builtin::Subsets => list_of(list_of(elem())),
-            // Written only by `xs[i] = v`, which checks it itself.
-            Builtin::Replace => types[0].clone(),
+            // Written only by `xs[i] = v` and `xs[i] -= x`, which check them themselves.
+            Builtin::Replace | Builtin::Without => types[0].clone(),
             // Written only by `m[k]` of a map by a range, by player or by a kind, which checks
             // its key itself.
             Builtin::Key | Builtin::PlayerKey | Builtin::InstanceKey => Type::Int,

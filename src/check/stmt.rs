@@ -170,7 +170,7 @@ impl Checker<'_> {
                 op,
                 value,
             } => self.assign_stmt(place, index, *op, value, scope)?,
-            StmtKind::Remove { place, at } => self.remove_at(place, at, scope)?,
+            StmtKind::Remove { place, index, at } => self.remove_at(place, index, at, scope)?,
             StmtKind::If {
                 cond,
                 then,
@@ -533,7 +533,12 @@ impl Checker<'_> {
                 self.element_of(&t, e.span, "what `shuffle` shuffles");
                 (S::Shuffle { slot: 0, from: x }, t)
             }
-            LetValue::Pop { count, place, at } => {
+            LetValue::Pop {
+                count,
+                place,
+                index,
+                at,
+            } => {
                 if let (Some(c), Some(i)) = (count, at) {
                     self.error(
                         Diagnostic::error(
@@ -553,7 +558,8 @@ impl Checker<'_> {
                 });
                 let at = at.as_ref().map(|i| self.position(i, scope));
                 let (target, ty) = self.place(place, scope)?;
-                let span = place[0].span.to(place[place.len() - 1].span);
+                let (path, ty) = self.list_path(ty, index, scope)?;
+                let span = stepped_span(place, index);
                 let elem = self.element_of(&ty, span, "what `pop` takes from");
                 let ty = if count.is_some() { ty } else { elem };
                 (
@@ -561,6 +567,7 @@ impl Checker<'_> {
                         slot: 0,
                         count,
                         place: target,
+                        path,
                         at,
                     },
                     ty,
@@ -607,11 +614,16 @@ impl Checker<'_> {
             S::Random { from, .. } => S::Random { slot, from },
             S::Shuffle { from, .. } => S::Shuffle { slot, from },
             S::Pop {
-                count, place, at, ..
+                count,
+                place,
+                path,
+                at,
+                ..
             } => S::Pop {
                 slot,
                 count,
                 place,
+                path,
                 at,
             },
             other => other,
@@ -694,16 +706,24 @@ impl Checker<'_> {
     }
 
     /// `remove xs at i`: `pop xs at i` into a slot no name reaches, the element dropped.
-    fn remove_at(&mut self, place: &[ast::Name], at: &ast::Expr, scope: &mut Scope) -> Option<S> {
+    fn remove_at(
+        &mut self,
+        place: &[ast::Name],
+        index: &[(ast::PlaceStep, Span)],
+        at: &ast::Expr,
+        scope: &mut Scope,
+    ) -> Option<S> {
         let at = self.position(at, scope);
         let (target, ty) = self.place(place, scope)?;
-        let span = place[0].span.to(place[place.len() - 1].span);
+        let (path, ty) = self.list_path(ty, index, scope)?;
+        let span = stepped_span(place, index);
         let elem = self.element_of(&ty, span, "what `remove` takes from");
         let slot = scope.shadow(" removed", elem, span);
         Some(S::Pop {
             slot,
             count: None,
             place: target,
+            path,
             at: Some(at),
         })
     }
@@ -735,34 +755,7 @@ impl Checker<'_> {
         for (k, (step, target)) in index.iter().enumerate() {
             // A level down, the element indexed is the target up to the level before.
             let indexed = if k == 0 { *target } else { index[k - 1].1 };
-            let (i, elem) = match step {
-                ast::PlaceStep::Index(at) => {
-                    let (i, it) = self.expr(at, scope);
-                    let mut elem = self.index_element(&container_ty, indexed)?;
-                    let i = self.index_key(&container_ty, i, &it, at.span, &mut elem);
-                    (i, elem)
-                }
-                ast::PlaceStep::Field(f) => match &container_ty {
-                    Type::Record(r) => self.field_position(*r, f)?,
-                    Type::Error => return None,
-                    other => {
-                        let t = self.type_name(other);
-                        self.error(
-                            Diagnostic::error(
-                                "type-mismatch",
-                                format!("only a record's field can be changed here, and this is {t}"),
-                                f.span,
-                            )
-                            .with_label(format!("`.{}` of {t}", f.text))
-                            .with_help(format!(
-                                "name it first: `let x = ...` of what stands before `.{0}`, then `x.{0} = ...`",
-                                f.text
-                            )),
-                        );
-                        return None;
-                    }
-                },
-            };
+            let (i, elem) = self.place_step(&container_ty, step, indexed, scope)?;
             let element = ir::Expr::new(
                 ir::ExprKind::Builtin(ir::Builtin::Index, vec![container.clone(), i.clone()]),
                 *target,
@@ -773,6 +766,9 @@ impl Checker<'_> {
         }
         let new = match op {
             AssignOp::Set => self.value_for(&container_ty, v, &vt, value_span, "the new element"),
+            AssignOp::Add | AssignOp::Sub if container_ty.element().is_some() => {
+                self.list_changed_at(op, (container, &container_ty), (v, &vt), value_span)
+            }
             AssignOp::Add | AssignOp::Sub => {
                 self.expect_type(
                     &Type::Int,
@@ -808,6 +804,128 @@ impl Checker<'_> {
             value: whole,
             element: false,
         })
+    }
+
+    /// One `[i]` or `.field` step of a place: the position (from 1) it reads in the value
+    /// before it, whose type is `container_ty`, and the type of what it reaches. `indexed` is
+    /// the span of what the step is taken of.
+    fn place_step(
+        &mut self,
+        container_ty: &Type,
+        step: &ast::PlaceStep,
+        indexed: Span,
+        scope: &mut Scope,
+    ) -> Option<(ir::Expr, Type)> {
+        Some(match step {
+            ast::PlaceStep::Index(at) => {
+                let (i, it) = self.expr(at, scope);
+                let mut elem = self.index_element(container_ty, indexed)?;
+                let i = self.index_key(container_ty, i, &it, at.span, &mut elem);
+                (i, elem)
+            }
+            ast::PlaceStep::Field(f) => match container_ty {
+                Type::Record(r) => self.field_position(*r, f)?,
+                Type::Error => return None,
+                other => {
+                    let t = self.type_name(other);
+                    self.error(
+                            Diagnostic::error(
+                                "type-mismatch",
+                                format!("only a record's field can be changed here, and this is {t}"),
+                                f.span,
+                            )
+                            .with_label(format!("`.{}` of {t}", f.text))
+                            .with_help(format!(
+                                "name it first: `let x = ...` of what stands before `.{0}`, then `x.{0} = ...`",
+                                f.text
+                            )),
+                        );
+                    return None;
+                }
+            },
+        })
+    }
+
+    /// `decks[l] += c`, `decks[l] -= c` (or a list of them): the list `decks[l]` reads,
+    /// `element`, with the value added at its end or removed (one equal element each, as
+    /// `xs -= x` removes), to be written back as [`Self::assign_at`] writes.
+    fn list_changed_at(
+        &mut self,
+        op: AssignOp,
+        (element, element_ty): (ir::Expr, &Type),
+        (v, vt): (ir::Expr, &Type),
+        value_span: Span,
+    ) -> ir::Expr {
+        let span = element.span.to(value_span);
+        // A list of the same type is joined or taken away; anything else is one element.
+        let one = !element_ty.accepts(vt);
+        if one {
+            if let Some(elem) = element_ty.element() {
+                self.expect_type(
+                    &elem,
+                    vt,
+                    value_span,
+                    "what is added to or removed from the list",
+                );
+            }
+        }
+        let kind = match op {
+            AssignOp::Add => {
+                let added = if one {
+                    ir::Expr::new(ir::ExprKind::List(vec![v]), value_span)
+                } else {
+                    v
+                };
+                ir::ExprKind::Binary(ast::BinOp::Add, Box::new(element), Box::new(added))
+            }
+            _ => {
+                let one = ir::Value::Bool(ir::Truth::new(one));
+                let one = ir::Expr::new(ir::ExprKind::Const(one), value_span);
+                ir::ExprKind::Builtin(ir::Builtin::Without, vec![element, v, one])
+            }
+        };
+        ir::Expr::new(kind, span)
+    }
+
+    /// The steps of `xs[i].cards[j]` taken to reach a list inside a place's value, for `pop`
+    /// and `remove`: their positions, outermost first, and the type of the list reached.
+    fn list_path(
+        &mut self,
+        ty: Type,
+        index: &[(ast::PlaceStep, Span)],
+        scope: &mut Scope,
+    ) -> Option<(Vec<ir::Expr>, Type)> {
+        if let Some((_, far)) = index.get(ir::MAX_PATH) {
+            // The step past the last one allowed: from the end of the target up to it.
+            let far = &Span {
+                start: index[ir::MAX_PATH - 1].1.end,
+                ..*far
+            };
+            self.error(
+                Diagnostic::error(
+                    "too-deep",
+                    format!(
+                        "`pop` and `remove` reach at most {} steps into a list",
+                        ir::MAX_PATH
+                    ),
+                    *far,
+                )
+                .with_label("a step too many")
+                .with_help(
+                    "name the inner list first (`let row = ...`), take from it, and write it back",
+                ),
+            );
+            return None;
+        }
+        let mut path = Vec::with_capacity(index.len());
+        let mut reached = ty;
+        for (k, (step, target)) in index.iter().enumerate() {
+            let indexed = if k == 0 { *target } else { index[k - 1].1 };
+            let (i, elem) = self.place_step(&reached, step, indexed, scope)?;
+            path.push(i);
+            reached = elem;
+        }
+        Some((path, reached))
     }
 
     /// The place `a.b.c` names (a variable, a local, a player's variable or an instance's
@@ -1075,4 +1193,10 @@ impl Checker<'_> {
                 .with_help(help),
         );
     }
+}
+
+/// The span of a place and its `[i]` and `.field` steps: `p.rows[2]`.
+fn stepped_span(place: &[ast::Name], index: &[(ast::PlaceStep, Span)]) -> Span {
+    let names = place[0].span.to(place[place.len() - 1].span);
+    index.last().map_or(names, |(_, target)| *target)
 }

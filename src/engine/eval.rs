@@ -653,6 +653,28 @@ impl<'a> Eval<'a> {
                 xs.make_mut()[at] = d;
                 Value::List(xs)
             }
+            (Builtin::Without, Value::List(mut xs), v) => {
+                let one = [v];
+                let taken: &[Value] = match (&d, &one[0]) {
+                    (Value::Bool(element), _) if element.get() => &one,
+                    (_, Value::List(ys)) => ys,
+                    (_, v) => return Err(self.wrong(v, "a list", span)),
+                };
+                for y in taken {
+                    // A removal scans the list, and it is copied once, as `take` builds.
+                    self.build(xs.len());
+                    let Some(i) = xs.iter().position(|x| x == y) else {
+                        return Err(super::statements::not_in_list(
+                            self.program,
+                            self.state,
+                            y,
+                            span,
+                        ));
+                    };
+                    xs.make_mut().remove(i);
+                }
+                Value::List(xs)
+            }
             (Builtin::Key, Value::Int(k), Value::Int(lo)) => {
                 let hi = match d {
                     Value::Int(hi) => hi,

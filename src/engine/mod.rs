@@ -23,6 +23,7 @@ mod nodes;
 mod numbered;
 mod observe;
 mod picture;
+mod pop;
 #[cfg(any(test, feature = "reference"))]
 mod reference;
 mod replay;

@@ -264,52 +264,10 @@ impl Game {
                 slot,
                 count,
                 place,
-                at: Some(at),
+                path,
+                at,
             } => {
-                debug_assert!(
-                    count.is_none(),
-                    "the checker refuses a count with a position"
-                );
-                let i = self.eval_with(|ev, l| ev.int(at, l))?;
-                let slot_at = self.resolve_place(place)?.0;
-                let have = self.target_list(slot_at, stmt.span)?.len();
-                let at = super::eval::position(i, have, at.span)?;
-                // The elements after it move up one, as a removal scans the list.
-                if !self.state.work.spend(super::eval::scan_work(have)) {
-                    return Err(super::exec::work_spent(self.state.work.budget(), stmt.span));
-                }
-                let taken = self.target_list(slot_at, stmt.span)?.make_mut().remove(at);
-                *self.local_mut(*slot) = taken;
-            }
-            S::Pop {
-                slot,
-                count,
-                place,
-                at: None,
-            } => {
-                let n = match count {
-                    Some(c) => Some(self.eval_with(|ev, l| ev.int(c, l))?),
-                    None => None,
-                };
-                let slot_at = self.resolve_place(place)?.0;
-                let xs = self.target_list(slot_at, stmt.span)?;
-                let have = xs.len() as i64;
-                let taken = match n {
-                    None if have > 0 => xs.make_mut().pop().unwrap_or(Value::None),
-                    Some(n) if (0..=have).contains(&n) => {
-                        let rest = xs.make_mut().split_off((have - n) as usize);
-                        Value::List(rest.into_iter().collect())
-                    }
-                    _ => {
-                        let want = n.unwrap_or(1);
-                        return Err(err(
-                            "out-of-range",
-                            format!("cannot take {want} off a list of {have}"),
-                            stmt.span,
-                            "check with `count(xs)` before taking elements off",
-                        ));
-                    }
-                };
+                let taken = self.pop(count.as_ref(), place, path, at.as_ref(), stmt.span)?;
                 *self.local_mut(*slot) = taken;
             }
             S::Shuffle { slot, from } => {
@@ -582,7 +540,7 @@ impl Game {
     }
 
     /// A place resolved to indices, with the bounds its values are clamped to.
-    fn resolve_place(&mut self, place: &Place) -> R<(Slot, Option<(i64, i64)>)> {
+    pub(super) fn resolve_place(&mut self, place: &Place) -> R<(Slot, Option<(i64, i64)>)> {
         let slot = match place {
             Place::Local(s) => Slot::Local(*s as usize),
             Place::Global(g) => Slot::Global(g.index()),
@@ -621,20 +579,7 @@ impl Game {
 
     /// The value a resolved place holds, to change in place.
     #[inline(always)]
-    /// The list `pop` takes from, at `slot`; anything else is a bug in the checker.
-    fn target_list(&mut self, slot: Slot, span: Span) -> R<&mut List> {
-        match self.target(slot) {
-            Value::List(xs) => Ok(xs),
-            _ => Err(err(
-                "type-mismatch",
-                "`pop` of a value that is not a list",
-                span,
-                "this is a bug in the checker",
-            )),
-        }
-    }
-
-    fn target(&mut self, slot: Slot) -> &mut Value {
+    pub(super) fn target(&mut self, slot: Slot) -> &mut Value {
         // Results remembered for the old value no longer apply.
         let variables = &self.program.variables;
         match slot {
@@ -876,14 +821,19 @@ impl Game {
 
 /// A place resolved to indices.
 #[derive(Clone, Copy)]
-enum Slot {
+pub(super) enum Slot {
     Local(usize),
     Global(usize),
     Player(usize, usize),
     Field(usize, usize, usize),
 }
 
-fn not_in_list(program: &ir::Program, state: &State, v: &Value, span: Span) -> Box<RuntimeError> {
+pub(super) fn not_in_list(
+    program: &ir::Program,
+    state: &State,
+    v: &Value,
+    span: Span,
+) -> Box<RuntimeError> {
     err(
         "not-in-list",
         format!(

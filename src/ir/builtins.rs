@@ -58,6 +58,9 @@ pub enum Builtin {
     Index,
     /// The list with the element at position i replaced (`xs[i] = v`); no name calls it.
     Replace,
+    /// The list with one element equal to `v` taken out, or one of each element of the list
+    /// `v` where the third argument is false (`xs[i] -= v`); no name calls it.
+    Without,
     /// `m[k]` of a map by a range `lo..hi`: the position of key k, from 1, or an
     /// `out-of-range` error for a key outside the range; no name calls it.
     Key,
@@ -331,6 +334,7 @@ impl Builtin {
             // Written with brackets, not called by name: not in `ALL`.
             Builtin::Index => written("xs[i]", 2),
             Builtin::Replace => written("xs[i] = v", 3),
+            Builtin::Without => written("xs[i] -= x", 3),
             Builtin::Key => written("m[k]", 3),
             Builtin::PlayerKey => written("m[k]", 1),
             Builtin::InstanceKey => written("m[k]", 1),
@@ -389,6 +393,7 @@ mod tests {
         for bracketed in [
             Builtin::Index,
             Builtin::Replace,
+            Builtin::Without,
             Builtin::Key,
             Builtin::PlayerKey,
             Builtin::InstanceKey,

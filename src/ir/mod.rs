@@ -480,6 +480,10 @@ pub struct DieDef {
 /// (the engine), and the checker refuses more.
 pub const MAX_PARAMS: usize = 8;
 
+/// The most `[i]` and `.field` steps a `pop` or `remove` takes into a list inside a place, so
+/// that the engine holds their positions without allocating.
+pub const MAX_PATH: usize = 8;
+
 /// A pure function.
 #[derive(Debug, Clone)]
 pub struct DefDef {
@@ -973,11 +977,14 @@ pub enum StmtKind {
     /// Shuffle a list.
     Shuffle { slot: Slot, from: Expr },
     /// Take the last element (or the last `count`, in order) off a list variable, or the one
-    /// at position `at` (from 1).
+    /// at position `at` (from 1); from a list inside it where `path` is not empty.
     Pop {
         slot: Slot,
         count: Option<Expr>,
         place: Place,
+        /// The positions (from 1) of the list taken from inside the place's value, outermost
+        /// first: `decks[2]` is `[2]`, a record's field its field's position.
+        path: Vec<Expr>,
         at: Option<Expr>,
     },
     /// Write to a place.

@@ -64,10 +64,12 @@ macro_rules! each_part {
             StmtKind::Pop {
                 count,
                 place: p,
+                path,
                 at,
                 ..
             } => {
                 count.into_iter().for_each(|c| f(Part::Expr(c)));
+                path.into_iter().for_each(|i| f(Part::Expr(i)));
                 at.into_iter().for_each(|i| f(Part::Expr(i)));
                 place!(p);
             }

@@ -3,6 +3,7 @@
 //! Total over the AST like [`super::expr`]: every statement has a sentence.
 
 use super::expr::{expr, place, possessive, term, text};
+use crate::diag::Span;
 use crate::syntax::ast::{
     AssignOp, Block, ChooseCount, CountKind, Expr, ExprKind, LetValue, MatchValue, Name, PlaceStep,
     Stmt, StmtKind,
@@ -57,11 +58,15 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
                 format!("let {} be {}", name.text, let_value(value)),
             );
         }
-        StmtKind::Remove { place: p, at } => {
+        StmtKind::Remove {
+            place: p,
+            index,
+            at,
+        } => {
             push(
                 out,
                 depth,
-                format!("take item {} out of {}", term(at), place(p)),
+                format!("take item {} out of {}", term(at), stepped(p, index)),
             );
         }
         StmtKind::Assign {
@@ -70,10 +75,7 @@ pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
             op,
             value,
         } => {
-            let p = index.iter().fold(place(p), |p, (step, _)| match step {
-                PlaceStep::Index(i) => format!("item {} of {p}", term(i)),
-                PlaceStep::Field(f) => format!("the {} of {p}", f.text),
-            });
+            let p = stepped(p, index);
             let line = match op {
                 AssignOp::Set => format!("set {p} to {}", super::expr::value(value)),
                 AssignOp::Add => format!("add {} to {p}", term_or_list(value)),
@@ -400,14 +402,30 @@ pub fn let_value(v: &LetValue) -> String {
         LetValue::Shuffle(xs) => format!("{} shuffled", term(xs)),
         LetValue::Pop {
             place: p,
+            index,
             at: Some(i),
             ..
-        } => format!("item {} of {}, taken out of it", term(i), place(p)),
+        } => format!("item {} of {}, taken out of it", term(i), stepped(p, index)),
         LetValue::Pop {
-            count, place: p, ..
+            count,
+            place: p,
+            index,
+            ..
         } => match count {
-            None => format!("the last of {}, taken off it", place(p)),
-            Some(n) => format!("the last {} of {}, taken off it", term(n), place(p)),
+            None => format!("the last of {}, taken off it", stepped(p, index)),
+            Some(n) => format!(
+                "the last {} of {}, taken off it",
+                term(n),
+                stepped(p, index)
+            ),
         },
     }
+}
+
+/// A place and its `[i]` and `.field` steps: "item 2 of the rows of P1".
+fn stepped(p: &[Name], index: &[(PlaceStep, Span)]) -> String {
+    index.iter().fold(place(p), |p, (step, _)| match step {
+        PlaceStep::Index(i) => format!("item {} of {p}", term(i)),
+        PlaceStep::Field(f) => format!("the {} of {p}", f.text),
+    })
 }

@@ -771,8 +771,13 @@ pub enum StmtKind {
     Prefer(Expr),
     /// `end game` or `end game "why"`, with `winners xs` when the ending decides who wins.
     Finish(Option<Text>, Option<Expr>),
-    /// `remove xs at i`: the element at position i taken out of a list variable and dropped.
-    Remove { place: Vec<Name>, at: Expr },
+    /// `remove xs at i`: the element at position i taken out of a list variable and dropped;
+    /// `remove xs[r] at i` (`index` its steps) from a list inside one.
+    Remove {
+        place: Vec<Name>,
+        index: Vec<(PlaceStep, Span)>,
+        at: Expr,
+    },
     /// `eliminate p` or `eliminate p "why"`: the player is out of the game.
     Eliminate { player: Expr, reason: Option<Text> },
     /// `reveal c` (`shown` true) or `conceal c`: an instance shown to everyone wherever it
@@ -886,10 +891,12 @@ pub enum LetValue {
     /// `shuffle xs`: the list in an order drawn by the game's RNG.
     Shuffle(Expr),
     /// `pop xs` or `pop n of xs`: the last element, or the last n, taken off a list variable;
-    /// `pop xs at i`: the element at position i.
+    /// `pop xs at i`: the element at position i. `pop decks[2]`: from a list inside a list
+    /// (`index` its `[i]` and `.field` steps, each with the span of the target up to it).
     Pop {
         count: Option<Expr>,
         place: Vec<Name>,
+        index: Vec<(PlaceStep, Span)>,
         at: Option<Expr>,
     },
 }

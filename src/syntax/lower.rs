@@ -812,21 +812,19 @@ impl Lowerer {
 
     fn stmt(&self, pair: Pair<Rule>) -> Stmt {
         let mut span = self.span(&pair);
-        if matches!(
-            pair.as_rule(),
-            Rule::prefer_stmt | Rule::reveal_stmt | Rule::conceal_stmt
-        ) {
-            // An expression at the end takes the blank after it along (pest): not the
-            // statement's, which the checker points to.
-            span.end = span.start + pair.as_str().trim_end().len() as u32;
-        }
+        // A statement that may end in an optional part (`pop xs` before an `at i` not
+        // written) takes the blank after it along (pest): not the statement's, which the
+        // checker and run-time errors point to.
+        span.end = span.start + pair.as_str().trim_end().len() as u32;
         let kind = match pair.as_rule() {
             Rule::let_stmt => self.let_stmt(pair),
             Rule::assign_stmt => self.assign_stmt(pair),
             Rule::remove_stmt => {
-                let mut inner = pair.into_inner().skip(1);
+                let mut inner = pair.into_inner().skip(1).peekable();
+                let (place, index) = self.place_and_steps(&mut inner);
                 StmtKind::Remove {
-                    place: self.place(inner.next().expect("grammar: place")),
+                    place,
+                    index,
                     at: self.expr(inner.nth(1).expect("grammar: position")),
                 }
             }
@@ -999,17 +997,25 @@ impl Lowerer {
             Rule::random_expr => LetValue::Random(self.expr(last(v))),
             Rule::pop_expr => {
                 let mut count = None;
-                let mut place = Vec::new();
+                let (mut place, mut index) = (Vec::new(), Vec::new());
                 let mut at = None;
-                for p in v.into_inner() {
+                let mut inner = v.into_inner().peekable();
+                while let Some(p) = inner.peek() {
                     match p.as_rule() {
-                        Rule::expr => count = Some(self.expr(p)),
-                        Rule::place => place = self.place(p),
-                        Rule::pop_at => at = Some(self.expr(last(p))),
-                        _ => {}
+                        Rule::place => (place, index) = self.place_and_steps(&mut inner),
+                        Rule::expr => count = inner.next().map(|p| self.expr(p)),
+                        Rule::pop_at => at = inner.next().map(|p| self.expr(last(p))),
+                        _ => {
+                            inner.next();
+                        }
                     }
                 }
-                LetValue::Pop { count, place, at }
+                LetValue::Pop {
+                    count,
+                    place,
+                    index,
+                    at,
+                }
             }
             Rule::shuffle_expr => LetValue::Shuffle(self.expr(last(v))),
             _ => LetValue::Expr(self.expr(v)),
