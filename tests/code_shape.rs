@@ -14,10 +14,7 @@ const COVERED: &[&str] = &[
     "src/check",
     "src/cli",
     "src/diag",
-    "src/engine/decide.rs",
-    "src/engine/imagine",
-    "src/engine/moves.rs",
-    "src/engine/settings.rs",
+    "src/engine",
     "src/files",
     "src/golden.rs",
     "src/ir",
@@ -37,9 +34,8 @@ const COVERED: &[&str] = &[
 /// Still to do: their long functions are split or given reasons as the evaluator is rebuilt
 /// (issue 44), then they move to [`COVERED`].
 const TO_DO: &[&str] = &[
-    "src/check/expr.rs",
     "src/check/stmt.rs",
-    "src/engine",
+    "src/engine/statements.rs",
     "src/syntax",
 ];
 
@@ -269,6 +265,20 @@ fn every_folder_of_src_is_covered_or_listed_as_still_to_do() {
     assert!(
         unlisted.is_empty(),
         "source files neither covered nor listed as still to do: {unlisted:?}"
+    );
+}
+
+#[test]
+fn no_covered_path_lies_inside_one_still_to_do() {
+    // A covered file under a folder still to do would be skipped: listed, yet never checked.
+    let shadowed: Vec<&str> = COVERED
+        .iter()
+        .copied()
+        .filter(|c| is_to_do(Path::new(c)))
+        .collect();
+    assert!(
+        shadowed.is_empty(),
+        "covered, but inside a folder still to do, so never checked: {shadowed:?}"
     );
 }
 

@@ -211,104 +211,115 @@ impl Checker<'_> {
             Some(sym) => {
                 self.use_symbol(sym);
                 self.note_symbol_use(n);
-                match sym {
-                    Symbol::Global(id) => (
-                        mk(K::Global(id), span),
-                        self.program.globals[id.index()].ty.clone(),
-                    ),
-                    Symbol::EnumValue(e, i) => {
-                        (const_expr(Value::enum_value(e, i), span), Type::Enum(e))
-                    }
-                    Symbol::Instance(k, i) => {
-                        self.use_symbol(Symbol::Kind(k));
-                        (const_expr(Value::entity(k, i), span), Type::Entity(k))
-                    }
-                    Symbol::Enum(e) => (
-                        mk(K::EnumValues(e), span),
-                        Type::List(Box::new(Type::Enum(e))),
-                    ),
-                    Symbol::Kind(k) => (
-                        mk(K::Instances(k), span),
-                        Type::List(Box::new(Type::Entity(k))),
-                    ),
-                    Symbol::PlayerVar(_) => {
-                        self.error(
-                            Diagnostic::error(
-                                "type-mismatch",
-                                format!("`{}` belongs to each player", n.text),
-                                span,
-                            )
-                            .with_label("whose?")
-                            .with_help(format!(
-                                "name the player: `me.{0}` in an action, or `p.{0}`",
-                                n.text
-                            )),
-                        );
-                        error_expr(span)
-                    }
-                    Symbol::Def(id) => {
-                        let mut d = Diagnostic::error(
-                            "type-mismatch",
-                            format!("`{}` is a function", n.text),
-                            span,
-                        )
-                        .with_label("call it with parentheses");
-                        // A def of no parameters has one call: the fix writes it.
-                        let arity = self.def_sigs.get(id.index()).map(|(p, _)| p.len());
-                        d = match arity {
-                            Some(0) => d.with_help(format!("write `{}()`", n.text)).with_fix(
-                                Span {
-                                    start: span.end,
-                                    ..span
-                                },
-                                "()",
-                            ),
-                            _ => d.with_help(format!("write `{}(...)`", n.text)),
-                        };
-                        self.error(d);
-                        error_expr(span)
-                    }
-                    Symbol::Table(_) => {
-                        self.table_as_value(n);
-                        error_expr(span)
-                    }
-                    Symbol::Record(_) => {
-                        self.error(
-                            Diagnostic::error(
-                                "type-mismatch",
-                                format!("`{}` is a record, not a value", n.text),
-                                span,
-                            )
-                            .with_label("build one with its fields")
-                            .with_help(format!("write `{}(field: value, ...)`", n.text)),
-                        );
-                        error_expr(span)
-                    }
-                    Symbol::Die(_) | Symbol::Proc(_) | Symbol::Action(_) => {
-                        self.error(
-                            Diagnostic::error("type-mismatch", format!("`{}` is not a value", n.text), span)
-                                .with_label("cannot be used in an expression")
-                                .with_help("dice are rolled with `let r = roll d6`; effects and phases are run as statements"),
-                        );
-                        error_expr(span)
-                    }
-                }
+                self.symbol_value(n, sym)
             }
-            None => {
-                let mut candidates: Vec<String> = scope.names();
-                candidates.extend(
-                    self.symbol_names(|s| !matches!(s, Symbol::PlayerVar(_) | Symbol::Action(_))),
+            None => self.unknown_value(n, scope),
+        }
+    }
+
+    /// A declared name read as a value: a global, an enum's or a kind's values, one of them;
+    /// any other (a player's variable, a function, a table...) is an error that says how to
+    /// use it.
+    fn symbol_value(&mut self, n: &ast::Name, sym: Symbol) -> Typed {
+        let span = n.span;
+        match sym {
+            Symbol::Global(id) => (
+                mk(K::Global(id), span),
+                self.program.globals[id.index()].ty.clone(),
+            ),
+            Symbol::EnumValue(e, i) => (const_expr(Value::enum_value(e, i), span), Type::Enum(e)),
+            Symbol::Instance(k, i) => {
+                self.use_symbol(Symbol::Kind(k));
+                (const_expr(Value::entity(k, i), span), Type::Entity(k))
+            }
+            Symbol::Enum(e) => (
+                mk(K::EnumValues(e), span),
+                Type::List(Box::new(Type::Enum(e))),
+            ),
+            Symbol::Kind(k) => (
+                mk(K::Instances(k), span),
+                Type::List(Box::new(Type::Entity(k))),
+            ),
+            Symbol::PlayerVar(_) => {
+                self.error(
+                    Diagnostic::error(
+                        "type-mismatch",
+                        format!("`{}` belongs to each player", n.text),
+                        span,
+                    )
+                    .with_label("whose?")
+                    .with_help(format!(
+                        "name the player: `me.{0}` in an action, or `p.{0}`",
+                        n.text
+                    )),
                 );
-                candidates.push("players".into());
-                candidates.push("player_count".into());
-                self.unknown_name(
-                    n,
-                    candidates.iter().map(String::as_str),
-                    "no variable, value or list has this name",
+                error_expr(span)
+            }
+            Symbol::Def(id) => self.def_as_value(n, id),
+            Symbol::Table(_) => {
+                self.table_as_value(n);
+                error_expr(span)
+            }
+            Symbol::Record(_) => {
+                self.error(
+                    Diagnostic::error(
+                        "type-mismatch",
+                        format!("`{}` is a record, not a value", n.text),
+                        span,
+                    )
+                    .with_label("build one with its fields")
+                    .with_help(format!("write `{}(field: value, ...)`", n.text)),
+                );
+                error_expr(span)
+            }
+            Symbol::Die(_) | Symbol::Proc(_) | Symbol::Action(_) => {
+                self.error(
+                    Diagnostic::error("type-mismatch", format!("`{}` is not a value", n.text), span)
+                        .with_label("cannot be used in an expression")
+                        .with_help("dice are rolled with `let r = roll d6`; effects and phases are run as statements"),
                 );
                 error_expr(span)
             }
         }
+    }
+
+    /// A function named as a value: it is called with parentheses, which the fix writes for
+    /// a def of no parameters.
+    fn def_as_value(&mut self, n: &ast::Name, id: ir::DefId) -> Typed {
+        let span = n.span;
+        let mut d = Diagnostic::error("type-mismatch", format!("`{}` is a function", n.text), span)
+            .with_label("call it with parentheses");
+        // A def of no parameters has one call: the fix writes it.
+        let arity = self.def_sigs.get(id.index()).map(|(p, _)| p.len());
+        d = match arity {
+            Some(0) => d.with_help(format!("write `{}()`", n.text)).with_fix(
+                Span {
+                    start: span.end,
+                    ..span
+                },
+                "()",
+            ),
+            _ => d.with_help(format!("write `{}(...)`", n.text)),
+        };
+        self.error(d);
+        error_expr(span)
+    }
+
+    /// A name nothing declares, read as a value: the error suggests the closest local,
+    /// declared name or built-in list.
+    fn unknown_value(&mut self, n: &ast::Name, scope: &Scope) -> Typed {
+        let span = n.span;
+        let mut candidates: Vec<String> = scope.names();
+        candidates
+            .extend(self.symbol_names(|s| !matches!(s, Symbol::PlayerVar(_) | Symbol::Action(_))));
+        candidates.push("players".into());
+        candidates.push("player_count".into());
+        self.unknown_name(
+            n,
+            candidates.iter().map(String::as_str),
+            "no variable, value or list has this name",
+        );
+        error_expr(span)
     }
 
     pub(crate) fn unknown_name<'c>(
@@ -528,84 +539,14 @@ impl Checker<'_> {
             }
         }
         if let Some(kind) = QueryKind::by_name(&name.text) {
-            return match args {
-                [ast::Expr {
-                    kind: ExprKind::Comprehension(c),
-                    span: cspan,
-                }] => {
-                    let need_filter = kind == QueryKind::All || kind == QueryKind::Any;
-                    let need_keys =
-                        matches!(kind, QueryKind::Top | QueryKind::Bottom | QueryKind::Sorted);
-                    if need_keys && c.keys.is_empty() {
-                        self.error(
-                            Diagnostic::error(
-                                "wrong-argument-count",
-                                format!("`{}` needs `by` and a key", name.text),
-                                *cspan,
-                            )
-                            .with_label("no `by` here")
-                            .with_help(format!("write `{}(p in players by p.score)`", name.text)),
-                        );
-                    }
-                    if need_filter && c.filter.is_none() {
-                        self.error(
-                            Diagnostic::error(
-                                "wrong-argument-count",
-                                format!("`{}` needs `where` and a condition", name.text),
-                                *cspan,
-                            )
-                            .with_label("no `where` here")
-                            .with_help(format!(
-                                "write `{}(p in players where p.score > 0)`",
-                                name.text
-                            )),
-                        );
-                    }
-                    let (q, t) = self.query(kind, c, span, scope);
-                    (q, t)
-                }
-                _ => {
-                    self.error(
-                        Diagnostic::error(
-                            "wrong-argument-count",
-                            format!(
-                                "`{}` takes one query, such as `x in xs where ...`",
-                                name.text
-                            ),
-                            span,
-                        )
-                        .with_label("not a query")
-                        .with_help(format!(
-                            "write `{}(p in players where p.score > 0)`",
-                            name.text
-                        )),
-                    );
-                    error_expr(span)
-                }
-            };
+            return self.query_call(kind, name, args, span, scope);
         }
         let lowered: Vec<Typed> = args.iter().map(|a| self.expr(a, scope)).collect();
         if let Some(b) = Builtin::by_name(&name.text) {
             return self.builtin_call(b, name, lowered, args, span);
         }
         match self.symbols.get(&name.text).map(|s| s.0) {
-            Some(Symbol::Def(id)) => {
-                self.use_symbol(Symbol::Def(id));
-                self.note_symbol_use(name);
-                let Some((params, ret)) = self.def_sigs.get(id.index()).cloned() else {
-                    return error_expr(span);
-                };
-                if params.len() != args.len() {
-                    self.arity_error(name, params.len(), args.len(), span);
-                    return error_expr(span);
-                }
-                let mut out = Vec::new();
-                for (((x, t), want), a) in lowered.into_iter().zip(&params).zip(args) {
-                    self.expect_type(want, &t, a.span, "an argument");
-                    out.push(x);
-                }
-                (mk(K::Call(id, out), span), ret)
-            }
+            Some(Symbol::Def(id)) => self.def_call(name, id, lowered, args, span),
             Some(Symbol::Proc(_)) => {
                 self.error(
                     Diagnostic::error(
@@ -626,6 +567,99 @@ impl Checker<'_> {
                 error_expr(span)
             }
         }
+    }
+
+    /// A query called by name (`any`, `all`, `top`, `bottom`, `sorted`): its one argument is a
+    /// comprehension, with the `where` or the `by` the query needs.
+    fn query_call(
+        &mut self,
+        kind: QueryKind,
+        name: &ast::Name,
+        args: &[ast::Expr],
+        span: Span,
+        scope: &mut Scope,
+    ) -> Typed {
+        match args {
+            [ast::Expr {
+                kind: ExprKind::Comprehension(c),
+                span: cspan,
+            }] => {
+                let need_filter = kind == QueryKind::All || kind == QueryKind::Any;
+                let need_keys =
+                    matches!(kind, QueryKind::Top | QueryKind::Bottom | QueryKind::Sorted);
+                if need_keys && c.keys.is_empty() {
+                    self.error(
+                        Diagnostic::error(
+                            "wrong-argument-count",
+                            format!("`{}` needs `by` and a key", name.text),
+                            *cspan,
+                        )
+                        .with_label("no `by` here")
+                        .with_help(format!("write `{}(p in players by p.score)`", name.text)),
+                    );
+                }
+                if need_filter && c.filter.is_none() {
+                    self.error(
+                        Diagnostic::error(
+                            "wrong-argument-count",
+                            format!("`{}` needs `where` and a condition", name.text),
+                            *cspan,
+                        )
+                        .with_label("no `where` here")
+                        .with_help(format!(
+                            "write `{}(p in players where p.score > 0)`",
+                            name.text
+                        )),
+                    );
+                }
+                let (q, t) = self.query(kind, c, span, scope);
+                (q, t)
+            }
+            _ => {
+                self.error(
+                    Diagnostic::error(
+                        "wrong-argument-count",
+                        format!(
+                            "`{}` takes one query, such as `x in xs where ...`",
+                            name.text
+                        ),
+                        span,
+                    )
+                    .with_label("not a query")
+                    .with_help(format!(
+                        "write `{}(p in players where p.score > 0)`",
+                        name.text
+                    )),
+                );
+                error_expr(span)
+            }
+        }
+    }
+
+    /// A call of a def: as many arguments as it has parameters, each of its parameter's type.
+    fn def_call(
+        &mut self,
+        name: &ast::Name,
+        id: ir::DefId,
+        lowered: Vec<Typed>,
+        args: &[ast::Expr],
+        span: Span,
+    ) -> Typed {
+        self.use_symbol(Symbol::Def(id));
+        self.note_symbol_use(name);
+        let Some((params, ret)) = self.def_sigs.get(id.index()).cloned() else {
+            return error_expr(span);
+        };
+        if params.len() != args.len() {
+            self.arity_error(name, params.len(), args.len(), span);
+            return error_expr(span);
+        }
+        let mut out = Vec::new();
+        for (((x, t), want), a) in lowered.into_iter().zip(&params).zip(args) {
+            self.expect_type(want, &t, a.span, "an argument");
+            out.push(x);
+        }
+        (mk(K::Call(id, out), span), ret)
     }
 
     pub(crate) fn arity_error(&mut self, name: &ast::Name, want: usize, got: usize, span: Span) {
@@ -650,6 +684,8 @@ impl Checker<'_> {
         );
     }
 
+    // Long because it is one arm per built-in, each the type that built-in gives and what it
+    // asks of its arguments: split, the one table of the built-ins' signatures is read in pieces.
     fn builtin_call(
         &mut self,
         b: Builtin,

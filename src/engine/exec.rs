@@ -277,18 +277,7 @@ impl Game {
             code: code.clone(),
             ..Default::default()
         });
-        for (k, kind) in program.kinds.iter().enumerate() {
-            let n = Eval::new(&program, &self.state).int(&kind.count, &mut locals)?;
-            if !(0..=10_000).contains(&n) {
-                return Err(err(
-                    "bad-count",
-                    format!("`{}` would have {n} instances", kind.name),
-                    kind.count.span,
-                    "give a kind from 0 to 10000 instances",
-                ));
-            }
-            self.state.entities[k] = Table::new(n as usize, kind.fields.len());
-        }
+        self.count_instances(&program, &mut locals)?;
         let seats: ir::List = (0..self.state.players).map(Value::player).collect();
         let instances: Vec<ir::List> = (0..program.kinds.len())
             .map(|k| {
@@ -315,6 +304,33 @@ impl Game {
             sets,
             code,
         });
+        self.initialise_in_order(&program, &mut locals)?;
+        let labels = self.instance_labels(&program)?;
+        self.state.labels = std::sync::Arc::new(labels);
+        Ok(())
+    }
+
+    /// The number of instances of every kind, each between 0 and 10000, as tables of their
+    /// fields (all `none` yet).
+    fn count_instances(&mut self, program: &ir::Program, locals: &mut [Value]) -> R<()> {
+        for (k, kind) in program.kinds.iter().enumerate() {
+            let n = Eval::new(program, &self.state).int(&kind.count, locals)?;
+            if !(0..=10_000).contains(&n) {
+                return Err(err(
+                    "bad-count",
+                    format!("`{}` would have {n} instances", kind.name),
+                    kind.count.span,
+                    "give a kind from 0 to 10000 instances",
+                ));
+            }
+            self.state.entities[k] = Table::new(n as usize, kind.fields.len());
+        }
+        Ok(())
+    }
+
+    /// The initial values of fields, globals and player variables, each after what it reads
+    /// (the program's `init_order`), each clamped to its bounds.
+    fn initialise_in_order(&mut self, program: &ir::Program, locals: &mut [Value]) -> R<()> {
         for item in &program.init_order {
             match *item {
                 ir::InitItem::Fields(k) => {
@@ -324,8 +340,7 @@ impl Game {
                             locals[slot as usize].put(Value::Int(i as i64 + 1));
                         }
                         for (f, field) in kind.fields.iter().enumerate() {
-                            let v =
-                                Eval::new(&program, &self.state).expr(&field.init, &mut locals)?;
+                            let v = Eval::new(program, &self.state).expr(&field.init, locals)?;
                             *self.state.entities[k.index()].get_mut(i, f) =
                                 clamp(v, field.bounds_for(self.state.players));
                             self.state.touch();
@@ -334,14 +349,14 @@ impl Game {
                 }
                 ir::InitItem::Global(g) => {
                     let def = &program.globals[g.index()];
-                    let v = Eval::new(&program, &self.state).expr(&def.init, &mut locals)?;
+                    let v = Eval::new(program, &self.state).expr(&def.init, locals)?;
                     self.state.globals[g.index()] = clamp(v, def.bounds_for(self.state.players));
                     self.state.touch();
                 }
                 ir::InitItem::PlayerVar(id) => {
                     let def = &program.player_vars[id.index()];
                     for p in 0..self.state.players as usize {
-                        let v = Eval::new(&program, &self.state).expr(&def.init, &mut locals)?;
+                        let v = Eval::new(program, &self.state).expr(&def.init, locals)?;
                         *self.state.player_vars.get_mut(p, id.index()) =
                             clamp(v, def.bounds_for(self.state.players));
                         self.state.touch();
@@ -349,6 +364,12 @@ impl Game {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// The names of every kind's instances by its label (empty for a kind without one), a
+    /// repeated name told apart by `#2`, `#3`...
+    fn instance_labels(&self, program: &ir::Program) -> R<Vec<Vec<String>>> {
         let mut labels = Vec::new();
         for (k, kind) in program.kinds.iter().enumerate() {
             let mut names: Vec<String> = Vec::new();
@@ -356,7 +377,7 @@ impl Game {
                 for i in 0..self.state.entities[k].len() {
                     let mut l = vec![Value::None; (*n).max(1)];
                     l[0].put(Value::entity(ir::KindId(k as u32), i as u32));
-                    let mut name = Eval::new(&program, &self.state).text(text, &mut l)?;
+                    let mut name = Eval::new(program, &self.state).text(text, &mut l)?;
                     // Names must tell instances apart, since moves are typed by name.
                     let repeats = names
                         .iter()
@@ -370,8 +391,7 @@ impl Game {
             }
             labels.push(names);
         }
-        self.state.labels = std::sync::Arc::new(labels);
-        Ok(())
+        Ok(labels)
     }
 
     /// A new frame running `body`, its slots all `none`, the first `args` of them at least.

@@ -207,81 +207,93 @@ fn value(e: &Expr) -> Node {
                 },
             )
         }
-        K::List(items) => {
-            // A list of constants (or of such lists: `[[], [small, big]]`) is made once and
-            // shared: writing to it copies it first.
-            if let Some(list) = constant_list(e) {
-                return Box::new(move |_: &mut Eval<'_>, _: &mut [Value]| Ok(list.clone()));
-            }
-            let items: Vec<Node> = items.iter().map(value).collect();
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                let mut out = List::new();
-                let elements = out.make_mut();
-                for x in &items {
-                    elements.push(x(ev, l)?);
-                }
-                Ok(Value::List(out))
-            })
-        }
+        K::List(items) => list_literal(e, items),
         K::Query {
-            kind: QueryKind::Any | QueryKind::All,
-            ..
-        } => {
-            let c = condition(e);
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::bool(c(ev, l)?)))
-        }
-        K::Query {
-            kind: QueryKind::List,
+            kind,
             slot,
             source,
             filter,
             map,
-            ..
-        } => {
-            let q = Each::new(*slot, source, filter.as_deref(), map.as_deref());
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| q.collect(ev, l).map(Value::List))
-        }
-        K::Query {
-            kind: kind @ (QueryKind::Top | QueryKind::Bottom),
-            slot,
-            source,
-            filter,
             keys,
-            ..
-        } => ranked(
-            *kind == QueryKind::Top,
+        } => query(
+            e,
+            *kind,
             *slot,
             source,
             filter.as_deref(),
+            map.as_deref(),
             keys,
         ),
-        K::Query {
-            kind: QueryKind::Sorted,
-            slot,
-            source,
-            filter,
-            keys,
-            ..
-        } => sorted(*slot, source, filter.as_deref(), keys),
-        K::TableCell { table, column, row } => {
-            let (table, column) = (*table, *column);
-            let row = checked_int(row, "a number", row.span);
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                let i = row(ev, l)?;
-                nodes::table_cell(ev.program, table, column, i, span)
-            })
-        }
-        K::ByPlayers(entries) => {
-            // Every entry is compiled: the code is chosen by the state's player count.
-            let ranges: Vec<(i64, i64)> = entries.iter().map(|(lo, hi, _)| (*lo, *hi)).collect();
-            let code: Vec<Node> = entries.iter().map(|(_, _, x)| value(x)).collect();
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                let n = ev.state.players as i64;
-                let at = nodes::player_count_entry(ranges.iter().copied(), n, span)?;
-                code[at](ev, l)
-            })
-        }
+        K::TableCell { table, column, row } => table_cell(*table, *column, row, span),
+        K::ByPlayers(entries) => by_players(entries, span),
     }
+}
+
+/// A list literal: made once when its elements are constants, else built from its
+/// elements' code.
+fn list_literal(e: &Expr, items: &[Expr]) -> Node {
+    // A list of constants (or of such lists: `[[], [small, big]]`) is made once and
+    // shared: writing to it copies it first.
+    if let Some(list) = constant_list(e) {
+        return Box::new(move |_: &mut Eval<'_>, _: &mut [Value]| Ok(list.clone()));
+    }
+    let items: Vec<Node> = items.iter().map(value).collect();
+    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+        let mut out = List::new();
+        let elements = out.make_mut();
+        for x in &items {
+            elements.push(x(ev, l)?);
+        }
+        Ok(Value::List(out))
+    })
+}
+
+/// A query as a value: `any` and `all` through their condition's code, the list, `top` and
+/// `bottom`, and `sorted`.
+fn query(
+    e: &Expr,
+    kind: QueryKind,
+    slot: ir::Slot,
+    source: &Expr,
+    filter: Option<&Expr>,
+    map: Option<&Expr>,
+    keys: &[Expr],
+) -> Node {
+    match kind {
+        QueryKind::Any | QueryKind::All => {
+            let c = condition(e);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| Ok(Value::bool(c(ev, l)?)))
+        }
+        QueryKind::List => {
+            let q = Each::new(slot, source, filter, map);
+            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| q.collect(ev, l).map(Value::List))
+        }
+        QueryKind::Top | QueryKind::Bottom => {
+            ranked(kind == QueryKind::Top, slot, source, filter, keys)
+        }
+        QueryKind::Sorted => sorted(slot, source, filter, keys),
+    }
+}
+
+/// A table's cell: the row's number found when it runs, the column known now.
+fn table_cell(table: ir::TableId, column: u32, row: &Expr, span: Span) -> Node {
+    let row = checked_int(row, "a number", row.span);
+    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+        let i = row(ev, l)?;
+        nodes::table_cell(ev.program, table, column, i, span)
+    })
+}
+
+/// `by players { ... }`: every entry is compiled, and the code is chosen by the state's
+/// player count.
+fn by_players(entries: &[(i64, i64, Expr)], span: Span) -> Node {
+    let ranges: Vec<(i64, i64)> = entries.iter().map(|(lo, hi, _)| (*lo, *hi)).collect();
+    let code: Vec<Node> = entries.iter().map(|(_, _, x)| value(x)).collect();
+    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+        let n = ev.state.players as i64;
+        let at = nodes::player_count_entry(ranges.iter().copied(), n, span)?;
+        code[at](ev, l)
+    })
 }
 
 /// `sorted(x in xs where f by k1, k2, ...)`: the elements that pass, in the order of their keys,
@@ -823,48 +835,10 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
                     }
                 ) =>
         {
-            let K::Query {
-                slot,
-                source,
-                filter,
-                map,
-                ..
-            } = &arg.kind
-            else {
-                unreachable!("matched above")
-            };
-            let q = Each::new(*slot, source, filter.as_deref(), map.as_deref());
-            let from_end = b == Builtin::Last;
-            let default = default.first().map(value);
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                match (q.find(ev, l, from_end)?, &default) {
-                    (Value::None, Some(d)) => d(ev, l),
-                    (v, _) => Ok(v),
-                }
-            })
+            first_found(b == Builtin::Last, arg, default.first())
         }
         // `min(xs, d)`, `first(xs, d)`: `d` when the list is empty.
-        (_, [a, d]) if b.takes_default() => {
-            let (fold, a) = match b {
-                Builtin::Min | Builtin::Max => (Some(Fold::new(b, a, span)), None),
-                _ => (None, Some(value(a))),
-            };
-            let d = value(d);
-            Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
-                let v = match (&fold, &a) {
-                    (Some(fold), _) => fold.run(ev, l)?.value(),
-                    (_, Some(a)) => {
-                        let xs = a(ev, l)?;
-                        ev.builtin(b, xs, span)?
-                    }
-                    _ => unreachable!("one of the two is compiled"),
-                };
-                match v {
-                    Value::None => d(ev, l),
-                    v => Ok(v),
-                }
-            })
-        }
+        (_, [a, d]) if b.takes_default() => with_default(b, a, d, span),
         (Builtin::First | Builtin::Last, [a])
             if matches!(
                 a.kind,
@@ -908,6 +882,53 @@ fn builtin(b: Builtin, args: &[Expr], e: &Expr) -> Node {
         }
         _ => Box::new(move |_: &mut Eval<'_>, _: &mut [Value]| Err(nodes::wrong_arity(span))),
     }
+}
+
+/// `first(x in xs where f)` or `last(...)` (with a default, or not): the query stops at the
+/// first element that passes, from its end for `last`, no list built.
+fn first_found(from_end: bool, query: &Expr, default: Option<&Expr>) -> Node {
+    let K::Query {
+        slot,
+        source,
+        filter,
+        map,
+        ..
+    } = &query.kind
+    else {
+        unreachable!("matched above")
+    };
+    let q = Each::new(*slot, source, filter.as_deref(), map.as_deref());
+    let default = default.map(value);
+    Box::new(
+        move |ev: &mut Eval<'_>, l: &mut [Value]| match (q.find(ev, l, from_end)?, &default) {
+            (Value::None, Some(d)) => d(ev, l),
+            (v, _) => Ok(v),
+        },
+    )
+}
+
+/// A built-in that takes a default (`min(xs, d)`, `first(xs, d)`): `d` when the list is
+/// empty, `min` and `max` folded without building the list.
+fn with_default(b: Builtin, a: &Expr, d: &Expr, span: Span) -> Node {
+    let (fold, a) = match b {
+        Builtin::Min | Builtin::Max => (Some(Fold::new(b, a, span)), None),
+        _ => (None, Some(value(a))),
+    };
+    let d = value(d);
+    Box::new(move |ev: &mut Eval<'_>, l: &mut [Value]| {
+        let v = match (&fold, &a) {
+            (Some(fold), _) => fold.run(ev, l)?.value(),
+            (_, Some(a)) => {
+                let xs = a(ev, l)?;
+                ev.builtin(b, xs, span)?
+            }
+            _ => unreachable!("one of the two is compiled"),
+        };
+        match v {
+            Value::None => d(ev, l),
+            v => Ok(v),
+        }
+    })
 }
 
 /// A player read from an expression, a local read in place as the walker does.
@@ -1175,6 +1196,15 @@ impl Matching {
         })
     }
 
+    /// What the element is compared with: the local's value in frame `l`, or the constant.
+    #[inline]
+    fn target<'v>(&'v self, l: &'v [Value]) -> &'v Value {
+        match &self.against {
+            Against::Local(t) => &l[*t],
+            Against::Const(c) => c,
+        }
+    }
+
     /// What is compared of `item`: itself, or its field; `None` when it is no instance of the
     /// field's kind (the general path then fails as it fails).
     #[inline]
@@ -1243,10 +1273,7 @@ impl Each {
         let n = items.len();
         ev.visit(n, self.source_span)?;
         if let Some(m) = &self.matching {
-            let target = match &m.against {
-                Against::Local(t) => &l[*t],
-                Against::Const(c) => c,
-            };
+            let target = m.target(l);
             let at = |k: usize| if from_end { n - 1 - k } else { k };
             let state = ev.state;
             // The first that passes, unless an element before it cannot be compared here.
@@ -1313,10 +1340,7 @@ impl Each {
             // Only when every element can be compared here: otherwise the general path fails
             // where it would.
             if items.iter().all(|item| m.part(state, item).is_some()) {
-                let target = match &m.against {
-                    Against::Local(t) => &l[*t],
-                    Against::Const(c) => c,
-                };
+                let target = m.target(l);
                 for item in items.iter() {
                     if m.part(state, item)
                         .is_some_and(|v| (*v == *target) == m.equal)

@@ -164,6 +164,45 @@ enum Number {
     Local(usize),
 }
 
+impl Count {
+    /// The number a list field's length is compared with, read in frame `l` (and in `table`,
+    /// the filter's instances); `None` where the general path must decide.
+    #[inline(always)]
+    fn get(&self, l: &[Value], table: &Table) -> Option<i64> {
+        Some(match self {
+            Count::Const(n) => *n,
+            Count::Local(t) => match l[*t] {
+                Value::Int(n) => n,
+                _ => return None,
+            },
+            Count::Other { local, kind, field } => match (&l[*local as usize], kind) {
+                (Value::Entity(x), kind) if x.kind() == *kind => {
+                    match table.get(x.index() as usize, *field as usize) {
+                        Value::List(ys) => ys.len() as i64,
+                        _ => return None,
+                    }
+                }
+                _ => return None,
+            },
+        })
+    }
+}
+
+impl Number {
+    /// The number a field is compared with, read in frame `l`; `None` where the general path
+    /// must decide.
+    #[inline(always)]
+    fn get(&self, l: &[Value]) -> Option<i64> {
+        match self {
+            Number::Const(n) => Some(*n),
+            Number::Local(t) => match l[*t] {
+                Value::Int(n) => Some(n),
+                _ => None,
+            },
+        }
+    }
+}
+
 /// A filter of the instance bound to a query's slot that reads nothing but its fields, locals
 /// and constants.
 ///
@@ -583,16 +622,10 @@ impl FieldTest {
                 _ => return None,
             },
             FieldTest::Compare { field, op, against } => {
-                let (Value::Int(x), y) = (table.get(i, *field), against) else {
+                let Value::Int(x) = table.get(i, *field) else {
                     return None;
                 };
-                let y = match y {
-                    Number::Const(n) => *n,
-                    Number::Local(t) => match l[*t] {
-                        Value::Int(n) => n,
-                        _ => return None,
-                    },
-                };
+                let y = against.get(l)?;
                 match op {
                     BinOp::Lt => *x < y,
                     BinOp::Le => *x <= y,
@@ -605,22 +638,7 @@ impl FieldTest {
                     return None;
                 };
                 let x = xs.len() as i64;
-                let y = match against {
-                    Count::Const(n) => *n,
-                    Count::Local(t) => match l[*t] {
-                        Value::Int(n) => n,
-                        _ => return None,
-                    },
-                    Count::Other { local, kind, field } => match (&l[*local as usize], kind) {
-                        (Value::Entity(x), kind) if x.kind() == *kind => {
-                            match table.get(x.index() as usize, *field as usize) {
-                                Value::List(ys) => ys.len() as i64,
-                                _ => return None,
-                            }
-                        }
-                        _ => return None,
-                    },
-                };
+                let y = against.get(l, table)?;
                 match op {
                     BinOp::Lt => x < y,
                     BinOp::Le => x <= y,

@@ -16,7 +16,7 @@
 
 use super::fields::FieldFilter;
 use crate::engine::At;
-use crate::ir::{BlockId, ExprKind, Place, Program, Slot, StmtKind as S, NOT_ROOT};
+use crate::ir::{BlockId, Expr, ExprKind, Place, Program, Slot, StmtKind as S, NOT_ROOT};
 
 /// Where a statement stands in the program: its block and its index there, in a word.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -410,59 +410,13 @@ impl Compiler<'_> {
                 cond,
                 then,
                 otherwise,
-            } => {
-                let test = self.emit(Instr::If {
-                    here,
-                    skip: 0,
-                    cond: cond.root,
-                });
-                let mut ends = vec![self.once(here, *then)];
-                let skip = self.here();
-                self.patch(test, skip);
-                if let Some(o) = otherwise {
-                    ends.push(self.once(here, *o));
-                }
-                let past = self.here();
-                for e in ends {
-                    self.patch(e, past);
-                }
-            }
+            } => self.if_else(here, cond.root, *then, *otherwise),
             S::Match {
                 arms,
                 none,
                 otherwise,
                 ..
-            } => {
-                let table = self.flat.arms.len();
-                let width = arms.len() + 2;
-                self.flat.arms.resize(table + width, NO_ARM);
-                self.emit(Instr::Match {
-                    here,
-                    arms: table as u32,
-                });
-                // Arms that share a block share its instructions.
-                let blocks: Vec<Option<BlockId>> =
-                    arms.iter().copied().chain([*none, *otherwise]).collect();
-                let mut ends = Vec::new();
-                let mut compiled: Vec<(BlockId, u32)> = Vec::new();
-                for (i, b) in blocks.iter().enumerate() {
-                    let Some(b) = *b else { continue };
-                    let start = match compiled.iter().find(|(c, _)| *c == b) {
-                        Some(&(_, start)) => start,
-                        None => {
-                            let start = self.here();
-                            ends.push(self.once(here, b));
-                            compiled.push((b, start));
-                            start
-                        }
-                    };
-                    self.flat.arms[table + i] = start;
-                }
-                let past = self.here();
-                for e in ends {
-                    self.patch(e, past);
-                }
-            }
+            } => self.match_table(here, arms, *none, *otherwise),
             S::While { cond, body } => {
                 let cond = cond.root;
                 self.counted_loop(
@@ -492,72 +446,13 @@ impl Compiler<'_> {
             ),
             S::For {
                 body, slot, filter, ..
-            } => {
-                let list = self.slot();
-                let next = self.slot();
-                self.emit(Instr::ForStart { here, list, next });
-                // A filter of the element's fields is run over the elements in one loop.
-                // (Only a filter compiled as a root: a program whose roots are not numbered, walked by the
-                // reference walker of the tests, evaluates it as an expression too.)
-                let compiled = filter.as_ref().filter(|f| f.root != crate::ir::NOT_ROOT);
-                let fields = match compiled.and_then(|f| FieldFilter::new(f, *slot)) {
-                    Some(ff) if self.flat.fields.len() < NO_FIELDS as usize => {
-                        self.flat.fields.push(ff);
-                        (self.flat.fields.len() - 1) as u16
-                    }
-                    _ => NO_FIELDS,
-                };
-                let pass = self.emit(Instr::ForNext {
-                    here,
-                    list,
-                    next,
-                    slot: *slot,
-                    fields,
-                    filtered: filter.is_some(),
-                    exit: 0,
-                });
-                self.loop_body(*body, Some(pass as u32), Some(list));
-                self.emit(Instr::Jump(pass as u32));
-                self.close_loop(pass, pass as u32);
-                self.next_slot -= 2;
-            }
-            S::Secretly { then, .. } => {
-                let start = self.emit(Instr::Secretly { here, exit: 0 });
-                let next = self.emit(Instr::SecretNext { here, exit: 0 });
-                // The block runs once per chooser: a loop of the engine's, which `break` and
-                // `continue` cannot name (the checker refuses them there).
-                let outer = std::mem::take(&mut self.loops);
-                self.block(*then);
-                self.loops = outer;
-                self.emit(Instr::Jump(next as u32));
-                let past = self.here();
-                self.patch(start, past);
-                self.patch(next, past);
-            }
+            } => self.for_loop(here, *body, *slot, filter.as_ref()),
+            S::Secretly { then, .. } => self.secretly(here, *then),
             S::Return => {
                 self.emit(Instr::Return(here));
             }
-            S::Break => {
-                let list = self.loops.last().and_then(|l| l.list);
-                let at = self.emit(Instr::Break {
-                    here,
-                    target: 0,
-                    list,
-                });
-                if let Some(l) = self.loops.last_mut() {
-                    l.breaks.push(at);
-                }
-            }
-            S::Continue => {
-                let to = self.loops.last().and_then(|l| l.continue_to);
-                let at = self.emit(Instr::Continue {
-                    here,
-                    target: to.unwrap_or(0),
-                });
-                if let (None, Some(l)) = (to, self.loops.last_mut()) {
-                    l.continues.push(at);
-                }
-            }
+            S::Break => self.break_out(here),
+            S::Continue => self.continue_on(here),
             S::Let(slot, e) => {
                 let value = match e.kind {
                     ExprKind::Local(_) | ExprKind::Const(_) => NOT_ROOT,
@@ -569,16 +464,7 @@ impl Compiler<'_> {
                     value,
                 });
             }
-            S::Assign { place, .. } => match self.store_of(place) {
-                Some(place) => {
-                    let store = self.flat.stores.len() as u32;
-                    self.flat.stores.push(place);
-                    self.emit(Instr::Store { here, store });
-                }
-                None => {
-                    self.emit(Instr::Assign(here));
-                }
-            },
+            S::Assign { place, .. } => self.assign(here, place),
             S::Call { .. } => {
                 self.emit(Instr::Call(here));
             }
@@ -591,13 +477,7 @@ impl Compiler<'_> {
             S::Ask { .. } => {
                 self.emit(Instr::Ask(here));
             }
-            S::Window { .. } => {
-                self.emit(Instr::WindowStart(here));
-                let at = self.emit(Instr::Window { here, exit: 0 });
-                self.emit(Instr::Jump(at as u32));
-                let past = self.here();
-                self.patch(at, past);
-            }
+            S::Window { .. } => self.window(here),
             S::Log(_) | S::Tell { .. } => {
                 self.emit(Instr::Log(here));
             }
@@ -610,6 +490,161 @@ impl Compiler<'_> {
             | S::Reveal { .. } => {
                 self.emit(Instr::Stmt(here));
             }
+        }
+    }
+
+    /// An assignment: a store when its place is known now, else one found when it runs.
+    fn assign(&mut self, here: Here, place: &Place) {
+        match self.store_of(place) {
+            Some(place) => {
+                let store = self.flat.stores.len() as u32;
+                self.flat.stores.push(place);
+                self.emit(Instr::Store { here, store });
+            }
+            None => {
+                self.emit(Instr::Assign(here));
+            }
+        }
+    }
+
+    /// A `window`: its entry, then the round that runs until every seat has declined, going
+    /// past the statement when it ends.
+    fn window(&mut self, here: Here) {
+        self.emit(Instr::WindowStart(here));
+        let at = self.emit(Instr::Window { here, exit: 0 });
+        self.emit(Instr::Jump(at as u32));
+        let past = self.here();
+        self.patch(at, past);
+    }
+
+    /// An `if`: a test that skips the `then` block, which jumps past the `else` block, if any.
+    fn if_else(&mut self, here: Here, cond: u32, then: BlockId, otherwise: Option<BlockId>) {
+        let test = self.emit(Instr::If {
+            here,
+            skip: 0,
+            cond,
+        });
+        let mut ends = vec![self.once(here, then)];
+        let skip = self.here();
+        self.patch(test, skip);
+        if let Some(o) = otherwise {
+            ends.push(self.once(here, o));
+        }
+        let past = self.here();
+        for e in ends {
+            self.patch(e, past);
+        }
+    }
+
+    /// A `match`: a table of where each arm's block starts (then `none`'s and the `else`'s),
+    /// every block jumping past the statement.
+    fn match_table(
+        &mut self,
+        here: Here,
+        arms: &[Option<BlockId>],
+        none: Option<BlockId>,
+        otherwise: Option<BlockId>,
+    ) {
+        let table = self.flat.arms.len();
+        let width = arms.len() + 2;
+        self.flat.arms.resize(table + width, NO_ARM);
+        self.emit(Instr::Match {
+            here,
+            arms: table as u32,
+        });
+        // Arms that share a block share its instructions.
+        let blocks: Vec<Option<BlockId>> = arms.iter().copied().chain([none, otherwise]).collect();
+        let mut ends = Vec::new();
+        let mut compiled: Vec<(BlockId, u32)> = Vec::new();
+        for (i, b) in blocks.iter().enumerate() {
+            let Some(b) = *b else { continue };
+            let start = match compiled.iter().find(|(c, _)| *c == b) {
+                Some(&(_, start)) => start,
+                None => {
+                    let start = self.here();
+                    ends.push(self.once(here, b));
+                    compiled.push((b, start));
+                    start
+                }
+            };
+            self.flat.arms[table + i] = start;
+        }
+        let past = self.here();
+        for e in ends {
+            self.patch(e, past);
+        }
+    }
+
+    /// A `for`: its list and position in two slots, and a pass that takes the next element
+    /// (through the filter of its fields, when one was compiled).
+    fn for_loop(&mut self, here: Here, body: BlockId, slot: Slot, filter: Option<&Expr>) {
+        let list = self.slot();
+        let next = self.slot();
+        self.emit(Instr::ForStart { here, list, next });
+        // A filter of the element's fields is run over the elements in one loop.
+        // (Only a filter compiled as a root: a program whose roots are not numbered, walked by the
+        // reference walker of the tests, evaluates it as an expression too.)
+        let compiled = filter.filter(|f| f.root != crate::ir::NOT_ROOT);
+        let fields = match compiled.and_then(|f| FieldFilter::new(f, slot)) {
+            Some(ff) if self.flat.fields.len() < NO_FIELDS as usize => {
+                self.flat.fields.push(ff);
+                (self.flat.fields.len() - 1) as u16
+            }
+            _ => NO_FIELDS,
+        };
+        let pass = self.emit(Instr::ForNext {
+            here,
+            list,
+            next,
+            slot,
+            fields,
+            filtered: filter.is_some(),
+            exit: 0,
+        });
+        self.loop_body(body, Some(pass as u32), Some(list));
+        self.emit(Instr::Jump(pass as u32));
+        self.close_loop(pass, pass as u32);
+        self.next_slot -= 2;
+    }
+
+    /// `secretly`'s block, run once per chooser by the engine's own loop.
+    fn secretly(&mut self, here: Here, then: BlockId) {
+        let start = self.emit(Instr::Secretly { here, exit: 0 });
+        let next = self.emit(Instr::SecretNext { here, exit: 0 });
+        // The block runs once per chooser: a loop of the engine's, which `break` and
+        // `continue` cannot name (the checker refuses them there).
+        let outer = std::mem::take(&mut self.loops);
+        self.block(then);
+        self.loops = outer;
+        self.emit(Instr::Jump(next as u32));
+        let past = self.here();
+        self.patch(start, past);
+        self.patch(next, past);
+    }
+
+    /// `break`: a jump past the innermost loop, patched when the loop closes.
+    fn break_out(&mut self, here: Here) {
+        let list = self.loops.last().and_then(|l| l.list);
+        let at = self.emit(Instr::Break {
+            here,
+            target: 0,
+            list,
+        });
+        if let Some(l) = self.loops.last_mut() {
+            l.breaks.push(at);
+        }
+    }
+
+    /// `continue`: a jump to the innermost loop's next pass, patched when the loop closes if
+    /// that is not known yet.
+    fn continue_on(&mut self, here: Here) {
+        let to = self.loops.last().and_then(|l| l.continue_to);
+        let at = self.emit(Instr::Continue {
+            here,
+            target: to.unwrap_or(0),
+        });
+        if let (None, Some(l)) = (to, self.loops.last_mut()) {
+            l.continues.push(at);
         }
     }
 
