@@ -1,7 +1,7 @@
 //! The shape of the code a newcomer reads: no function in `src/` runs over
 //! [`MAX_LINES`] lines (from its `fn` line to its closing brace) without a reason written
 //! above it, on a line of its own: `// Long because …` (a big match over a closed set, say).
-//! `scripts/long-functions.py` lists them all, folders not yet covered included.
+//! `scripts/long-functions.py` lists them all.
 
 use std::path::{Path, PathBuf};
 
@@ -29,13 +29,6 @@ const COVERED: &[&str] = &[
     "src/scenario",
     "src/serve",
     "src/sim",
-];
-
-/// Still to do: their long functions are split or given reasons as the evaluator is rebuilt
-/// (issue 44), then they move to [`COVERED`].
-const TO_DO: &[&str] = &[
-    "src/check/stmt.rs",
-    "src/engine/statements.rs",
     "src/syntax",
 ];
 
@@ -215,10 +208,6 @@ fn rust_files(root: &Path, path: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-fn is_to_do(file: &Path) -> bool {
-    TO_DO.iter().any(|t| file.starts_with(t))
-}
-
 #[test]
 fn no_function_in_a_covered_folder_is_long_without_a_reason() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
@@ -228,7 +217,6 @@ fn no_function_in_a_covered_folder_is_long_without_a_reason() {
     }
     let unexplained: Vec<String> = files
         .iter()
-        .filter(|f| !is_to_do(f))
         .flat_map(|f| {
             let text = std::fs::read_to_string(root.join(f)).expect("a source file");
             long_functions(f, &text)
@@ -259,26 +247,12 @@ fn every_folder_of_src_is_covered_or_listed_as_still_to_do() {
     rust_files(root, Path::new("src"), &mut files);
     let unlisted: Vec<String> = files
         .iter()
-        .filter(|f| !COVERED.iter().any(|c| f.starts_with(c)) && !is_to_do(f))
+        .filter(|f| !COVERED.iter().any(|c| f.starts_with(c)))
         .map(|f| f.display().to_string())
         .collect();
     assert!(
         unlisted.is_empty(),
-        "source files neither covered nor listed as still to do: {unlisted:?}"
-    );
-}
-
-#[test]
-fn no_covered_path_lies_inside_one_still_to_do() {
-    // A covered file under a folder still to do would be skipped: listed, yet never checked.
-    let shadowed: Vec<&str> = COVERED
-        .iter()
-        .copied()
-        .filter(|c| is_to_do(Path::new(c)))
-        .collect();
-    assert!(
-        shadowed.is_empty(),
-        "covered, but inside a folder still to do, so never checked: {shadowed:?}"
+        "source files not covered: {unlisted:?}"
     );
 }
 

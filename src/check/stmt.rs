@@ -186,28 +186,7 @@ impl Checker<'_> {
                     otherwise,
                 }
             }
-            StmtKind::For {
-                var,
-                source,
-                filter,
-                body,
-            } => {
-                let (src, slot, filter) = self.loop_binding(
-                    var,
-                    source,
-                    filter.as_ref(),
-                    scope,
-                    "what `for` ranges over",
-                );
-                let body = self.loop_body(body, scope);
-                scope.pop();
-                S::For {
-                    slot,
-                    source: src,
-                    filter,
-                    body,
-                }
-            }
+            StmtKind::For { .. } => self.for_stmt(s, scope)?,
             StmtKind::Repeat { count, body } => {
                 let (c, t) = self.expr(count, scope);
                 self.expect_type(&Type::Int, &t, count.span, "the count of `repeat`");
@@ -224,33 +203,7 @@ impl Checker<'_> {
                     body: self.loop_body(body, scope),
                 }
             }
-            StmtKind::Turn { player, only } => {
-                let (p, t) = self.expr(player, scope);
-                self.expect_type(&Type::Player, &t, player.span, "whose turn it is");
-                let actions = if only.is_empty() {
-                    let all: Vec<ir::ActionId> = (0..self.program.actions.len() as u32)
-                        .map(ir::ActionId)
-                        .collect();
-                    for a in &all {
-                        self.use_symbol(Symbol::Action(*a));
-                    }
-                    all
-                } else {
-                    self.named_actions(only)
-                };
-                if self.program.actions.is_empty() {
-                    self.error(
-                        Diagnostic::error(
-                            "unknown-action",
-                            "a turn, but the game has no actions",
-                            s.span,
-                        )
-                        .with_label("nothing to choose from")
-                        .with_help("declare an action, such as `action pass { }`"),
-                    );
-                }
-                S::Turn { player: p, actions }
-            }
+            StmtKind::Turn { .. } => self.turn_stmt(s, scope)?,
             StmtKind::Window {
                 players,
                 only,
@@ -265,59 +218,9 @@ impl Checker<'_> {
                     text: self.text(text, scope),
                 }
             }
-            StmtKind::Require { .. } => {
-                self.error(
-                    Diagnostic::error(
-                        "misplaced-require",
-                        "`require` belongs at the start of an action",
-                        span,
-                    )
-                    .with_label("not at the start of an action")
-                    .with_help("move it above the action's first effect; elsewhere, use `if`"),
-                );
-                return None;
-            }
-            StmtKind::Prefer(_) => {
-                self.error(super::bodies::misplaced_prefer(
-                    span,
-                    "not at the start of an action",
-                ));
-                return None;
-            }
-            StmtKind::Finish(t, winners) => {
-                let why = t.as_ref().map(|t| self.text(t, scope));
-                let winners = winners.as_ref().map(|w| {
-                    let (x, ty) = self.expr(w, scope);
-                    self.expect_type(
-                        &Type::List(Box::new(Type::Player)),
-                        &ty,
-                        w.span,
-                        "the winners of this ending",
-                    );
-                    x
-                });
-                S::Finish(why, winners)
-            }
-            StmtKind::Eliminate { player, reason } => {
-                let (p, t) = self.expr(player, scope);
-                if t == Type::List(Box::new(Type::Player)) {
-                    self.error(
-                        Diagnostic::error(
-                            "eliminate-list",
-                            "`eliminate` takes out one player, and this is a list of players",
-                            player.span,
-                        )
-                        .with_label("a list of players")
-                        .with_help("take them out one at a time: `for p in xs { eliminate p }`"),
-                    );
-                } else {
-                    self.expect_type(&Type::Player, &t, player.span, "who is out of the game");
-                }
-                S::Eliminate {
-                    player: p,
-                    reason: reason.as_ref().map(|t| self.text(t, scope)),
-                }
-            }
+            StmtKind::Require { .. } | StmtKind::Prefer(_) => return self.misplaced(s),
+            StmtKind::Finish(..) => self.finish_stmt(s, scope)?,
+            StmtKind::Eliminate { .. } => self.eliminate_stmt(s, scope)?,
             StmtKind::Reveal { item, shown } => {
                 let (x, t) = self.expr(item, scope);
                 self.revealed_type(&t, item.span, *shown);
@@ -326,76 +229,201 @@ impl Checker<'_> {
                     shown: *shown,
                 }
             }
-            StmtKind::Secretly {
-                player,
-                players,
-                count,
-                choice,
-                prompt,
-                options,
-                then,
-            } => {
-                let (ps, pt) = self.expr(players, scope);
-                self.expect_type(
-                    &Type::List(Box::new(Type::Player)),
-                    &pt,
-                    players.span,
-                    "who chooses",
-                );
-                scope.push();
-                let player_slot = self.bind_local(scope, player, Type::Player);
-                let prompt = self.text(prompt, scope);
-                let (opts, ot) = self.expr(options, scope);
-                let element = self.element_of(&ot, options.span, "the options");
-                let mut elem = element.clone();
-                let count = count.as_ref().map(|c| {
-                    elem = Type::List(Box::new(elem.clone()));
-                    self.choose_count(c, options, scope)
-                });
-                let choice_slot = self.bind_local(scope, choice, elem);
-                // The block runs once per chooser: a loop of the engine's, not the designer's.
-                let loops = std::mem::replace(&mut self.loops, 0);
-                let then = self.block(then, scope, true);
-                self.loops = loops;
-                scope.pop();
-                S::Secretly {
-                    player_slot,
-                    players: ps,
-                    count,
-                    choice_slot,
-                    prompt,
-                    options: opts,
-                    element,
-                    asked: false,
-                    then,
-                }
-            }
+            StmtKind::Secretly { .. } => self.secretly_stmt(s, scope)?,
             StmtKind::Call { name, args } => self.call_stmt(name, args, s, scope)?,
             StmtKind::Match { value, arms } => self.match_stmt(value, arms, scope),
             StmtKind::Return => S::Return,
-            StmtKind::Break | StmtKind::Continue if self.loops == 0 => {
+            StmtKind::Break | StmtKind::Continue if self.loops == 0 => return self.misplaced(s),
+            StmtKind::Break => S::Break,
+            StmtKind::Continue => S::Continue,
+        };
+        Some(ir::Stmt { kind, span })
+    }
+
+    /// Reports a statement that stands where it cannot: a `require` or `prefer` not at the
+    /// start of an action, a `break` or `continue` outside a loop. No statement results.
+    fn misplaced(&mut self, s: &ast::Stmt) -> Option<ir::Stmt> {
+        let span = s.span;
+        let diagnostic = match &s.kind {
+            StmtKind::Prefer(_) => {
+                super::bodies::misplaced_prefer(span, "not at the start of an action")
+            }
+            StmtKind::Require { .. } => Diagnostic::error(
+                "misplaced-require",
+                "`require` belongs at the start of an action",
+                span,
+            )
+            .with_label("not at the start of an action")
+            .with_help("move it above the action's first effect; elsewhere, use `if`"),
+            _ => {
                 let word = if matches!(s.kind, StmtKind::Break) {
                     "break"
                 } else {
                     "continue"
                 };
-                self.error(
-                    Diagnostic::error(
-                        "misplaced-exit",
-                        format!("`{word}` outside a loop"),
-                        span,
-                    )
+                Diagnostic::error("misplaced-exit", format!("`{word}` outside a loop"), span)
                     .with_label("no `for`, `repeat` or `while` around it")
                     .with_help(
                         "`break` and `continue` stand inside a loop's body (a `secretly` block is not one); to leave an effect or action, write `return`",
-                    ),
-                );
-                return None;
+                    )
             }
-            StmtKind::Break => S::Break,
-            StmtKind::Continue => S::Continue,
         };
-        Some(ir::Stmt { kind, span })
+        self.error(diagnostic);
+        None
+    }
+
+    /// `for x in xs where cond { ... }`: the loop's slot bound for its body.
+    fn for_stmt(&mut self, s: &ast::Stmt, scope: &mut Scope) -> Option<S> {
+        let StmtKind::For {
+            var,
+            source,
+            filter,
+            body,
+        } = &s.kind
+        else {
+            return None;
+        };
+        let (src, slot, filter) = self.loop_binding(
+            var,
+            source,
+            filter.as_ref(),
+            scope,
+            "what `for` ranges over",
+        );
+        let body = self.loop_body(body, scope);
+        scope.pop();
+        Some(S::For {
+            slot,
+            source: src,
+            filter,
+            body,
+        })
+    }
+
+    /// `turn p` or `turn p only a, b`: whose turn, and the actions offered.
+    fn turn_stmt(&mut self, s: &ast::Stmt, scope: &mut Scope) -> Option<S> {
+        let StmtKind::Turn { player, only } = &s.kind else {
+            return None;
+        };
+        let (p, t) = self.expr(player, scope);
+        self.expect_type(&Type::Player, &t, player.span, "whose turn it is");
+        let actions = if only.is_empty() {
+            let all: Vec<ir::ActionId> = (0..self.program.actions.len() as u32)
+                .map(ir::ActionId)
+                .collect();
+            for a in &all {
+                self.use_symbol(Symbol::Action(*a));
+            }
+            all
+        } else {
+            self.named_actions(only)
+        };
+        if self.program.actions.is_empty() {
+            self.error(
+                Diagnostic::error(
+                    "unknown-action",
+                    "a turn, but the game has no actions",
+                    s.span,
+                )
+                .with_label("nothing to choose from")
+                .with_help("declare an action, such as `action pass { }`"),
+            );
+        }
+        Some(S::Turn { player: p, actions })
+    }
+
+    /// `end game "why" winners xs`.
+    fn finish_stmt(&mut self, s: &ast::Stmt, scope: &mut Scope) -> Option<S> {
+        let StmtKind::Finish(t, winners) = &s.kind else {
+            return None;
+        };
+        let why = t.as_ref().map(|t| self.text(t, scope));
+        let winners = winners.as_ref().map(|w| {
+            let (x, ty) = self.expr(w, scope);
+            self.expect_type(
+                &Type::List(Box::new(Type::Player)),
+                &ty,
+                w.span,
+                "the winners of this ending",
+            );
+            x
+        });
+        Some(S::Finish(why, winners))
+    }
+
+    /// `eliminate p "why"`: one player, not a list of them.
+    fn eliminate_stmt(&mut self, s: &ast::Stmt, scope: &mut Scope) -> Option<S> {
+        let StmtKind::Eliminate { player, reason } = &s.kind else {
+            return None;
+        };
+        let (p, t) = self.expr(player, scope);
+        if t == Type::List(Box::new(Type::Player)) {
+            self.error(
+                Diagnostic::error(
+                    "eliminate-list",
+                    "`eliminate` takes out one player, and this is a list of players",
+                    player.span,
+                )
+                .with_label("a list of players")
+                .with_help("take them out one at a time: `for p in xs { eliminate p }`"),
+            );
+        } else {
+            self.expect_type(&Type::Player, &t, player.span, "who is out of the game");
+        }
+        Some(S::Eliminate {
+            player: p,
+            reason: reason.as_ref().map(|t| self.text(t, scope)),
+        })
+    }
+
+    /// `secretly each p in ps choose ...`: the choosers' and the choice's slots bound for its block.
+    fn secretly_stmt(&mut self, s: &ast::Stmt, scope: &mut Scope) -> Option<S> {
+        let StmtKind::Secretly {
+            player,
+            players,
+            count,
+            choice,
+            prompt,
+            options,
+            then,
+        } = &s.kind
+        else {
+            return None;
+        };
+        let (ps, pt) = self.expr(players, scope);
+        self.expect_type(
+            &Type::List(Box::new(Type::Player)),
+            &pt,
+            players.span,
+            "who chooses",
+        );
+        scope.push();
+        let player_slot = self.bind_local(scope, player, Type::Player);
+        let prompt = self.text(prompt, scope);
+        let (opts, ot) = self.expr(options, scope);
+        let element = self.element_of(&ot, options.span, "the options");
+        let mut elem = element.clone();
+        let count = count.as_ref().map(|c| {
+            elem = Type::List(Box::new(elem.clone()));
+            self.choose_count(c, options, scope)
+        });
+        let choice_slot = self.bind_local(scope, choice, elem);
+        // The block runs once per chooser: a loop of the engine's, not the designer's.
+        let loops = std::mem::replace(&mut self.loops, 0);
+        let then = self.block(then, scope, true);
+        self.loops = loops;
+        scope.pop();
+        Some(S::Secretly {
+            player_slot,
+            players: ps,
+            count,
+            choice_slot,
+            prompt,
+            options: opts,
+            element,
+            asked: false,
+            then,
+        })
     }
 
     fn let_stmt(&mut self, name: &ast::Name, value: &LetValue, scope: &mut Scope) -> Option<S> {
@@ -404,125 +432,9 @@ impl Checker<'_> {
                 let (x, t) = self.expr(e, scope);
                 (S::Let(0, x), t)
             }
-            LetValue::Choose {
-                player,
-                prompt,
-                options,
-                secret,
-                count,
-                always_ask,
-            } => {
-                let (p, pt) = self.expr(player, scope);
-                self.expect_type(&Type::Player, &pt, player.span, "who chooses");
-                if let Some(span) = always_ask {
-                    self.needless_always_ask(*span, count.is_some());
-                }
-                let prompt = self.text(prompt, scope);
-                let (o, ot) = self.expr(options, scope);
-                let element = self.element_of(&ot, options.span, "the options");
-                let mut elem = element.clone();
-                let count = count.as_ref().map(|c| {
-                    elem = Type::List(Box::new(elem.clone()));
-                    self.choose_count(c, options, scope)
-                });
-                (
-                    S::Choose {
-                        slot: 0,
-                        player: p,
-                        prompt,
-                        options: o,
-                        secret: *secret,
-                        count,
-                        element,
-                        asked: always_ask.is_some(),
-                    },
-                    elem,
-                )
-            }
-            LetValue::Ask {
-                player,
-                prompt,
-                words,
-            } => {
-                let (p, pt) = self.expr(player, scope);
-                self.expect_type(&Type::Player, &pt, player.span, "who is asked");
-                let prompt = self.text(prompt, scope);
-                let (yes, no) = words
-                    .as_ref()
-                    .map_or(("yes".to_string(), "no".to_string()), |(y, n)| {
-                        (y.text.clone(), n.text.clone())
-                    });
-                if yes == no {
-                    let span = words.as_ref().map_or(name.span, |w| w.1.span);
-                    self.error(
-                        Diagnostic::error(
-                            "duplicate-definition",
-                            "both answers have the same word",
-                            span,
-                        )
-                        .with_label("same as the first answer")
-                        .with_help(
-                            "give the two answers different words, such as `(accept, refuse)`",
-                        ),
-                    );
-                }
-                (
-                    S::Ask {
-                        slot: 0,
-                        player: p,
-                        prompt,
-                        yes,
-                        no,
-                    },
-                    Type::Bool,
-                )
-            }
-            LetValue::Roll { count, die } => {
-                let die_id = match self.symbols.get(&die.text).map(|s| s.0) {
-                    Some(Symbol::Die(d)) => {
-                        self.use_symbol(Symbol::Die(d));
-                        self.note_symbol_use(die);
-                        d
-                    }
-                    _ => {
-                        let dice: Vec<String> =
-                            self.program.dice.iter().map(|d| d.name.clone()).collect();
-                        let mut d = Diagnostic::error(
-                            "unknown-die",
-                            format!("no die named `{}`", die.text),
-                            die.span,
-                        )
-                        .with_label("not a die");
-                        d = match super::scope::suggest(&die.text, dice.iter().map(String::as_str))
-                        {
-                            Some(x) => d.with_suggestion(&x),
-                            None => {
-                                d.with_help(format!("declare it, such as `die {}: 1..6`", die.text))
-                            }
-                        };
-                        self.error(d);
-                        ir::DieId(0)
-                    }
-                };
-                let count = count.as_ref().map(|c| {
-                    let (x, t) = self.expr(c, scope);
-                    self.expect_type(&Type::Int, &t, c.span, "the number of dice");
-                    x
-                });
-                let ty = if count.is_some() {
-                    Type::List(Box::new(Type::Int))
-                } else {
-                    Type::Int
-                };
-                (
-                    S::Roll {
-                        slot: 0,
-                        count,
-                        die: die_id,
-                    },
-                    ty,
-                )
-            }
+            LetValue::Choose { .. } => self.let_choose(value, scope)?,
+            LetValue::Ask { .. } => self.let_ask(name, value, scope)?,
+            LetValue::Roll { .. } => self.let_roll(value, scope)?,
             LetValue::Random(e) => {
                 let (x, t) = self.expr(e, scope);
                 let elem = self.element_of(&t, e.span, "what `random` picks from");
@@ -533,46 +445,7 @@ impl Checker<'_> {
                 self.element_of(&t, e.span, "what `shuffle` shuffles");
                 (S::Shuffle { slot: 0, from: x }, t)
             }
-            LetValue::Pop {
-                count,
-                place,
-                index,
-                at,
-            } => {
-                if let (Some(c), Some(i)) = (count, at) {
-                    self.error(
-                        Diagnostic::error(
-                            "pop-count-and-position",
-                            "`pop` takes either the last few (`pop n of xs`) or one at a position (`pop xs at i`), not both",
-                            c.span.to(i.span),
-                        )
-                        .with_label("a count and a position")
-                        .with_help("take one element at a time: `let x = pop xs at i`"),
-                    );
-                }
-                // Read as `pop xs at i` after the report, so that the name is still bound.
-                let count = count.as_ref().filter(|_| at.is_none()).map(|c| {
-                    let (x, t) = self.expr(c, scope);
-                    self.expect_type(&Type::Int, &t, c.span, "how many are taken off");
-                    x
-                });
-                let at = at.as_ref().map(|i| self.position(i, scope));
-                let (target, ty) = self.place(place, scope)?;
-                let (path, ty) = self.list_path(ty, index, scope)?;
-                let span = stepped_span(place, index);
-                let elem = self.element_of(&ty, span, "what `pop` takes from");
-                let ty = if count.is_some() { ty } else { elem };
-                (
-                    S::Pop {
-                        slot: 0,
-                        count,
-                        place: target,
-                        path,
-                        at,
-                    },
-                    ty,
-                )
-            }
+            LetValue::Pop { .. } => self.let_pop(value, scope)?,
         };
         // Bound after the value is checked, so `let x = x + 1` refers to the outer x.
         let slot = self.bind_local(scope, name, ty);
@@ -628,6 +501,187 @@ impl Checker<'_> {
             },
             other => other,
         })
+    }
+
+    /// `let x = choose ...`: the statement, its slot still to bind, and the type bound.
+    fn let_choose(&mut self, value: &LetValue, scope: &mut Scope) -> Option<(S, Type)> {
+        let LetValue::Choose {
+            player,
+            prompt,
+            options,
+            secret,
+            count,
+            always_ask,
+        } = value
+        else {
+            return None;
+        };
+        let (p, pt) = self.expr(player, scope);
+        self.expect_type(&Type::Player, &pt, player.span, "who chooses");
+        if let Some(span) = always_ask {
+            self.needless_always_ask(*span, count.is_some());
+        }
+        let prompt = self.text(prompt, scope);
+        let (o, ot) = self.expr(options, scope);
+        let element = self.element_of(&ot, options.span, "the options");
+        let mut elem = element.clone();
+        let count = count.as_ref().map(|c| {
+            elem = Type::List(Box::new(elem.clone()));
+            self.choose_count(c, options, scope)
+        });
+        Some((
+            S::Choose {
+                slot: 0,
+                player: p,
+                prompt,
+                options: o,
+                secret: *secret,
+                count,
+                element,
+                asked: always_ask.is_some(),
+            },
+            elem,
+        ))
+    }
+
+    /// `let x = ask ...`: the statement, its slot still to bind, and the type bound.
+    fn let_ask(
+        &mut self,
+        name: &ast::Name,
+        value: &LetValue,
+        scope: &mut Scope,
+    ) -> Option<(S, Type)> {
+        let LetValue::Ask {
+            player,
+            prompt,
+            words,
+        } = value
+        else {
+            return None;
+        };
+        let (p, pt) = self.expr(player, scope);
+        self.expect_type(&Type::Player, &pt, player.span, "who is asked");
+        let prompt = self.text(prompt, scope);
+        let (yes, no) = words
+            .as_ref()
+            .map_or(("yes".to_string(), "no".to_string()), |(y, n)| {
+                (y.text.clone(), n.text.clone())
+            });
+        if yes == no {
+            let span = words.as_ref().map_or(name.span, |w| w.1.span);
+            self.error(
+                Diagnostic::error(
+                    "duplicate-definition",
+                    "both answers have the same word",
+                    span,
+                )
+                .with_label("same as the first answer")
+                .with_help("give the two answers different words, such as `(accept, refuse)`"),
+            );
+        }
+        Some((
+            S::Ask {
+                slot: 0,
+                player: p,
+                prompt,
+                yes,
+                no,
+            },
+            Type::Bool,
+        ))
+    }
+
+    /// `let x = roll ...`: the statement, its slot still to bind, and the type bound.
+    fn let_roll(&mut self, value: &LetValue, scope: &mut Scope) -> Option<(S, Type)> {
+        let LetValue::Roll { count, die } = value else {
+            return None;
+        };
+        let die_id = match self.symbols.get(&die.text).map(|s| s.0) {
+            Some(Symbol::Die(d)) => {
+                self.use_symbol(Symbol::Die(d));
+                self.note_symbol_use(die);
+                d
+            }
+            _ => {
+                let dice: Vec<String> = self.program.dice.iter().map(|d| d.name.clone()).collect();
+                let mut d = Diagnostic::error(
+                    "unknown-die",
+                    format!("no die named `{}`", die.text),
+                    die.span,
+                )
+                .with_label("not a die");
+                d = match super::scope::suggest(&die.text, dice.iter().map(String::as_str)) {
+                    Some(x) => d.with_suggestion(&x),
+                    None => d.with_help(format!("declare it, such as `die {}: 1..6`", die.text)),
+                };
+                self.error(d);
+                ir::DieId(0)
+            }
+        };
+        let count = count.as_ref().map(|c| {
+            let (x, t) = self.expr(c, scope);
+            self.expect_type(&Type::Int, &t, c.span, "the number of dice");
+            x
+        });
+        let ty = if count.is_some() {
+            Type::List(Box::new(Type::Int))
+        } else {
+            Type::Int
+        };
+        Some((
+            S::Roll {
+                slot: 0,
+                count,
+                die: die_id,
+            },
+            ty,
+        ))
+    }
+
+    /// `let x = pop ...`: the statement, its slot still to bind, and the type bound.
+    fn let_pop(&mut self, value: &LetValue, scope: &mut Scope) -> Option<(S, Type)> {
+        let LetValue::Pop {
+            count,
+            place,
+            index,
+            at,
+        } = value
+        else {
+            return None;
+        };
+        if let (Some(c), Some(i)) = (count, at) {
+            self.error(
+                Diagnostic::error(
+                    "pop-count-and-position",
+                    "`pop` takes either the last few (`pop n of xs`) or one at a position (`pop xs at i`), not both",
+                    c.span.to(i.span),
+                )
+                .with_label("a count and a position")
+                .with_help("take one element at a time: `let x = pop xs at i`"),
+            );
+        }
+        // Read as `pop xs at i` after the report, so that the name is still bound.
+        let count = count.as_ref().filter(|_| at.is_none()).map(|c| {
+            let (x, t) = self.expr(c, scope);
+            self.expect_type(&Type::Int, &t, c.span, "how many are taken off");
+            x
+        });
+        let at = at.as_ref().map(|i| self.position(i, scope));
+        let (target, ty) = self.place(place, scope)?;
+        let (path, ty) = self.list_path(ty, index, scope)?;
+        let span = stepped_span(place, index);
+        let elem = self.element_of(&ty, span, "what `pop` takes from");
+        let ty = if count.is_some() { ty } else { elem };
+        Some((
+            S::Pop {
+                slot: 0,
+                count,
+                place: target,
+                path,
+                at,
+            },
+            ty,
+        ))
     }
 
     /// `place = v`, `place[i] = v`, `v.field = x` and `xs[i].field += n`: the whole place

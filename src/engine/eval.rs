@@ -653,28 +653,7 @@ impl<'a> Eval<'a> {
                 xs.make_mut()[at] = d;
                 Value::List(xs)
             }
-            (Builtin::Without, Value::List(mut xs), v) => {
-                let one = [v];
-                let taken: &[Value] = match (&d, &one[0]) {
-                    (Value::Bool(element), _) if element.get() => &one,
-                    (_, Value::List(ys)) => ys,
-                    (_, v) => return Err(self.wrong(v, "a list", span)),
-                };
-                for y in taken {
-                    // A removal scans the list, and it is copied once, as `take` builds.
-                    self.build(xs.len());
-                    let Some(i) = xs.iter().position(|x| x == y) else {
-                        return Err(super::statements::not_in_list(
-                            self.program,
-                            self.state,
-                            y,
-                            span,
-                        ));
-                    };
-                    xs.make_mut().remove(i);
-                }
-                Value::List(xs)
-            }
+            (Builtin::Without, Value::List(xs), v) => self.without(xs, v, d, span)?,
             (Builtin::Key, Value::Int(k), Value::Int(lo)) => {
                 let hi = match d {
                     Value::Int(hi) => hi,
@@ -726,6 +705,31 @@ impl<'a> Eval<'a> {
             }
             (_, v, _) => return Err(self.wrong(&v, "fitting arguments", span)),
         })
+    }
+
+    /// `xs[i] -= v`: the list with one element equal to `v` taken out, or (where `one` is
+    /// false) one of each element of the list `v`; `not-in-list` for one that is not there.
+    fn without(&mut self, mut xs: List, v: Value, one: Value, span: Span) -> R<Value> {
+        let single = [v];
+        let taken: &[Value] = match (&one, &single[0]) {
+            (Value::Bool(one), _) if one.get() => &single,
+            (_, Value::List(ys)) => ys,
+            (_, v) => return Err(self.wrong(v, "a list", span)),
+        };
+        for y in taken {
+            // A removal scans the list, and it is copied once, as `take` builds.
+            self.build(xs.len());
+            let Some(i) = xs.iter().position(|x| x == y) else {
+                return Err(super::statements::not_in_list(
+                    self.program,
+                    self.state,
+                    y,
+                    span,
+                ));
+            };
+            xs.make_mut().remove(i);
+        }
+        Ok(Value::List(xs))
     }
 
     /// Renders a text with its interpolations.

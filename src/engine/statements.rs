@@ -171,44 +171,7 @@ impl Game {
                 }
                 self.pending = Some(Pending::Turn(turn));
             }
-            S::Choose {
-                slot,
-                prompt,
-                secret,
-                element,
-                ..
-            } => match self.offer(program, stmt)? {
-                // Nothing may be picked: the choice is the empty list, unasked.
-                Offer::Nothing => *self.local_mut(*slot) = List::new().into_value(),
-                // No decision: nothing is recorded, undo passes over it.
-                Offer::Only { seat, option } => {
-                    if self.mode.record {
-                        let one = std::slice::from_ref(&option);
-                        let shown = super::moves::shown_by_type(element);
-                        let label = super::moves::option_label(program, &self.state, one, 0, shown);
-                        self.announce_choice(seat, format!("{label} (the only option)"), *secret);
-                    } else if self.replay.is_some() {
-                        self.observe_only_option(seat, *secret, &option);
-                    }
-                    *self.local_mut(*slot) = option;
-                }
-                Offer::Ask {
-                    seat,
-                    options,
-                    pick,
-                } => {
-                    let prompt = self.eager_text(prompt)?;
-                    self.pending = Some(Pending::Choose {
-                        player: seat,
-                        prompt,
-                        options,
-                        slot: *slot,
-                        secret: *secret,
-                        at: here,
-                        pick,
-                    });
-                }
-            },
+            S::Choose { .. } => self.reach_choose(program, stmt, here)?,
             S::Ask {
                 slot,
                 player,
@@ -226,25 +189,7 @@ impl Game {
                 });
             }
             S::Roll { slot, count, die } => {
-                let v = match count {
-                    None => Value::Int(self.roll_face(die.index(), stmt.span)?),
-                    Some(c) => {
-                        let n = self.eval_with(|ev, l| ev.int(c, l))?;
-                        if !(0..=1000).contains(&n) {
-                            return Err(err(
-                                "bad-count",
-                                format!("cannot roll {n} dice"),
-                                stmt.span,
-                                "roll from 0 to 1000 dice",
-                            ));
-                        }
-                        Value::List(
-                            (0..n)
-                                .map(|_| self.roll_face(die.index(), stmt.span).map(Value::Int))
-                                .collect::<R<_>>()?,
-                        )
-                    }
-                };
+                let v = self.roll_stmt(count.as_ref(), *die, stmt.span)?;
                 *self.local_mut(*slot) = v;
             }
             S::Random { slot, from } => {
@@ -275,44 +220,8 @@ impl Game {
                 self.shuffle_items(items.make_mut(), stmt.span)?;
                 *self.local_mut(*slot) = Value::List(items);
             }
-            // A playout keeps no log, so its lines are not even rendered; a replay notes what
-            // its seat reads of them.
-            S::Log(t) if !self.mode.record => {
-                if self.replay.is_some() {
-                    self.observe_line(t, None, stmt.span)?;
-                }
-            }
-            S::Tell { player, text } if !self.mode.record => {
-                if self.replay.is_some() {
-                    let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                    self.observe_line(text, Some(p), stmt.span)?;
-                }
-            }
-            S::Log(_) | S::Tell { .. } if self.log.len() >= MAX_LOG => {
-                return Err(err(
-                    "log-limit",
-                    format!("the log passed {MAX_LOG} lines"),
-                    stmt.span,
-                    "a loop here logs on and on; log a summary instead",
-                ));
-            }
-            S::Log(t) => {
-                let text = self.eval_with(|ev, l| ev.text(t, l))?;
-                self.log.push(LogEntry {
-                    announcement: false,
-                    audience: Audience::All,
-                    text,
-                });
-            }
-            S::Tell { player, text } => {
-                let p = self.eval_with(|ev, l| ev.player(player, l))?;
-                let text = self.eval_with(|ev, l| ev.text(text, l))?;
-                self.log.push(LogEntry {
-                    announcement: false,
-                    audience: Audience::Only(vec![p]),
-                    text,
-                });
-            }
+            S::Log(text) => self.log_line(None, text, stmt.span)?,
+            S::Tell { player, text } => self.log_line(Some(player), text, stmt.span)?,
             S::Finish(reason, winners) => {
                 let reason = match reason {
                     Some(t) => Some(self.eval_with(|ev, l| ev.text(t, l))?),
@@ -328,18 +237,7 @@ impl Game {
                 let p = self.eval_with(|ev, l| ev.player(player, l))?;
                 self.eliminate(p, reason.as_ref(), stmt.span)?;
             }
-            S::Reveal { item, shown } => match self.eval(item)? {
-                Value::Entity(x) => self.state.reveal(x.kind().index(), x.index(), *shown),
-                // The checker typed it an instance: only `none` is left.
-                _ => {
-                    return Err(err(
-                        "no-value",
-                        "this is `none`, not an instance to reveal or conceal".to_string(),
-                        item.span,
-                        "check for `none` first: `if c != none { reveal c }`",
-                    ))
-                }
-            },
+            S::Reveal { item, shown } => self.reveal(item, *shown)?,
             S::Let(..) | S::Assign { .. } | S::Call { .. } => {
                 unreachable!("the machine runs bindings, assignments and calls itself")
             }
@@ -354,6 +252,127 @@ impl Game {
             | S::Break
             | S::Continue => unreachable!("a jumping statement is an instruction of its own"),
         }
+        Ok(())
+    }
+
+    /// `reveal c` (`shown`) or `conceal c`.
+    fn reveal(&mut self, item: &ir::Expr, shown: bool) -> R<()> {
+        match self.eval(item)? {
+            Value::Entity(x) => self.state.reveal(x.kind().index(), x.index(), shown),
+            // The checker typed it an instance: only `none` is left.
+            _ => {
+                return Err(err(
+                    "no-value",
+                    "this is `none`, not an instance to reveal or conceal".to_string(),
+                    item.span,
+                    "check for `none` first: `if c != none { reveal c }`",
+                ))
+            }
+        }
+        Ok(())
+    }
+
+    /// A `choose` reached: nothing to pick, the only option taken, or a question left pending.
+    fn reach_choose(&mut self, program: &ir::Program, stmt: &ir::Stmt, here: At) -> R<()> {
+        let S::Choose {
+            slot,
+            prompt,
+            secret,
+            element,
+            ..
+        } = &stmt.kind
+        else {
+            unreachable!("called for a choose")
+        };
+        match self.offer(program, stmt)? {
+            // Nothing may be picked: the choice is the empty list, unasked.
+            Offer::Nothing => *self.local_mut(*slot) = List::new().into_value(),
+            // No decision: nothing is recorded, undo passes over it.
+            Offer::Only { seat, option } => {
+                if self.mode.record {
+                    let one = std::slice::from_ref(&option);
+                    let shown = super::moves::shown_by_type(element);
+                    let label = super::moves::option_label(program, &self.state, one, 0, shown);
+                    self.announce_choice(seat, format!("{label} (the only option)"), *secret);
+                } else if self.replay.is_some() {
+                    self.observe_only_option(seat, *secret, &option);
+                }
+                *self.local_mut(*slot) = option;
+            }
+            Offer::Ask {
+                seat,
+                options,
+                pick,
+            } => {
+                let prompt = self.eager_text(prompt)?;
+                self.pending = Some(Pending::Choose {
+                    player: seat,
+                    prompt,
+                    options,
+                    slot: *slot,
+                    secret: *secret,
+                    at: here,
+                    pick,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// What `roll d6` or `roll n of d6` rolls: a face, or a list of `n` faces.
+    fn roll_stmt(&mut self, count: Option<&ir::Expr>, die: ir::DieId, span: Span) -> R<Value> {
+        Ok(match count {
+            None => Value::Int(self.roll_face(die.index(), span)?),
+            Some(c) => {
+                let n = self.eval_with(|ev, l| ev.int(c, l))?;
+                if !(0..=1000).contains(&n) {
+                    return Err(err(
+                        "bad-count",
+                        format!("cannot roll {n} dice"),
+                        span,
+                        "roll from 0 to 1000 dice",
+                    ));
+                }
+                Value::List(
+                    (0..n)
+                        .map(|_| self.roll_face(die.index(), span).map(Value::Int))
+                        .collect::<R<_>>()?,
+                )
+            }
+        })
+    }
+
+    /// A `log` line (`player` none) or a `tell` to one player. A playout keeps no log, so its
+    /// lines are not even rendered; a replay notes what its seat reads of them.
+    fn log_line(&mut self, player: Option<&ir::Expr>, text: &ir::Text, span: Span) -> R<()> {
+        if !self.mode.record {
+            if self.replay.is_some() {
+                let p = match player {
+                    Some(p) => Some(self.eval_with(|ev, l| ev.player(p, l))?),
+                    None => None,
+                };
+                self.observe_line(text, p, span)?;
+            }
+            return Ok(());
+        }
+        if self.log.len() >= MAX_LOG {
+            return Err(err(
+                "log-limit",
+                format!("the log passed {MAX_LOG} lines"),
+                span,
+                "a loop here logs on and on; log a summary instead",
+            ));
+        }
+        let audience = match player {
+            Some(p) => Audience::Only(vec![self.eval_with(|ev, l| ev.player(p, l))?]),
+            None => Audience::All,
+        };
+        let text = self.eval_with(|ev, l| ev.text(text, l))?;
+        self.log.push(LogEntry {
+            announcement: false,
+            audience,
+            text,
+        });
         Ok(())
     }
 
@@ -697,6 +716,25 @@ impl Game {
         Some(clamped)
     }
 
+    /// The work of writing `v` to `slot` by `op`: a list added spends its elements, and a
+    /// removal scans the list it removes from once for each value removed.
+    fn write_work(&mut self, slot: Slot, op: AssignOp, v: &Value, element: bool) -> u64 {
+        match (op, v) {
+            (AssignOp::Add, Value::List(ys)) if !element => ys.len() as u64,
+            (AssignOp::Sub, v) => {
+                let scan = match self.target(slot) {
+                    Value::List(xs) => super::eval::scan_work(xs.len()),
+                    _ => 0,
+                };
+                match v {
+                    Value::List(ys) if !element => scan.saturating_mul(ys.len() as u64),
+                    _ => scan,
+                }
+            }
+            _ => 0,
+        }
+    }
+
     /// The write of an assignment that [`Game::write_in_parts`] leaves: to or from a list, a
     /// number added to something else, and an overflow; whether it clamped.
     fn write_other(
@@ -709,21 +747,7 @@ impl Game {
         span: Span,
     ) -> R<bool> {
         // A list built or scanned spends its elements, before anything is written.
-        let work = match (op, &v) {
-            (AssignOp::Add, Value::List(ys)) if !element => ys.len() as u64,
-            (AssignOp::Sub, v) => {
-                // A removal scans the list it removes from, once for each value removed.
-                let scan = match self.target(slot) {
-                    Value::List(xs) => super::eval::scan_work(xs.len()),
-                    _ => 0,
-                };
-                match v {
-                    Value::List(ys) if !element => scan.saturating_mul(ys.len() as u64),
-                    _ => scan,
-                }
-            }
-            _ => 0,
-        };
+        let work = self.write_work(slot, op, &v, element);
         if work > 0 && !self.state.work.spend(work) {
             return Err(super::exec::work_spent(self.state.work.budget(), span));
         }
@@ -733,11 +757,7 @@ impl Game {
             Slot::Global(_) | Slot::Player(..) | Slot::Field(..),
         ) = (op, slot)
         {
-            let added = if element {
-                1 + super::live::elements_in(&v)
-            } else {
-                super::live::elements_in(&v)
-            };
+            let added = super::live::elements_in(&v) + u64::from(element);
             self.state.work.note_built(added);
         }
         // Noted as written here too: a number added to something else, or overflowing, was

@@ -332,24 +332,7 @@ impl Lowerer {
                     value: self.expr(inner.next().expect("grammar: value")),
                 }
             }
-            Rule::step_move => {
-                let item = self.expr(inner.next().expect("grammar: item"));
-                let (mut from, mut to, mut at) = (None, None, None);
-                while let Some(p) = inner.next() {
-                    match p.as_rule() {
-                        Rule::kw_from => from = inner.next().map(|p| self.place(p)),
-                        Rule::kw_to => to = inner.next().map(|p| self.place(p)),
-                        Rule::kw_at => at = inner.next().map(|p| self.expr(p)),
-                        _ => {}
-                    }
-                }
-                StepKind::Move {
-                    item,
-                    from,
-                    to: to.expect("grammar: destination"),
-                    at,
-                }
-            }
+            Rule::step_move => self.move_step(inner),
             Rule::step_let => {
                 let name = self.name(inner.next().expect("grammar: name"));
                 StepKind::Let {
@@ -364,23 +347,7 @@ impl Lowerer {
                 StepKind::ExpectWinners(self.expr(e))
             }
             Rule::step_expect => StepKind::Expect(self.expr(inner.next().expect("grammar: cond"))),
-            Rule::step_expect_refused => {
-                let mut seat = None;
-                let mut texts = Vec::new();
-                for p in inner {
-                    match p.as_rule() {
-                        Rule::string => texts.push(self.text(p)),
-                        Rule::expr => seat = Some(self.expr(p)),
-                        _ => {}
-                    }
-                }
-                let mut texts = texts.into_iter();
-                StepKind::ExpectRefused {
-                    seat,
-                    mv: texts.next().expect("grammar: move"),
-                    because: texts.next(),
-                }
-            }
+            Rule::step_expect_refused => self.refused_step(inner),
             Rule::step_expect_over => {
                 StepKind::ExpectOver(inner.next().is_some_and(|p| p.as_rule() == Rule::kw_game))
             }
@@ -398,6 +365,45 @@ impl Lowerer {
             _ => StepKind::Finish,
         };
         Step { kind, span }
+    }
+
+    /// `move c from P2.hand to deck at 1`: the item, where from (if given), where to and at.
+    fn move_step<'a>(&self, mut inner: impl Iterator<Item = Pair<'a, Rule>>) -> StepKind {
+        let item = self.expr(inner.next().expect("grammar: item"));
+        let (mut from, mut to, mut at) = (None, None, None);
+        while let Some(p) = inner.next() {
+            match p.as_rule() {
+                Rule::kw_from => from = inner.next().map(|p| self.place(p)),
+                Rule::kw_to => to = inner.next().map(|p| self.place(p)),
+                Rule::kw_at => at = inner.next().map(|p| self.expr(p)),
+                _ => {}
+            }
+        }
+        StepKind::Move {
+            item,
+            from,
+            to: to.expect("grammar: destination"),
+            at,
+        }
+    }
+
+    /// `expect refused P1 "move" because "why"`.
+    fn refused_step<'a>(&self, inner: impl Iterator<Item = Pair<'a, Rule>>) -> StepKind {
+        let mut seat = None;
+        let mut texts = Vec::new();
+        for p in inner {
+            match p.as_rule() {
+                Rule::string => texts.push(self.text(p)),
+                Rule::expr => seat = Some(self.expr(p)),
+                _ => {}
+            }
+        }
+        let mut texts = texts.into_iter();
+        StepKind::ExpectRefused {
+            seat,
+            mv: texts.next().expect("grammar: move"),
+            because: texts.next(),
+        }
     }
 
     fn game_decl(&self, pair: Pair<Rule>) -> GameDecl {
@@ -819,15 +825,7 @@ impl Lowerer {
         let kind = match pair.as_rule() {
             Rule::let_stmt => self.let_stmt(pair),
             Rule::assign_stmt => self.assign_stmt(pair),
-            Rule::remove_stmt => {
-                let mut inner = pair.into_inner().skip(1).peekable();
-                let (place, index) = self.place_and_steps(&mut inner);
-                StmtKind::Remove {
-                    place,
-                    index,
-                    at: self.expr(inner.nth(1).expect("grammar: position")),
-                }
-            }
+            Rule::remove_stmt => self.remove_stmt(pair),
             Rule::if_stmt => self.if_stmt(pair),
             Rule::for_stmt => self.for_stmt(pair),
             Rule::repeat_stmt => {
@@ -844,29 +842,8 @@ impl Lowerer {
                     body: self.block(inner.next().expect("grammar: body")),
                 }
             }
-            Rule::turn_stmt => {
-                let mut inner = pair.into_inner().skip(1);
-                let player = self.expr(inner.next().expect("grammar: player"));
-                let only = inner
-                    .filter(|p| p.as_rule() == Rule::name)
-                    .map(|p| self.name(p))
-                    .collect();
-                StmtKind::Turn { player, only }
-            }
-            Rule::window_stmt => {
-                let mut inner = pair.into_inner().skip(1);
-                let players = self.expr(inner.next().expect("grammar: players"));
-                let mut names: Vec<Name> = inner
-                    .filter(|p| p.as_rule() == Rule::name)
-                    .map(|p| self.name(p))
-                    .collect();
-                let until = names.pop().expect("grammar: until");
-                StmtKind::Window {
-                    players,
-                    only: names,
-                    until,
-                }
-            }
+            Rule::turn_stmt => self.turn_stmt(pair),
+            Rule::window_stmt => self.window_stmt(pair),
             Rule::log_stmt => StmtKind::Log(self.text(last(pair))),
             Rule::tell_stmt => {
                 let mut inner = pair.into_inner().skip(1);
@@ -895,25 +872,8 @@ impl Lowerer {
                 value.span.end = span.end;
                 StmtKind::Prefer(value)
             }
-            Rule::end_stmt => {
-                let mut why = None;
-                let mut winners = None;
-                for p in pair.into_inner() {
-                    match p.as_rule() {
-                        Rule::string => why = Some(self.text(p)),
-                        Rule::end_winners => winners = Some(self.expr(last(p))),
-                        _ => {}
-                    }
-                }
-                StmtKind::Finish(why, winners)
-            }
-            Rule::eliminate_stmt => {
-                let mut inner = pair.into_inner().skip(1);
-                StmtKind::Eliminate {
-                    player: self.expr(inner.next().expect("grammar: player")),
-                    reason: inner.next().map(|t| self.text(t)),
-                }
-            }
+            Rule::end_stmt => self.end_stmt(pair),
+            Rule::eliminate_stmt => self.eliminate_stmt(pair),
             Rule::secretly_stmt => self.secretly_stmt(pair),
             Rule::match_stmt => self.match_stmt(pair),
             Rule::return_stmt => StmtKind::Return,
@@ -929,6 +889,67 @@ impl Lowerer {
             r => unreachable!("grammar: unexpected statement {r:?}"),
         };
         Stmt { kind, span }
+    }
+
+    /// `remove xs at i`, `remove xs[r].cards at i`.
+    fn remove_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut inner = pair.into_inner().skip(1).peekable();
+        let (place, index) = self.place_and_steps(&mut inner);
+        StmtKind::Remove {
+            place,
+            index,
+            at: self.expr(inner.nth(1).expect("grammar: position")),
+        }
+    }
+
+    /// `turn p`, `turn p only a, b`.
+    fn turn_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut inner = pair.into_inner().skip(1);
+        let player = self.expr(inner.next().expect("grammar: player"));
+        let only = inner
+            .filter(|p| p.as_rule() == Rule::name)
+            .map(|p| self.name(p))
+            .collect();
+        StmtKind::Turn { player, only }
+    }
+
+    /// `window ps only a, b until b`: the last name is the one `until` names.
+    fn window_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut inner = pair.into_inner().skip(1);
+        let players = self.expr(inner.next().expect("grammar: players"));
+        let mut names: Vec<Name> = inner
+            .filter(|p| p.as_rule() == Rule::name)
+            .map(|p| self.name(p))
+            .collect();
+        let until = names.pop().expect("grammar: until");
+        StmtKind::Window {
+            players,
+            only: names,
+            until,
+        }
+    }
+
+    /// `end game "why" winners xs`, each part optional.
+    fn end_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut why = None;
+        let mut winners = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::string => why = Some(self.text(p)),
+                Rule::end_winners => winners = Some(self.expr(last(p))),
+                _ => {}
+            }
+        }
+        StmtKind::Finish(why, winners)
+    }
+
+    /// `eliminate p "why"`.
+    fn eliminate_stmt(&self, pair: Pair<Rule>) -> StmtKind {
+        let mut inner = pair.into_inner().skip(1);
+        StmtKind::Eliminate {
+            player: self.expr(inner.next().expect("grammar: player")),
+            reason: inner.next().map(|t| self.text(t)),
+        }
     }
 
     fn let_stmt(&self, pair: Pair<Rule>) -> StmtKind {
