@@ -2400,3 +2400,118 @@ fn a_map_by_player_s_and_a_map_of_maps_mistakes_have_their_codes() {
     let bad = PLAYER_MAPS.replace("held[me][blue] += 1", "held[blue][me] += 1");
     assert_eq!(codes(&check_source("test.rules", &bad)), ["map-key-order"]);
 }
+
+/// A local whose first value has no type of its own: its type written after its name.
+const TYPED_LOCAL: &str = r#"
+game "Best card" { players 2 }
+
+kind card[6] {
+  value: int = index * 2 % 7
+}
+
+player var kept: list of card = []
+
+action keep "keep the best card no one holds yet" {
+  let best: card = none
+  let seen: list of card = []
+  let r: int = roll d6
+  for c in card where not (c in me.kept) {
+    seen += c
+    if best == none or c.value > best.value {
+      best = c
+    }
+  }
+  if best != none and r > 0 {
+    me.kept += best
+  }
+  log "{me} looked at {count(seen)}"
+}
+
+die d6: 1..6
+
+flow {
+  for p in players { turn p }
+}
+
+score(p) = sum(c.value for c in p.kept)
+
+scenario "the best free card is kept, its field read" {
+  play P1 "keep"
+  expect count(P1.kept) == 1 and first(P1.kept).value == 6
+  play P2 "keep"
+  expect first(P2.kept).value == 6 and first(P2.kept) == first(P1.kept)
+}
+"#;
+
+#[test]
+fn a_local_s_type_may_be_written_and_none_needs_one() {
+    let program = common::program_of(TYPED_LOCAL);
+    for r in meeple::scenario::run_all(&program) {
+        assert!(r.failure.is_none(), "{}: {:?}", r.title, r.failure);
+    }
+    // `none` alone gives a local no type, which could hold anything and show no field.
+    assert_mistake(
+        TYPED_LOCAL,
+        "let best: card = none",
+        "let best = none",
+        "none-needs-type",
+    );
+    // A value of another type, a chance of another type, and bounds on a local.
+    for (from, to) in [
+        ("let best: card = none", "let best: card = 3"),
+        (
+            "let seen: list of card = []",
+            "let seen: list of card = [1]",
+        ),
+        ("let r: int = roll d6", "let r: bool = roll d6"),
+        ("let r: int = roll d6", "let r: int in 1..6 = roll d6"),
+        ("let best: card = none", "let best: colour = none"),
+    ] {
+        let got = codes(&check_source("t.rules", &TYPED_LOCAL.replace(from, to)));
+        assert!(
+            got.contains(&"type-mismatch") || got.contains(&"unknown-type"),
+            "{to}: {got:?}"
+        );
+        assert!(!got.is_empty(), "{to}");
+    }
+}
+
+/// The mover's own secret, read through a def given `me`: nothing the mover does not know.
+const OWN_SECRET_THROUGH_A_DEF: &str = r#"
+game "Reserve" { players 2 }
+
+kind card[4] {
+  cost: int = index
+}
+
+player secret var reserved: list of card = []
+var market: list of card = card
+
+def buyable(p: player): list of card = market + p.reserved
+
+action buy(c: card) "buy a card from the market or your reserve" {
+  require c in buyable(me) else "not for sale to you"
+  market -= c
+}
+
+flow {
+  for p in players { turn p }
+}
+"#;
+
+#[test]
+fn a_def_given_the_mover_reads_the_mover_s_own_secrets_without_a_warning() {
+    let got = codes(&check_source("t.rules", OWN_SECRET_THROUGH_A_DEF));
+    assert!(!got.contains(&"hidden-in-check"), "{got:?}");
+    // Given another seat, the same def tells the mover that seat's secret (read before a
+    // requirement the mover could check, which belongs first).
+    let other = OWN_SECRET_THROUGH_A_DEF
+        .replace("action buy(c: card)", "action buy(c: card, q: player)")
+        .replace("buyable(me)", "buyable(q)")
+        .replace(
+            "  market -= c",
+            "  require q != me else \"yourself\"\n  market -= c",
+        );
+    let got = codes(&check_source("t.rules", &other));
+    assert!(got.contains(&"hidden-in-check"), "{got:?}");
+}

@@ -2025,3 +2025,29 @@ fn a_comparison_lists_the_numbers_each_side_clamped() {
     assert!(section.contains("me.coins += 4"), "{section}");
     assert!(section.contains("stock += 2"), "{section}");
 }
+
+#[test]
+fn alike_instances_are_counted_as_one_option_in_the_choices_made() {
+    let o = run(&[
+        "sim",
+        "tests/fixtures/run/alike_choices.rules",
+        "-p",
+        "2",
+        "-g",
+        "100",
+        "--json",
+    ]);
+    assert_eq!(code(&o), 0, "{}", stderr(&o));
+    let doc = json(&o);
+    let site = &doc["choices"]["answered"][0];
+    assert_eq!(site["answered"], 200);
+    let mut names: Vec<&str> = site["options"]
+        .as_array()
+        .expect("options")
+        .iter()
+        .map(|o| o["option"].as_str().expect("option"))
+        .collect();
+    names.sort_unstable();
+    // Three tempura and two dumplings, however numbered to be typed apart: two dishes.
+    assert_eq!(names, ["dumpling", "tempura"]);
+}

@@ -242,10 +242,16 @@ fn read(
             let def = &program.kinds[k.index()].fields[f.index()];
             hidden(def, false).map(|h| (h, format!("`{}`", def.name)))
         }
-        ExprKind::Call(d, _) if seen.insert(d.0) => {
-            // Inside a def, `me` is unknown: another seat's secret there may be the mover's.
+        ExprKind::Call(d, args) if seen.insert(d.0) => {
+            // Inside a def, `me` is unknown: another seat's secret there may be the mover's. A
+            // parameter given the mover (`buyable(me)`; parameters take the first slots) is
+            // the mover there too, and the mover's own secrets are no secret to them.
             let def = &program.defs[d.index()];
-            read(program, &def.body, &|_| false, seen).map(|(h, what)| {
+            let mover = |e: &Expr| match e.kind {
+                ExprKind::Local(k) => args.get(k as usize).is_some_and(own),
+                _ => false,
+            };
+            read(program, &def.body, &mover, seen).map(|(h, what)| {
                 (
                     h.min(Hidden::Maybe),
                     format!("{what} (through `{}`)", def.name),

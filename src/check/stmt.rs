@@ -163,7 +163,7 @@ impl Checker<'_> {
     fn stmt(&mut self, s: &ast::Stmt, scope: &mut Scope) -> Option<ir::Stmt> {
         let span = s.span;
         let kind = match &s.kind {
-            StmtKind::Let { name, value } => self.let_stmt(name, value, scope)?,
+            StmtKind::Let { name, ty, value } => self.let_stmt(name, ty.as_ref(), value, scope)?,
             StmtKind::Assign {
                 place,
                 index,
@@ -426,12 +426,16 @@ impl Checker<'_> {
         })
     }
 
-    fn let_stmt(&mut self, name: &ast::Name, value: &LetValue, scope: &mut Scope) -> Option<S> {
+    fn let_stmt(
+        &mut self,
+        name: &ast::Name,
+        written: Option<&ast::TypeExpr>,
+        value: &LetValue,
+        scope: &mut Scope,
+    ) -> Option<S> {
+        let written = written.map(|t| self.local_type(t));
         let (kind, ty) = match value {
-            LetValue::Expr(e) => {
-                let (x, t) = self.expr(e, scope);
-                (S::Let(0, x), t)
-            }
+            LetValue::Expr(e) => self.let_expr(name, written.as_ref(), e, scope),
             LetValue::Choose { .. } => self.let_choose(value, scope)?,
             LetValue::Ask { .. } => self.let_ask(name, value, scope)?,
             LetValue::Roll { .. } => self.let_roll(value, scope)?,
@@ -446,6 +450,14 @@ impl Checker<'_> {
                 (S::Shuffle { slot: 0, from: x }, t)
             }
             LetValue::Pop { .. } => self.let_pop(value, scope)?,
+        };
+        // A decision's or chance's value of the type written, which the local then has.
+        let ty = match written {
+            Some(w) if !matches!(value, LetValue::Expr(_)) => {
+                self.expect_type(&w, &ty, name.span, "the local's value");
+                w
+            }
+            _ => ty,
         };
         // Bound after the value is checked, so `let x = x + 1` refers to the outer x.
         let slot = self.bind_local(scope, name, ty);
@@ -501,6 +513,67 @@ impl Checker<'_> {
             },
             other => other,
         })
+    }
+
+    /// `let x = expr`, `let x: card = expr`: the value, of the type written if one is.
+    fn let_expr(
+        &mut self,
+        name: &ast::Name,
+        written: Option<&Type>,
+        e: &ast::Expr,
+        scope: &mut Scope,
+    ) -> (S, Type) {
+        let (x, t) = self.expr(e, scope);
+        match written {
+            Some(w) => {
+                let x = self.value_for(w, x, &t, e.span, "the local's value");
+                (S::Let(0, x), w.clone())
+            }
+            None => {
+                if t == Type::Nothing {
+                    self.untyped_none(name, e.span);
+                    // Reported once: what reads the local later is not reported again.
+                    return (S::Let(0, x), Type::Error);
+                }
+                (S::Let(0, x), t)
+            }
+        }
+    }
+
+    /// The type written in `let x: card = ...`; a local takes no bounds (it is never clamped).
+    fn local_type(&mut self, t: &ast::TypeExpr) -> Type {
+        let (ty, bounds) = self.resolve_type(t);
+        if bounds.is_some() {
+            self.error(
+                Diagnostic::error(
+                    "type-mismatch",
+                    "a local's type takes no bounds: nothing would hold it in them",
+                    t.span(),
+                )
+                .with_label("bounds on a local")
+                .with_help("write `int`; bounds belong to the game's variables and fields"),
+            );
+        }
+        ty
+    }
+
+    /// `let x = none`: a local of no type, which later code could not read fields of.
+    fn untyped_none(&mut self, name: &ast::Name, span: Span) {
+        self.error(
+            Diagnostic::error(
+                "none-needs-type",
+                format!(
+                    "`{}` starts as `none`, which has no type of its own",
+                    name.text
+                ),
+                span,
+            )
+            .with_label("of no type")
+            .with_help(format!(
+                "write the type it will hold: `let {}: card = none` (a kind, an enum or `player`)",
+                name.text
+            )),
+        );
     }
 
     /// `let x = choose ...`: the statement, its slot still to bind, and the type bound.

@@ -1003,7 +1003,8 @@ impl Game {
     /// as shown (`red`, `P2`, a kind's `shown as` name), the `ask`'s word, or for a step of a
     /// choice of several its element or `done`; `None` for a turn. Unlike
     /// [`Game::option_label`], repeats in the list are not numbered, so the same value has the
-    /// same name in any list: what statistics count options by.
+    /// same name in any list, and alike instances one name (`tempura`, not `tempura#2`): what
+    /// statistics count options by.
     pub fn option_name(&self, seat: u8, index: usize) -> Option<String> {
         if index >= self.option_count(seat) {
             return None;
@@ -1011,27 +1012,20 @@ impl Game {
         if let Some(step) = self.step_name(seat, index) {
             return Some(step);
         }
-        match self.pending.as_ref()? {
-            Pending::Turn(_) => None,
-            Pending::Choose { options, .. } => Some(moves::show_option(
-                &self.program,
-                &self.state,
-                &options[index],
-                self.options_type(),
-            )),
+        let option = match self.pending.as_ref()? {
+            Pending::Turn(_) => return None,
+            Pending::Choose { options, .. } => &options[index],
             Pending::Ask { at, .. } => {
-                Some(moves::ask_labels(&self.program, *at)[index].to_string())
+                return Some(moves::ask_labels(&self.program, *at)[index].to_string())
             }
-            Pending::Secret { choices, .. } => {
-                let c = open_choice(choices, seat)?;
-                Some(moves::show_option(
-                    &self.program,
-                    &self.state,
-                    &c.options[index],
-                    self.options_type(),
-                ))
-            }
-        }
+            Pending::Secret { choices, .. } => &open_choice(choices, seat)?.options[index],
+        };
+        let shown = moves::show_option(&self.program, &self.state, option, self.options_type());
+        // Instances that look alike (`tempura`, `tempura#2`) are one option to a player.
+        Some(match option {
+            Value::Entity(_) => moves::without_repeat_number(&shown).to_string(),
+            _ => shown,
+        })
     }
 
     fn apply_checked(&mut self, player: u8, index: usize) -> Result<(), MoveError> {

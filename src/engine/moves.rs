@@ -921,6 +921,19 @@ pub(super) fn show_option(
     }
 }
 
+/// An instance's name without the number that tells it from an alike one: `tempura#2` is
+/// `tempura` (the engine numbers repeated names so, `exec.rs`).
+pub(super) fn without_repeat_number(name: &str) -> &str {
+    match name.rsplit_once('#') {
+        Some((base, n))
+            if !base.is_empty() && !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            base
+        }
+        _ => name,
+    }
+}
+
 /// The label of option `index` of a list: the value as shown, numbered (`#2`, `#3`) when an
 /// earlier option is shown the same, so that every option can be typed.
 pub(super) fn option_label(

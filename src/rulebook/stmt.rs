@@ -51,7 +51,7 @@ pub fn subject(p: &Expr) -> (String, bool) {
 // Long because it is one match over every statement kind, an arm a sentence of the rulebook.
 pub fn stmt(s: &Stmt, depth: usize, out: &mut Vec<Line>) {
     match &s.kind {
-        StmtKind::Let { name, value } => {
+        StmtKind::Let { name, value, .. } => {
             push(
                 out,
                 depth,

@@ -104,6 +104,7 @@ fn said_in_bodies(decls: &[Decl], items: &mut Vec<String>) {
                         prompt,
                         ..
                     },
+                ..
             } => {
                 let (who, you) = stmt::subject(player);
                 items.push(format!(

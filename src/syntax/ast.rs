@@ -724,8 +724,13 @@ pub enum AssignOp {
 /// The statements of the effect language.
 #[derive(Debug, Clone)]
 pub enum StmtKind {
-    /// `let x = expr`, `let x = choose ...`, `let x = roll ...`
-    Let { name: Name, value: LetValue },
+    /// `let x = expr`, `let x = choose ...`, `let x = roll ...`; `let x: card = none` with
+    /// the local's type written.
+    Let {
+        name: Name,
+        ty: Option<TypeExpr>,
+        value: LetValue,
+    },
     /// `p.coins += 3`, `p.hand[i] = x` for an element of a list, `grid[r][c] = x` for an
     /// element of an element.
     Assign {

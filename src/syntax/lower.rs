@@ -955,7 +955,12 @@ impl Lowerer {
     fn let_stmt(&self, pair: Pair<Rule>) -> StmtKind {
         let mut inner = pair.into_inner().skip(1);
         let name = self.name(inner.next().expect("grammar: let name"));
-        let v = inner.next().expect("grammar: let value");
+        let mut v = inner.next().expect("grammar: let value");
+        let mut ty = None;
+        if v.as_rule() == Rule::let_type {
+            ty = Some(self.type_expr(last(v)));
+            v = inner.next().expect("grammar: let value");
+        }
         let value = match v.as_rule() {
             Rule::choose_expr => {
                 let mut secret = false;
@@ -1041,7 +1046,7 @@ impl Lowerer {
             Rule::shuffle_expr => LetValue::Shuffle(self.expr(last(v))),
             _ => LetValue::Expr(self.expr(v)),
         };
-        StmtKind::Let { name, value }
+        StmtKind::Let { name, ty, value }
     }
 
     /// `a.b.c`: the names of a place that can be assigned.
