@@ -2218,6 +2218,7 @@ game "Debts" { players 2..4 }
 enum gem { red, blue }
 var owes: int by player = 0
 var start: int by player = by players { 2: [5, 6], 3: [1, 1, 1], 4: [1, 1, 1, 2] }
+var bank: int by gem = by players { 2: [4, 5], 3..4: [6, 7] }
 player secret var knows: bool by player = false
 var held: int in 0..3 by gem by player = 1
 var grid: int by 1..3 by 1..2 = [[1, 2, 3], [4, 5, 6]]
@@ -2251,6 +2252,7 @@ scenario "a map by player is read, written and updated by its players" {
   players 3
   expect owes[P1] == 0 and owes[P2] == 1 and owes[P3] == 2 and count(owes) == 3
   expect start[P1] == 1 and start[P3] == 1 and count(start) == 3
+  expect bank[red] == 6 and bank[blue] == 7
   play P1 "lend P2"
   expect owes[P2] == 2 and sum(owes) == 4
   expect P2.knows[P1] and not P1.knows[P2] and not P2.knows[P3] and count(P3.knows) == 3
@@ -2262,6 +2264,7 @@ scenario "a map by player is read, written and updated by its players" {
 
 scenario "a map by player sized for two" {
   expect count(owes) == 2 and start[P1] == 5 and start[P2] == 6
+  expect bank[red] == 4 and bank[blue] == 5
   play P1 "lend P2"
   play P2 "lend P1"
   expect held[P2][blue] == 2
@@ -2387,6 +2390,9 @@ fn a_map_by_player_s_and_a_map_of_maps_mistakes_have_their_codes() {
         ("= [[1, 2, 3], [4, 5, 6]]", "= [[1, 2, 3]]", "map-size"),
         ("= [0, 5]", "= [0, true]", "type-mismatch"),
         ("2: [5, 6], 3:", "2: [5, 6, 7], 3:", "map-size"),
+        // A map by an enum from `by players` lists: each list one value per key.
+        ("2: [4, 5], 3..4:", "2: [4, 5, 1], 3..4:", "map-size"),
+        ("3..4: [6, 7] }", "3..4: [6, true] }", "type-mismatch"),
         ("set owes = [7, 8, 9]", "set owes = [7, 8]", "map-size"),
         (
             "action lend(q: player)",

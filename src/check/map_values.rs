@@ -43,10 +43,8 @@ impl Checker<'_> {
     ) -> Option<ir::Expr> {
         // In a scenario, the count it is played by.
         let (lo, hi) = self.scenario_players.map_or(self.players, |n| (n, n));
-        if lo >= hi || !self.follows_players(want) {
-            return self.map_sized(want, init, ty, span, lo, lo == hi);
-        }
-        // `by players { 2: [...], 3: [...] }`: each count's list checked against that count.
+        // `by players { 2: [...], 3: [...] }`: each count's list checked against that count
+        // (for a map by an enum too, whose size is the same for every count).
         if let ir::ExprKind::ByPlayers(entries) = &init.kind {
             let mut sized = Vec::new();
             for (a, b, x) in entries.clone() {
@@ -55,6 +53,9 @@ impl Checker<'_> {
                 }
             }
             return Some(ir::Expr::new(ir::ExprKind::ByPlayers(sized), init.span));
+        }
+        if lo >= hi || !self.follows_players(want) {
+            return self.map_sized(want, init, ty, span, lo, lo == hi);
         }
         // The first count reports what is wrong; the others only size what was found right.
         let mut sized = vec![(

@@ -313,6 +313,8 @@ fn syntax_error(file: FileId, text: &str, e: pest::error::Error<Rule>) -> Diagno
                 "statements are separated by new lines; rules files have no `;`".to_string()
             } else if let Some(help) = through_a_call(text, start, &found, &expected) {
                 help
+            } else if let Some(help) = comment_after_a_name(text, start) {
+                help
             } else if found.starts_with("`\"") && expected.contains("an expression") {
                 "a quoted text is not a value: texts are only what the rules say (`log`, `tell`, \
              labels, prompts); for a value with a name, declare an enum, such as \
@@ -337,6 +339,32 @@ fn through_a_call(text: &str, start: usize, found: &str, expected: &str) -> Opti
         "a field of what a call gives cannot be changed in place: name it first, \
          `let q = {line}` on a line of its own, then `q.{field} ...`"
     ))
+}
+
+/// The help for `[red#2]` in an expression: the `#` starts a comment, which hides the rest of
+/// the line, and the error comes later. Read on the error's line and the one before it.
+fn comment_after_a_name(text: &str, start: usize) -> Option<String> {
+    let before = text.get(..start)?;
+    let from = before
+        .rfind('\n')
+        .map_or(0, |i| before[..i].rfind('\n').map_or(0, |j| j + 1));
+    let lines = text.get(from..)?.split('\n').take(2);
+    lines.into_iter().find_map(|line| {
+        let code = line.split('"').step_by(2).collect::<Vec<_>>().join("\"\"");
+        let at = code.find('#')?;
+        let (name, rest) = (&code[..at], &code[at + 1..]);
+        let glued = name.ends_with(|c: char| c.is_alphanumeric() || c == '_')
+            && rest.starts_with(|c: char| c.is_ascii_digit());
+        let word = name.rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next()?;
+        let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
+        glued.then(|| {
+            format!(
+                "`{word}#{number}` reads as `{word}` and then a comment from `#`, which hides the rest of \
+                 its line; `#{number}` tells alike instances apart only in moves typed (`play P1 \"take \
+                 {word}#{number}\"`): in an expression, find the instance by its fields"
+            )
+        })
+    })
 }
 
 /// Where the fix of a `;` at `at` ends, and what it writes: nothing at the end of a line, a
@@ -768,6 +796,25 @@ mod tests {
             help.contains("`let q = next(p)`") && help.contains("`q.money ...`"),
             "{help}"
         );
+    }
+
+    #[test]
+    fn an_instance_number_in_an_expression_is_said_to_start_a_comment() {
+        let src = "game \"G\" { players 2 }\nenum c { red }\nvar xs: list of c = [red#2]\nvar y: int = 3\n";
+        let e = RulesParser::parse(Rule::file, src).expect_err("does not parse");
+        let help = syntax_error(FileId(0), src, e).help.unwrap_or_default();
+        assert!(
+            help.contains("`red#2` reads as `red` and then a comment"),
+            "{help}"
+        );
+        // A comment after a blank, or a `#` inside a text, is no such mistake.
+        for line in ["var xs: list of c = [red # 2", "log \"red#2\" ]"] {
+            let src =
+                format!("game \"G\" {{ players 2 }}\nenum c {{ red }}\n{line}\nvar y: int = 3\n");
+            let e = RulesParser::parse(Rule::file, &src).expect_err("does not parse");
+            let help = syntax_error(FileId(0), &src, e).help.unwrap_or_default();
+            assert!(!help.contains("reads as"), "{line}: {help}");
+        }
     }
 
     #[test]
