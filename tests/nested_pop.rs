@@ -209,4 +209,10 @@ fn mistakes_in_a_path_are_reported_with_their_codes() {
         let got = codes(&src);
         assert!(got.contains(&code), "{to}: {got:?}");
     }
+    // A field of a list of numbers is no field at all: not "name it first".
+    let src = DECKS.replacen("pop decks[l] at i", "pop decks[l].cards at i", 1);
+    let loaded = load(&src);
+    let d = &loaded.diagnostics.0[0];
+    assert_eq!(d.message, "a list of int has no field `cards`");
+    assert!(!d.help.as_deref().unwrap_or("").contains("name it first"));
 }

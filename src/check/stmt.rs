@@ -954,19 +954,7 @@ impl Checker<'_> {
                 Type::Record(r) => self.field_position(*r, f)?,
                 Type::Error => return None,
                 other => {
-                    let t = self.type_name(other);
-                    self.error(
-                            Diagnostic::error(
-                                "type-mismatch",
-                                format!("only a record's field can be changed here, and this is {t}"),
-                                f.span,
-                            )
-                            .with_label(format!("`.{}` of {t}", f.text))
-                            .with_help(format!(
-                                "name it first: `let x = ...` of what stands before `.{0}`, then `x.{0} = ...`",
-                                f.text
-                            )),
-                        );
+                    self.no_field_here(other, f);
                     return None;
                 }
             },
@@ -1012,6 +1000,31 @@ impl Checker<'_> {
             }
         };
         ir::Expr::new(kind, span)
+    }
+
+    /// `xs[i].field` where `xs[i]` is no record: an instance's or a player's field is changed
+    /// through a name, and anything else has no fields.
+    fn no_field_here(&mut self, ty: &Type, f: &ast::Name) {
+        let t = self.type_name(ty);
+        let (message, help) = if matches!(ty, Type::Entity(_) | Type::Player) {
+            (
+                format!("only a record's field can be changed here, and this is {t}"),
+                format!(
+                    "name it first: `let x = ...` of what stands before `.{0}`, then `x.{0} = ...`",
+                    f.text
+                ),
+            )
+        } else {
+            (
+                format!("{t} has no field `{}`", f.text),
+                "`.field` reaches a field of a record, an instance or a player".to_string(),
+            )
+        };
+        self.error(
+            Diagnostic::error("type-mismatch", message, f.span)
+                .with_label(format!("`.{}` of {t}", f.text))
+                .with_help(help),
+        );
     }
 
     /// The steps of `xs[i].cards[j]` taken to reach a list inside a place's value, for `pop`
