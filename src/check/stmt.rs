@@ -740,10 +740,8 @@ impl Checker<'_> {
             x
         });
         let at = at.as_ref().map(|i| self.position(i, scope));
-        let (target, ty) = self.place(place, scope)?;
-        let (path, ty) = self.list_path(ty, index, scope)?;
-        let span = stepped_span(place, index);
-        let elem = self.element_of(&ty, span, "what `pop` takes from");
+        let (target, path, ty, elem) =
+            self.list_taken_from(place, index, "what `pop` takes from", scope)?;
         let ty = if count.is_some() { ty } else { elem };
         Some((
             S::Pop {
@@ -841,11 +839,9 @@ impl Checker<'_> {
         scope: &mut Scope,
     ) -> Option<S> {
         let at = self.position(at, scope);
-        let (target, ty) = self.place(place, scope)?;
-        let (path, ty) = self.list_path(ty, index, scope)?;
-        let span = stepped_span(place, index);
-        let elem = self.element_of(&ty, span, "what `remove` takes from");
-        let slot = scope.shadow(" removed", elem, span);
+        let (target, path, _, elem) =
+            self.list_taken_from(place, index, "what `remove` takes from", scope)?;
+        let slot = scope.shadow(" removed", elem, stepped_span(place, index));
         Some(S::Pop {
             slot,
             count: None,
@@ -1027,14 +1023,17 @@ impl Checker<'_> {
         );
     }
 
-    /// The steps of `xs[i].cards[j]` taken to reach a list inside a place's value, for `pop`
-    /// and `remove`: their positions, outermost first, and the type of the list reached.
-    fn list_path(
+    /// The list `pop` or `remove` takes from: the place, the positions (outermost first) of
+    /// the steps of `xs[i].cards[j]` taken into its value, the type of the list reached and
+    /// of its elements (`what` names the list where it is none).
+    fn list_taken_from(
         &mut self,
-        ty: Type,
+        place: &[ast::Name],
         index: &[(ast::PlaceStep, Span)],
+        what: &str,
         scope: &mut Scope,
-    ) -> Option<(Vec<ir::Expr>, Type)> {
+    ) -> Option<(ir::Place, Vec<ir::Expr>, Type, Type)> {
+        let (target, ty) = self.place(place, scope)?;
         if let Some((_, far)) = index.get(ir::MAX_PATH) {
             // The step past the last one allowed: from the end of the target up to it.
             let far = &Span {
@@ -1065,7 +1064,8 @@ impl Checker<'_> {
             path.push(i);
             reached = elem;
         }
-        Some((path, reached))
+        let elem = self.element_of(&reached, stepped_span(place, index), what);
+        Some((target, path, reached, elem))
     }
 
     /// The place `a.b.c` names (a variable, a local, a player's variable or an instance's

@@ -348,16 +348,14 @@ fn comment_after_a_name(text: &str, start: usize) -> Option<String> {
     let from = before
         .rfind('\n')
         .map_or(0, |i| before[..i].rfind('\n').map_or(0, |j| j + 1));
-    let lines = text.get(from..)?.split('\n').take(2);
-    lines.into_iter().find_map(|line| {
+    text.get(from..)?.split('\n').take(2).find_map(|line| {
+        // Outside texts: a `#` inside quotes is text.
         let code = line.split('"').step_by(2).collect::<Vec<_>>().join("\"\"");
         let at = code.find('#')?;
         let (name, rest) = (&code[..at], &code[at + 1..]);
-        let glued = name.ends_with(|c: char| c.is_alphanumeric() || c == '_')
-            && rest.starts_with(|c: char| c.is_ascii_digit());
         let word = name.rsplit(|c: char| !(c.is_alphanumeric() || c == '_')).next()?;
         let number: String = rest.chars().take_while(char::is_ascii_digit).collect();
-        glued.then(|| {
+        (!word.is_empty() && !number.is_empty()).then(|| {
             format!(
                 "`{word}#{number}` reads as `{word}` and then a comment from `#`, which hides the rest of \
                  its line; `#{number}` tells alike instances apart only in moves typed (`play P1 \"take \
