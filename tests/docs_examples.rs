@@ -357,6 +357,17 @@ fn the_quoted_view_of_a_part_of_a_list_is_what_the_player_sees() {
     );
 }
 
+/// The view quoted in "A field of a record seen by fewer" is what P2 sees after P1's hint.
+#[test]
+fn the_quoted_view_of_a_field_seen_by_fewer_is_what_the_player_sees() {
+    let doc = doc_text();
+    let mut game = Game::new(example_file(&doc, "held.rules"), 2, 1).expect("the game starts");
+    game.apply_label(0, "hint 2").expect("P1 hints");
+    let view = game.view(Viewer::Player(1));
+    assert!(view.contains("slot(card: ?, told: no)"), "{view}");
+    assert_quoted(&doc, &view, "P2's view of held.rules after a hint");
+}
+
 /// The view quoted in "Face up wherever it lies" is what P2 sees after P1 flashes a card: the
 /// card in the middle of P1's secret hand, face up where it lies.
 #[test]

@@ -7,7 +7,7 @@
 //! the table reads `P1 chose 0`, as when there were several.
 //!
 //! What a seat may not see: a variable or field that is `secret` or `hidden` (with or without
-//! `visible when`), an argument written `secret`, the result of a secret choice, and every value
+//! `visible when`), a record's field so declared, an argument written `secret`, the result of a secret choice, and every value
 //! computed from one of these, or assigned under a branch or a loop that one of these decides.
 //! Chance (a roll, a `random` pick, a shuffle) is taken as seen by the table: a draw meant to
 //! stay secret is kept in a secret or hidden variable. How many elements a variable's list holds is not
@@ -366,6 +366,13 @@ impl<'a> Finder<'a> {
                 b || hidden(&self.program.kinds[k.index()].fields[f.index()])
             }
             E::Builtin(Builtin::Count, args) if args.len() == 1 => self.count(&args[0], env),
+            // A record's field with a visibility of its own (`s.card`).
+            E::Builtin(Builtin::Index, args) if self.program.veiled_reads.contains_key(&e.span) => {
+                args.iter().for_each(|a| {
+                    self.value(a, env);
+                });
+                true
+            }
             E::Query {
                 slot,
                 source,

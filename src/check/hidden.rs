@@ -5,7 +5,8 @@
 //! that value, for free.
 //!
 //! A read is hidden from the mover when it is another seat's `secret` variable, a `hidden`
-//! one, a secret global or a secret field of an instance: it never shows. One shown only
+//! one, a secret global, a secret field of an instance or a `hidden` field of a record: it
+//! never shows. One shown only
 //! `visible when` a condition holds, or another seat's secret read through a def, may show:
 //! such a read is warned of only where it comes before a requirement the mover could check
 //! themself, which belongs first (`require c.owner == me` before `require c.value > 3`).
@@ -242,6 +243,11 @@ fn read(
             let def = &program.kinds[k.index()].fields[f.index()];
             hidden(def, false).map(|h| (h, format!("`{}`", def.name)))
         }
+        ExprKind::Builtin(Builtin::Index, _) => veiled_read(program, e).map(|(veil, what)| {
+            let never = veil.visibility == Visibility::Hidden && veil.visible_when.is_none();
+            let h = if never { Hidden::Surely } else { Hidden::Maybe };
+            (h, what)
+        }),
         ExprKind::Call(d, args) if seen.insert(d.0) => {
             // Inside a def, `me` is unknown: another seat's secret there may be the mover's. A
             // parameter given the mover (`buyable(me)`; parameters take the first slots) is
@@ -317,6 +323,19 @@ fn hidden(def: &VarDef, own: bool) -> Option<Hidden> {
         (true, true) => Some(Hidden::Maybe),
         (true, false) => Some(Hidden::Surely),
     }
+}
+
+/// The visibility of the record's field `e` reads, if `e` is such a read (`s.card`), and its
+/// name as messages give it.
+pub(super) fn veiled_read<'a>(
+    program: &'a Program,
+    e: &Expr,
+) -> Option<(&'a ir::FieldVeil, String)> {
+    let (r, i) = *program.veiled_reads.get(&e.span)?;
+    let record = program.records.get(r.index())?;
+    let veil = record.veils.get(i)?.as_ref()?;
+    let name = &record.fields.get(i)?.0;
+    Some((veil, format!("the field `{name}` of a `{}`", record.name)))
 }
 
 /// Calls `f` on `e` and every expression inside it.

@@ -214,6 +214,7 @@ impl<'a> Checker<'a> {
                 init_locals: 0,
                 key_ranges: Vec::new(),
                 init_order: Vec::new(),
+                veiled_reads: Default::default(),
                 variables: Default::default(),
             },
         }

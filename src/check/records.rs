@@ -36,6 +36,7 @@ impl Checker<'_> {
             name: r.name.text.clone(),
             fields: Vec::new(),
             label: None,
+            veils: Vec::new(),
         });
         self.record_defaults.push(Defaults::Pending);
         self.record_spans.push(Vec::new());
@@ -47,6 +48,7 @@ impl Checker<'_> {
         let mut seen = BTreeMap::new();
         let mut fields = Vec::new();
         let mut spans = Vec::new();
+        let mut veils = Vec::new();
         for (i, fd) in rd.fields.iter().enumerate() {
             let (ty, bounds) = self.resolve_type(&fd.ty);
             if bounds.is_some() {
@@ -88,9 +90,75 @@ impl Checker<'_> {
             }
             fields.push((fd.name.text.clone(), ty));
             spans.push(fd.name.span);
+            veils.push(self.field_visibility(fd));
         }
+        self.program.records[r].veils = veils;
         self.program.records[r].fields = fields;
         self.record_spans[r] = spans;
+    }
+
+    /// A field's own visibility, its `visible when` left for pass 3: `None` for a public
+    /// field. `internal` is refused: a record's field is seen with the record or less.
+    fn field_visibility(&mut self, fd: &ast::RecordField) -> Option<ir::FieldVeil> {
+        match fd.visibility {
+            ast::Visibility::Public => {
+                if let Some(w) = &fd.visible_when {
+                    self.error(
+                        Diagnostic::warning(
+                            "visible-when-public",
+                            format!(
+                                "the field `{}` is public: `visible when` shows it to nobody more",
+                                fd.name.text
+                            ),
+                            w.span,
+                        )
+                        .with_label("whoever sees the record sees this field")
+                        .with_help(format!(
+                            "write `hidden {}: ...` to show it only where the condition holds",
+                            fd.name.text
+                        )),
+                    );
+                }
+                None
+            }
+            ast::Visibility::Internal => {
+                self.error(
+                    Diagnostic::error(
+                        "record-field-internal",
+                        format!("the field `{}` of a record cannot be internal", fd.name.text),
+                        fd.name.span,
+                    )
+                    .with_label("a record's field is seen with the record, or by fewer")
+                    .with_help(
+                        "write `hidden` (seen by nobody unless `visible when` says so), or keep the bookkeeping in an `internal` variable",
+                    ),
+                );
+                None
+            }
+            visibility => Some(ir::FieldVeil {
+                visibility,
+                visible_when: None,
+            }),
+        }
+    }
+
+    /// `veiled-options`: a choice among records with a field some seat may not see. Its
+    /// options are shown to the chooser whole, so the choice would tell the field.
+    pub(super) fn no_veiled_options(&mut self, element: &Type, span: Span) {
+        if !self.program.veiled(element) {
+            return;
+        }
+        self.error(
+            Diagnostic::error(
+                "veiled-options",
+                "these options hold a record's field that not every seat may see",
+                span,
+            )
+            .with_label("each option would be shown to the chooser whole")
+            .with_help(
+                "choose a position instead (`... from 1..count(me.hand)`), or a field every seat sees",
+            ),
+        );
     }
 
     /// Pass 3 for every record, in the order declared.
@@ -114,6 +182,24 @@ impl Checker<'_> {
             scope.shadow("it", Type::Record(id), rd.name.span);
             let text = self.text(label, &mut scope);
             self.program.records[r].label = Some((text, scope.max_slots()));
+        }
+        for (i, fd) in rd.fields.iter().enumerate() {
+            let Some(cond) = &fd.visible_when else {
+                continue;
+            };
+            let mut scope = Scope::new(false);
+            scope.shadow("viewer", Type::Player, fd.name.span);
+            scope.shadow("owner", Type::Player, fd.name.span);
+            scope.shadow("it", Type::Record(id), fd.name.span);
+            let (body, ty) = self.expr(cond, &mut scope);
+            self.expect_type(&Type::Bool, &ty, cond.span, "a visibility condition");
+            let visible = ir::EndFn {
+                locals: scope.max_slots(),
+                body,
+            };
+            if let Some(Some(veil)) = self.program.records[r].veils.get_mut(i) {
+                veil.visible_when = Some(visible);
+            }
         }
         self.defaults_of(id, rd.name.span);
     }
@@ -279,13 +365,19 @@ impl Checker<'_> {
         field: &ast::Name,
         span: Span,
     ) -> (ir::Expr, Type) {
-        match self.field_position(r, field) {
-            Some((at, ty)) => (
-                ir::Expr::new(ir::ExprKind::Builtin(Builtin::Index, vec![base, at]), span),
-                ty,
-            ),
-            None => error_expr(span),
+        let Some((at, ty)) = self.field_position(r, field) else {
+            return error_expr(span);
+        };
+        let def = &self.program.records[r.index()];
+        let veiled = def.fields.iter().position(|(n, _)| *n == field.text);
+        if let Some(i) = veiled.filter(|i| def.veils.get(*i).is_some_and(Option::is_some)) {
+            // The analyses of what a seat may see find the read by its span.
+            self.program.veiled_reads.insert(span, (r, i));
         }
+        (
+            ir::Expr::new(ir::ExprKind::Builtin(Builtin::Index, vec![base, at]), span),
+            ty,
+        )
     }
 
     /// The position of `field` in record `r`, as the constant key of an index (from 1), and

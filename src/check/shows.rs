@@ -128,6 +128,11 @@ pub(super) fn run(c: &mut Checker) {
             if let Some(t) = &show.text {
                 text_exprs(t, &mut read);
             }
+            if show.ty.as_ref().is_some_and(|t| c.program.veiled(t)) {
+                // Shown whole, as a text: every field would show.
+                let what = "a record with a field that is not public".to_string();
+                return Err((show.value.body.span, what));
+            }
             let mut seen = BTreeSet::new();
             read.into_iter().try_fold(SeenBy::Everyone, |worst, e| {
                 Ok(narrower(worst, seen_by(&c.program, e, owner, &mut seen)?))
@@ -206,6 +211,10 @@ pub(super) fn seen_by(
                 Visibility::Public | Visibility::Internal => SeenBy::Everyone,
                 _ => return refuse(def, "a field that is not public"),
             }
+        }
+        ExprKind::Builtin(Builtin::Index, _) if program.veiled_reads.contains_key(&e.span) => {
+            let what = super::hidden::veiled_read(program, e).map_or_else(String::new, |(_, w)| w);
+            return Err((e.span, format!("{what}, a field that is not public")));
         }
         ExprKind::Call(d, _) if seen.insert(d.0) => {
             let def = &program.defs[d.index()];

@@ -402,6 +402,7 @@ impl Checker<'_> {
         let prompt = self.text(prompt, scope);
         let (opts, ot) = self.expr(options, scope);
         let element = self.element_of(&ot, options.span, "the options");
+        self.no_veiled_options(&element, options.span);
         let mut elem = element.clone();
         let count = count.as_ref().map(|c| {
             elem = Type::List(Box::new(elem.clone()));
@@ -597,6 +598,7 @@ impl Checker<'_> {
         let prompt = self.text(prompt, scope);
         let (o, ot) = self.expr(options, scope);
         let element = self.element_of(&ot, options.span, "the options");
+        self.no_veiled_options(&element, options.span);
         let mut elem = element.clone();
         let count = count.as_ref().map(|c| {
             elem = Type::List(Box::new(elem.clone()));

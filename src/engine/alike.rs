@@ -8,6 +8,7 @@
 //! order of the options is taken, so that a save or a replay takes the same one.
 //! When they differ, the move is refused with the labels to choose from.
 
+use super::veil;
 use super::view::{sight, Sight, Viewer};
 use super::{normalize, open_choice, show, Game, Pending};
 use crate::ir::{self, Value};
@@ -215,6 +216,17 @@ fn alike(game: &Game, player: u8, a: &Value, b: &Value) -> bool {
                     &table.row(x.index() as usize)[f],
                     &table.row(y.index() as usize)[f],
                 );
+                if game.program.veiled(&def.ty) {
+                    // A record's field hidden from the viewer tells two instances apart no more
+                    // than the view does.
+                    let m = |x: &Value| veil::masked(game, x, &def.ty, &Value::None, viewer);
+                    return seen_alike(
+                        &sight(game, def, a, u, viewer),
+                        &m(u),
+                        &sight(game, def, b, v, viewer),
+                        &m(v),
+                    );
+                }
                 seen_alike(
                     &sight(game, def, a, u, viewer),
                     u,

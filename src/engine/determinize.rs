@@ -22,11 +22,24 @@ enum Spot {
     Field(usize, usize, usize),
 }
 
-/// A hidden value's place: the variable or field, and its position if it is a list element.
+/// A hidden value's place: the variable or field, its position if it is a list element (or a
+/// record's field), and the positions inside that element for a record's hidden field.
 #[derive(Clone, Copy)]
 struct Place {
     spot: Spot,
     element: Option<usize>,
+    deeper: Deeper,
+}
+
+/// Positions inside an element, one a level (a record's field, a list's element), the first
+/// `.0` of them used.
+#[derive(Clone, Copy, Default, PartialEq, Eq)]
+struct Deeper(u8, [u32; crate::ir::MAX_PATH]);
+
+impl Deeper {
+    fn steps(&self) -> &[u32] {
+        &self.1[..self.0 as usize]
+    }
 }
 
 /// Values move only among values of the same kind: instances of one kind, values of one enum,
@@ -198,6 +211,10 @@ impl Game {
         let mut places = Vec::new();
         let mut add = |game: &Game, def: &VarDef, subject: Value, spot: Spot, v: &Value| {
             let sight = sight(game, def, &subject, v, viewer);
+            if game.program.veiled(&def.ty) {
+                // Record fields hidden inside what the seat sees are dealt again too.
+                veiled_places(game, def, &subject, v, &sight, viewer, spot, &mut places);
+            }
             if sight == Sight::All {
                 return;
             }
@@ -207,11 +224,13 @@ impl Game {
                     places.extend((0..xs.len()).filter(|i| !sight.shows(*i)).map(|i| Place {
                         spot,
                         element: Some(i),
+                        deeper: Deeper::default(),
                     }))
                 }
                 _ => places.push(Place {
                     spot,
                     element: None,
+                    deeper: Deeper::default(),
                 }),
             }
         };
@@ -248,16 +267,23 @@ impl Game {
         places
     }
 
+    /// The value at a place: its spot, element and the positions inside it.
     fn value_at(&self, p: Place) -> &Value {
         let v = match p.spot {
             Spot::Global(g) => &self.state.globals[g],
             Spot::PlayerVar(q, v) => self.state.player_vars.get(q, v),
             Spot::Field(k, i, f) => self.state.entities[k].get(i, f),
         };
-        match (v, p.element) {
+        let mut v = match (v, p.element) {
             (Value::List(xs), Some(i)) => &xs[i],
             (v, _) => v,
+        };
+        for &i in p.deeper.steps() {
+            if let Value::List(xs) = v {
+                v = &xs[i as usize];
+            }
         }
+        v
     }
 
     /// The variable (`ir::memo::Variables`) a spot lies in.
@@ -287,10 +313,18 @@ impl Game {
         let mut values = values.drain(..);
         while at < places.len() {
             let spot = places[at].spot;
+            if places[at].deeper.0 > 0 {
+                // A record's hidden field, inside an element: written on its own.
+                if let Some(v) = values.next() {
+                    self.put_deep(places[at], v);
+                }
+                at += 1;
+                continue;
+            }
             // The run of places in the same list (or the one place of a plain value).
             let run = places[at..]
                 .iter()
-                .take_while(|p| p.element.is_some() && p.spot == spot)
+                .take_while(|p| p.element.is_some() && p.deeper.0 == 0 && p.spot == spot)
                 .count()
                 .max(1);
             let target = self.spot_mut(spot);
@@ -311,6 +345,23 @@ impl Game {
             }
             at += run;
         }
+    }
+
+    /// Puts `v` at a place inside an element (a record's hidden field).
+    fn put_deep(&mut self, place: Place, v: Value) {
+        let mut target = self.spot_mut(place.spot);
+        let steps = place
+            .element
+            .into_iter()
+            .chain(place.deeper.steps().iter().map(|&i| i as usize));
+        for i in steps {
+            let Value::List(xs) = target else { return };
+            let Some(x) = xs.make_mut().get_mut(i) else {
+                return;
+            };
+            target = x;
+        }
+        *target = v;
     }
 
     /// In a secret choice that `seat` is making, the others' choices already made are secret:
@@ -340,5 +391,52 @@ impl Game {
                 c.pick = Some(own);
             }
         }
+    }
+}
+
+/// The places of the record fields `viewer` may not see inside the parts of `v` it sees (`v`
+/// the value of `def` held by `subject`, `sight` what the viewer sees of it).
+#[allow(clippy::too_many_arguments)]
+fn veiled_places(
+    game: &Game,
+    def: &VarDef,
+    subject: &Value,
+    v: &Value,
+    sight: &Sight,
+    viewer: Viewer,
+    spot: Spot,
+    places: &mut Vec<Place>,
+) {
+    let owner = super::veil::owner_of(subject);
+    let mut paths = Vec::new();
+    let mut at = Vec::new();
+    match (sight, v) {
+        (Sight::All, _) => {
+            super::veil::hidden_paths(game, v, &def.ty, &owner, viewer, &mut at, &mut paths)
+        }
+        (Sight::Part(..), Value::List(xs)) => {
+            let elem = def.ty.element().unwrap_or(crate::ir::Type::Error);
+            for i in sight.shown(xs.len()) {
+                at.push(i as u32);
+                super::veil::hidden_paths(game, &xs[i], &elem, &owner, viewer, &mut at, &mut paths);
+                at.pop();
+            }
+        }
+        _ => {}
+    }
+    for path in paths {
+        let Some((&first, rest)) = path.split_first() else {
+            continue;
+        };
+        let mut deeper = Deeper::default();
+        for (k, &i) in rest.iter().take(crate::ir::MAX_PATH).enumerate() {
+            deeper.1[k] = i;
+            deeper.0 = k as u8 + 1;
+        }
+        places.push(Place {
+            spot,
+            element: Some(first as usize),
+            deeper,
+        });
     }
 }

@@ -38,6 +38,7 @@ mod state;
 mod statements;
 mod trail;
 mod typed;
+mod veil;
 mod view;
 
 pub use determinize::Redeal;

@@ -7,6 +7,7 @@
 //! Invariant: only what `view.rs` shows the seat is compared (the same visibility rules), so
 //! no two positions that the seat's view could not tell apart are told apart here.
 
+use super::veil;
 use super::view::{listed, sight, visible, Sight, Viewer};
 use super::{open_choice, Game, MoveHasher, Pending};
 use crate::ir::{KindId, Value, VarDef, Visibility};
@@ -316,6 +317,9 @@ impl Game {
         if seen_a != seen_b {
             return d.note(at);
         }
+        if self.program.veiled(&def.ty) {
+            return self.differ_veiled(other, def, subject, (va, vb), &seen_a, seat, at, d);
+        }
         if va == vb {
             return false;
         }
@@ -338,6 +342,40 @@ impl Game {
             _ if seen_a != Sight::All => false,
             _ if self.reads_same(va, vb) => false,
             _ => d.note(at),
+        }
+    }
+
+    /// [`Game::differ_place`] of a value holding records with fields of their own visibility:
+    /// equal values may show different fields, where the fields' conditions read the state.
+    #[allow(clippy::too_many_arguments)]
+    fn differ_veiled(
+        &self,
+        other: &Game,
+        def: &VarDef,
+        subject: &Value,
+        (va, vb): (&Value, &Value),
+        seen: &Sight,
+        seat: u8,
+        at: u64,
+        d: &mut Differences,
+    ) -> bool {
+        let viewer = Viewer::Player(seat);
+        let owner = veil::owner_of(subject);
+        match (seen, va, vb) {
+            (Sight::All, ..) => {
+                !veil::same_seen((self, va), (other, vb), &def.ty, &owner, viewer) && d.note(at)
+            }
+            (_, Value::List(xs), Value::List(ys)) => {
+                if xs.len() != ys.len() {
+                    return d.note(key(at, LENGTH, 0, 0));
+                }
+                let elem = def.ty.element().unwrap_or(crate::ir::Type::Error);
+                seen.shown(xs.len()).any(|i| {
+                    !veil::same_seen((self, &xs[i]), (other, &ys[i]), &elem, &owner, viewer)
+                        && d.note(key(at, i as u64, 0, 0))
+                })
+            }
+            _ => false,
         }
     }
 
@@ -376,12 +414,16 @@ impl Game {
             if def.visibility == Visibility::Internal {
                 return;
             }
+            // Only the record fields the seat sees, where a record's field has a visibility.
+            let owner = veil::owner_of(subject);
+            let mut seen = |ty: &crate::ir::Type, x: &Value| {
+                veil::for_each_seen(self, x, ty, &owner, viewer, &mut |y| collect(y, drawn, out))
+            };
             match (sight(self, def, subject, v, viewer), v) {
-                (Sight::All, _) => collect(v, drawn, out),
+                (Sight::All, _) => seen(&def.ty, v),
                 (sight @ Sight::Part(..), Value::List(xs)) => {
-                    sight
-                        .shown(xs.len())
-                        .for_each(|i| collect(&xs[i], drawn, out));
+                    let elem = def.ty.element().unwrap_or(crate::ir::Type::Error);
+                    sight.shown(xs.len()).for_each(|i| seen(&elem, &xs[i]));
                 }
                 _ => {}
             }

@@ -6,8 +6,9 @@
 //! decided here once (by `view::sight`), never by a front end.
 
 use super::eval::Eval;
+use super::veil::{owner_of, show_seen};
 use super::view::{drawn, listed, sight, waiting_line, Sight, Viewer};
-use super::{show, show_typed, Game};
+use super::{show, Game};
 use crate::ir::{MapKey, SectionEntry, SeenBy, ShowDef, Type, Value, VarDef, Visibility};
 use std::fmt::Write;
 
@@ -240,6 +241,8 @@ pub enum Status {
 fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) -> Shown {
     let name = def.name.clone();
     let sight = sight(game, def, subject, v, viewer);
+    // A record's field hidden from the viewer reads `?` where the viewer sees the record.
+    let owner = owner_of(subject);
     // An empty list reads `[]` whoever looks, as a hidden one does.
     if let (Sight::Part(..), Value::List(xs)) = (&sight, v) {
         if xs.is_empty() {
@@ -258,7 +261,7 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
             .map(|(i, x)| {
                 sight
                     .shows(i)
-                    .then(|| show_typed(&game.program, &game.state, x, &elem))
+                    .then(|| show_seen(game, x, &elem, &owner, viewer))
             })
             .collect();
         let text = format!("[{}]", part_words(&items).join(", "));
@@ -266,13 +269,19 @@ fn shown(game: &Game, def: &VarDef, v: &Value, subject: &Value, viewer: Viewer) 
         return Shown { name, text, look };
     }
     if sight == Sight::All {
-        if let Some(entries) = map_entries(game, def, v) {
+        if let Some(entries) = entries(game, &def.ty, v, (&owner, viewer)) {
             let text = entries.join(", ");
             let look = Look::Things(entries);
             return Shown { name, text, look };
         }
-        let text = show_typed(&game.program, &game.state, v, &def.ty);
-        let look = look(game, v, &def.ty, def.bounds_for(game.state.players));
+        let text = show_seen(game, v, &def.ty, &owner, viewer);
+        let look = look(
+            game,
+            v,
+            &def.ty,
+            def.bounds_for(game.state.players),
+            (&owner, viewer),
+        );
         return Shown { name, text, look };
     }
     let (text, look) = match v {
@@ -303,22 +312,18 @@ fn part_words(items: &[Option<String>]) -> Vec<String> {
 }
 
 /// A map's entries as players read them, in its keys' order: `red 2` by an enum, `P1 2` by
-/// player or `crate-1 2` by a kind, `1: 2` by a range (as a text shows them), and an entry that is a map in brackets,
-/// `P1 (red 2, blue 0)`; `None` for a value that is not a map (the run time keeps a map as a
-/// list, so only the declared type tells).
-fn map_entries(game: &Game, def: &VarDef, v: &Value) -> Option<Vec<String>> {
-    entries(game, &def.ty, v)
-}
-
-/// [`map_entries`] of a value of type `ty`.
-fn entries(game: &Game, ty: &Type, v: &Value) -> Option<Vec<String>> {
+/// player or `crate-1 2` by a kind, `1: 2` by a range (as a text shows them), and an entry that
+/// is a map in brackets, `P1 (red 2, blue 0)`; `None` for a value that is not a map (the run
+/// time keeps a map as a list, so only the declared type tells). `seen`: the owner of the
+/// value and the viewer, for record fields of its own visibility.
+fn entries(game: &Game, ty: &Type, v: &Value, seen: (&Value, Viewer)) -> Option<Vec<String>> {
     let (Type::Map(elem, k), Value::List(xs)) = (ty, v) else {
         return None;
     };
-    let value = |x: &Value| match entries(game, elem, x) {
+    let value = |x: &Value| match entries(game, elem, x, seen) {
         Some(inner) => Some(format!("({})", inner.join(", "))),
         None if matches!(**elem, Type::Map(..)) => None,
-        None => Some(show_typed(&game.program, &game.state, x, elem)),
+        None => Some(show_seen(game, x, elem, seen.0, seen.1)),
     };
     let keys: Vec<String> = match *k {
         MapKey::Enum(e) => game.program.enums.get(e.index())?.shown.clone(),
@@ -350,7 +355,13 @@ fn entries(game: &Game, ty: &Type, v: &Value) -> Option<Vec<String>> {
 }
 
 /// How a value the viewer may see is drawn, a number kept within `bounds` as a track or a die.
-fn look(game: &Game, v: &Value, ty: &Type, bounds: Option<(i64, i64)>) -> Look {
+fn look(
+    game: &Game,
+    v: &Value,
+    ty: &Type,
+    bounds: Option<(i64, i64)>,
+    (owner, viewer): (&Value, Viewer),
+) -> Look {
     match v {
         Value::Int(n) => match bounds.and_then(|b| die_between(&game.program, b)) {
             Some(die) => Look::Die { value: *n, die },
@@ -364,7 +375,7 @@ fn look(game: &Game, v: &Value, ty: &Type, bounds: Option<(i64, i64)>) -> Look {
             let elem = ty.element().unwrap_or(Type::Error);
             Look::Things(
                 xs.iter()
-                    .map(|x| show_typed(&game.program, &game.state, x, &elem))
+                    .map(|x| show_seen(game, x, &elem, owner, viewer))
                     .collect(),
             )
         }
@@ -399,7 +410,7 @@ fn derived(game: &Game, def: &ShowDef, seat: Option<u8>, viewer: Viewer) -> Show
     let value = match &def.text {
         Some(t) => eval.text(t, &mut locals).map(|text| (text, Look::Word)),
         None => eval.expr(&def.value.body, &mut locals).map(|v| {
-            let look = look(game, &v, &Type::Error, None);
+            let look = look(game, &v, &Type::Error, None, (&Value::None, viewer));
             (show(&game.program, &game.state, &v), look)
         }),
     };

@@ -270,21 +270,25 @@ pub(super) fn visible_values(game: &Game, viewer: Viewer) -> BTreeSet<(Slot, Val
     let program = &game.program;
     let state = &game.state;
     let mut seen = BTreeSet::new();
-    let mut note = |d: &VarDef, subject: &Value, v: &Value, slot: Slot| match sight(
-        game, d, subject, v, viewer,
-    ) {
-        Sight::All => {
-            seen.insert((slot, v.clone()));
-        }
-        Sight::Nothing => {}
-        // The elements a part shows, as one list of them with their positions.
-        sight @ Sight::Part(..) => {
-            let Value::List(xs) = v else { return };
-            let shown: Vec<Value> = sight
-                .shown(xs.len())
-                .flat_map(|i| [Value::Int(i as i64), xs[i].clone()])
-                .collect();
-            seen.insert((slot, Value::List(shown.into())));
+    let mut note = |d: &VarDef, subject: &Value, v: &Value, slot: Slot| {
+        let sight = sight(game, d, subject, v, viewer);
+        // A record's field hidden from the viewer reads `none` here.
+        let owner = super::veil::owner_of(subject);
+        let v = &super::veil::masked(game, v, &d.ty, &owner, viewer);
+        match sight {
+            Sight::All => {
+                seen.insert((slot, v.clone()));
+            }
+            Sight::Nothing => {}
+            // The elements a part shows, as one list of them with their positions.
+            sight @ Sight::Part(..) => {
+                let Value::List(xs) = v else { return };
+                let shown: Vec<Value> = sight
+                    .shown(xs.len())
+                    .flat_map(|i| [Value::Int(i as i64), xs[i].clone()])
+                    .collect();
+                seen.insert((slot, Value::List(shown.into())));
+            }
         }
     };
     for (g, (d, v)) in program.globals.iter().zip(&state.globals).enumerate() {
@@ -315,28 +319,32 @@ pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, B
     let state = &game.state;
     let mut seen = BTreeSet::new();
     let mut unseen = BTreeSet::new();
-    let mut sort = |v: &Value, sight: Sight| match (v, &sight) {
-        (Value::List(xs), Sight::Part(..)) => {
-            for (i, x) in xs.iter().enumerate() {
-                let into = if sight.shows(i) {
-                    &mut seen
-                } else {
-                    &mut unseen
-                };
-                collect_instances(x, into);
+    let mut sort = |v: &Value, sight: Sight, ty: &crate::ir::Type, owner: &Value| {
+        if game.program.veiled(ty) {
+            // Every instance in it is unseen but those in the record fields the viewer sees.
+            collect_instances(v, &mut unseen);
+            let mut add = |x: &Value| collect_instances(x, &mut seen);
+            match (v, &sight) {
+                (_, Sight::All) => super::veil::for_each_seen(game, v, ty, owner, viewer, &mut add),
+                (Value::List(xs), Sight::Part(..)) => {
+                    let elem = ty.element().unwrap_or(crate::ir::Type::Error);
+                    for i in sight.shown(xs.len()) {
+                        super::veil::for_each_seen(game, &xs[i], &elem, owner, viewer, &mut add);
+                    }
+                }
+                _ => {}
             }
+            return;
         }
-        _ => collect_instances(
-            v,
-            if sight == Sight::All {
-                &mut seen
-            } else {
-                &mut unseen
-            },
-        ),
+        sort_plain(v, sight, &mut seen, &mut unseen)
     };
     for (g, v) in program.globals.iter().zip(&state.globals) {
-        sort(v, sight(game, g, &Value::None, v, viewer));
+        sort(
+            v,
+            sight(game, g, &Value::None, v, viewer),
+            &g.ty,
+            &Value::None,
+        );
     }
     for p in 0..state.players {
         for (d, v) in program
@@ -344,7 +352,8 @@ pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, B
             .iter()
             .zip(state.player_vars.row(p as usize))
         {
-            sort(v, sight(game, d, &Value::player(p), v, viewer));
+            let owner = Value::player(p);
+            sort(v, sight(game, d, &owner, v, viewer), &d.ty, &owner);
         }
     }
     for (k, kind) in program.kinds.iter().enumerate() {
@@ -352,16 +361,35 @@ pub(super) fn instances_seen(game: &Game, viewer: Viewer) -> (BTreeSet<Value>, B
             let it = Value::entity(crate::ir::KindId(k as u32), i as u32);
             for (f, v) in kind.fields.iter().zip(fields) {
                 let shown = visible(game, f, &it, viewer);
-                sort(v, sight(game, f, &it, v, viewer));
+                sort(v, sight(game, f, &it, v, viewer), &f.ty, &Value::None);
                 // An instance listed in the view with a visible field is itself in plain sight.
                 if shown && kind.mutable {
-                    sort(&it, Sight::All);
+                    sort(&it, Sight::All, &crate::ir::Type::Error, &Value::None);
                 }
             }
         }
     }
     let unseen = unseen.difference(&seen).cloned().collect();
     (seen, unseen)
+}
+
+/// Sorts the instances in `v` into those `sight` shows and the others.
+fn sort_plain(v: &Value, sight: Sight, seen: &mut BTreeSet<Value>, unseen: &mut BTreeSet<Value>) {
+    match (v, &sight) {
+        (Value::List(xs), Sight::Part(..)) => {
+            for (i, x) in xs.iter().enumerate() {
+                collect_instances(
+                    x,
+                    if sight.shows(i) {
+                        &mut *seen
+                    } else {
+                        &mut *unseen
+                    },
+                );
+            }
+        }
+        _ => collect_instances(v, if sight == Sight::All { seen } else { unseen }),
+    }
 }
 
 fn collect_instances(v: &Value, into: &mut BTreeSet<Value>) {

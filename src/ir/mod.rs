@@ -453,6 +453,18 @@ pub struct RecordDef {
     pub fields: Vec<(String, Type)>,
     /// `shown as`: how a value is shown, with the value in slot 0, and the slots it needs.
     pub label: Option<(Text, usize)>,
+    /// Who may see each field, in order: `None` for a field seen by whoever sees the record.
+    pub veils: Vec<Option<FieldVeil>>,
+}
+
+/// Who may see one field of a record, among those who see the value that holds the record.
+#[derive(Debug, Clone)]
+pub struct FieldVeil {
+    /// `secret` (the seat whose variable holds the record) or `hidden` (nobody).
+    pub visibility: Visibility,
+    /// `visible when`: slot 0 the viewer (`none` for onlookers), slot 1 the owner (the seat
+    /// whose variable holds the record, `none` elsewhere), slot 2 the record.
+    pub visible_when: Option<EndFn>,
 }
 
 impl RecordDef {
@@ -884,9 +896,24 @@ pub struct Program {
     /// The order in which initial values are computed (after kind counts), each after what it
     /// reads.
     pub init_order: Vec<InitItem>,
+    /// Reads of a record's field that has a visibility of its own (`r.card`), by the span of
+    /// the read: for the checker's analyses of what a seat may see, since a field read is
+    /// lowered to an index.
+    pub veiled_reads: std::collections::BTreeMap<Span, (RecordId, usize)>,
 }
 
 impl Program {
+    /// Whether a value of type `ty` may hold a record field with a visibility of its own.
+    pub fn veiled(&self, ty: &Type) -> bool {
+        match ty {
+            Type::Record(r) => self.records.get(r.index()).is_some_and(|d| {
+                d.veils.iter().any(Option::is_some) || d.fields.iter().any(|(_, t)| self.veiled(t))
+            }),
+            Type::List(t) | Type::Map(t, _) => self.veiled(t),
+            _ => false,
+        }
+    }
+
     /// The player counts the game allows, as a person reads them: `4`, or `3 to 5`.
     pub fn player_counts(&self) -> String {
         if self.min_players == self.max_players {

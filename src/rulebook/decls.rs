@@ -231,14 +231,30 @@ pub fn record_item(r: &RecordDecl) -> String {
     let fields: Vec<String> = r
         .fields
         .iter()
-        .map(|f| match &f.default {
-            Some(d) => format!(
-                "{} ({}, {} unless given)",
-                f.name.text,
-                type_words(&f.ty),
-                super::expr::value(d)
-            ),
-            None => format!("{} ({})", f.name.text, type_words(&f.ty)),
+        .map(|f| {
+            let mut out = match &f.default {
+                Some(d) => format!(
+                    "{} ({}, {} unless given",
+                    f.name.text,
+                    type_words(&f.ty),
+                    super::expr::value(d)
+                ),
+                None => format!("{} ({}", f.name.text, type_words(&f.ty)),
+            };
+            let vis = match f.visibility {
+                Visibility::Secret => "; only the player whose variable holds it sees it",
+                Visibility::Hidden => "; nobody sees it",
+                _ => "",
+            };
+            out.push_str(vis);
+            if let Some(w) = &f.visible_when {
+                out.push_str(&format!(
+                    "; also seen by a viewer when: {}",
+                    visibility_condition(w)
+                ));
+            }
+            out.push(')');
+            out
         })
         .collect();
     let shown = r

@@ -328,6 +328,11 @@ pub struct RecordField {
     pub ty: TypeExpr,
     /// `= value`: the default, if any.
     pub default: Option<Expr>,
+    /// Who may see the field, among those who see the value that holds the record: `public`
+    /// (written or not), `secret` (the seat whose variable holds it) or `hidden`.
+    pub visibility: Visibility,
+    /// `visible when`: who else may see it, with `viewer`, `owner` and `it` (the record).
+    pub visible_when: Option<Box<Expr>>,
 }
 
 /// One step of an assignment's target after its place: `[i]` or `.field` (a record's field).

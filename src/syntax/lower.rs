@@ -575,19 +575,38 @@ impl Lowerer {
         for p in inner {
             match p.as_rule() {
                 Rule::kind_label => label = Some(self.text(last(p))),
-                _ => {
-                    let mut f = p.into_inner();
-                    let name = self.name(f.next().expect("grammar: field name"));
-                    let ty = self.type_expr(f.next().expect("grammar: field type"));
-                    let default = f.next().map(|d| self.expr(d));
-                    fields.push(RecordField { name, ty, default });
-                }
+                _ => fields.push(self.record_field(p)),
             }
         }
         RecordDecl {
             name,
             label,
             fields,
+        }
+    }
+
+    fn record_field(&self, pair: Pair<Rule>) -> RecordField {
+        let mut visibility = Visibility::Public;
+        let mut name = None;
+        let mut ty = None;
+        let mut default = None;
+        let mut visible_when = None;
+        for p in pair.into_inner() {
+            match p.as_rule() {
+                Rule::visibility => visibility = self.visibility(p),
+                Rule::name => name = Some(self.name(p)),
+                Rule::type_expr => ty = Some(self.type_expr(p)),
+                Rule::expr => default = Some(self.expr(p)),
+                Rule::visible_when => visible_when = Some(Box::new(self.expr(last(p)))),
+                _ => {}
+            }
+        }
+        RecordField {
+            name: name.expect("grammar: field name"),
+            ty: ty.expect("grammar: field type"),
+            default,
+            visibility,
+            visible_when,
         }
     }
 
