@@ -223,3 +223,16 @@ fn a_choice_whose_options_a_hidden_field_filters_is_asked_even_with_one_option()
         "a filter that reads the hidden card: asked"
     );
 }
+
+#[test]
+fn the_rulebook_says_who_sees_the_field() {
+    let out = common::stdout(&common::meeple(&["doc", TOLD_HANDS], ""));
+    assert!(
+        out.contains("- the card of each slot: hidden: nobody sees it, and also visible to a viewer when: the viewer is not its owner"),
+        "{out}"
+    );
+    assert!(
+        out.contains("card (a card; nobody sees it; also seen by a viewer when:"),
+        "{out}"
+    );
+}

@@ -344,6 +344,7 @@ fn extent(decl: &Decl, text: &str) -> (usize, usize) {
             for f in &r.fields {
                 spans.extend([f.name.span, f.ty.span()]);
                 spans.extend(f.default.iter().map(|e| e.span));
+                spans.extend(f.visible_when.iter().map(|e| e.span));
             }
             braced = true;
         }

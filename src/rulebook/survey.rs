@@ -64,6 +64,19 @@ pub(super) fn hidden(decls: &[Decl]) -> Section {
                     ));
                 }
             }
+            Decl::Record(r) => {
+                for f in &r.fields {
+                    let what = format!("the {} of each {}", f.name.text, r.name.text);
+                    // `secret`: the player whose variable holds the record.
+                    items.extend(hidden_item(
+                        &what,
+                        f.visibility,
+                        true,
+                        &f.ty,
+                        (&f.visible_when, &None),
+                    ));
+                }
+            }
             Decl::Action(a) => {
                 for p in a.params.iter().filter(|p| p.secret.is_some()) {
                     items.push(format!(
