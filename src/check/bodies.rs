@@ -247,9 +247,17 @@ impl Checker<'_> {
                 body: cond,
             });
         }
+        if let ast::KindCount::Rows { table, copies } = &kd.count {
+            self.kind_rows(k, table, copies.as_ref());
+        }
         // Field initial values may use `index`, the instance's number from 1.
         let index = scope.shadow("index", Type::Int, kd.name.span);
         self.program.kinds[k].index_slot = Some(index);
+        if matches!(kd.count, ast::KindCount::Rows { .. }) {
+            // ... and `row`, the row of the table it is a copy of.
+            let row = scope.shadow("row", Type::Int, kd.name.span);
+            self.program.kinds[k].rows.0 = Some(row);
+        }
         for (i, fd) in kd.fields.iter().enumerate() {
             let (init, ty) = self.expr(&fd.init, &mut scope);
             let visible = fd

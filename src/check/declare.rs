@@ -197,6 +197,7 @@ impl Checker<'_> {
         self.define(&k.name, Symbol::Kind(id));
         let (span, names) = match &k.count {
             ast::KindCount::Count(e) => (e.span, Vec::new()),
+            ast::KindCount::Rows { table, .. } => (table.span, Vec::new()),
             ast::KindCount::Named(names) => {
                 for (i, n) in names.iter().enumerate() {
                     self.define(n, Symbol::Instance(id, i as u32));
@@ -209,6 +210,7 @@ impl Checker<'_> {
             count: const_expr(ir::Value::Int(names.len() as i64), span),
             names,
             index_slot: None,
+            rows: (None, Vec::new()),
             label: None,
             listed: None,
             fields: Vec::new(),

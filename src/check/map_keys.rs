@@ -206,6 +206,13 @@ impl Checker<'_> {
             .nth(k.index())?;
         let count = match &kd.count {
             ast::KindCount::Named(names) => return Some(names.len() as i64),
+            ast::KindCount::Rows { table, copies } => {
+                return match self.rows_of_copies(table, copies.as_ref()) {
+                    super::kind_rows::Copies::Rows(rows) => Some(rows.len() as i64),
+                    super::kind_rows::Copies::TooMany(n) => Some(n),
+                    _ => None,
+                }
+            }
             ast::KindCount::Count(e) => e,
         };
         let rows = |e: &ast::Expr| match &e.kind {

@@ -14,6 +14,7 @@ mod expr;
 mod hidden;
 pub mod index;
 mod init_order;
+mod kind_rows;
 mod lints;
 mod map_keys;
 mod map_values;

@@ -339,6 +339,9 @@ impl Game {
                         if let Some(slot) = kind.index_slot {
                             locals[slot as usize].put(Value::Int(i as i64 + 1));
                         }
+                        if let (Some(slot), Some(&r)) = (kind.rows.0, kind.rows.1.get(i)) {
+                            locals[slot as usize].put(Value::Int(i64::from(r)));
+                        }
                         for (f, field) in kind.fields.iter().enumerate() {
                             let v = Eval::new(program, &self.state).expr(&field.init, locals)?;
                             *self.state.entities[k.index()].get_mut(i, f) =

@@ -432,6 +432,9 @@ pub struct KindDef {
     pub names: Vec<String>,
     /// The slot holding `index` (counting from 1) while field initial values are evaluated.
     pub index_slot: Option<Slot>,
+    /// `kind x from table`: the slot holding `row` while field initial values are evaluated,
+    /// and the row (counting from 1) of each instance, in order; empty otherwise.
+    pub rows: (Option<Slot>, Vec<u32>),
     /// `shown as`: the name of each instance, with the instance in slot 0, rendered once at the
     /// start of a game.
     pub label: Option<(Text, usize)>,

@@ -16,7 +16,7 @@ const IMPLICIT: &[(&str, &str)] = &[
     (
         "it",
         "the instance, in `shown as`, `listed when` and a field's `visible when`, `visible last` \
-         or `shown when`",
+         or `shown when`; the record, in a record field's `visible when`",
     ),
     ("viewer", "the player looking, in `visible when`"),
     (
@@ -27,6 +27,11 @@ const IMPLICIT: &[(&str, &str)] = &[
     (
         "index",
         "the instance's number from 1, in a field's initial value",
+    ),
+    (
+        "row",
+        "the table's row (from 1) an instance is a copy of, in a field's initial value of a \
+         kind made `from` a table",
     ),
 ];
 

@@ -189,7 +189,7 @@ fn decl_symbol(decl: &Decl, text: &str, lines: &Lines) -> Option<DocumentSymbol>
                     .iter()
                     .map(|n| leaf(n, SymbolKind::CONSTANT, None, text, lines))
                     .collect(),
-                ast::KindCount::Count(_) => Vec::new(),
+                ast::KindCount::Count(_) | ast::KindCount::Rows { .. } => Vec::new(),
             };
             children.extend(k.fields.iter().map(|f| field(&f.name, &f.ty)));
             (

@@ -186,6 +186,13 @@ fn field_words(f: &FieldDecl, sources: &SourceMap, start: bool) -> String {
 pub fn kind_blocks(k: &KindDecl, sources: &SourceMap, listed: bool) -> Vec<Block> {
     let mut head = match &k.count {
         KindCount::Count(n) => format!("{}: {} of them", k.name.text, expr(n)),
+        KindCount::Rows { table, copies } => match copies {
+            Some(c) => format!(
+                "{}: as many of each row of {} as its {} says",
+                k.name.text, table.text, c.text
+            ),
+            None => format!("{}: one for each row of {}", k.name.text, table.text),
+        },
         KindCount::Named(names) => {
             let names: Vec<&str> = names.iter().map(|n| n.text.as_str()).collect();
             format!("{}: one each named {}", k.name.text, names.join(", "))

@@ -351,6 +351,14 @@ pub enum KindCount {
     Count(Expr),
     /// `kind company named A, B, C`: one instance per name, each a value of the kind.
     Named(Vec<Name>),
+    /// `kind card from dishes by copies`: one instance per row of the table, or as many per
+    /// row as its column `copies` says.
+    Rows {
+        /// The table.
+        table: Name,
+        /// The column of whole numbers saying how many copies of each row.
+        copies: Option<Name>,
+    },
 }
 
 /// A field of a kind.

@@ -537,15 +537,20 @@ impl Lowerer {
         inner.next(); // kw_kind
         let name = self.name(inner.next().expect("grammar: kind name"));
         let c = inner.next().expect("grammar: kind count");
-        let count = if c.as_rule() == Rule::kind_names {
-            KindCount::Named(
+        let count = match c.as_rule() {
+            Rule::kind_names => KindCount::Named(
                 c.into_inner()
                     .filter(|p| p.as_rule() == Rule::name)
                     .map(|p| self.name(p))
                     .collect(),
-            )
-        } else {
-            KindCount::Count(self.expr(c))
+            ),
+            Rule::kind_rows => {
+                let mut names = c.into_inner().filter(|p| p.as_rule() == Rule::name);
+                let table = self.name(names.next().expect("grammar: a table's name"));
+                let copies = names.next().map(|p| self.name(p));
+                KindCount::Rows { table, copies }
+            }
+            _ => KindCount::Count(self.expr(c)),
         };
         let mut label = None;
         let mut listed = None;
