@@ -256,3 +256,75 @@ fn equal_labels_of_a_plain_choice_are_numbered_and_a_range_has_none_to_number() 
     let taken: Vec<&str> = g.history().iter().map(|r| r.choice.as_str()).collect();
     assert_eq!(taken, ["pick", "1#2", "2#2", "4"]);
 }
+
+const ONE_OR_TWO: &str = r#"
+game "Chopsticks" { players 2 }
+
+player var tray: list of int = []
+
+flow {
+  for p in players {
+    let took = choose 1..2 of p "Take one card, or two" from [4, 6, 8]
+    p.tray = took
+  }
+}
+
+action skip { }
+
+score(p) = sum(x for x in p.tray)
+"#;
+
+#[test]
+fn a_range_of_counts_takes_from_its_first_end_to_its_second() {
+    let program = common::program_of(ONE_OR_TWO);
+    let mut g = Game::new(program.clone(), 2, 1).expect("starts");
+    let several = g.several(0).expect("P1 chooses several");
+    assert_eq!((several.min, several.max), (1, 2));
+    assert_eq!(several.how_many(), "from 1 to 2");
+    for (typed, why) in [("none", "from 1 to 2"), ("4 6 8", "from 1 to 2")] {
+        let refused = g.clone().apply_label(0, typed).expect_err(typed);
+        assert!(refused.to_string().contains(why), "{typed}: {refused}");
+    }
+    g.apply_label(0, "6").expect("one card");
+    g.apply_label(1, "4 8").expect("two cards");
+    assert_eq!(ints(&common::player_var(&g, 0, "tray")), [6]);
+    assert_eq!(ints(&common::player_var(&g, 1, "tray")), [4, 8]);
+    // Stepped: no `done` before the first pick; after the second, the choice ends by itself.
+    let mut fast = Game::playout(program, 2, 1).expect("starts");
+    assert_eq!(fast.option_count(0), 3, "an element first, never done");
+    fast.play(0, 0).expect("picks 4");
+    assert_eq!(fast.option_count(0), 3, "done, 6 or 8");
+    fast.play(0, 1).expect("picks 6");
+    assert_eq!(fast.waiting_on(), [1]);
+}
+
+#[test]
+fn a_range_of_counts_is_checked_where_its_ends_are_known_and_at_run_time_where_not() {
+    let codes = |from: &str, to: &str| {
+        let bad = ONE_OR_TWO.replace(from, to);
+        assert_ne!(bad, ONE_OR_TWO);
+        common::codes(&meeple::load::check_source("c.rules", &bad))
+    };
+    assert!(codes("1..2 of", "2..1 of").contains("choose-count-negative"));
+    assert!(codes("1..2 of", "-1..2 of").contains("choose-count-negative"));
+    assert!(codes("1..2 of", "4..5 of").contains("choose-count-too-large"));
+    assert!(codes("1..2 of", "2 of").contains("type-mismatch"));
+    // A parameter that is a set of one or two gems.
+    let set = ONE_OR_TWO.replace(
+        "action skip { }",
+        "action pick(xs: 1..2 of int in 1..3) { me.tray = xs }",
+    );
+    let program = common::program_of(&set);
+    assert!(program.actions.iter().any(|a| a.name == "pick"));
+    assert!(codes(
+        "action skip { }",
+        "action pick(xs: 2..1 of int in 1..3) { }"
+    )
+    .contains("choose-count-negative"));
+    // Ends worked out in play: a first end above what the list holds stops the game.
+    let late = common::program_of(&ONE_OR_TWO.replace("1..2 of", "count(p.tray) + 4..5 of"));
+    let Err(err) = Game::new(late, 2, 1) else {
+        panic!("a choice of at least 4 of 3 started");
+    };
+    assert!(err.to_string().contains("at least 4"), "{err}");
+}

@@ -196,6 +196,10 @@ impl<'a> Finder<'a> {
     fn how_many(&mut self, options: &Expr, count: Option<&ir::ChooseCount>, env: &mut Env) -> bool {
         let k = match count {
             Some(ir::ChooseCount::AtMost(k) | ir::ChooseCount::Exactly(k)) => self.value(k, env),
+            Some(ir::ChooseCount::Between(lo, hi)) => {
+                let lo = self.value(lo, env);
+                self.value(hi, env) || lo
+            }
             _ => false,
         };
         self.count(options, env) || k

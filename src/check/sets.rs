@@ -106,11 +106,46 @@ impl Checker<'_> {
         }
     }
 
+    /// The fewest and most elements a set parameter of `lo..hi of` holds: constants, the
+    /// fewest 0 or more and no more than the most.
+    fn set_between(&mut self, range: &ast::Expr) -> (i64, i64) {
+        let ends = super::several::range_ends(range)
+            .and_then(|(lo, hi)| Some((consts::int(lo)?, consts::int(hi)?)));
+        match ends {
+            Some((lo, hi)) if 0 <= lo && lo <= hi => (lo, hi),
+            Some((lo, hi)) => {
+                self.error(
+                    Diagnostic::error(
+                        "choose-count-negative",
+                        format!("a set cannot hold from {lo} to {hi} elements"),
+                        range.span,
+                    )
+                    .with_label("fewer than none, or the fewest more than the most")
+                    .with_help("write two counts of 0 or more, the fewest first: `1..2 of`"),
+                );
+                (0, 0)
+            }
+            None => {
+                self.error(
+                    Diagnostic::error(
+                        "not-constant",
+                        "how many elements a set parameter holds must be a range of constants",
+                        range.span,
+                    )
+                    .with_label("not a range of constant numbers")
+                    .with_help("write two numbers, as in `1..2 of gem`"),
+                );
+                (0, 0)
+            }
+        }
+    }
+
     /// The fewest and most elements a set parameter of `count` holds (`any of`: up to
     /// `values`, the values there are, if known).
     fn set_sizes(&mut self, count: &ast::ChooseCount, values: Option<i128>) -> (i64, i64) {
         match &count.kind {
             CountKind::Any => (0, values.unwrap_or(i128::from(u32::MAX)) as i64),
+            CountKind::Between(range) => self.set_between(range),
             CountKind::AtMost(k) | CountKind::Exactly(k) => {
                 let exactly = matches!(count.kind, CountKind::Exactly(_));
                 match consts::int(k) {

@@ -20,6 +20,7 @@ impl Checker<'_> {
             CountKind::Any => return ir::ChooseCount::Any,
             CountKind::AtMost(k) => (k, false),
             CountKind::Exactly(k) => (k, true),
+            CountKind::Between(range) => return self.count_between(range, options, scope),
         };
         let (x, t) = self.expr(k, scope);
         self.expect_type(&Type::Int, &t, k.span, "how many are chosen");
@@ -51,6 +52,82 @@ impl Checker<'_> {
         } else {
             ir::ChooseCount::AtMost(x)
         }
+    }
+}
+
+impl Checker<'_> {
+    /// `lo..hi of`: both ends whole numbers, the first 0 or more and no more than the second,
+    /// and no more than a list known at load holds.
+    fn count_between(
+        &mut self,
+        range: &ast::Expr,
+        options: &ast::Expr,
+        scope: &mut Scope,
+    ) -> ir::ChooseCount {
+        let Some((lo, hi)) = range_ends(range) else {
+            self.error(
+                Diagnostic::error(
+                    "type-mismatch",
+                    "how many a choice takes is a range here, `lo..hi of`",
+                    range.span,
+                )
+                .with_label("not a range")
+                .with_help("write `exactly k of`, `at most k of`, or a range such as `1..2 of`"),
+            );
+            let (x, _) = self.expr(range, scope);
+            return ir::ChooseCount::Exactly(x);
+        };
+        let (l, lt) = self.expr(lo, scope);
+        self.expect_type(&Type::Int, &lt, lo.span, "the fewest chosen");
+        let (h, ht) = self.expr(hi, scope);
+        self.expect_type(&Type::Int, &ht, hi.span, "the most chosen");
+        match (consts::int(lo), consts::int(hi)) {
+            (Some(n), _) if n < 0 => self.error(
+                Diagnostic::error(
+                    "choose-count-negative",
+                    format!("a choice cannot take {n} elements"),
+                    lo.span,
+                )
+                .with_label("fewer than none")
+                .with_help("write a count of 0 or more"),
+            ),
+            (Some(a), Some(b)) if a > b => self.error(
+                Diagnostic::error(
+                    "choose-count-negative",
+                    format!("a choice cannot take from {a} to {b} elements"),
+                    range.span,
+                )
+                .with_label("the fewest is more than the most")
+                .with_help(format!("write the fewest first: `{b}..{a} of`")),
+            ),
+            (Some(n), _) => {
+                if let Some(size) = known_size(options).filter(|s| n > *s) {
+                    self.error(
+                        Diagnostic::error(
+                            "choose-count-too-large",
+                            format!("at least {n} cannot be chosen from a list of {size}"),
+                            lo.span,
+                        )
+                        .with_label(format!("the list has only {size} elements"))
+                        .with_help("choose at least as many as the list holds, or fewer"),
+                    );
+                }
+            }
+            _ => {}
+        }
+        ir::ChooseCount::Between(l, h)
+    }
+}
+
+/// The two ends of `lo..hi`.
+pub(super) fn range_ends(e: &ast::Expr) -> Option<(&ast::Expr, &ast::Expr)> {
+    match &e.kind {
+        ExprKind::Binary {
+            op: BinOp::Range,
+            lhs,
+            rhs,
+        } => Some((lhs, rhs)),
+        _ => None,
     }
 }
 

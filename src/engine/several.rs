@@ -1,5 +1,5 @@
 //! Choosing several elements of a list as one decision (`choose any of`, `at most k of`,
-//! `exactly k of`).
+//! `exactly k of`, `lo..hi of`).
 //!
 //! People see and type the whole choice at once (`3 5 7`); bots and the fast path see it as a
 //! few steps, each "pick one more element" or "done", so that no list of subsets is ever built.
@@ -46,7 +46,7 @@ pub struct Several {
 }
 
 impl Several {
-    /// "any", "at most 2", "exactly 3": how many, in words.
+    /// "any", "at most 2", "exactly 3", "from 1 to 2": how many, in words.
     pub fn how_many(&self) -> String {
         if self.max == 0 {
             "none (nothing can be chosen now)".to_string()
@@ -54,6 +54,8 @@ impl Several {
             format!("exactly {}", self.min)
         } else if self.max >= self.labels.len() && self.min == 0 {
             "any".to_string()
+        } else if self.min > 0 {
+            format!("from {} to {}", self.min, self.max)
         } else {
             format!("at most {}", self.max)
         }
@@ -281,6 +283,7 @@ impl Game {
             ir::ChooseCount::Any => return Ok((n > 0).then(|| Pick::new(0, n))),
             ir::ChooseCount::AtMost(k) => (k, false),
             ir::ChooseCount::Exactly(k) => (k, true),
+            ir::ChooseCount::Between(lo, hi) => return self.pick_between((lo, hi), seat, n, span),
         };
         let k = self.eval_with(|ev, l| ev.int(k, l))?;
         if k < 0 {
@@ -305,6 +308,44 @@ impl Game {
         }
         let max = k.min(n);
         Ok((max > 0).then(|| Pick::new(if exactly { k } else { 0 }, max)))
+    }
+
+    /// A choice of `lo..hi` of `n` elements: at least `lo` (refused where the list holds
+    /// fewer), at most `hi`.
+    fn pick_between(
+        &mut self,
+        (lo, hi): (&ir::Expr, &ir::Expr),
+        seat: u8,
+        n: usize,
+        span: Span,
+    ) -> R<Option<Pick>> {
+        let lo = self.eval_with(|ev, l| ev.int(lo, l))?;
+        let hi = self.eval_with(|ev, l| ev.int(hi, l))?;
+        if lo < 0 || hi < lo {
+            return Err(err(
+                "bad-count",
+                format!("cannot choose from {lo} to {hi} elements"),
+                span,
+                "choose from 0 or more, the fewest first",
+            ));
+        }
+        let (lo, hi) = (
+            usize::try_from(lo).unwrap_or(usize::MAX),
+            usize::try_from(hi).unwrap_or(usize::MAX),
+        );
+        if lo > n {
+            return Err(err(
+                "no-options",
+                format!(
+                    "{} must choose at least {lo} from a list of {n}",
+                    self.seat_name(seat)
+                ),
+                span,
+                "guard the choice with `if count(...) >= ...`, or choose fewer",
+            ));
+        }
+        let max = hi.min(n);
+        Ok((max > 0).then(|| Pick::new(lo, max)))
     }
 
     /// The pick of `seat`'s pending choice of several, with its options.

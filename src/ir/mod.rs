@@ -1117,6 +1117,8 @@ pub enum ChooseCount {
     AtMost(Expr),
     /// `exactly k of`.
     Exactly(Expr),
+    /// `lo..hi of`: at least the first, at most the second.
+    Between(Expr, Expr),
 }
 
 /// A text with interpolations.

@@ -44,6 +44,10 @@ macro_rules! each_part {
             ($count:expr) => {
                 match $count {
                     Some(ChooseCount::AtMost(k) | ChooseCount::Exactly(k)) => f(Part::Count(k)),
+                    Some(ChooseCount::Between(lo, hi)) => {
+                        f(Part::Count(lo));
+                        f(Part::Count(hi));
+                    }
                     Some(ChooseCount::Any) | None => {}
                 }
             };

@@ -500,6 +500,7 @@ fn set_words(count: &crate::syntax::ast::ChooseCount, t: &TypeExpr) -> String {
         CountKind::Any => "any number of".to_string(),
         CountKind::AtMost(k) => format!("at most {}", super::expr::term(k)),
         CountKind::Exactly(k) => format!("exactly {}", super::expr::term(k)),
+        CountKind::Between(range) => format!("from {}", super::stmt::between(range)),
     };
     format!(
         "{many} different {}, typed in any order",

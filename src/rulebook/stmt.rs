@@ -346,6 +346,19 @@ fn how_many(count: &ChooseCount) -> String {
         CountKind::Any => "any number of elements".to_string(),
         CountKind::AtMost(k) => format!("at most {} elements", term(k)),
         CountKind::Exactly(k) => format!("exactly {} elements", term(k)),
+        CountKind::Between(range) => format!("{} elements", between(range)),
+    }
+}
+
+/// `lo..hi` as "lo to hi" (anything else as written).
+pub(super) fn between(range: &Expr) -> String {
+    match &range.kind {
+        crate::syntax::ast::ExprKind::Binary {
+            op: crate::syntax::ast::BinOp::Range,
+            lhs,
+            rhs,
+        } => format!("{} to {}", term(lhs), term(rhs)),
+        _ => term(range),
     }
 }
 

@@ -937,6 +937,8 @@ pub enum CountKind {
     AtMost(Expr),
     /// `exactly k of`.
     Exactly(Expr),
+    /// `lo..hi of`: at least `lo`, at most `hi` (the checker requires a range).
+    Between(Expr),
 }
 
 /// A string with `{expr}` interpolations.

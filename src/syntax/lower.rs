@@ -1230,7 +1230,7 @@ impl Lowerer {
         }
     }
 
-    /// `any of`, `at most k of`, `exactly k of`.
+    /// `any of`, `at most k of`, `exactly k of`, `lo..hi of`.
     fn choose_count(&self, pair: Pair<Rule>) -> ChooseCount {
         let span = self.span(&pair);
         let inner = pair.into_inner().next().expect("grammar: a count");
@@ -1242,6 +1242,7 @@ impl Lowerer {
         let kind = match (rule, bound) {
             (Rule::count_at_most, Some(k)) => CountKind::AtMost(k),
             (Rule::count_exactly, Some(k)) => CountKind::Exactly(k),
+            (Rule::count_between, Some(k)) => CountKind::Between(k),
             _ => CountKind::Any,
         };
         ChooseCount { kind, span }
