@@ -236,3 +236,57 @@ fn the_rulebook_says_who_sees_the_field() {
         "{out}"
     );
 }
+
+const NOTES: &str = r#"
+game "Notes" { players 2 }
+
+record note {
+  secret text: int = 0
+  hidden ink: int = 0 visible when viewer == owner and it.text > 5
+  page: int = 1
+}
+
+player var notes: list of note = [note(text: 7, ink: 3), note(text: 1, ink: 4)]
+var board: note = note(text: 9, ink: 2)
+
+flow { for p in players { turn p } }
+
+action write "write" { me.notes[2].text += 10 }
+
+score(p) = 0
+"#;
+
+#[test]
+fn a_secret_field_shows_to_the_seat_whose_variable_holds_it_and_in_a_game_variable_to_nobody() {
+    let mut game = Game::new(program_of(NOTES), 2, 1).expect("starts");
+    // Its owner reads `text`, and `ink` where its own condition holds (text above 5).
+    assert_eq!(
+        line(&game, Viewer::Player(0), "P1 (you):"),
+        "P1 (you): notes [note(text: 7, ink: 3, page: 1), note(text: 1, ink: ?, page: 1)]"
+    );
+    for viewer in [Viewer::Player(1), Viewer::Spectator] {
+        assert_eq!(
+            line(&game, viewer, "P1:"),
+            "P1: notes [note(text: ?, ink: ?, page: 1), note(text: ?, ink: ?, page: 1)]"
+        );
+    }
+    // A game variable has no owner: its secret field shows to no seat.
+    for viewer in [Viewer::Player(0), Viewer::Player(1)] {
+        assert!(
+            game.view(viewer)
+                .contains("board note(text: ?, ink: ?, page: 1)"),
+            "{}",
+            game.view(viewer)
+        );
+    }
+    assert!(game
+        .view(Viewer::Referee)
+        .contains("board note(text: 9, ink: 2, page: 1)"));
+    // The condition is read afresh: the second note's ink shows once its text passes 5.
+    common::play(&mut game, 0, "write");
+    assert!(
+        line(&game, Viewer::Player(0), "P1 (you):").contains("note(text: 11, ink: 4, page: 1)"),
+        "{}",
+        game.view(Viewer::Player(0))
+    );
+}
