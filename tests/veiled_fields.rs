@@ -290,3 +290,27 @@ fn a_secret_field_shows_to_the_seat_whose_variable_holds_it_and_in_a_game_variab
         game.view(Viewer::Player(0))
     );
 }
+
+#[test]
+fn another_seats_secret_records_are_dealt_again_when_a_game_is_imagined_from_the_present() {
+    let src = NOTES.replace("player var notes", "player secret var notes");
+    let game = Game::new(program_of(&src), 2, 1).expect("starts");
+    let real = common::player_var(&game, 0, "notes");
+    let mut differ = 0;
+    for seed in 0..20 {
+        // The redeal of the present position, which the greedy bot and the search's fallback use.
+        let world = game.determinize(1, seed);
+        assert_eq!(
+            world.view(Viewer::Player(1)),
+            game.view(Viewer::Player(1)),
+            "seed {seed}"
+        );
+        if common::player_var(&world, 0, "notes") != real {
+            differ += 1;
+        }
+    }
+    assert!(
+        differ > 0,
+        "P1's secret notes were kept as they are in every world"
+    );
+}

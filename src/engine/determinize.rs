@@ -52,7 +52,7 @@ fn group(v: &Value) -> Option<(u8, u32)> {
         Value::Player(_) => (3, 0),
         Value::Enum(x) => (4, x.enum_id().0),
         Value::Entity(x) => (5, x.kind().0),
-        // A list inside a list stays where it is.
+        // A list is no value to deal: the values inside it are dealt one by one.
         Value::List(_) => return None,
     })
 }
@@ -221,11 +221,25 @@ impl Game {
             match v {
                 // The elements of a list the seat sees (`visible last k`) stay where they are.
                 Value::List(xs) => {
-                    places.extend((0..xs.len()).filter(|i| !sight.shows(*i)).map(|i| Place {
-                        spot,
-                        element: Some(i),
-                        deeper: Deeper::default(),
-                    }))
+                    for i in (0..xs.len()).filter(|i| !sight.shows(*i)) {
+                        if let Value::List(_) = &xs[i] {
+                            // A record or a list inside the list: each value in it is dealt
+                            // again, as values of its own kind, rather than kept as it lies.
+                            let mut paths = Vec::new();
+                            super::veil::all_paths(&xs[i], &mut Vec::new(), &mut paths);
+                            places.extend(paths.iter().map(|path| Place {
+                                spot,
+                                element: Some(i),
+                                deeper: deeper_of(path),
+                            }));
+                        } else {
+                            places.push(Place {
+                                spot,
+                                element: Some(i),
+                                deeper: Deeper::default(),
+                            });
+                        }
+                    }
                 }
                 _ => places.push(Place {
                     spot,
@@ -428,15 +442,20 @@ fn veiled_places(
         let Some((&first, rest)) = path.split_first() else {
             continue;
         };
-        let mut deeper = Deeper::default();
-        for (k, &i) in rest.iter().take(crate::ir::MAX_PATH).enumerate() {
-            deeper.1[k] = i;
-            deeper.0 = k as u8 + 1;
-        }
         places.push(Place {
             spot,
             element: Some(first as usize),
-            deeper,
+            deeper: deeper_of(rest),
         });
     }
+}
+
+/// The positions `path` names inside an element, as a [`Deeper`] (at most `MAX_PATH`).
+fn deeper_of(path: &[u32]) -> Deeper {
+    let mut deeper = Deeper::default();
+    for (k, &i) in path.iter().take(crate::ir::MAX_PATH).enumerate() {
+        deeper.1[k] = i;
+        deeper.0 = k as u8 + 1;
+    }
+    deeper
 }

@@ -286,7 +286,7 @@ pub(crate) fn hidden_paths(
 
 /// The path of `v` if it is one value, or of each value inside it if it is a list or a record
 /// (a hidden list keeps its length, as a hidden variable's does).
-fn all_paths(v: &Value, at: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
+pub(crate) fn all_paths(v: &Value, at: &mut Vec<u32>, out: &mut Vec<Vec<u32>>) {
     match v {
         Value::List(xs) if at.len() < crate::ir::MAX_PATH => {
             for (i, x) in xs.iter().enumerate() {
