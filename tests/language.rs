@@ -744,6 +744,35 @@ fn a_row_past_the_end_of_a_table_is_out_of_range() {
 }
 
 #[test]
+fn a_tables_column_may_be_a_map_written_as_a_list_or_one_value_for_every_key() {
+    let src = r#"
+game "Costs" { players 2 }
+enum gem { red, blue, green }
+table cards(points: int, cost: int by gem) {
+  (1, [0, 2, 1]),
+  (2, 3),
+}
+player var paid: int = 0
+flow { for p in players { turn p } }
+action buy(r: int in 1..2) "buy" { me.paid += nth(cards, r).cost[blue] }
+score(p) = p.paid
+scenario "a map column reads by key" {
+  expect nth(cards, 1).cost[blue] == 2 and nth(cards, 1).cost[green] == 1
+  expect nth(cards, 2).cost == [3, 3, 3]
+  play "buy 1"
+  expect P1.paid == 2
+}
+"#;
+    scenarios_pass(src);
+    let short = check_source("costs.rules", &src.replace("[0, 2, 1]", "[0, 2]"));
+    assert!(
+        common::codes(&short).contains("map-size"),
+        "{:?}",
+        common::codes(&short)
+    );
+}
+
+#[test]
 fn table_mistakes_have_their_codes() {
     let src = r#"
 game "Charts" { players 2 }

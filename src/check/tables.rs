@@ -100,7 +100,8 @@ impl Checker<'_> {
             for (cell, (name, ty)) in row.cells.iter().zip(&columns) {
                 let mut scope = Scope::new(false);
                 let (e, got) = self.expr(cell, &mut scope);
-                self.expect_type(ty, &got, cell.span, &format!("column `{name}`"));
+                // A map's cell is a list written out, one value per key (or one for all).
+                let e = self.value_for(ty, e, &got, cell.span, &format!("column `{name}`"));
                 values.push(constant(&e).unwrap_or_else(|| {
                     self.error(
                         Diagnostic::error(
