@@ -314,3 +314,34 @@ fn another_seats_secret_records_are_dealt_again_when_a_game_is_imagined_from_the
         "P1's secret notes were kept as they are in every world"
     );
 }
+
+/// The docs' way to reveal one plain value of a list where it lies: a record whose field shows
+/// once turned up.
+#[test]
+fn a_plain_value_held_in_a_record_is_revealed_where_it_lies_by_turning_it_up() {
+    let src = r#"
+game "Mat" { players 2 }
+enum disc { rose, skull }
+record disc_slot {
+  secret disc: disc visible when it.up
+  up: bool = false
+}
+player var mat: list of disc_slot = [disc_slot(disc: skull), disc_slot(disc: rose)]
+flow { for p in players { turn p } }
+action flip(i: int in 1..2) "turn a disc of your mat face up" { me.mat[i].up = true }
+score(p) = 0
+"#;
+    let mut game = Game::new(program_of(src), 2, 1).expect("starts");
+    assert_eq!(
+        line(&game, Viewer::Player(1), "P1:"),
+        "P1: mat [disc_slot(disc: ?, up: no), disc_slot(disc: ?, up: no)]"
+    );
+    common::play(&mut game, 0, "flip 2");
+    for viewer in [Viewer::Player(1), Viewer::Spectator] {
+        assert_eq!(
+            line(&game, viewer, "P1:"),
+            "P1: mat [disc_slot(disc: ?, up: no), disc_slot(disc: rose, up: yes)]"
+        );
+    }
+    assert!(line(&game, Viewer::Player(0), "P1 (you):").contains("disc_slot(disc: skull, up: no)"));
+}
