@@ -2550,3 +2550,38 @@ fn a_def_given_the_mover_reads_the_mover_s_own_secrets_without_a_warning() {
     let got = codes(&check_source("t.rules", &other));
     assert!(got.contains(&"hidden-in-check"), "{got:?}");
 }
+
+#[test]
+fn visible_when_on_a_public_variable_or_field_is_warned_of() {
+    let src = r#"
+game "Open" { players 2 }
+kind coin[2] { face: int = index visible when viewer != none }
+player var x: int = 0 visible when viewer == owner
+var y: int = 0
+flow { for p in players { turn p } }
+action go { me.x += 1  y += nth(coin, 1).face }
+score(p) = p.x
+"#;
+    let loaded = check_source("open.rules", src);
+    let warned = loaded
+        .diagnostics
+        .0
+        .iter()
+        .filter(|d| d.code == "visible-when-public")
+        .count();
+    assert_eq!(warned, 2, "{}", common::report(&loaded));
+    let hidden = check_source(
+        "open.rules",
+        &src.replace("player var x", "player secret var x")
+            .replace("face: int", "hidden face: int"),
+    );
+    assert!(
+        hidden
+            .diagnostics
+            .0
+            .iter()
+            .all(|d| d.code != "visible-when-public"),
+        "{}",
+        common::report(&hidden)
+    );
+}

@@ -111,8 +111,8 @@ impl Checker<'_> {
             self.secret_without_owner(&fd.name, "a field");
         }
         for fd in &kd.fields {
-            self.internal_clause(&fd.name, fd.visibility, fd.visible_when.as_deref(), false);
-            self.internal_clause(&fd.name, fd.visibility, fd.shown_when.as_deref(), true);
+            self.needless_view_clause(&fd.name, fd.visibility, fd.visible_when.as_deref(), false);
+            self.needless_view_clause(&fd.name, fd.visibility, fd.shown_when.as_deref(), true);
         }
         for (i, fd) in kd.fields.iter().enumerate() {
             if !seen.contains_key(&fd.name.text) {
@@ -168,15 +168,34 @@ impl Checker<'_> {
         );
     }
 
-    /// Warns of a clause of views (`visible when`, or `shown when` with `shown`) on `internal`
-    /// bookkeeping, which no view draws for anyone.
-    pub(super) fn internal_clause(
+    /// Warns of a clause of views (`visible when`, or `shown when` with `shown`) that changes
+    /// nothing: on `internal` bookkeeping, which no view draws for anyone, and `visible when` on
+    /// a public value, which every seat sees already.
+    pub(super) fn needless_view_clause(
         &mut self,
         name: &ast::Name,
         vis: ast::Visibility,
         when: Option<&ast::Expr>,
         shown: bool,
     ) {
+        if let (ast::Visibility::Public, Some(w), false) = (vis, when, shown) {
+            self.error(
+                Diagnostic::warning(
+                    "visible-when-public",
+                    format!(
+                        "`{}` is public: `visible when` shows it to nobody more",
+                        name.text
+                    ),
+                    w.span,
+                )
+                .with_label("every seat sees it already")
+                .with_help(format!(
+                    "write `hidden` or `secret` before `{}` to show it only where the condition holds",
+                    name.text
+                )),
+            );
+            return;
+        }
         let (ast::Visibility::Internal, Some(w)) = (vis, when) else {
             return;
         };
