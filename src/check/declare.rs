@@ -35,13 +35,7 @@ impl Checker<'_> {
                     self.declare_enum(e);
                 }
                 ast::Decl::Var(v) if v.per_player => {
-                    self.needless_view_clause(
-                        &v.name,
-                        v.visibility,
-                        v.visible_when.as_deref(),
-                        false,
-                    );
-                    self.needless_view_clause(&v.name, v.visibility, v.shown_when.as_deref(), true);
+                    self.needless_view_clauses(v);
                     let id = ir::PlayerVarId(self.program.player_vars.len() as u32);
                     self.define(&v.name, Symbol::PlayerVar(id));
                     self.program.player_vars.push(placeholder_var(v));
@@ -50,13 +44,7 @@ impl Checker<'_> {
                     if v.visibility == ast::Visibility::Secret {
                         self.secret_without_owner(&v.name, "a game variable");
                     }
-                    self.needless_view_clause(
-                        &v.name,
-                        v.visibility,
-                        v.visible_when.as_deref(),
-                        false,
-                    );
-                    self.needless_view_clause(&v.name, v.visibility, v.shown_when.as_deref(), true);
+                    self.needless_view_clauses(v);
                     let id = ir::GlobalId(self.program.globals.len() as u32);
                     self.define(&v.name, Symbol::Global(id));
                     self.program.globals.push(placeholder_var(v));

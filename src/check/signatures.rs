@@ -168,6 +168,12 @@ impl Checker<'_> {
         );
     }
 
+    /// [`Checker::needless_view_clause`] for a variable's `visible when` and `shown when`.
+    pub(super) fn needless_view_clauses(&mut self, v: &ast::VarDecl) {
+        self.needless_view_clause(&v.name, v.visibility, v.visible_when.as_deref(), false);
+        self.needless_view_clause(&v.name, v.visibility, v.shown_when.as_deref(), true);
+    }
+
     /// Warns of a clause of views (`visible when`, or `shown when` with `shown`) that changes
     /// nothing: on `internal` bookkeeping, which no view draws for anyone, and `visible when` on
     /// a public value, which every seat sees already.
