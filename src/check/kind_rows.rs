@@ -5,7 +5,7 @@
 use super::scope::{suggest, Symbol};
 use super::{const_expr, consts, Checker};
 use crate::diag::Diagnostic;
-use crate::ir::Value;
+use crate::ir::{Value, MAX_INSTANCES};
 use crate::syntax::ast;
 
 /// What a kind made from a table comes to.
@@ -19,9 +19,6 @@ pub(crate) enum Copies {
     /// A mistake reported where the table is checked (a cell that is not a constant).
     Reported,
 }
-
-/// The most instances a kind may have (the engine refuses more when a game starts).
-const MAX_INSTANCES: i64 = 10_000;
 
 impl Checker<'_> {
     /// Pass 3: kind `k`'s count and its instances' rows, from `table` and its column `copies`.

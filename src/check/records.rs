@@ -365,15 +365,14 @@ impl Checker<'_> {
         field: &ast::Name,
         span: Span,
     ) -> (ir::Expr, Type) {
-        let Some((at, ty)) = self.field_position(r, field) else {
+        let Some((i, ty)) = self.field_index(r, field) else {
             return error_expr(span);
         };
-        let def = &self.program.records[r.index()];
-        let veiled = def.fields.iter().position(|(n, _)| *n == field.text);
-        if let Some(i) = veiled.filter(|i| def.veils.get(*i).is_some_and(Option::is_some)) {
+        if self.program.records[r.index()].veils[i].is_some() {
             // The analyses of what a seat may see find the read by its span.
             self.program.veiled_reads.insert(span, (r, i));
         }
+        let at = const_expr(Value::Int(i as i64 + 1), field.span);
         (
             ir::Expr::new(ir::ExprKind::Builtin(Builtin::Index, vec![base, at]), span),
             ty,
@@ -387,6 +386,13 @@ impl Checker<'_> {
         r: RecordId,
         field: &ast::Name,
     ) -> Option<(ir::Expr, Type)> {
+        let (i, ty) = self.field_index(r, field)?;
+        Some((const_expr(Value::Int(i as i64 + 1), field.span), ty))
+    }
+
+    /// The index (from 0) of `field` in record `r`, and its type, its use noted; `None`,
+    /// reported with the nearest name, if `r` has no such field.
+    fn field_index(&mut self, r: RecordId, field: &ast::Name) -> Option<(usize, Type)> {
         let fields = &self.program.records[r.index()].fields;
         let Some(i) = fields.iter().position(|(n, _)| *n == field.text) else {
             self.unknown_record_field(field, r);
@@ -396,7 +402,7 @@ impl Checker<'_> {
         if let Some(decl) = self.record_spans[r.index()].get(i).copied() {
             self.note_use(field, decl);
         }
-        Some((const_expr(Value::Int(i as i64 + 1), field.span), ty))
+        Some((i, ty))
     }
 
     /// `unknown-field` for a record: the nearest field's name suggested.

@@ -315,7 +315,7 @@ impl Game {
     fn count_instances(&mut self, program: &ir::Program, locals: &mut [Value]) -> R<()> {
         for (k, kind) in program.kinds.iter().enumerate() {
             let n = Eval::new(program, &self.state).int(&kind.count, locals)?;
-            if !(0..=10_000).contains(&n) {
+            if !(0..=ir::MAX_INSTANCES).contains(&n) {
                 return Err(err(
                     "bad-count",
                     format!("`{}` would have {n} instances", kind.name),

@@ -111,10 +111,7 @@ pub(crate) fn show_seen(
         (Type::Record(r), Value::List(fields)) => {
             let masked = (0..fields.len())
                 .any(|i| !shows_field(game, ty, i, (v, &fields[i]), owner, viewer));
-            let nested = fields
-                .iter()
-                .enumerate()
-                .any(|(i, _)| game.program.veiled(&field_type(game, ty, i)));
+            let nested = (0..fields.len()).any(|i| game.program.veiled(&field_type(game, ty, i)));
             if !masked && !nested {
                 return show_typed(&game.program, &game.state, v, ty);
             }

@@ -495,6 +495,10 @@ pub struct DieDef {
 /// (the engine), and the checker refuses more.
 pub const MAX_PARAMS: usize = 8;
 
+/// The most instances a kind may have: the engine refuses more when a game starts, and the
+/// checker lists no more of a kind made from a table.
+pub const MAX_INSTANCES: i64 = 10_000;
+
 /// The most `[i]` and `.field` steps a `pop` or `remove` takes into a list inside a place, so
 /// that the engine holds their positions without allocating.
 pub const MAX_PATH: usize = 8;
